@@ -1,0 +1,61 @@
+# shelfwise — `make demo` sets everything up and runs the demo; `make test` runs the test suite.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+SYSTEM_STAMP := build/.system-deps
+DEMO_SHELF := shelves/northwind
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: install system-deps demo test bench bench-structure bench-pdf bench-compile clean help
+
+help:
+	@echo "make demo   - set up, compile the demo shelf ($(DEMO_SHELF)) and print the compile report"
+	@echo "make test   - run the test suite (installs first)"
+	@echo "make bench  - run the benchmarks (results in eval/results/)"
+
+# The CPU build of torch first (FACTS.md), then everything else under constraints.txt so docling cannot
+# replace it with a CUDA build.
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip wheel
+	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q -c constraints.txt -e '.[test]'
+	touch $@
+
+# Debian packages: makeinfo (Texinfo reader), Chromium + ChromeDriver (browser tests).
+$(SYSTEM_STAMP):
+	@mkdir -p build
+	@if ! command -v makeinfo >/dev/null || ! command -v chromium >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends texinfo chromium chromium-driver >/dev/null; \
+	  else echo "missing Debian packages: run 'sudo apt-get install texinfo chromium chromium-driver'"; exit 1; fi; \
+	fi
+	touch $@
+
+system-deps: $(SYSTEM_STAMP)
+
+install: $(STAMP) $(SYSTEM_STAMP)
+
+demo: install
+	$(VENV)/bin/shelfwise build $(DEMO_SHELF)
+
+test: install
+	$(PY) -m pytest -q
+
+bench: bench-structure bench-pdf bench-compile
+
+bench-structure: install
+	$(PY) -m eval.bench.structure
+
+bench-pdf: install
+	$(PY) -m eval.bench.pdf
+
+bench-compile: install
+	$(PY) -m eval.bench.compile
+
+clean:
+	rm -rf build

@@ -1,0 +1,197 @@
+"""The compile driver: the only module that knows the order of the compile stages.
+
+discover → convert (per changed document) → sections → figures → store,
+then removed documents are retracted and later stages (indexes, ledger, site)
+run over what changed. A document that fails keeps its last good version in
+the store; the failure is reported by file name with its reason.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+from compiler.convert import ReadOptions, convert_file
+from compiler.discover import SourceFile, discover
+from compiler.errors import ConversionError
+from compiler.figures import describe_figures
+from compiler.models import ChatModel, make_client
+from compiler.report import BuildReport, DocReport
+from compiler.sections import build_sections
+from compiler.settings import Settings, ShelfConfig, load_shelf_config, settings_hash
+from compiler.store import Store
+
+__all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "READER_EPOCH"]
+
+log = logging.getLogger("shelfwise.build")
+
+# Bump when a reader's output changes, so stores compiled by older code reconvert.
+READER_EPOCH = 1
+
+Progress = Callable[[str], None]
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def shelf_name(shelf_dir: Path, config: ShelfConfig) -> str:
+    return config.name or shelf_dir.resolve().name
+
+
+def shelf_build_dir(shelf_dir: Path, settings: Settings, config: ShelfConfig | None = None) -> Path:
+    config = config or load_shelf_config(shelf_dir)
+    return settings.build_dir / shelf_name(shelf_dir, config)
+
+
+def _read_options(settings: Settings, config: ShelfConfig, checkpoint_dir: Path, progress: Progress) -> ReadOptions:
+    return ReadOptions(
+        window_pages=config.options.pdf_window_pages or settings.pdf.window_pages,
+        use_outline=settings.pdf.use_outline if config.options.use_outline is None else config.options.use_outline,
+        checkpoint_dir=checkpoint_dir,
+        docling_artifacts_path=settings.pdf.docling_artifacts_path,
+        progress=progress,
+    )
+
+
+def _convert_one(
+    source: SourceFile, store: Store, options: ReadOptions, reader_hash: str, vision: ChatModel | None, progress: Progress
+) -> DocReport:
+    started = time.perf_counter()
+    converted = convert_file(source.path, options)
+    sections, figures = build_sections(source.doc_id, converted)
+    _, warnings = describe_figures(figures, store, vision, progress)
+    warnings = converted.warnings + warnings
+    seconds = time.perf_counter() - started
+    n_tables = sum(1 for s in sections for b in s.blocks if b.kind == "table")
+    row = {
+        "doc_id": source.doc_id,
+        "path": source.relpath,
+        "title": source.title or converted.title,
+        "format": source.path.suffix.lower().lstrip("."),
+        "content_hash": source.content_hash,
+        "size": source.size,
+        "reader": converted.reader,
+        "reader_version": converted.reader_version,
+        "settings_hash": reader_hash,
+        "pages": converted.pages,
+        "n_sections": len(sections),
+        "n_tables": n_tables,
+        "n_figures": len(figures),
+        "seconds": round(seconds, 3),
+        "warnings": __import__("json").dumps(warnings),
+    }
+    store.put_document(row, sections, figures)
+    return DocReport(
+        path=source.relpath,
+        doc_id=source.doc_id,
+        status="converted",
+        reader=converted.reader,
+        pages=converted.pages,
+        sections=len(sections),
+        tables=n_tables,
+        figures=len(figures),
+        seconds=round(seconds, 2),
+        reason="; ".join(warnings),
+    )
+
+
+def build_shelf(
+    shelf_dir: Path,
+    settings: Settings,
+    *,
+    progress: Progress = _stderr,
+    vision_http_client=None,
+    stages: list[Callable] | None = None,
+    exclude: list[str] | None = None,
+) -> BuildReport:
+    """Compile ``shelf_dir`` into ``<build_dir>/<shelf>/store.sqlite``; returns the report.
+
+    ``stages`` are later stages called as ``stage(store, out_dir, changed_ids, removed_ids, progress) -> (name, summary)``.
+    """
+    started = time.perf_counter()
+    shelf_dir = Path(shelf_dir)
+    config = load_shelf_config(shelf_dir)
+    if exclude:
+        config = config.model_copy(update={"exclude": [*config.exclude, *exclude]})
+    out = shelf_build_dir(shelf_dir, settings, config)
+    out.mkdir(parents=True, exist_ok=True)
+    store = Store(out / "store.sqlite")
+    report = BuildReport(shelf=shelf_name(shelf_dir, config), store=str(out / "store.sqlite"))
+    try:
+        store.set_meta("shelf_title", config.title or report.shelf)
+        store.set_meta("shelf_description", config.description)
+        sources = discover(shelf_dir, config)
+        existing = {row["path"]: row for row in store.documents()}
+        vision = None
+        if settings.models.vision:
+            vision = ChatModel(make_client(settings.models, http_client=vision_http_client), settings.models.vision)
+        changed: list[str] = []
+        todo = [s for s in sources if s.supported]
+        for source in sources:
+            if not source.supported:
+                report.documents.append(
+                    DocReport(path=source.relpath, doc_id=source.doc_id, status="skipped", reason=f"unsupported file type {source.path.suffix or '(none)'}")
+                )
+        for number, source in enumerate(todo, 1):
+            options = _read_options(settings, config, out / "checkpoints" / source.doc_id / source.content_hash[:16], progress)
+            reader_hash = settings_hash(READER_EPOCH, options.window_pages, options.use_outline, str(options.docling_artifacts_path), settings.models.vision)
+            previous = existing.get(source.relpath)
+            if previous and previous["content_hash"] == source.content_hash and previous["settings_hash"] == reader_hash and previous["doc_id"] == source.doc_id:
+                report.documents.append(
+                    DocReport(
+                        path=source.relpath, doc_id=source.doc_id, status="unchanged", reader=previous["reader"],
+                        pages=previous["pages"], sections=previous["n_sections"], tables=previous["n_tables"], figures=previous["n_figures"],
+                    )
+                )
+                continue
+            limit = settings.compile.max_file_mb * 1_000_000
+            progress(f"[{number}/{len(todo)}] {source.relpath}")
+            try:
+                if source.size > limit:
+                    raise ConversionError(
+                        f"file is {source.size / 1e6:.0f} MB, over the {settings.compile.max_file_mb:g} MB limit (compile.max_file_mb)"
+                    )
+                doc_report = _convert_one(source, store, options, reader_hash, vision, progress)
+            except ConversionError as exc:
+                doc_report = _failed(store, source, str(exc), previous is not None)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except Exception as exc:  # a reader library failed on this file: report it, compile the rest
+                log.debug("reader crash on %s\n%s", source.relpath, traceback.format_exc())
+                doc_report = _failed(store, source, f"reader error {type(exc).__name__}: {exc}", previous is not None)
+            else:
+                changed.append(source.doc_id)
+                shutil.rmtree(out / "checkpoints" / source.doc_id, ignore_errors=True)
+                progress(f"      {doc_report.sections} sections, {doc_report.tables} tables, {doc_report.figures} figures ({doc_report.seconds:.1f} s)")
+            report.documents.append(doc_report)
+        present = {s.relpath for s in sources}
+        removed = []
+        for path, row in sorted(existing.items()):
+            if path not in present:
+                store.remove_document(row["doc_id"])
+                removed.append(row["doc_id"])
+                report.documents.append(DocReport(path=path, doc_id=row["doc_id"], status="removed"))
+        for failure in store.failures():
+            if failure["path"] not in present:
+                store.clear_failure(failure["path"])
+        for stage in stages or []:
+            name, summary = stage(store, out, changed, removed, progress)
+            report.stages[name] = summary
+        report.seconds = round(time.perf_counter() - started, 2)
+        store.set_meta("last_report", report.to_json())
+        (out / "report.json").write_text(report.to_json(), encoding="utf-8")
+    finally:
+        store.close()
+    return report
+
+
+def _failed(store: Store, source: SourceFile, reason: str, kept: bool) -> DocReport:
+    store.put_failure(source.relpath, source.content_hash, reason)
+    note = " (the store keeps its last good version)" if kept else ""
+    return DocReport(path=source.relpath, doc_id=source.doc_id, status="failed", reason=reason + note)

@@ -1,0 +1,89 @@
+"""The `shelfwise` command. Commands are thin: parse, load settings, call one function.
+
+Exit codes: 0 success; 1 an expected error (its message on one line);
+2 bad usage; 3 the build finished but some documents failed and --strict was given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from compiler import __version__
+from compiler.errors import ShelfwiseError
+from compiler.settings import Settings, load_settings
+
+__all__ = ["main", "build_parser"]
+
+EXIT_STRICT_FAILURES = 3
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, default=None, help="settings TOML (default: $SHELFWISE_CONFIG or ./shelfwise.toml)")
+    parser.add_argument("--build-dir", type=Path, default=None, help="where compiled shelves live (default: build/)")
+
+
+def _settings(args: argparse.Namespace, **extra) -> Settings:
+    overrides = {"build_dir": str(args.build_dir) if args.build_dir else None, **extra}
+    return load_settings(args.config, overrides)
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from compiler.build import build_shelf
+    from compiler.pipeline import default_stages
+
+    settings = _settings(args, **{"pdf.use_outline": False if args.no_outline else None})
+    shelf = Path(args.shelf)
+    if not shelf.is_dir():
+        raise ShelfwiseError(f"{shelf} is not a folder; give the path of a shelf (a folder of documents)")
+    progress = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    report = build_shelf(shelf, settings, progress=progress, stages=default_stages(settings), exclude=args.exclude)
+    print(report.to_json() if args.json else report.render())
+    if report.failed and args.strict:
+        print(f"error: {len(report.failed)} document(s) failed (--strict)", file=sys.stderr)
+        return EXIT_STRICT_FAILURES
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="shelfwise", description="Compile shelves of documents into a structured store, a knowledge site and checked answers.")
+    parser.add_argument("--version", action="version", version=f"shelfwise {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    build = commands.add_parser("build", help="compile a shelf (a folder of documents) into build/<shelf>/", description="Compile a shelf: convert changed documents, rebuild the section tree, indexes and ledger, and print the compile report.")
+    build.add_argument("shelf", help="the shelf folder (with or without a shelf.toml)")
+    _common(build)
+    build.add_argument("--strict", action="store_true", help=f"exit {EXIT_STRICT_FAILURES} when any document failed")
+    build.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="leave out files matching GLOB (repeatable), on top of shelf.toml's exclude")
+    build.add_argument("--no-outline", action="store_true", help="take PDF headings from the text layer only, ignoring bookmarks")
+    build.add_argument("--json", action="store_true", help="print the report as JSON")
+    build.add_argument("--quiet", action="store_true", help="no progress lines")
+    build.set_defaults(func=cmd_build)
+
+    from compiler import cli_more
+
+    cli_more.add_commands(commands, _common, _settings)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    try:
+        return func(args)
+    except ShelfwiseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted: finished documents and PDF windows are kept; run the same command to resume", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+"""Inspection commands of `shelfwise` (documents, sections), kept apart from cli.py to keep both small."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from compiler.errors import ShelfwiseError
+
+__all__ = ["add_commands", "open_store"]
+
+
+def open_store(shelf: str, settings):
+    """The compiled store of a shelf given by folder or by name under the build dir."""
+    from compiler.build import shelf_build_dir
+    from compiler.store import Store
+
+    path = Path(shelf)
+    if path.is_dir() and (path / "store.sqlite").exists():
+        return Store(path / "store.sqlite", create=False)
+    if path.is_dir():
+        return Store(shelf_build_dir(path, settings) / "store.sqlite", create=False)
+    return Store(settings.build_dir / shelf / "store.sqlite", create=False)
+
+
+def cmd_sections(args: argparse.Namespace, settings) -> int:
+    store = open_store(args.shelf, settings)
+    try:
+        docs = store.documents()
+        if args.doc and not any(d["doc_id"] == args.doc for d in docs):
+            raise ShelfwiseError(f"no document {args.doc!r} in this shelf; 'shelfwise documents {args.shelf}' lists them")
+        rows = []
+        for doc in docs:
+            if args.doc and doc["doc_id"] != args.doc:
+                continue
+            for section in store.sections(doc["doc_id"]):
+                rows.append(section)
+        if args.json:
+            print(json.dumps([s.model_dump() | {"text": s.text} for s in rows], indent=1, ensure_ascii=False))
+        else:
+            for s in rows:
+                pages = f"p.{s.page_start}" if s.page_start else ""
+                print(f"{s.id}  {'  ' * s.level}{s.heading}  {pages}  ({len(s.text)} chars)")
+    finally:
+        store.close()
+    return 0
+
+
+def cmd_documents(args: argparse.Namespace, settings) -> int:
+    store = open_store(args.shelf, settings)
+    try:
+        docs, failures = store.documents(), store.failures()
+        if args.json:
+            print(json.dumps({"documents": docs, "failures": failures}, indent=1, ensure_ascii=False))
+            return 0
+        for d in docs:
+            print(f"{d['doc_id']:<40} {d['format']:<5} {d['pages']:>4} p {d['n_sections']:>4} sections  {d['title'][:60]}  [{d['reader']}]")
+        for f in failures:
+            print(f"FAILED {f['path']}: {f['reason']}")
+    finally:
+        store.close()
+    return 0
+
+
+def add_commands(commands, common, load) -> None:
+    def wrap(func):
+        return lambda args: func(args, load(args))
+
+    documents = commands.add_parser("documents", help="list a compiled shelf's documents and failures", description="List the documents of a compiled shelf (by folder or name) with their readers, and the files that failed.")
+    documents.add_argument("shelf", help="shelf folder, or its name under the build dir")
+    common(documents)
+    documents.add_argument("--json", action="store_true", help="print JSON")
+    documents.set_defaults(func=wrap(cmd_documents))
+
+    sections = commands.add_parser("sections", help="print a compiled shelf's section trees with their ids", description="Print the section tree of every document (or one) with stable section ids and pages.")
+    sections.add_argument("shelf", help="shelf folder, or its name under the build dir")
+    common(sections)
+    sections.add_argument("--doc", default=None, help="only this document id")
+    sections.add_argument("--json", action="store_true", help="print JSON with each section's text")
+    sections.set_defaults(func=wrap(cmd_sections))

@@ -1,0 +1,150 @@
+"""Word, Excel, PowerPoint and HTML through docling (offline: these formats need no model weights).
+
+docling loses an Excel sheet's name (its page number is the sheet's index), so
+sheet names are read from the workbook and each sheet becomes a heading.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from functools import lru_cache
+from importlib.metadata import version
+from pathlib import Path
+from xml.etree import ElementTree
+
+from compiler.convert import ReadOptions
+from compiler.errors import ConversionError
+from compiler.records import Converted, Element
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+_SHEET_NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+
+
+@lru_cache(maxsize=1)
+def _converter():
+    from docling.document_converter import DocumentConverter
+
+    return DocumentConverter()
+
+
+def _sheet_names(path: Path) -> list[str]:
+    with zipfile.ZipFile(path) as archive:
+        root = ElementTree.fromstring(archive.read("xl/workbook.xml"))
+    return [sheet.get("name", "") for sheet in root.iter(f"{_SHEET_NS}sheet")]
+
+
+def _page(item) -> int | None:
+    prov = getattr(item, "prov", None)
+    return prov[0].page_no if prov else None
+
+
+def _table(item, doc) -> Element:
+    grid = item.data.grid
+    rows = [[" ".join((cell.text or "").split()) for cell in row] for row in grid]
+    # Merged cells repeat their text across the span; keep the grid as docling gives it.
+    header_rows = 0
+    for row in grid:
+        if row and all(cell.column_header for cell in row):
+            header_rows += 1
+        else:
+            break
+    if header_rows == 0 and len(rows) > 1:
+        header_rows = 1  # the first row of a sheet or slide table is its header in practice
+    caption = item.caption_text(doc) if hasattr(item, "caption_text") else ""
+    text = "\n".join(" | ".join(row) for row in rows)
+    return Element(kind="table", text=text, rows=rows, header_rows=header_rows, page=_page(item), name=caption or None)
+
+
+def _picture(item, doc) -> Element:
+    caption = item.caption_text(doc) if hasattr(item, "caption_text") else ""
+    image = None
+    try:
+        pil = item.get_image(doc)
+    except Exception:  # docling raises assorted errors for images it cannot decode; the caption is kept
+        pil = None
+    if pil is not None:
+        buffer = io.BytesIO()
+        pil.save(buffer, format="PNG")
+        image = buffer.getvalue()
+    return Element(kind="figure", text=" ".join(caption.split()), page=_page(item), image=image)
+
+
+def read(path: Path, options: ReadOptions) -> Converted:
+    from docling.datamodel.base_models import ConversionStatus
+    from docling_core.types.doc import (
+        ListItem,
+        PictureItem,
+        SectionHeaderItem,
+        TableItem,
+        TextItem,
+        TitleItem,
+    )
+
+    try:
+        result = _converter().convert(str(path), raises_on_error=False)
+    except Exception as exc:  # docling wraps parser failures in several exception types
+        raise ConversionError(f"docling could not read it: {type(exc).__name__}: {exc}") from exc
+    if result.status not in (ConversionStatus.SUCCESS, ConversionStatus.PARTIAL_SUCCESS):
+        reasons = "; ".join(str(e.error_message) for e in result.errors) or str(result.status)
+        raise ConversionError(f"docling could not read it: {reasons}")
+    doc = result.document
+    fmt = path.suffix.lower()
+    sheets = _sheet_names(path) if fmt == ".xlsx" else []
+    captions = set()
+    for item, _ in doc.iterate_items():
+        for ref in getattr(item, "captions", []) or []:
+            captions.add(ref.cref)
+    elements: list[Element] = []
+    title = ""
+    current_sheet = None
+    for item, _depth in doc.iterate_items():
+        page = _page(item)
+        if sheets and page is not None and page != current_sheet:
+            current_sheet = page
+            name = sheets[page - 1] if 0 < page <= len(sheets) else f"Sheet {page}"
+            elements.append(Element(kind="heading", text=name, level=1, page=page))
+        if getattr(item, "self_ref", None) in captions:
+            continue
+        if isinstance(item, TableItem):
+            element = _table(item, doc)
+            if sheets and current_sheet:
+                element.name = element.name or (sheets[current_sheet - 1] if current_sheet <= len(sheets) else None)
+            elements.append(element)
+        elif isinstance(item, PictureItem):
+            elements.append(_picture(item, doc))
+        elif isinstance(item, TitleItem):
+            text = " ".join(item.text.split())
+            if not text:
+                continue
+            if not title and fmt != ".pptx":
+                title = text
+                continue
+            elements.append(Element(kind="heading", text=text, level=1, page=page))
+        elif isinstance(item, SectionHeaderItem):
+            text = " ".join(item.text.split())
+            if text:
+                level = item.level + (1 if fmt == ".pptx" else 0)
+                elements.append(Element(kind="heading", text=text, level=level, page=page))
+        elif isinstance(item, ListItem):
+            if item.text.strip():
+                elements.append(Element(kind="list_item", text=item.text.strip(), page=page))
+        elif isinstance(item, TextItem):
+            text = item.text.strip()
+            if not text:
+                continue
+            kind = "code" if str(item.label) in {"code", "DocItemLabel.CODE"} else "paragraph"
+            elements.append(Element(kind=kind, text=text, page=page))
+    pages = len(sheets) if sheets else (len(doc.pages) if doc.pages else 0)
+    if not title:
+        first = next((e.text for e in elements if e.kind == "heading"), None)
+        title = first or path.stem.replace("_", " ").replace("-", " ")
+    return Converted(
+        title=title,
+        elements=elements,
+        pages=pages,
+        reader="docling",
+        reader_version=f"docling {version('docling')}",
+    )

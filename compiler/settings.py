@@ -1,0 +1,154 @@
+"""Settings: one pydantic tree loaded from TOML, and the shelf definition (shelf.toml).
+
+Every error is reported at once, by key, with the fix (``SettingsError``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from compiler.errors import SettingsError
+
+__all__ = [
+    "Settings",
+    "ShelfConfig",
+    "DocumentDecl",
+    "load_settings",
+    "load_shelf_config",
+    "settings_hash",
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PdfSettings(_Strict):
+    window_pages: int = Field(default=10, ge=1, le=1000, description="PDF pages read per checkpointed window.")
+    use_outline: bool = Field(default=True, description="Take PDF headings from the file's outline (bookmarks) when it has one.")
+    docling_artifacts_path: Path | None = Field(
+        default=None, description="Folder of local docling model weights; when set, PDFs go through docling's standard pipeline."
+    )
+
+
+class CompileSettings(_Strict):
+    max_file_mb: float = Field(default=200, gt=0, description="Files larger than this many MB are reported and skipped.")
+
+
+class ModelSettings(_Strict):
+    base_url: str | None = Field(default=None, description="OpenAI-compatible server URL, e.g. http://127.0.0.1:8765/v1. None: model-free.")
+    api_key_env: str = Field(default="OPENAI_API_KEY", description="Environment variable holding the API key.")
+    timeout_s: float = Field(default=60, gt=0, description="Seconds per model request.")
+    max_retries: int = Field(default=3, ge=0, description="Retries with backoff on 429/5xx/timeouts.")
+    vision: str | None = Field(default=None, description="Model that describes figures; None leaves figures undescribed.")
+    extractor: str | None = Field(default=None, description="Model that extracts the ledger; None uses the rule-based extractor.")
+    planner: str | None = Field(default=None, description="Model that plans answers; None plans by rules.")
+    writer: str | None = Field(default=None, description="Model that writes answers; None uses the extractive writer.")
+    checker: str | None = Field(default=None, description="Model that checks claims.")
+    judge: str | None = Field(default=None, description="Model that judges evaluation answers.")
+
+
+class EmbeddingSettings(_Strict):
+    provider: Literal["local", "openai"] = Field(default="local", description="'local': all-MiniLM-L6-v2 shipped in a package; 'openai': an embeddings endpoint.")
+    model: str = Field(default="all-MiniLM-L6-v2", description="Embedding model name (for 'openai', the endpoint's model id).")
+    base_url: str | None = Field(default=None, description="Embeddings endpoint URL for provider 'openai'.")
+
+
+class Settings(_Strict):
+    build_dir: Path = Field(default=Path("build"), description="Where compiled shelves go: <build_dir>/<shelf>/.")
+    pdf: PdfSettings = Field(default_factory=PdfSettings, description="PDF reading.")
+    compile: CompileSettings = Field(default_factory=CompileSettings, description="Compile limits.")
+    models: ModelSettings = Field(default_factory=ModelSettings, description="Model server and a model per role.")
+    embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings, description="Dense search embeddings.")
+
+
+class DocumentDecl(_Strict):
+    path: str = Field(description="File path relative to the shelf folder.")
+    id: str | None = Field(default=None, description="Declared document id (letters, digits, '-'); default: from the path.")
+    title: str | None = Field(default=None, description="Title shown instead of the one read from the file.")
+
+
+class ShelfOptions(_Strict):
+    pdf_window_pages: int | None = Field(default=None, ge=1, description="Overrides pdf.window_pages for this shelf.")
+    use_outline: bool | None = Field(default=None, description="Overrides pdf.use_outline for this shelf.")
+
+
+class ShelfConfig(_Strict):
+    name: str | None = Field(default=None, description="Shelf name used in build/<name>/ and URLs; default: the folder name.")
+    title: str | None = Field(default=None, description="Shelf title; default: the folder name.")
+    description: str = Field(default="", description="One paragraph on what the shelf holds.")
+    include: list[str] = Field(default_factory=lambda: ["**/*"], description="Glob patterns (relative to the shelf) of files to compile.")
+    exclude: list[str] = Field(default_factory=list, description="Glob patterns of files to leave out.")
+    documents: list[DocumentDecl] = Field(default_factory=list, description="Per-document declarations (id, title).")
+    options: ShelfOptions = Field(default_factory=ShelfOptions, description="Per-shelf options.")
+
+
+def _problems(exc: ValidationError) -> list[str]:
+    problems = []
+    for error in exc.errors():
+        key = ".".join(str(part) for part in error["loc"]) or "(top level)"
+        if error["type"] == "extra_forbidden":
+            problems.append(f"{key}: unknown key; remove it or check its spelling")
+        elif error["type"] == "missing":
+            problems.append(f"{key}: required; add it")
+        else:
+            given = error.get("input")
+            problems.append(f"{key}: {error['msg']} (got {given!r})")
+    return problems
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(str(path), [f"not valid TOML: {exc}"]) from exc
+    except UnicodeDecodeError as exc:
+        raise SettingsError(str(path), ["not UTF-8 text; save it as UTF-8"]) from exc
+
+
+def load_settings(path: Path | None = None, overrides: dict[str, Any] | None = None) -> Settings:
+    """Settings from ``path`` (or $SHELFWISE_CONFIG, or ./shelfwise.toml when present), then CLI overrides.
+
+    ``overrides`` holds dotted keys whose value was actually given on the command line.
+    """
+    if path is None and os.environ.get("SHELFWISE_CONFIG"):
+        path = Path(os.environ["SHELFWISE_CONFIG"])
+    if path is None and Path("shelfwise.toml").exists():
+        path = Path("shelfwise.toml")
+    data: dict[str, Any] = _read_toml(path) if path else {}
+    for dotted, value in (overrides or {}).items():
+        if value is None:
+            continue
+        node = data
+        *parents, leaf = dotted.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        raise SettingsError(str(path or "settings"), _problems(exc)) from exc
+
+
+def load_shelf_config(shelf_dir: Path) -> ShelfConfig:
+    """The shelf's shelf.toml, validated; defaults when the folder has none."""
+    path = shelf_dir / "shelf.toml"
+    if not path.exists():
+        return ShelfConfig()
+    try:
+        return ShelfConfig.model_validate(_read_toml(path))
+    except ValidationError as exc:
+        raise SettingsError(str(path), _problems(exc)) from exc
+
+
+def settings_hash(*parts: Any) -> str:
+    """A short hash of the settings that shape an artifact (pydantic models or plain values)."""
+    plain = [p.model_dump(mode="json") if isinstance(p, BaseModel) else p for p in parts]
+    return hashlib.sha256(json.dumps(plain, sort_keys=True, default=str).encode()).hexdigest()[:12]

@@ -1,0 +1,1 @@
+"""shelfwise evaluation: question sets, retrieval and answer metrics, scoreboard."""
