@@ -1,0 +1,60 @@
+"""Shared fixtures: small real documents written by code, and the path of ../shared/corpora."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = ROOT.parent / "shared" / "corpora"
+QUESTIONS = ROOT.parent / "shared" / "questions" / "dev.yaml"
+
+
+@pytest.fixture
+def corpora() -> Path:
+    if not CORPORA.is_dir():
+        pytest.skip("../shared/corpora is not present")
+    return CORPORA
+
+
+def write_docx(path: Path, title: str, sections: list[tuple[int, str, list[str]]], table: list[list[str]] | None = None) -> Path:
+    """A real .docx with heading styles, paragraphs and an optional table."""
+    import docx
+
+    document = docx.Document()
+    document.add_heading(title, level=0)
+    for level, heading, paragraphs in sections:
+        document.add_heading(heading, level=level)
+        for paragraph in paragraphs:
+            document.add_paragraph(paragraph)
+    if table:
+        grid = document.add_table(rows=len(table), cols=len(table[0]))
+        for r, row in enumerate(table):
+            for c, value in enumerate(row):
+                grid.cell(r, c).text = value
+    document.save(path)
+    return path
+
+
+def write_pdf(path: Path, pages: list[list[tuple[str, str]]], encrypt: str | None = None) -> Path:
+    """A real PDF: each page a list of (style, text) with style 'h1', 'h2' or 'p'."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1, encrypt=encrypt)
+    for page in pages:
+        y = 800
+        for style, text in page:
+            font, size = {"h1": ("Helvetica-Bold", 18), "h2": ("Helvetica-Bold", 14), "p": ("Helvetica", 10)}[style]
+            c.setFont(font, size)
+            c.drawString(60, y, text)
+            y -= size * 2
+        c.showPage()
+    c.save()
+    return path

@@ -1,0 +1,78 @@
+"""docling on small real Word, Excel, PowerPoint and HTML files written here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from compiler.convert import convert_file
+from compiler.sections import build_sections
+from tests.conftest import write_docx
+
+
+def test_docx_headings_paragraphs_table(tmp_path: Path):
+    path = write_docx(
+        tmp_path / "sop.docx",
+        "Calibration SOP",
+        [(1, "1 Purpose", ["Instruments are calibrated every 12 months."]), (2, "1.1 Scope", ["All pumps."])],
+        table=[["Instrument", "Interval"], ["CAL-07", "6 months"]],
+    )
+    converted = convert_file(path)
+    assert converted.title == "Calibration SOP" and converted.reader == "docling"
+    sections, _ = build_sections("sop", converted)
+    by_heading = {s.heading: s for s in sections}
+    assert by_heading["1.1 Scope"].heading_path == ["1 Purpose", "1.1 Scope"]
+    assert "Instruments are calibrated every 12 months." in by_heading["1 Purpose"].text
+    table = next(b for s in sections for b in s.blocks if b.kind == "table")
+    assert table.rows == [["Instrument", "Interval"], ["CAL-07", "6 months"]] and table.header_rows == 1
+
+
+def test_xlsx_keeps_sheet_names(tmp_path: Path):
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    first = book.active
+    first.title = "Complaints 2026"
+    first.append(["ID", "Opened", "Status"])
+    first.append(["C-101", "2026-01-04", "Closed"])
+    second = book.create_sheet("Calibration")
+    second.append(["Instrument", "Due"])
+    second.append(["CAL-07", "2026-03-01"])
+    book.save(tmp_path / "logs.xlsx")
+    sections, _ = build_sections("logs", convert_file(tmp_path / "logs.xlsx"))
+    headings = [s.heading for s in sections[1:]]
+    assert headings == ["Complaints 2026", "Calibration"]
+    calibration = sections[2]
+    table = calibration.blocks[0]
+    assert table.name == "Calibration" and ["CAL-07", "2026-03-01"] in table.rows
+
+
+def test_pptx_slides_become_sections_with_pages(tmp_path: Path):
+    from pptx import Presentation
+
+    deck = Presentation()
+    for title, body in [("Welcome", "Training on complaint intake."), ("Step 3: Triage", "Classify each complaint within 1 day.")]:
+        slide = deck.slides.add_slide(deck.slide_layouts[1])
+        slide.shapes.title.text = title
+        slide.placeholders[1].text = body
+    deck.save(tmp_path / "deck.pptx")
+    converted = convert_file(tmp_path / "deck.pptx")
+    sections, _ = build_sections("deck", converted)
+    triage = next(s for s in sections if s.heading == "Step 3: Triage")
+    assert triage.page_start == 2 and "Classify each complaint within 1 day." in triage.text
+    assert converted.pages == 2
+
+
+def test_html_headings_and_table(tmp_path: Path):
+    (tmp_path / "risk.html").write_text(
+        "<!doctype html><html><head><title>Risk File</title></head><body><h1>Risk File</h1>"
+        "<h2>Hazards</h2><p>Over-infusion is the top hazard.</p>"
+        "<table><tr><th>Hazard</th><th>Severity</th></tr><tr><td>Over-infusion</td><td>5</td></tr></table>"
+        "<h2>Controls</h2><p>Alarms must sound within 5 seconds.</p></body></html>",
+        encoding="utf-8",
+    )
+    sections, _ = build_sections("risk", convert_file(tmp_path / "risk.html"))
+    by_heading = {s.heading: s for s in sections}
+    assert "Over-infusion is the top hazard." in by_heading["Hazards"].text
+    table = next(b for b in by_heading["Hazards"].blocks if b.kind == "table")
+    assert table.rows[0] == ["Hazard", "Severity"] and table.rows[1] == ["Over-infusion", "5"]
+    assert "Alarms must sound within 5 seconds." in by_heading["Controls"].text
