@@ -76,3 +76,26 @@ def test_html_headings_and_table(tmp_path: Path):
     table = next(b for b in by_heading["Hazards"].blocks if b.kind == "table")
     assert table.rows[0] == ["Hazard", "Severity"] and table.rows[1] == ["Over-infusion", "5"]
     assert "Alarms must sound within 5 seconds." in by_heading["Controls"].text
+
+
+def test_pptx_picture_takes_the_following_figure_caption(tmp_path: Path):
+    import io
+
+    from PIL import Image
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (40, 30), (200, 30, 30)).save(buffer, format="PNG")
+    buffer.seek(0)
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Triage"
+    slide.shapes.add_picture(buffer, Inches(1), Inches(2))
+    box = slide.shapes.add_textbox(Inches(1), Inches(5), Inches(6), Inches(1))
+    box.text_frame.text = "Figure 1: Triage decision flow"
+    deck.save(tmp_path / "deck.pptx")
+    sections, figures = build_sections("deck", convert_file(tmp_path / "deck.pptx"))
+    assert [f.caption for f in figures] == ["Figure 1: Triage decision flow"]
+    assert figures[0].image and figures[0].image.startswith(b"\x89PNG")
+    assert "Figure 1: Triage decision flow" in sections[1].text

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import zipfile
 from functools import lru_cache
 from importlib.metadata import version
@@ -70,6 +71,29 @@ def _picture(item, doc) -> Element:
         pil.save(buffer, format="PNG")
         image = buffer.getvalue()
     return Element(kind="figure", text=" ".join(caption.split()), page=_page(item), image=image)
+
+
+_CAPTION = re.compile(r"^(figure|fig\.|table|chart|diagram)\s*\d+[.:]", re.IGNORECASE)
+
+
+def _attach_captions(elements: list[Element]) -> list[Element]:
+    """A figure docling left without a caption takes the next (or previous) "Figure N: ..." paragraph as it."""
+    out: list[Element] = []
+    skip = -1
+    for index, element in enumerate(elements):
+        if index == skip:
+            continue
+        if element.kind == "figure" and not element.text:
+            after = elements[index + 1] if index + 1 < len(elements) else None
+            before = out[-1] if out else None
+            if after is not None and after.kind == "paragraph" and _CAPTION.match(after.text):
+                element = element.model_copy(update={"text": after.text})
+                skip = index + 1
+            elif before is not None and before.kind == "paragraph" and _CAPTION.match(before.text):
+                element = element.model_copy(update={"text": before.text})
+                out.pop()
+        out.append(element)
+    return out
 
 
 def read(path: Path, options: ReadOptions) -> Converted:
@@ -137,6 +161,7 @@ def read(path: Path, options: ReadOptions) -> Converted:
                 continue
             kind = "code" if str(item.label) in {"code", "DocItemLabel.CODE"} else "paragraph"
             elements.append(Element(kind=kind, text=text, page=page))
+    elements = _attach_captions(elements)
     pages = len(sheets) if sheets else (len(doc.pages) if doc.pages else 0)
     if not title:
         first = next((e.text for e in elements if e.kind == "heading"), None)
