@@ -63,6 +63,45 @@ def cmd_documents(args: argparse.Namespace, settings) -> int:
     return 0
 
 
+def cmd_ledger(args: argparse.Namespace, settings) -> int:
+    from compiler.linking import ledger_rows
+
+    store = open_store(args.shelf, settings)
+    try:
+        rows = ledger_rows(store, args.doc)
+    finally:
+        store.close()
+    if args.json:
+        print(json.dumps(rows, indent=1, ensure_ascii=False))
+        return 0
+    for row in rows:
+        extra = "".join(f"  {k}: {row[k]}" for k in ("conditions", "exceptions", "thresholds") if row.get(k))
+        print(f"{row['section_id']}  {row['kind']:<11} {row['subject'] or ''}: {row['quote']}{extra}")
+    print(f"{len(rows)} assertions", file=__import__('sys').stderr)
+    return 0
+
+
+def cmd_links(args: argparse.Namespace, settings) -> int:
+    from compiler.linking import link_rows
+
+    store = open_store(args.shelf, settings)
+    try:
+        rows = link_rows(store, open_only=args.open)
+    finally:
+        store.close()
+    if args.json:
+        print(json.dumps(rows, indent=1, ensure_ascii=False))
+        return 0
+    for row in rows:
+        if args.open:
+            print(f"OPEN {row['doc_id']}#{row['section_id']}  {row['kind']} {row['text']!r}: {row['reason']}")
+        else:
+            target = f"{row['dst_doc']}#{row['dst_section']}" if row.get("dst_section") else row["dst_doc"]
+            print(f"{row['kind']:<22} {row['src_doc']}#{row['src_section']} -> {target}  ({row['reason']})")
+    print(f"{len(rows)} {'open references' if args.open else 'links'}", file=__import__('sys').stderr)
+    return 0
+
+
 def add_commands(commands, common, load) -> None:
     def wrap(func):
         return lambda args: func(args, load(args))
@@ -79,3 +118,17 @@ def add_commands(commands, common, load) -> None:
     sections.add_argument("--doc", default=None, help="only this document id")
     sections.add_argument("--json", action="store_true", help="print JSON with each section's text")
     sections.set_defaults(func=wrap(cmd_sections))
+
+    ledger = commands.add_parser("ledger", help="print a compiled shelf's assertion ledger", description="Print the assertions (definitions, rules with conditions and exceptions, steps, findings, dependencies, supersessions) with their verbatim quotes.")
+    ledger.add_argument("shelf", help="shelf folder, or its name under the build dir")
+    common(ledger)
+    ledger.add_argument("--doc", default=None, help="only this document id")
+    ledger.add_argument("--json", action="store_true", help="print JSON")
+    ledger.set_defaults(func=wrap(cmd_ledger))
+
+    links = commands.add_parser("links", help="print typed links between documents (or the open references)", description="Print the typed links (resolves, cites, supersedes, depends_on, same_series, shares_names, contradicts_candidate) with their reasons; --open prints every reference left open and why.")
+    links.add_argument("shelf", help="shelf folder, or its name under the build dir")
+    common(links)
+    links.add_argument("--open", action="store_true", help="list the references not linked, with the reason")
+    links.add_argument("--json", action="store_true", help="print JSON")
+    links.set_defaults(func=wrap(cmd_links))

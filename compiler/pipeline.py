@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from compiler.models import ChatModel, make_client
 from compiler.settings import Settings
 
-__all__ = ["default_stages"]
+__all__ = ["default_stages", "role_model"]
+
+
+def role_model(settings: Settings, role: str, *, http_client=None) -> ChatModel | None:
+    """The ChatModel configured for ``role`` (e.g. 'extractor'), or None when the role is model-free."""
+    model = getattr(settings.models, role)
+    if not model:
+        return None
+    return ChatModel(make_client(settings.models, http_client=http_client), model)
 
 
 def default_stages(settings: Settings) -> list[Callable]:
     """Stages run after documents are stored: each is ``stage(store, out, changed, removed, progress) -> (name, summary)``."""
-    stages: list[Callable] = []
-    return stages
+    from compiler.linking import links_stage
+
+    return [links_stage(role_model(settings, "extractor"))]

@@ -156,7 +156,7 @@ def test_declared_ids_and_bad_shelf_toml(tmp_path: Path):
     assert "'missing.md' is declared but no such file" in result.stderr and "use lowercase letters" in result.stderr
 
 
-@pytest.mark.parametrize("command", ["build", "documents", "sections"])
+@pytest.mark.parametrize("command", ["build", "documents", "sections", "ledger", "links"])
 def test_every_command_has_help(command: str):
     result = subprocess.run([sys.executable, "-m", "compiler.cli", command, "--help"], capture_output=True, text=True)
     assert result.returncode == 0 and "usage: shelfwise" in result.stdout

@@ -1,0 +1,275 @@
+"""The ledger-and-links stage: extraction (incremental), hooks, links, aliases, briefs and dossiers.
+
+``link_shelf`` runs after the documents are stored. It retracts removed
+documents' rows, re-extracts only the sections of changed documents whose
+content hash (plus extractor and prompt version) is not cached, then re-links
+the whole shelf in place (code only, fast) and rewrites briefs and dossiers.
+``ledger_rows`` and ``link_rows`` are what ``shelfwise ledger`` / ``links`` print.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from collections import Counter
+from collections.abc import Callable
+
+from compiler.aliases import Alias, find_aliases, judge_aliases
+from compiler.briefs import build_briefs
+from compiler.dossiers import build_dossiers
+from compiler.hooks import Hook, find_hooks, reference_tags
+from compiler.ledger import RULES_VERSION, Assertion, Extraction, extract_rules
+from compiler.ledger_model import extract_with_model, extractor_key
+from compiler.links import (
+    DocInfo,
+    Link,
+    ShelfIndex,
+    code_citations,
+    document_identifiers,
+    path_identifiers,
+    resolve_hooks,
+    title_citations,
+)
+from compiler.relations import contradiction_links, name_links, series_links
+
+__all__ = ["link_shelf", "links_stage", "ledger_rows", "link_rows", "reason_class", "load_index", "stored_assertions"]
+
+
+def reason_class(reason: str) -> str:
+    """An open hook's reason without its particulars: 'no document matches RFC 2119' -> 'no document matches'."""
+    if reason.startswith("ambiguous"):
+        return "ambiguous"
+    if re.match(r"no (section|appendix|figure|table|chapter|step|clause|annex) ", reason):
+        return "no such section"
+    if reason.startswith("no document matches"):
+        return "no document matches"
+    return reason
+
+
+def load_index(store) -> ShelfIndex:
+    """The resolver's view of the stored shelf: documents with identifiers, and their sections."""
+    sections_by_doc: dict = {}
+    for section in store.sections():
+        sections_by_doc.setdefault(section.doc_id, []).append(section)
+    docs = []
+    for row in store.documents():
+        sections = sections_by_doc.get(row["doc_id"], [])
+        head = "\n".join(s.text for s in sections[:3])
+        idents = document_identifiers(row["path"], row["title"], head)
+        volume = path_identifiers(row["path"])
+        docs.append(DocInfo(doc_id=row["doc_id"], path=row["path"], title=row["title"], identifiers=idents,
+                            group=volume[0] if volume else row["doc_id"]))
+    return ShelfIndex(docs, sections_by_doc)
+
+
+def _assertion_id(section_id: str, n: int, quote: str) -> str:
+    return "a" + hashlib.sha256(f"{section_id}\x1f{n}\x1f{quote}".encode()).hexdigest()[:11]
+
+
+def _cache_get(store, key: str, extractor: str) -> str | None:
+    row = store.db.execute("SELECT payload FROM extraction_cache WHERE section_hash = ? AND extractor = ?",
+                           (key, extractor)).fetchone()
+    return row[0] if row else None
+
+
+def _cache_put(store, key: str, extractor: str, payload: str) -> None:
+    store.db.execute("INSERT OR REPLACE INTO extraction_cache VALUES (?,?,?)", (key, extractor, payload))
+
+
+def _extract_document(store, index: ShelfIndex, doc_id: str, hashes: dict[str, str], chat, counts: Counter,
+                      problems: list[str]) -> None:
+    extractor = extractor_key(chat.model) if chat else RULES_VERSION
+    sections = index.sections.get(doc_id, [])
+    results: dict[str, Extraction] = {}
+    missing = []
+    for section in sections:
+        payload = _cache_get(store, hashes[section.id], extractor)
+        if payload is not None:
+            results[section.id] = Extraction.model_validate_json(payload)
+            counts["sections_cached"] += 1
+        else:
+            missing.append(section)
+    if chat:
+        fresh, batch_problems = extract_with_model(chat, [(s, index.docs[doc_id].title) for s in missing])
+        problems.extend(batch_problems)
+    else:
+        fresh = {s.id: extract_rules(s) for s in missing}
+    for section_id, extraction in fresh.items():
+        _cache_put(store, hashes[section_id], extractor, extraction.model_dump_json())
+        counts["sections_extracted"] += 1
+    results.update(fresh)
+    store.db.execute("DELETE FROM assertions WHERE doc_id = ?", (doc_id,))
+    store.db.execute("DELETE FROM hooks WHERE doc_id = ?", (doc_id,))
+    seq = 0
+    hook_seq = 0
+    self_ids = set(index.docs[doc_id].identifiers)
+    tags = reference_tags(sections)
+    for section in sections:
+        extraction = results.get(section.id)
+        if extraction:
+            counts["rejected"] += extraction.rejected
+            for n, a in enumerate(extraction.assertions):
+                store.db.execute(
+                    "INSERT INTO assertions VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    (_assertion_id(section.id, n, a.quote), doc_id, section.id, seq, a.kind, a.subject, a.statement,
+                     a.quote, a.model_dump_json(include={"conditions", "exceptions", "thresholds", "modality", "step", "target"}),
+                     extractor, hashes[section.id]),
+                )
+                seq += 1
+        for hook in find_hooks(section, self_ids, hook_seq, tags):
+            store.db.execute(
+                "INSERT INTO hooks VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (hook.id, hook.doc_id, hook.section_id, hook.seq, hook.kind, hook.relation, hook.text,
+                 json.dumps(hook.target, sort_keys=True), hook.quote, "open", ""),
+            )
+            hook_seq += 1
+    store.db.execute("INSERT OR REPLACE INTO ledger_state VALUES (?, ?)", (doc_id, _doc_key(store, doc_id, extractor)))
+
+
+def _doc_key(store, doc_id: str, extractor: str) -> str:
+    row = store.db.execute("SELECT content_hash, settings_hash FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
+    return f"{row[0]}:{row[1]}:{extractor}"
+
+
+def stored_assertions(store, doc_id: str | None = None) -> list[tuple[str, str, Assertion]]:
+    """(doc id, section id, assertion) for the stored ledger, in document order."""
+    query = "SELECT a.* FROM assertions a JOIN documents d USING (doc_id)"
+    query += " WHERE a.doc_id = ?" if doc_id else ""
+    rows = store.db.execute(query + " ORDER BY d.path, a.seq", (doc_id,) if doc_id else ()).fetchall()
+    out = []
+    for row in rows:
+        detail = json.loads(row["detail"])
+        out.append((row["doc_id"], row["section_id"], Assertion(kind=row["kind"], subject=row["subject"],
+                    statement=row["statement"], quote=row["quote"], **detail)))
+    return out
+
+
+def _stored_hooks(store) -> list[Hook]:
+    rows = store.db.execute("SELECT h.* FROM hooks h JOIN documents d USING (doc_id) ORDER BY d.path, h.seq").fetchall()
+    return [Hook(**{**dict(row), "target": json.loads(row["target"])}) for row in rows]
+
+
+def _relink(store, index: ShelfIndex, chat, counts: Counter, problems: list[str]) -> tuple[list[Hook], list[Link], list[Alias]]:
+    hooks, links = resolve_hooks(index, _stored_hooks(store))
+    seen = {(l.src_section, l.dst_doc) for l in links if l.kind == "cites"}
+    for link in title_citations(index) + code_citations(index):
+        if (link.src_section, link.dst_doc) not in seen:
+            links.append(link)
+            seen.add((link.src_section, link.dst_doc))
+    assertions = stored_assertions(store)
+    links += series_links(index) + name_links(index) + contradiction_links(assertions)
+    by_section: dict[str, list[Assertion]] = {}
+    for _, section_id, assertion in assertions:
+        by_section.setdefault(section_id, []).append(assertion)
+    aliases: list[Alias] = []
+    for doc_id in sorted(index.sections):
+        for section in index.sections[doc_id]:
+            aliases.extend(find_aliases(section, by_section.get(section.id, [])))
+    if chat:
+        aliases, failed = judge_aliases(aliases, chat, lambda k, e: _cache_get(store, k, e),
+                                        lambda k, e, p: _cache_put(store, k, e, p))
+        if failed:
+            problems.append(f"model {chat.model}: {failed} alias judgement(s) unusable; the code's decision was kept")
+    unique: dict[str, Link] = {}
+    for link in links:
+        unique.setdefault(link.id, link)
+    return hooks, sorted(unique.values(), key=lambda l: (l.kind, l.src_doc, l.src_section or "", l.dst_doc, l.id)), aliases
+
+
+def link_shelf(store, changed_doc_ids, removed_doc_ids, chat=None, progress: Callable[[str], None] | None = None) -> dict:
+    """Extract changed documents' ledgers, retract removed ones, re-link the shelf; returns summary counts."""
+    started = time.perf_counter()
+    counts: Counter = Counter()
+    problems: list[str] = []
+    extractor = extractor_key(chat.model) if chat else RULES_VERSION
+    with store.transaction():
+        for doc_id in sorted(set(removed_doc_ids)):
+            for table in ("assertions", "hooks", "briefs"):
+                store.db.execute(f"DELETE FROM {table} WHERE doc_id = ?", (doc_id,))
+            store.db.execute("DELETE FROM ledger_state WHERE doc_id = ?", (doc_id,))
+    index = load_index(store)
+    hashes = {row[0]: row[1] for row in store.db.execute("SELECT id, content_hash FROM sections")}
+    state = {row[0]: row[1] for row in store.db.execute("SELECT doc_id, extracted FROM ledger_state")}
+    stale = {doc_id for doc_id in index.docs if state.get(doc_id) != _doc_key(store, doc_id, extractor)}
+    todo = sorted((set(changed_doc_ids) & set(index.docs)) | stale)
+    for n, doc_id in enumerate(todo, 1):
+        with store.transaction():
+            _extract_document(store, index, doc_id, hashes, chat, counts, problems)
+        if progress:
+            progress(f"ledger {n}/{len(todo)} {index.docs[doc_id].path}")
+    hooks, links, aliases = _relink(store, index, chat, counts, problems)
+    briefs = build_briefs(index, stored_assertions(store), links)
+    dossiers = build_dossiers(index, stored_assertions(store), links, aliases)
+    with store.transaction():
+        store.db.executemany("UPDATE hooks SET status = ?, reason = ? WHERE id = ?", [(h.status, h.reason, h.id) for h in hooks])
+        store.db.execute("DELETE FROM links")
+        store.db.executemany("INSERT INTO links VALUES (?,?,?,?,?,?,?,?,?)", [
+            (l.id, l.kind, l.src_doc, l.src_section, l.dst_doc, l.dst_section, l.evidence, l.reason, l.hook_id) for l in links])
+        store.db.execute("DELETE FROM aliases")
+        store.db.executemany("INSERT OR REPLACE INTO aliases VALUES (?,?,?,?,?,?,?)", [
+            (a.short, a.long, a.decision, a.reason, a.doc_id, a.section_id, a.decided_by) for a in aliases])
+        store.db.execute("DELETE FROM briefs")
+        store.db.executemany("INSERT INTO briefs VALUES (?,?,?)", [(d, b["mode"], json.dumps(b, ensure_ascii=False))
+                                                                   for d, b in sorted(briefs.items())])
+        store.db.execute("DELETE FROM dossiers")
+        store.db.executemany("INSERT INTO dossiers VALUES (?,?,?)", [
+            (t, json.dumps(d["doc_ids"]), json.dumps(d, ensure_ascii=False)) for t, d in sorted(dossiers.items())])
+    kinds = Counter(row[0] for row in store.db.execute("SELECT kind FROM assertions"))
+    open_reasons = Counter(reason_class(h.reason) for h in hooks if h.status == "open")
+    return {
+        "documents_extracted": len(todo),
+        "documents_removed": len(set(removed_doc_ids)),
+        "sections_extracted": counts["sections_extracted"],
+        "sections_cached": counts["sections_cached"],
+        "quotes_rejected": counts["rejected"],
+        "assertions": sum(kinds.values()),
+        "assertions_by_kind": dict(sorted(kinds.items())),
+        "hooks": len(hooks),
+        "hooks_resolved": sum(1 for h in hooks if h.status == "resolved"),
+        "hooks_open": sum(open_reasons.values()),
+        "open_by_reason": dict(sorted(open_reasons.items())),
+        "links": len(links),
+        "links_by_kind": dict(sorted(Counter(l.kind for l in links).items())),
+        "aliases_aligned": sum(1 for a in aliases if a.decision == "aligned"),
+        "aliases_rejected": sum(1 for a in aliases if a.decision == "rejected"),
+        "briefs": len(briefs),
+        "dossiers": len(dossiers),
+        "extractor": extractor,
+        "problems": problems,
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+
+
+def ledger_rows(store, doc_id: str | None = None) -> list[dict]:
+    """The stored ledger as plain rows (document order): what `shelfwise ledger SHELF [--doc ID]` prints."""
+    headings = {row[0]: row[1] for row in store.db.execute("SELECT id, heading FROM sections")}
+    return [
+        {"doc_id": d, "section_id": s, "heading": headings.get(s, ""), **a.model_dump()}
+        for d, s, a in stored_assertions(store, doc_id)
+    ]
+
+
+def link_rows(store, open_only: bool = False) -> list[dict]:
+    """Links (kind, source, destination, reason, evidence), or with ``open_only`` the open hooks and their reasons."""
+    if open_only:
+        rows = store.db.execute(
+            "SELECT h.doc_id, h.section_id, h.kind, h.relation, h.text, h.reason, h.quote FROM hooks h "
+            "JOIN documents d USING (doc_id) WHERE h.status = 'open' ORDER BY d.path, h.seq"
+        ).fetchall()
+        return [dict(row) for row in rows]
+    rows = store.db.execute(
+        "SELECT kind, src_doc, src_section, dst_doc, dst_section, reason, evidence FROM links "
+        "ORDER BY kind, src_doc, src_section, dst_doc, id"
+    ).fetchall()
+    return [dict(row) for row in rows]
+
+
+def links_stage(chat=None) -> Callable:
+    """``build_shelf`` stage: ``stage(store, out_dir, changed, removed, progress) -> ('links', summary)``."""
+
+    def stage(store, out_dir, changed, removed, progress):
+        return "links", link_shelf(store, changed, removed, chat=chat, progress=progress)
+
+    return stage
