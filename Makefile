@@ -10,7 +10,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: install system-deps demo test bench bench-structure bench-pdf bench-compile clean help
+.PHONY: install system-deps demo test bench bench-structure bench-pdf bench-compile bench-links bench-search bench-site bench-api bench-adversarial eval-local-llm clean help
 
 help:
 	@echo "make demo   - set up, compile the demo shelf ($(DEMO_SHELF)) and print the compile report"
@@ -46,7 +46,7 @@ demo: install
 test: install
 	$(PY) -m pytest -q
 
-bench: bench-structure bench-pdf bench-compile
+bench: bench-structure bench-pdf bench-compile bench-links bench-search bench-site bench-api bench-adversarial
 
 bench-structure: install
 	$(PY) -m eval.bench.structure
@@ -56,6 +56,25 @@ bench-pdf: install
 
 bench-compile: install
 	$(PY) -m eval.bench.compile
+
+bench-links: install
+	$(PY) -m eval.bench.links
+
+bench-search: install
+	$(PY) -m eval.bench.search
+
+bench-site: install
+	$(PY) -m eval.bench.site
+
+bench-api: install
+	$(PY) -m eval.bench.api
+
+bench-adversarial: install
+	$(PY) -m eval.bench.adversarial
+
+# A real local model (llama.cpp + Qwen2.5-Coder 1.5B from registry packages): slow, not part of make test.
+eval-local-llm: install
+	$(PY) -m eval.local_llm
 
 clean:
 	rm -rf build

@@ -62,13 +62,17 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--quiet", action="store_true", help="no progress lines")
     build.set_defaults(func=cmd_build)
 
-    from compiler import cli_more
+    from compiler import cli_more, cli_serve
 
     cli_more.add_commands(commands, _common, _settings)
+    cli_serve.add_commands(commands, _common, _settings)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    from compiler.offline import prepare
+
+    prepare()
     parser = build_parser()
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)

@@ -5,7 +5,8 @@
     ├── ConversionError       one file could not be read (raised by convert.*; the build records it and goes on)
     ├── StoreError            the compiled store is missing or from a newer version (raised by store.Store)
     ├── SearchError           a query cannot be run: empty, or no index built yet (raised by compiler.search)
-    └── EmbeddingError        the embedding model cannot load or its endpoint fails (raised by compiler.embedders)
+    ├── EmbeddingError        the embedding model cannot load or its endpoint fails (raised by compiler.embedders)
+    └── SiteError             pages or the mkdocs build failed; the last good site is kept (raised by compiler.pages, compiler.site)
 """
 
 from __future__ import annotations
@@ -38,3 +39,7 @@ class SearchError(ShelfwiseError):
 
 class EmbeddingError(ShelfwiseError):
     """Raised by compiler.embedders when the local model cannot load or an embeddings endpoint fails."""
+
+
+class SiteError(ShelfwiseError):
+    """Raised by compiler.pages and compiler.site when a page template or the mkdocs build fails; the old site stays."""

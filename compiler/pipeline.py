@@ -20,6 +20,8 @@ def role_model(settings: Settings, role: str, *, http_client=None) -> ChatModel 
 
 def default_stages(settings: Settings) -> list[Callable]:
     """Stages run after documents are stored: each is ``stage(store, out, changed, removed, progress) -> (name, summary)``."""
+    from compiler.embedders import embedder_from_settings
+    from compiler.indexes import index_stage
     from compiler.linking import links_stage
 
-    return [links_stage(role_model(settings, "extractor"))]
+    return [index_stage(embedder_from_settings(settings)), links_stage(role_model(settings, "extractor"))]

@@ -61,12 +61,51 @@ class EmbeddingSettings(_Strict):
     base_url: str | None = Field(default=None, description="Embeddings endpoint URL for provider 'openai'.")
 
 
+class ApiToken(_Strict):
+    name: str = Field(description="Who holds the token (recorded in traces and rate limits), e.g. 'support-widget'.")
+    token: str | None = Field(default=None, description="The bearer token itself; prefer token_env so it stays out of the file.")
+    token_env: str | None = Field(default=None, description="Environment variable holding the bearer token.")
+    shelves: list[str] = Field(default_factory=list, description="Shelves (tenants) this token may read; no other shelf is readable with it.")
+
+
+class ApiSettings(_Strict):
+    tokens: list[ApiToken] = Field(default_factory=list, description="API tokens, each granting a set of shelves.")
+    allow_anonymous: bool = Field(default=False, description="Let requests without a token read every served shelf (local use only).")
+    rate_limit_per_minute: int = Field(default=120, ge=1, description="Requests one token may make per minute; more get HTTP 429.")
+    max_request_bytes: int = Field(default=65_536, ge=1024, description="Largest request body accepted; larger gets HTTP 413.")
+    max_question_chars: int = Field(default=4000, ge=10, description="Longest question accepted; longer gets HTTP 400.")
+    max_history_turns: int = Field(default=10, ge=0, description="Conversation turns a request may carry.")
+    cors_origins: list[str] = Field(default_factory=list, description="Origins allowed to call the API from a browser (the ask widget's sites).")
+    answer_timeout_s: float = Field(default=120, gt=0, description="Seconds an answer may take; past it the request gets HTTP 504.")
+    serve_sites: bool = Field(default=True, description="'shelfwise serve' also serves build/<shelf>/site under /sites/<shelf>/ (static, public).")
+    trace_db: Path = Field(default=Path("build/traces.sqlite"), description="SQLite file where every answer's trace is stored.")
+
+
+class AnswerSettings(_Strict):
+    reading_budget_chars: int = Field(default=400_000, ge=1000, description="Characters read per answer: the whole scope when it fits, else a selection.")
+    hop_share: float = Field(default=0.15, ge=0, le=0.5, description="Share of the reading budget kept for one hop along resolved links.")
+    recall_depth: int = Field(default=300, ge=1, le=2000, description="Sections each obligation's search returns as candidates.")
+    max_units_per_obligation: int = Field(default=6, ge=1, le=100, description="Sentences, items or rows the extractive writer gives one obligation (a procedure's steps are all kept).")
+
+
+class SiteSettings(_Strict):
+    ask_endpoint: str | None = Field(
+        default=None, description="URL of the answering API the site's ask widget calls (POST {url}/api/ask); None: the widget only searches the site."
+    )
+    ask_token_env: str | None = Field(
+        default=None, description="Environment variable whose value the widget sends as a Bearer token; it is written into every page, so use a read-only token."
+    )
+
+
 class Settings(_Strict):
     build_dir: Path = Field(default=Path("build"), description="Where compiled shelves go: <build_dir>/<shelf>/.")
     pdf: PdfSettings = Field(default_factory=PdfSettings, description="PDF reading.")
     compile: CompileSettings = Field(default_factory=CompileSettings, description="Compile limits.")
     models: ModelSettings = Field(default_factory=ModelSettings, description="Model server and a model per role.")
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings, description="Dense search embeddings.")
+    site: SiteSettings = Field(default_factory=SiteSettings, description="The static knowledge site and its ask widget.")
+    api: ApiSettings = Field(default_factory=ApiSettings, description="The answering endpoint: tokens, limits, CORS, traces.")
+    answer: AnswerSettings = Field(default_factory=AnswerSettings, description="Answering: reading budget, recall depth, extractive writer.")
 
 
 class DocumentDecl(_Strict):

@@ -26,6 +26,9 @@ _SHEET_NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 
 @lru_cache(maxsize=1)
 def _converter():
+    from compiler.offline import prepare
+
+    prepare()
     from docling.document_converter import DocumentConverter
 
     return DocumentConverter()

@@ -1,0 +1,222 @@
+"""The answer driver: the only module that knows the order of the answering stages.
+
+plan → recall → read → write → check → gate → complete, then the answer JSON
+and its stored trace (paper §3.3-§3.4). ``Pipeline`` holds the pluggable parts:
+the planner model (or rules), the writer (extractive here; a model writer
+plugs in with the same ``Writer`` interface), the claim checker (none here:
+code verifies the extractive writer's quotes) and the gate.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from api.complete import NOT_IN_DOCUMENTS, complete_answer
+from api.errors import AnswerTimeout, BadRequest
+from api.gate import Gated, gate, verify_verbatim
+from api.plan import Plan, plan_by_rules, plan_with_model
+from api.read import read_sections
+from api.recall import recall_candidates
+from api.render import render_markdown, sources_of
+from api.schemas import AnswerSentence, AskRequest, AskResponse
+from api.shelves import OpenShelf
+from api.trace import StepCost, Trace, TraceStore, new_trace_id, now_iso
+from api.write import COVERED, Draft, ExtractiveWriter, Writer
+from compiler.errors import ShelfwiseError
+from compiler.models import ChatModel, ModelError, make_client
+from compiler.settings import Settings
+
+__all__ = ["Pipeline", "build_pipeline", "chat_models", "answer_question", "document_scope"]
+
+Checker = Callable[[Draft, dict[str, OpenShelf]], Draft]
+"""A claim checker: sets each unit's status (supports, contradicts, not_found, unconfirmed) — issue 7."""
+
+
+@dataclass
+class Pipeline:
+    """The answering parts, chosen from settings once."""
+
+    settings: Settings
+    planner: ChatModel | None
+    writer: Writer
+    checker: Checker | None = None
+    gate: Callable[[Draft], Gated] = gate
+
+    @property
+    def models(self) -> dict[str, str]:
+        return {
+            "planner": self.planner.model if self.planner else "rules",
+            "writer": self.writer.name,
+            "checker": getattr(self.checker, "name", "checker") if self.checker else "verbatim quotes (code)",
+        }
+
+    @property
+    def mode(self) -> str:
+        return "model" if self.planner or self.checker or self.writer.name != "extractive" else "model-free"
+
+
+def chat_models(settings: Settings, *, http_client=None) -> dict[str, ChatModel]:
+    """One ChatModel per answering role that settings.models names (planner, writer, checker)."""
+    roles = {role: getattr(settings.models, role) for role in ("planner", "writer", "checker")}
+    wanted = {role: model for role, model in roles.items() if model}
+    if not wanted:
+        return {}
+    client = make_client(settings.models, http_client=http_client)
+    return {role: ChatModel(client, model) for role, model in sorted(wanted.items())}
+
+
+def build_pipeline(settings: Settings, chat: Mapping[str, ChatModel] | None) -> Pipeline:
+    """The pipeline for ``settings`` with the role models in ``chat`` (role -> ChatModel)."""
+    chat = dict(chat or {})
+    if "writer" in chat or settings.models.writer:
+        raise ShelfwiseError(
+            f"models.writer is set ({settings.models.writer or chat['writer'].model}) but this version answers with the "
+            "extractive writer only; remove models.writer from the settings to answer model-free"
+        )
+    return Pipeline(settings=settings, planner=chat.get("planner"), writer=ExtractiveWriter(settings.answer.max_units_per_obligation))
+
+
+def document_scope(request: AskRequest, shelves: dict[str, OpenShelf]) -> dict[str, set[str]]:
+    """Shelf -> document ids the answer may read; raises BadRequest naming unknown document ids."""
+    scope = {name: set(shelves[name].documents) for name in request.shelf_names()}
+    if request.mode == "whole" or not request.documents:
+        return scope
+    wanted = set(request.documents)
+    known = set().union(*scope.values())
+    unknown = sorted(wanted - known)
+    if unknown:
+        raise BadRequest(
+            f"unknown document id(s) {', '.join(unknown[:10])} in shelf(s) {', '.join(sorted(scope))}; "
+            "GET /api/search or 'shelfwise documents SHELF' lists the ids"
+        )
+    return {name: docs & wanted for name, docs in scope.items()}
+
+
+def _cited_documents(request: AskRequest, shelves: dict[str, OpenShelf]) -> list[str]:
+    docs = []
+    for turn in request.history:
+        for sid in turn.citations:
+            for shelf in shelves.values():
+                if sid in shelf.sections:
+                    docs.append(shelf.sections[sid].doc_id)
+    return sorted(set(docs))
+
+
+def _plan(pipeline: Pipeline, request: AskRequest, shelves: dict[str, OpenShelf], scope) -> Plan:
+    documents = {d: shelves[n].documents[d]["title"] for n in scope for d in scope[n]}
+    aliases = sorted({pair for n in scope for pair in shelves[n].aliases})
+    defined = sorted({f.subject for n in scope for f in shelves[n].facts if f.kind == "definition" and 2 < len(f.subject) < 60})
+    cited = [d for d in _cited_documents(request, shelves) if d in documents]
+    if pipeline.planner is not None:
+        try:
+            return plan_with_model(pipeline.planner, request.question, request.history, documents, aliases)
+        except ModelError as exc:
+            plan = plan_by_rules(request.question, request.history, documents, aliases, defined, cited)
+            plan.warnings.append(f"{exc}; this answer was planned by rules instead")
+            return plan
+    return plan_by_rules(request.question, request.history, documents, aliases, defined, cited)
+
+
+def answer_question(
+    pipeline: Pipeline,
+    request: AskRequest,
+    shelves: dict[str, OpenShelf],
+    *,
+    token: str,
+    traces: TraceStore | None,
+) -> AskResponse:
+    """Answer ``request`` from ``shelves`` (already authorised for ``token``) and store the trace."""
+    settings = pipeline.settings
+    started = time.perf_counter()
+    deadline = time.monotonic() + settings.api.answer_timeout_s
+    steps: list[StepCost] = []
+
+    def check_deadline(stage: str) -> None:
+        if time.monotonic() > deadline:
+            raise AnswerTimeout(f"the answer took longer than {settings.api.answer_timeout_s:g} s (api.answer_timeout_s) during {stage}; ask a narrower question or raise the limit")
+
+    def step(name: str, since: float, model: ChatModel | None = None, before: tuple[int, int] = (0, 0)) -> None:
+        cost = StepCost(step=name, seconds=round(time.perf_counter() - since, 4))
+        if model is not None:
+            cost = cost.model_copy(update={"model": model.model, "calls": 1, "prompt_tokens": model.prompt_tokens - before[0],
+                                           "completion_tokens": model.completion_tokens - before[1]})
+        steps.append(cost)
+        check_deadline(name)
+
+    scope = document_scope(request, shelves)
+    t = time.perf_counter()
+    before = (pipeline.planner.prompt_tokens, pipeline.planner.completion_tokens) if pipeline.planner else (0, 0)
+    plan = _plan(pipeline, request, shelves, scope)
+    step("plan", t, pipeline.planner if plan.planner != "rules" else None, before)
+
+    t = time.perf_counter()
+    recall = recall_candidates(plan, shelves, scope, depth=settings.answer.recall_depth, check_deadline=check_deadline)
+    step("recall", t)
+
+    t = time.perf_counter()
+    reading = read_sections(recall, shelves, scope, budget=settings.answer.reading_budget_chars, hop_share=settings.answer.hop_share)
+    step("read", t)
+
+    t = time.perf_counter()
+    draft = pipeline.writer.write(plan, reading, shelves)
+    step("write", t)
+
+    t = time.perf_counter()
+    draft = verify_verbatim(draft, shelves)
+    if pipeline.checker is not None:
+        draft = pipeline.checker(draft, shelves)
+    step("check", t)
+
+    t = time.perf_counter()
+    gated = pipeline.gate(draft)
+    completion = complete_answer(plan, gated.shown, draft.covered, COVERED)
+    shown = gated.shown if completion.label != "not_in_documents" else []
+    step("complete", t)
+
+    trace_id = new_trace_id()
+    markdown = render_markdown(plan, shown, completion, shelves, pipeline.mode)
+    if completion.label == "not_in_documents" and not markdown.startswith(NOT_IN_DOCUMENTS):
+        markdown = f"{NOT_IN_DOCUMENTS}. {markdown}"
+    response = AskResponse(
+        answer_markdown=markdown,
+        sentences=[AnswerSentence(text=u.text, citations=u.citations, kind=u.kind, obligation=u.obligation, status=u.status) for u in shown],
+        not_covered=completion.gaps,
+        label=completion.label,
+        trace_id=trace_id,
+        mode=pipeline.mode,
+        models=pipeline.models,
+        shelves=sorted(scope),
+        resolved_question=plan.resolved_question,
+        obligations=[o.model_dump() for o in completion.obligations],
+        sources=sources_of(shown, shelves),
+        not_shown=len(gated.removed),
+        warnings=[*plan.warnings, *recall.warnings],
+        seconds=round(time.perf_counter() - started, 4),
+    )
+    if traces is not None:
+        traces.put(
+            Trace(
+                trace_id=trace_id,
+                created=now_iso(),
+                token=token,
+                shelves=sorted(scope),
+                question=request.question,
+                history=[turn.question for turn in request.history],
+                mode=pipeline.mode,
+                models=pipeline.models,
+                plan=plan.model_dump(),
+                recall=[r.model_dump() for r in recall.obligations],
+                read=[r.model_dump() for r in reading.sections],
+                not_opened=[n.model_dump() for n in reading.not_opened],
+                reading=reading.model_dump(exclude={"sections", "not_opened"}),
+                written=[u.model_dump() for u in draft.units],
+                removed=[r.model_dump() for r in gated.removed],
+                completion=completion.model_dump(),
+                steps=steps,
+                seconds=response.seconds,
+                answer=response.model_dump(),
+            )
+        )
+    return response

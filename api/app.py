@@ -1,0 +1,153 @@
+"""The Litestar app: ``create_app(settings, *, chat, embedder, stores)``; HTTP errors are mapped here, in one place.
+
+Every error body is ``{"error": message, "status": code, "detail": [...]}``.
+Expected errors keep their message; anything else is logged with its
+traceback and answered 500 with no internals in the body.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from litestar import Litestar, Request, Response
+from litestar.config.cors import CORSConfig
+from litestar.datastructures import State
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.openapi import OpenAPIConfig
+from litestar.static_files import create_static_files_router
+
+from api.answer import build_pipeline
+from api.errors import ApiError
+from api.routes import ROUTES
+from api.security import Grants, RateLimiter
+from api.shelves import OpenShelf, open_shelf
+from api.trace import TraceStore
+from compiler import __version__
+from compiler.embedders import Embedder
+from compiler.errors import ShelfwiseError
+from compiler.models import ChatModel, ModelError
+from compiler.settings import Settings
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("shelfwise.api")
+
+
+def _body(status: int, message: str, detail: list[str] | None = None, headers: dict[str, str] | None = None) -> Response:
+    return Response({"error": message, "status": status, "detail": detail or []}, status_code=status, headers=headers)
+
+
+def _api_error(_: Request, exc: ApiError) -> Response:
+    return _body(exc.status, exc.message, headers=exc.headers)
+
+
+def _model_error(_: Request, exc: ModelError) -> Response:
+    return _body(502, f"{exc}; the model server failed, try again later")
+
+
+def _expected(_: Request, exc: ShelfwiseError) -> Response:
+    return _body(400, str(exc))
+
+
+def _validation(request: Request, exc: ValidationException) -> Response:
+    detail = []
+    for item in exc.extra if isinstance(exc.extra, list) else []:
+        if isinstance(item, dict):
+            key = item.get("key") or item.get("source") or "body"
+            detail.append(f"{key}: {item.get('message', '')}".strip())
+    message = exc.detail or f"invalid request to {request.method} {request.url.path}"
+    return _body(400, message + "; send a JSON object such as {\"question\": \"...\", \"shelf\": \"...\"}", detail)
+
+
+def _http(_: Request, exc: HTTPException) -> Response:
+    status = exc.status_code
+    message = exc.detail or "request failed"
+    if status == 400 and "JSON" in message:
+        message = f"the request body is not valid JSON ({message}); send a JSON object such as {{\"question\": \"...\", \"shelf\": \"...\"}}"
+    elif status == 413:
+        message = "the request body is too large (api.max_request_bytes); send a shorter question and history"
+    elif status == 404:
+        message = f"{message}: no such route; see /api/schema for the API"
+    elif status == 405:
+        message = f"{message}: this route does not take that method; see /api/schema"
+    return _body(status, message, headers=getattr(exc, "headers", None))
+
+
+def _crash(request: Request, exc: Exception) -> Response:
+    log.exception("unexpected error on %s %s", request.method, request.url.path)
+    return _body(500, "internal error; the server log has the details")
+
+
+def create_app(
+    settings: Settings,
+    *,
+    chat: Mapping[str, ChatModel] | None,
+    embedder: Embedder | None,
+    stores: Mapping[str, Path | OpenShelf],
+    sites: Mapping[str, Path] | None = None,
+) -> Litestar:
+    """The API over ``stores`` (shelf name -> compiled build folder, or an already open shelf).
+
+    Build folders are opened in the lifespan and closed at shutdown; open
+    shelves given in are left open. ``chat`` maps answering roles (planner,
+    writer, checker) to models; ``sites`` maps shelf names to static site folders
+    served, public, under /sites/<shelf>/.
+    """
+    for name, where in stores.items():
+        if not isinstance(where, OpenShelf) and not (Path(where) / "store.sqlite").exists():
+            raise ShelfwiseError(f"shelf '{name}': no compiled store at {Path(where) / 'store.sqlite'}; run 'shelfwise build' on it first")
+    pipeline = build_pipeline(settings, chat)
+    grants = Grants(settings.api, sorted(stores))
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        opened: dict[str, OpenShelf] = {}
+        shelves: dict[str, OpenShelf] = {}
+        traces = TraceStore(settings.api.trace_db)
+        try:
+            for name in sorted(stores):
+                where = stores[name]
+                if isinstance(where, OpenShelf):
+                    shelves[name] = where
+                else:
+                    shelves[name] = opened[name] = open_shelf(name, Path(where), embedder)
+            app.state.shelves = shelves
+            app.state.traces = traces
+            yield
+        finally:
+            for shelf in opened.values():
+                shelf.close()
+            traces.close()
+
+    handlers: list = list(ROUTES)
+    for name, folder in sorted((sites or {}).items()):
+        handlers.append(create_static_files_router(path=f"/sites/{name}", directories=[Path(folder)], html_mode=True, name=f"site-{name}"))
+    cors = None
+    if settings.api.cors_origins:
+        cors = CORSConfig(
+            allow_origins=list(settings.api.cors_origins),
+            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_headers=["Authorization", "Content-Type"],
+            max_age=600,
+        )
+    return Litestar(
+        route_handlers=handlers,
+        lifespan=[lifespan],
+        cors_config=cors,
+        request_max_body_size=settings.api.max_request_bytes,
+        openapi_config=OpenAPIConfig(title="shelfwise", version=__version__, path="/api/schema"),
+        exception_handlers={
+            ApiError: _api_error,
+            ModelError: _model_error,
+            ShelfwiseError: _expected,
+            ValidationException: _validation,
+            HTTPException: _http,
+            Exception: _crash,
+        },
+        state=State({"settings": settings, "pipeline": pipeline, "grants": grants, "limiter": RateLimiter(settings.api.rate_limit_per_minute)}),
+        debug=False,
+    )
+

@@ -1,0 +1,66 @@
+"""Command functions for the `shelfwise` CLI: ask, trace, serve. Each takes parsed values and settings, prints, returns an exit code."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from compiler.settings import Settings
+
+__all__ = ["ask_command", "trace_command", "serve_command"]
+
+
+def ask_command(shelf: str, question: str, json_out: bool, settings: Settings, *, embedder=None, http_client=None) -> int:
+    """``shelfwise ask SHELF "question" [--json]``: the same pipeline as POST /api/ask, in-process; the trace is stored."""
+    from api.answer import answer_question, build_pipeline, chat_models
+    from api.serve import shelf_build_dirs
+    from api.shelves import close_shelves, open_shelves
+    from api.schemas import AskRequest
+    from api.trace import TraceStore
+    from compiler.embedders import embedder_from_settings
+
+    build_dirs = shelf_build_dirs([shelf], settings)
+    pipeline = build_pipeline(settings, chat_models(settings, http_client=http_client))
+    shelves = open_shelves(build_dirs, embedder if embedder is not None else embedder_from_settings(settings))
+    traces = TraceStore(settings.api.trace_db)
+    try:
+        request = AskRequest(question=question, shelves=sorted(shelves))
+        response = answer_question(pipeline, request, shelves, token="cli", traces=traces)
+    finally:
+        traces.close()
+        close_shelves(shelves)
+    if json_out:
+        print(response.model_dump_json(indent=1))
+        return 0
+    print(response.answer_markdown)
+    if response.sources:
+        print("\nSources:")
+        for source in response.sources:
+            print(f"  [{source.section_id}] {source.title} › {' › '.join(source.heading_path)}  ({source.path})")
+    print(f"\nlabel: {response.label}  mode: {response.mode}  trace: {response.trace_id}", file=sys.stderr)
+    return 0
+
+
+def trace_command(trace_id: str, settings: Settings, *, json_out: bool = False) -> int:
+    """``shelfwise trace ID``: the stored trace of an answer (from the CLI or the server, same trace db)."""
+    from api.trace import TraceStore, format_trace
+    from compiler.errors import ShelfwiseError
+
+    traces = TraceStore(settings.api.trace_db)
+    try:
+        trace = traces.get(trace_id)
+    finally:
+        traces.close()
+    if trace is None:
+        raise ShelfwiseError(f"no answer with trace id '{trace_id}' in {settings.api.trace_db}; check the id or api.trace_db")
+    print(json.dumps(trace.model_dump(), indent=1, ensure_ascii=False) if json_out else format_trace(trace))
+    return 0
+
+
+def serve_command(shelves: list[str], host: str, port: int, settings: Settings) -> int:
+    """``shelfwise serve [SHELF ...] [--host H] [--port P]``: the API and the static sites under uvicorn."""
+    from api.serve import serve
+
+    print(f"serving on http://{host}:{port}/api (schema: /api/schema)", file=sys.stderr)
+    serve(shelves, host, port, settings)
+    return 0

@@ -1,0 +1,222 @@
+"""Plan: the question becomes the fewest obligations a complete answer needs (paper §3.3 "Understanding").
+
+Each obligation has a kind (describe, explain, compare, trace, judge, list,
+lookup, propose), its targets in the documents' own terms (aligned with the
+ledger's aliases and defined terms) and the documents likely to hold it. With a
+planner model configured, one call plans; without, rules do. A follow-up
+("and what about refresh tokens?") is resolved against the previous turns:
+it inherits the previous question's obligations and cited documents.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from api.prompts import PLAN_SYSTEM, PLAN_USER
+from api.terms import QUESTION_WORDS, capitalised_phrases, identifiers, stems
+
+__all__ = ["Obligation", "Plan", "Turn", "plan_by_rules", "plan_with_model", "obligation_kind", "is_follow_up"]
+
+Kind = Literal["describe", "explain", "compare", "trace", "judge", "list", "lookup", "propose"]
+KINDS: tuple[str, ...] = ("describe", "explain", "compare", "trace", "judge", "list", "lookup", "propose")
+
+
+class Turn(BaseModel):
+    """One earlier turn of the conversation, as the client sends it back."""
+
+    question: str = Field(max_length=20_000, description="The earlier question.")
+    answer: str = Field(default="", max_length=200_000, description="The earlier answer's Markdown (not re-read as evidence).")
+    citations: list[str] = Field(default_factory=list, max_length=500, description="Section ids the earlier answer cited.")
+
+
+class Obligation(BaseModel):
+    """One thing a complete answer must do."""
+
+    kind: Kind = Field(description="What the answer must do for it.")
+    ask: str = Field(description="The obligation in words (a part of the question, or the resolved follow-up).")
+    targets: list[str] = Field(default_factory=list, description="Terms to find, in the documents' own words (aliases included).")
+    documents: list[str] = Field(default_factory=list, description="Document ids likely to hold it.")
+
+
+class Plan(BaseModel):
+    """The planner's output."""
+
+    question: str = Field(description="The question as asked.")
+    resolved_question: str = Field(description="The question with a follow-up's referents filled in from earlier turns.")
+    follow_up: bool = Field(default=False, description="Whether the question was read as a follow-up of the previous turn.")
+    obligations: list[Obligation] = Field(description="The fewest obligations a complete answer needs.")
+    planner: str = Field(description="'rules' or the planner model id.")
+    warnings: list[str] = Field(default_factory=list, description="What went wrong while planning, in words.")
+
+
+_KIND_RULES: list[tuple[str, re.Pattern]] = [
+    ("compare", re.compile(r"\b(compare|comparison|differ|differs|difference|differences|versus|vs\.?|changed?|changes)\b")),
+    ("trace", re.compile(r"\b(steps?|procedure|process|workflow|sequence|from receipt|in what order|history|evolved?)\b")),
+    ("propose", re.compile(r"\b(recommend|suggest|propose|what should (we|i))\b")),
+    ("explain", re.compile(r"^(why|how does|how do|how is|how are)\b|\b(explain|what happens|reason)\b")),
+    ("lookup", re.compile(r"\bhow (often|many|much|long|soon|frequently)\b|^(when|who|where)\b|\b(deadline|interval|due date|limit|value)\b")),
+    ("judge", re.compile(r"^(is|was|were|are|does|did|do|can|could|should|has|have|may)\b")),
+    ("list", re.compile(r"^(which|list|name)\b|\bwhat are the\b|\bwhich\b")),
+]
+_SPLIT = re.compile(r"\s*[;?]\s*|,?\s+and\s+(?=(?:what|how|which|who|when|where|why|is|are|does|do|can|must|should)\b)", re.I)
+_FOLLOW_UP = re.compile(
+    r"^(and|but|also|what about|how about|what of|and what|and how|same for|then)\b|\b(the other one|the other|that one|"
+    r"this one|the same|the former|the latter|those|them|it)\b",
+    re.I,
+)
+_ABOUT = re.compile(r"^(?:and\s+|but\s+)?(?:what|how)\s+about\s+(?P<rest>.+)$|^and\s+(?P<rest2>.+)$", re.I)
+
+
+def obligation_kind(text: str) -> str:
+    """The kind a part of a question asks for, by its wording; 'describe' when no rule fires."""
+    lowered = text.strip().lower()
+    for kind, pattern in _KIND_RULES:
+        if pattern.search(lowered):
+            return kind
+    return "describe"
+
+
+def is_follow_up(question: str, history: list[Turn]) -> bool:
+    """A question read against the previous turn: it opens like one or leans on a referent, and has few words of its own."""
+    if not history:
+        return False
+    own = [w for w in re.findall(r"[A-Za-z0-9\-]+", question) if w.lower() not in QUESTION_WORDS]
+    return bool(_FOLLOW_UP.search(question.strip())) and len(own) <= 8
+
+
+def _targets(text: str, aliases: list[tuple[str, str]], defined: list[str]) -> list[str]:
+    """Identifiers, capitalised phrases, defined terms and aliases the text uses, then its content words."""
+    found = identifiers(text) + capitalised_phrases(text)
+    lowered = f" {text.lower()} "
+    for term in defined:
+        if len(term) > 2 and f" {term.lower()} " in lowered:
+            found.append(term)
+    for short, long in aliases:
+        if re.search(rf"\b{re.escape(short)}(?:\b|(?=\d))", text):
+            found.append(long)
+        elif f" {long.lower()} " in lowered:
+            found.append(short)
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z\-]+", text) if stems(w)]
+    return list(dict.fromkeys([*found, *words]))
+
+
+def _named_documents(text: str, documents: dict[str, str]) -> list[str]:
+    """Documents whose title's identifier ("SOP-014", "QM-001") the text writes."""
+    wanted = {re.sub(r"\s+", " ", ident.lower()) for ident in identifiers(text)}
+    named = []
+    for doc_id, title in documents.items():
+        ids = {re.sub(r"\s+", " ", ident.lower()) for ident in identifiers(title)}
+        if ids & wanted:
+            named.append(doc_id)
+    return sorted(named)
+
+
+def _parts(question: str) -> list[str]:
+    parts = [p.strip(" ,.") for p in _SPLIT.split(question) if p and p.strip(" ,.")]
+    parts = [p for p in parts if stems(p)]
+    return parts or [question.strip()]
+
+
+def plan_by_rules(
+    question: str,
+    history: list[Turn],
+    documents: dict[str, str],
+    aliases: list[tuple[str, str]],
+    defined: list[str],
+    cited_documents: list[str],
+) -> Plan:
+    """Obligations from the question's parts; a follow-up inherits the previous question's parts.
+
+    ``documents`` maps document id to title; ``defined`` holds the ledger's defined terms;
+    ``cited_documents`` are the documents the earlier turns cited.
+    """
+    follow_up = is_follow_up(question, history)
+    if follow_up:
+        previous = history[-1].question
+        match = _ABOUT.match(question.strip().rstrip("?"))
+        focus = (match.group("rest") or match.group("rest2")) if match else question.strip().rstrip("?")
+        resolved = f"{previous.rstrip('?')} — {focus}?"
+        obligations = []
+        for part in _parts(previous):
+            focus_targets = _targets(focus, aliases, defined)
+            obligations.append(
+                Obligation(
+                    kind=obligation_kind(part),
+                    ask=f"{part} — {focus}",
+                    targets=list(dict.fromkeys([*focus_targets, *_targets(part, aliases, defined)])),
+                    documents=sorted(set(_named_documents(focus, documents)) | set(cited_documents)),
+                )
+            )
+        return Plan(question=question, resolved_question=resolved, follow_up=True, obligations=obligations, planner="rules")
+    obligations = []
+    first_named: list[str] = []
+    for number, part in enumerate(_parts(question)):
+        targets = _targets(part, aliases, defined)
+        if number and first_named and not (identifiers(part) or capitalised_phrases(part)):
+            targets = list(dict.fromkeys([*targets, *first_named]))  # "... when a complaint is one" leans on the first part
+        if not number:
+            first_named = identifiers(part) + capitalised_phrases(part)
+        obligations.append(
+            Obligation(kind=obligation_kind(part), ask=part, targets=targets, documents=_named_documents(part, documents))
+        )
+    return Plan(question=question, resolved_question=question, obligations=obligations, planner="rules")
+
+
+class _ModelObligation(BaseModel):
+    kind: Kind
+    ask: str = Field(min_length=1)
+    targets: list[str] = Field(default_factory=list)
+    documents: list[str] = Field(default_factory=list)
+
+
+class _ModelPlan(BaseModel):
+    resolved_question: str = Field(min_length=1)
+    follow_up: bool = False
+    obligations: list[_ModelObligation] = Field(min_length=1, max_length=8)
+
+
+def plan_with_model(
+    chat,
+    question: str,
+    history: list[Turn],
+    documents: dict[str, str],
+    aliases: list[tuple[str, str]],
+) -> Plan:
+    """One planning call; the reply is JSON validated by pydantic. Raises ModelError when the reply is unusable."""
+    from compiler.models import ModelError
+
+    listing = "\n".join(f"- {doc_id}: {title}" for doc_id, title in sorted(documents.items()))
+    alias_lines = "\n".join(f"- {short} = {long}" for short, long in aliases[:200]) or "(none)"
+    turns = "\n".join(f"- {turn.question}" for turn in history[-3:]) or "(none)"
+    messages = [
+        {"role": "system", "content": PLAN_SYSTEM},
+        {
+            "role": "user",
+            "content": PLAN_USER.format(documents=listing, aliases=alias_lines, history=turns, question=question),
+        },
+    ]
+    reply = chat.complete(messages, json_object=True, max_tokens=1200)
+    try:
+        parsed = _ModelPlan.model_validate(json.loads(reply))
+    except (json.JSONDecodeError, ValidationError) as exc:
+        raise ModelError(f"planner model {chat.model} returned an unusable plan: {str(exc).splitlines()[0]}") from exc
+    obligations = [
+        Obligation(
+            kind=o.kind,
+            ask=o.ask,
+            targets=list(dict.fromkeys(t for t in o.targets if t.strip())),
+            documents=sorted(d for d in set(o.documents) if d in documents),
+        )
+        for o in parsed.obligations
+    ]
+    return Plan(
+        question=question,
+        resolved_question=parsed.resolved_question,
+        follow_up=parsed.follow_up and bool(history),
+        obligations=obligations,
+        planner=chat.model,
+    )

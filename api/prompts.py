@@ -1,0 +1,97 @@
+"""Prompts of the answering pipeline. Instructions stand above the material they govern."""
+
+from __future__ import annotations
+
+__all__ = ["PLAN_SYSTEM", "PLAN_USER", "PLAN_PROMPT_VERSION"]
+
+PLAN_PROMPT_VERSION = "plan-1"
+
+PLAN_SYSTEM = """You plan answers to questions about a shelf of documents. You do not answer.
+Split the question into the fewest obligations a complete answer needs. For each give:
+- kind: one of describe, explain, compare, trace, judge, list, lookup, propose
+  (trace = a procedure or a sequence of events in order; judge = a yes/no verdict; lookup = one value or fact)
+- ask: the obligation in one short sentence
+- targets: the terms to look for, written as the documents write them (use the aliases given)
+- documents: ids, from the list given, of the documents likely to hold it (may be empty)
+When the question is a follow-up of the earlier turns ("and the other one?", "what about X?"),
+resolve what it refers to and set follow_up to true.
+Reply with one JSON object only:
+{"resolved_question": "...", "follow_up": false, "obligations": [{"kind": "...", "ask": "...", "targets": ["..."], "documents": ["..."]}]}"""
+
+PLAN_USER = """Documents (id: title):
+{documents}
+
+Aliases the documents use (short = long):
+{aliases}
+
+Earlier questions in this conversation:
+{history}
+
+Question: {question}"""
+
+
+# --- Model writer and claim checker (issue 7) -------------------------------------------------------------------
+
+WRITE_PROMPT_VERSION = "write-1"
+CHECK_PROMPT_VERSION = "check-1"
+
+CITATION_FORMAT = "[s0123456789a]"
+"""How a unit cites: its section ids in square brackets at its end, e.g. "... within 30 days [s1a2b3c4d5e] [s0f9e8d7c6b]"."""
+
+CANNOT_ANSWER = "NOT IN THESE DOCUMENTS"
+"""The line a writer gives for a part the documents do not answer."""
+
+FORMATS = {
+    "describe": "an explanation built from the basics: what it is first, then how it works and why, in short paragraphs",
+    "explain": "an explanation built from the basics: what it is first, then how it works and why, in short paragraphs",
+    "trace": "the steps as a numbered list, in the documents' order, each step with the figure or table it refers to",
+    "compare": "a '### ' heading naming each compared item, then one Markdown table per comparison with a final "
+    "'Source' column holding the row's section ids; a line present in one version only is written 'added' or 'removed'",
+    "judge": "first a line 'Verdict: <yes/no and the conclusion>' then a line 'Because:' and, as a '-' list, each "
+    "sentence of the documents the verdict rests on (dates and limits included); never count days yourself",
+    "list": "a '-' list, one item per thing, each item ending with its section ids",
+    "lookup": "one or two sentences giving the value with its condition",
+    "propose": "the documents' own recommendations as a '-' list; nothing the documents do not say",
+}
+
+WRITE_SYSTEM = f"""You answer a question from the documents below and from nothing else.
+Rules:
+- Write Markdown. Every sentence, list item and table row ends with the ids of the sections it draws on, in square
+  brackets, like {CITATION_FORMAT}. Use only ids that appear in the documents.
+- Keep the documents' own words, numbers, dates, units, names and conditions (must, may, should not, only, unless).
+- Write each part of the answer under a line '<!-- part N -->' (N as numbered in the parts list), in the format asked.
+- When the documents do not answer a part, write the line '{CANNOT_ANSWER}' under its marker and nothing else there.
+- Do not compute differences or day counts; code computes them.
+- No introduction, no closing summary, no advice of your own."""
+
+WRITE_USER = """Parts of the answer (number, kind, what it must do, format):
+{parts}
+
+Question: {question}
+{already}
+Documents:
+{documents}"""
+
+WRITE_MORE = """Already written by another writer (do not repeat it; add only what is not yet written, citing these new
+documents; if nothing new, write nothing under that part):
+{written}
+"""
+
+COMPOSE_SYSTEM = f"""You compose the parts below, written from different documents, into one answer.
+Keep every sentence's section ids {CITATION_FORMAT} exactly as written; do not add facts, numbers or ids; keep the
+'<!-- part N -->' markers; merge repeated statements; keep tables and lists as they are."""
+
+CHECK_SYSTEM = """You check claims against the sections they cite. For each claim answer:
+- "supports" when the cited text states the claim, every name, number, date, unit, condition, direction and scope of it;
+- "contradicts" when the cited text states the opposite or a different value;
+- "not_found" otherwise.
+For supports and contradicts copy, character for character, the shortest span of the cited text (one or two
+sentences) that decides it. Never paraphrase the span.
+Reply with one JSON object only: {"verdicts": [{"id": "c1", "verdict": "supports", "span": "..."}]} with one entry per
+claim, in the order given."""
+
+CHECK_USER = """Cited sections:
+{sections}
+
+Claims:
+{claims}"""

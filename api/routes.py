@@ -1,0 +1,128 @@
+"""HTTP routes: ask, search, sections, answers (traces) and health. Handlers stay thin: authorise, call one function.
+
+Every route that reads shelf data goes through ``authenticate`` (a guard, so it
+runs before the body is read) and then names the shelves it reads to
+``Principal.require``. Stage modules raise domain errors; api/app.py maps them
+to HTTP statuses.
+"""
+
+from __future__ import annotations
+
+from litestar import Request, get, post
+from litestar.connection import ASGIConnection
+from litestar.handlers.base import BaseRouteHandler
+from typing import Annotated
+
+from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
+
+from api.answer import answer_question
+from api.errors import BadRequest, NotFound
+from api.schemas import AskRequest, AskResponse, HealthResponse, SearchHitOut, SearchResponse, SectionResponse
+from api.security import Principal
+from compiler import __version__
+
+__all__ = ["authenticate", "ROUTES"]
+
+
+def authenticate(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
+    """Guard: resolve the bearer token (required unless the route says 'optional'), then count it against the rate limit."""
+    state = connection.app.state
+    header = connection.headers.get("authorization")
+    if handler.opt.get("auth") == "optional":
+        principal = state.grants.principal(header)
+    else:
+        principal = state.grants.required(header)
+    if principal is not None:
+        state.limiter.hit(principal.name)
+    connection.state.principal = principal
+
+
+def _principal(request: Request) -> Principal:
+    return request.state.principal
+
+
+def _served(request: Request, shelf: str):
+    shelves = request.app.state.shelves
+    if shelf not in shelves:
+        raise NotFound(f"shelf '{shelf}' is not served here; the server was started with: {', '.join(sorted(shelves))}")
+    return shelves[shelf]
+
+
+@post("/api/ask", status_code=200, guards=[authenticate], sync_to_thread=True, summary="Answer a question from a shelf")
+def ask(request: Request, data: JSONBody[AskRequest]) -> AskResponse:
+    state = request.app.state
+    limits = state.settings.api
+    principal = _principal(request)
+    names = data.shelf_names()
+    principal.require(names)
+    if len(data.question) > limits.max_question_chars:
+        raise BadRequest(
+            f"question is {len(data.question):,} characters; the limit is {limits.max_question_chars:,} (api.max_question_chars): shorten it"
+        )
+    if not data.question.strip():
+        raise BadRequest("question is empty; write the question in plain words")
+    if len(data.history) > limits.max_history_turns:
+        raise BadRequest(f"history has {len(data.history)} turns; send at most the last {limits.max_history_turns} (api.max_history_turns)")
+    shelves = {name: _served(request, name) for name in names}
+    return answer_question(state.pipeline, data, shelves, token=principal.name, traces=state.traces)
+
+
+@get("/api/search", guards=[authenticate], sync_to_thread=True, summary="Search a shelf's sections")
+def search(
+    request: Request,
+    shelf: FromQuery[str],
+    q: Annotated[str, QueryParameter(min_length=1, max_length=2000, description="The words to search for.")],
+    k: Annotated[int, QueryParameter(ge=1, le=100, description="How many sections to return.")] = 10,
+) -> SearchResponse:
+    _principal(request).require([shelf])
+    open_shelf = _served(request, shelf)
+    with open_shelf.lock:
+        result = open_shelf.searcher.search(q, k=k)
+    hits = [
+        SearchHitOut(section_id=h.section_id, doc_id=h.doc_id, title=h.title, path=h.path, heading_path=h.heading_path, score=h.score, ranks=h.ranks)
+        for h in result.hits
+    ]
+    return SearchResponse(shelf=shelf, query=result.query, hits=hits, warnings=result.warnings)
+
+
+@get("/api/sections/{section_id:str}", guards=[authenticate], sync_to_thread=False, summary="One section's text, by id")
+def section(request: Request, section_id: FromPath[str], shelf: FromQuery[str | None] = None) -> SectionResponse:
+    principal = _principal(request)
+    if shelf is not None:
+        principal.require([shelf])
+        names = [shelf]
+    else:
+        names = sorted(n for n in principal.shelves if n in request.app.state.shelves)
+    for name in names:
+        open_shelf = _served(request, name)
+        found = open_shelf.sections.get(section_id)
+        if found is not None:
+            document = open_shelf.documents[found.doc_id]
+            return SectionResponse(
+                shelf=name, section_id=section_id, doc_id=found.doc_id, title=document["title"], path=document["path"],
+                heading=found.heading, heading_path=found.heading_path, page_start=found.page_start, page_end=found.page_end,
+                text=found.text, blocks=[b.model_dump(exclude={"figure_id"}, exclude_defaults=True) for b in found.blocks],
+            )
+    where = f"shelf '{shelf}'" if shelf else "the shelves this token grants"
+    raise NotFound(f"no section '{section_id}' in {where}; section ids come from answers' citations and /api/search")
+
+
+@get("/api/answers/{trace_id:str}", guards=[authenticate], sync_to_thread=False, summary="The stored trace of an answer")
+def answer_trace(request: Request, trace_id: FromPath[str]) -> dict:
+    traces = request.app.state.traces
+    shelves = traces.shelves_of(trace_id)
+    if shelves is None:
+        raise NotFound(f"no answer with trace id '{trace_id}'; the id is the trace_id field of an /api/ask answer")
+    _principal(request).require(shelves)
+    return traces.get(trace_id).model_dump()
+
+
+@get("/api/health", guards=[authenticate], opt={"auth": "optional"}, sync_to_thread=False, summary="Liveness, and the caller's shelves")
+def health(request: Request) -> HealthResponse:
+    principal = request.state.principal
+    served = request.app.state.shelves
+    granted = sorted(n for n in principal.shelves if n in served) if principal else []
+    return HealthResponse(status="ok", version=__version__, shelves=granted)
+
+
+ROUTES = [ask, search, section, answer_trace, health]

@@ -1,0 +1,105 @@
+"""Tenants: bearer tokens that grant shelves, and a per-token rate limit.
+
+A request names its token in ``Authorization: Bearer TOKEN``. Each token
+(settings ``api.tokens``) grants a set of shelves; no request reads a shelf
+its token does not grant. Tokens are compared in constant time.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+
+from api.errors import Forbidden, RateLimited, Unauthorized
+from compiler.errors import SettingsError
+from compiler.settings import ApiSettings
+
+__all__ = ["Principal", "Grants", "RateLimiter"]
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is asking: the token's name and the shelves it grants."""
+
+    name: str
+    shelves: frozenset[str]
+
+    def require(self, shelves: list[str]) -> None:
+        """Raise Forbidden naming the first shelf this token does not grant."""
+        for shelf in sorted(shelves):
+            if shelf not in self.shelves:
+                raise Forbidden(
+                    f"the token '{self.name}' does not grant shelf '{shelf}'; use a token that grants it "
+                    "(api.tokens in the settings)"
+                )
+
+
+class Grants:
+    """The configured tokens, resolved once (a token_env is read from the environment at start)."""
+
+    def __init__(self, settings: ApiSettings, served: list[str]):
+        self._tokens: list[tuple[bytes, Principal]] = []
+        problems = []
+        for number, entry in enumerate(settings.tokens):
+            secret = entry.token or (os.environ.get(entry.token_env) if entry.token_env else None)
+            if not secret:
+                where = f"environment variable {entry.token_env} is empty" if entry.token_env else "no token or token_env"
+                problems.append(f"api.tokens.{number} ({entry.name}): {where}; set it")
+                continue
+            self._tokens.append((secret.encode("utf-8"), Principal(entry.name, frozenset(entry.shelves))))
+        if problems:
+            raise SettingsError("api.tokens", problems)
+        self.anonymous = Principal("anonymous", frozenset(served)) if settings.allow_anonymous else None
+
+    def principal(self, authorization: str | None) -> Principal | None:
+        """The token's principal; None when no token was given; Unauthorized for a bad or unknown one."""
+        if not authorization:
+            return None
+        scheme, _, value = authorization.strip().partition(" ")
+        if scheme.lower() != "bearer" or not value.strip():
+            raise Unauthorized("the Authorization header must read 'Bearer TOKEN'")
+        given = value.strip().encode("utf-8")
+        found = None
+        for secret, principal in self._tokens:
+            if hmac.compare_digest(secret, given):
+                found = principal
+        if found is None:
+            raise Unauthorized("unknown API token; use a token listed in api.tokens of the server's settings")
+        return found
+
+    def required(self, authorization: str | None) -> Principal:
+        """The principal of a request that reads shelf data: a token is needed unless anonymous use is allowed."""
+        principal = self.principal(authorization)
+        if principal is not None:
+            return principal
+        if self.anonymous is not None:
+            return self.anonymous
+        raise Unauthorized("missing API token; send the header 'Authorization: Bearer TOKEN'")
+
+
+class RateLimiter:
+    """At most ``per_minute`` requests per token in any sliding 60-second window."""
+
+    def __init__(self, per_minute: int):
+        self.per_minute = per_minute
+        self._seen: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def hit(self, name: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            window = self._seen.setdefault(name, deque())
+            while window and now - window[0] >= 60:
+                window.popleft()
+            if len(window) >= self.per_minute:
+                wait = max(1, int(60 - (now - window[0])) + 1)
+                raise RateLimited(
+                    f"token '{name}' made more than {self.per_minute} requests in a minute (api.rate_limit_per_minute); "
+                    f"retry in {wait} s",
+                    headers={"Retry-After": str(wait)},
+                )
+            window.append(now)

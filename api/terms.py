@@ -1,0 +1,62 @@
+"""The words of questions and of document text as the answering stages compare them.
+
+``stems`` gives Porter stems without stop words (whoosh's analyzer, the one the
+lexical index uses), so a question's "closing" meets a sentence's "closed".
+Question words ("what", "must", "describe") are dropped as well: they say what
+kind of answer is wanted, not what it is about.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from whoosh.analysis import StemmingAnalyzer
+
+__all__ = ["stems", "QUESTION_WORDS", "normalise", "identifiers", "capitalised_phrases"]
+
+QUESTION_WORDS = frozenset(
+    """what whats which who whom whose when where why how does do did is are was were can could should must may might
+    will would shall please tell describe explain list give show name according documents document say says said
+    about also other one ones same then there their them they it its this that these those between mean means
+    happen happens kind kinds type types thing things way ways much many often long soon quickly fast
+    exactly currently still ever always now actually really any some""".split()
+)
+
+_ANALYZER = StemmingAnalyzer()
+_QUESTION_STEMS = frozenset({token.text for word in QUESTION_WORDS for token in _ANALYZER(word)} | QUESTION_WORDS)
+_IDENT = re.compile(r"\b(?:[A-Z]{2,}[A-Za-z]*[- ]?\d+[A-Za-z0-9.\-]*|RFC\s?\d+|PEP\s?\d+)\b")
+_CAPS = re.compile(r"\b[A-Z][A-Za-z\-]*(?:\s+(?:of|and|for|the|to|in)?\s*[A-Z][A-Za-z\-]*)+\b")
+
+
+def normalise(text: str) -> str:
+    """Collapse whitespace runs to one space and strip the ends."""
+    return " ".join(text.split())
+
+
+@lru_cache(maxsize=200_000)
+def _stems_cached(text: str) -> tuple[str, ...]:
+    return tuple(token.text for token in _ANALYZER(text) if token.text not in _QUESTION_STEMS)
+
+
+def stems(text: str) -> tuple[str, ...]:
+    """Stems of ``text`` in order, stop words and question words removed (repeats kept)."""
+    return _stems_cached(text)
+
+
+def identifiers(text: str) -> list[str]:
+    """Document and item identifiers written in ``text`` ("SOP-014", "RFC 6749", "NW-300"), in order, distinct."""
+    return list(dict.fromkeys(match.group(0) for match in _IDENT.finditer(text)))
+
+
+def capitalised_phrases(text: str) -> list[str]:
+    """Runs of two or more capitalised words ("Complaint Handling Unit"), in order, distinct."""
+    found = []
+    for match in _CAPS.finditer(text):
+        phrase = match.group(0).strip()
+        words = phrase.split()
+        if words and words[0].lower() in QUESTION_WORDS:
+            phrase = " ".join(words[1:])
+        if len(phrase.split()) >= 2:
+            found.append(phrase)
+    return list(dict.fromkeys(found))

@@ -1,0 +1,135 @@
+"""The model writer: the read sections to a model, Markdown back, parsed into cited units (paper §3.3 "Writing").
+
+``ModelWriter(chat)`` is a ``Writer``: ``write(plan, reading, shelves) -> Draft``.
+- Instructions stand above the documents; each read section goes as
+  ``<section id=".." document=".." page=".." heading="A > B">text</section>``.
+- The parts list gives each obligation its format by kind (``api.prompts.FORMATS``).
+- No length cut-off: sections beyond one writer's budget (48,000 characters) go to a next
+  writer, told what is already written and to add only what is not; then a composer gets
+  every part whole, with output room in proportion; a part's units the composed answer
+  drops (no unit of it cites their sections) are appended in their own words.
+- The reply is parsed by ``api.claims.parse_answer``; the checker and the gate do the rest.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+from api.claims import parse_answer
+from api.plan import Plan
+from api.prompts import CANNOT_ANSWER, COMPOSE_SYSTEM, FORMATS, WRITE_MORE, WRITE_SYSTEM, WRITE_USER
+from api.read import Reading
+from api.shelves import OpenShelf
+from api.terms import stems
+from api.write import Draft, Unit
+from compiler.models import ChatModel
+
+__all__ = ["ModelWriter", "section_xml", "batches", "WRITER_BUDGET"]
+
+WRITER_BUDGET = 48_000
+"""Characters of sections one writer call receives."""
+
+
+def section_xml(shelf: OpenShelf, section_id: str) -> str:
+    """One read section as the writer sees it."""
+    section = shelf.sections[section_id]
+    document = shelf.documents.get(section.doc_id, {})
+    page = "" if section.page_start is None else str(section.page_start)
+    if section.page_end not in (None, section.page_start):
+        page += f"-{section.page_end}"
+    attrs = (f"id={quoteattr(section_id)} document={quoteattr(str(document.get('title', section.doc_id)))} "
+             f"page={quoteattr(page)} heading={quoteattr(' > '.join(section.heading_path))}")
+    return f"<section {attrs}>\n{escape(section.text)}\n</section>"
+
+
+def batches(blocks: list[tuple[str, str, str]], budget: int) -> list[list[tuple[str, str, str]]]:
+    """(shelf, section id, xml) blocks packed in order into batches of at most ``budget`` characters (a larger block goes alone)."""
+    out: list[list[tuple[str, str, str]]] = []
+    size = 0
+    for block in blocks:
+        if not out or (size + len(block[2]) > budget and out[-1]):
+            out.append([])
+            size = 0
+        out[-1].append(block)
+        size += len(block[2])
+    return out
+
+
+def _parts(plan: Plan) -> str:
+    return "\n".join(f"{n}. [{o.kind}] {o.ask} — format: {FORMATS.get(o.kind, FORMATS['describe'])}"
+                     for n, o in enumerate(plan.obligations, start=1))
+
+
+class ModelWriter:
+    """Writes the answer with a model; see the module text."""
+
+    def __init__(self, chat: ChatModel, *, budget_chars: int = WRITER_BUDGET, tokens_per_char: float = 0.08,
+                 min_tokens: int = 800, max_tokens: int = 6000):
+        self.chat = chat
+        self.name = chat.model
+        self.budget = budget_chars
+        self.tokens_per_char = tokens_per_char
+        self.min_tokens = min_tokens
+        self.max_tokens = max_tokens
+        self.calls = 0
+
+    def _call(self, system: str, user: str, room: int) -> str:
+        self.calls += 1
+        return self.chat.complete([{"role": "system", "content": system}, {"role": "user", "content": user}], max_tokens=room)
+
+    def _room(self, chars: int) -> int:
+        return max(self.min_tokens, min(self.max_tokens, int(chars * self.tokens_per_char)))
+
+    def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> Draft:
+        blocks = [(r.shelf, r.section_id, section_xml(shelves[r.shelf], r.section_id)) for r in reading.sections
+                  if r.shelf in shelves and r.section_id in shelves[r.shelf].sections]
+        shelf_of = {sid: shelf for shelf, sid, _ in blocks}
+        parts: list[str] = []
+        for batch in batches(blocks, self.budget):
+            already = WRITE_MORE.format(written="\n\n".join(parts)) if parts else ""
+            user = WRITE_USER.format(parts=_parts(plan), question=plan.resolved_question, already=already,
+                                     documents="\n".join(xml for _, _, xml in batch))
+            parts.append(self._call(WRITE_SYSTEM, user, self._room(sum(len(x) for _, _, x in batch))))
+        if len(parts) > 1:
+            whole = "\n\n".join(f"<part n=\"{n}\">\n{p}\n</part>" for n, p in enumerate(parts, start=1))
+            composed = self._call(COMPOSE_SYSTEM, f"Parts of the answer:\n{_parts(plan)}\n\n{whole}", self._room(len(whole) * 8))
+            raw = composed
+            units, unanswered = self._units(composed, plan, shelf_of)
+            units = self._append_dropped(units, parts, plan, shelf_of)
+        else:
+            raw = parts[0] if parts else ""
+            units, unanswered = self._units(raw, plan, shelf_of)
+        covered = {i: (0.0 if i in unanswered and not any(u.obligation == i for u in units) else
+                       1.0 if any(u.obligation == i and u.citations for u in units) else 0.0)
+                   for i in range(len(plan.obligations))}
+        return Draft(writer=self.name, units=units, covered=covered, raw=raw if len(parts) <= 1 else "\n\n".join([*parts, raw]))
+
+    def _units(self, markdown: str, plan: Plan, shelf_of: dict[str, str]) -> tuple[list[Unit], set[int]]:
+        units, unanswered = parse_answer(markdown, obligation=-1, sentinel=CANNOT_ANSWER)
+        n = len(plan.obligations)
+        out = []
+        for unit in units:
+            obligation = unit.obligation if 0 <= unit.obligation < n else self._nearest(unit.text, plan)
+            shelf = next((shelf_of[s] for s in unit.citations if s in shelf_of), next(iter(shelf_of.values()), ""))
+            unknown = [s for s in unit.citations if s not in shelf_of]
+            cites = [s for s in unit.citations if s in shelf_of]
+            update = {"obligation": obligation, "shelf": shelf, "citations": cites, "id": f"u{len(out) + 1}"}
+            if unknown and not cites:
+                update["status"] = "unconfirmed"
+            out.append(unit.model_copy(update=update))
+        return out, unanswered
+
+    @staticmethod
+    def _nearest(text: str, plan: Plan) -> int:
+        words = set(stems(text))
+        scores = [(len(words & set(stems(" ".join([o.ask, *o.targets])))), -i) for i, o in enumerate(plan.obligations)]
+        return -max(scores)[1] if scores else 0
+
+    def _append_dropped(self, units: list[Unit], parts: list[str], plan: Plan, shelf_of: dict[str, str]) -> list[Unit]:
+        cited = {sid for u in units for sid in u.citations}
+        out = list(units)
+        for part in parts:
+            for unit in self._units(part, plan, shelf_of)[0]:
+                if unit.citations and not set(unit.citations) & cited and unit.kind not in ("heading", "connective"):
+                    out.append(unit.model_copy(update={"id": f"u{len(out) + 1}"}))
+        return out

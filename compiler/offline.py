@@ -1,0 +1,28 @@
+"""Process set-up shared by every entry point: no model hub, and no broken torchvision.
+
+FACTS.md: torchvision 0.28 beside the CPU torch 2.13 fails on import
+(``operator torchvision::nms does not exist``); once docling or transformers
+has tried it, transformers refuses to load any model. Nothing shelfwise runs
+needs torchvision, so it is hidden before either library is imported.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+__all__ = ["prepare"]
+
+
+def prepare() -> None:
+    """Force offline model loading and hide a torchvision that cannot import. Idempotent."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    if "torchvision" in sys.modules:
+        return
+    try:
+        import torchvision  # noqa: F401
+    except Exception:  # any import failure means the same: hide it
+        for name in [n for n in sys.modules if n == "torchvision" or n.startswith("torchvision.")]:
+            del sys.modules[name]
+        sys.modules["torchvision"] = None  # type: ignore[assignment]

@@ -1,0 +1,309 @@
+"""The pages stage: the store rendered to Markdown pages (jinja2 templates) in build/<shelf>/docs/.
+
+Pages: home (index.md), the shelf (shelf.md), one page per document
+(documents/<doc>.md, its figures in documents/<doc>/), a ledger page per
+document (ledger/<doc>.md), a page per dossier (dossiers/<slug>.md), open
+references and index coverage; plus assets/shelfwise/sections.json, the map
+section id -> page URL#anchor that the ask widget links citations with.
+
+Incremental: each page's inputs are hashed (the template sources, the
+document's content and settings hashes, its ledger, hooks and links, the
+labels of what they point to); a page whose hash is in build/<shelf>/pages.json
+and whose file exists is not rendered again, and pages no longer produced are
+deleted. Document text goes through compiler.inert: printed, never interpreted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
+from pydantic import BaseModel, Field
+
+from compiler.errors import SiteError
+from compiler.inert import Md, code_block, escape_inline, finalize, heading, link, table
+from compiler.page_data import (
+    ShelfData,
+    document_relations,
+    links_by_document,
+    load_shelf_data,
+    section_panel,
+)
+
+__all__ = ["PAGE_EPOCH", "TEMPLATES_DIR", "PagesResult", "render_pages", "page_url", "nav_title"]
+
+PAGE_EPOCH = 1  # bump when the page layout code changes, so every page re-renders
+TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATE_NAMES = ("home", "shelf", "document", "ledger", "dossier", "open_references", "coverage")
+SECTIONS_MAP = "assets/shelfwise/sections.json"
+
+
+class PagesResult(BaseModel):
+    """What the pages stage wrote."""
+
+    nav: list = Field(description="The mkdocs nav, in reading order.")
+    pages: int = Field(description="Markdown pages in the docs folder.")
+    rendered: int = Field(description="Pages rendered this time (their inputs changed).")
+    unchanged: int = Field(description="Pages kept as they were (same input hash).")
+    removed: int = Field(description="Files deleted because no page produces them any more.")
+    sections: int = Field(description="Section anchors across the document pages.")
+    figures: int = Field(description="Figure images written or kept.")
+
+
+def page_url(doc_id: str, section_id: str | None = None) -> str:
+    """Site-relative URL of a document page (use_directory_urls is off), with the section anchor."""
+    return f"documents/{doc_id}.html" + (f"#{section_id}" if section_id else "")
+
+
+def _environment(templates_dir: Path | None) -> tuple[Environment, str]:
+    dirs = [Path(templates_dir)] if templates_dir and Path(templates_dir).is_dir() else []
+    dirs.append(TEMPLATES_DIR)
+    env = Environment(
+        loader=FileSystemLoader([str(d) for d in dirs]),
+        finalize=finalize,
+        undefined=StrictUndefined,
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.globals.update(table=table, heading=heading, code_block=code_block, text=escape_inline)
+    env.filters["fromjson"] = json.loads
+    digest = hashlib.sha256(str(PAGE_EPOCH).encode())
+    for name in sorted({p.name for d in dirs for p in d.glob("*.md.j2")}):
+        digest.update(name.encode() + env.loader.get_source(env, name)[0].encode("utf-8"))
+    return env, digest.hexdigest()
+
+
+def _linker(root: str) -> dict[str, Callable]:
+    """Template helpers that make links relative to a page ``root`` levels deep ('' or '../')."""
+
+    def href(doc_id: str, section_id: str | None = None) -> Md:
+        return Md(root + f"documents/{doc_id}.md" + (f"#{section_id}" if section_id else ""))
+
+    def ref(target: dict) -> Md:
+        return link(target["label"], href(target["doc_id"], target.get("section_id")))
+
+    def page(label: str, path: str) -> Md:
+        return link(label, root + path)
+
+    return {"href": href, "ref": ref, "page": page, "link": link}
+
+
+def _pages_label(start: int | None, end: int | None) -> str:
+    if start is None:
+        return ""
+    return f"p. {start}" if end in (None, start) else f"pp. {start}–{end}"
+
+
+def _block_md(block, figures: dict, doc_id: str) -> Md:
+    if block.kind == "heading" or block.kind == "paragraph":
+        return escape_inline(block.text)
+    if block.kind == "list_item":
+        return Md("- " + escape_inline(block.text))
+    if block.kind == "code":
+        return code_block(block.text)
+    if block.kind == "table":
+        name = f"**Table: {escape_inline(block.name)}**\n\n" if block.name else ""
+        return Md(name + table(block.rows, block.header_rows)) if block.rows else Md(name + escape_inline(block.text))
+    figure = figures.get(block.figure_id)
+    caption = escape_inline(figure.caption if figure else block.text) or Md("(no caption)")
+    parts = []
+    if figure is not None and figure.image:
+        parts.append(Md(f"![{caption}]({doc_id}/{figure.id}.png)"))
+    else:
+        parts.append(Md("*(the document holds no image for this figure)*"))
+    page = f" · {_pages_label(figure.page, None)}" if figure is not None and figure.page else ""
+    parts.append(Md(f"*Figure: {caption}*{escape_inline(page)}"))
+    if figure is not None and figure.description:
+        parts.append(Md(f"Description ({escape_inline(figure.described_by or 'vision model')}): {escape_inline(figure.description)}"))
+    else:
+        parts.append(Md("*Undescribed: no vision model described this figure.*"))
+    return Md("\n\n".join(parts))
+
+
+def _hash(*parts) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+class _Writer:
+    """Writes pages whose input hash changed; remembers every path produced."""
+
+    def __init__(self, docs: Path, manifest: dict[str, str]):
+        self.docs, self.old, self.new = docs, manifest, {}
+        self.rendered = self.unchanged = 0
+
+    def fresh(self, path: str, key: str) -> bool:
+        self.new[path] = key
+        if self.old.get(path) == key and (self.docs / path).exists():
+            self.unchanged += 1
+            return True
+        return False
+
+    def write(self, path: str, content: str | bytes) -> None:
+        target = self.docs / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
+        self.rendered += 1
+
+    def page(self, env: Environment, template: str, path: str, key: str, context: Callable[[], dict]) -> None:
+        if self.fresh(path, key):
+            return
+        try:
+            self.write(path, env.get_template(f"{template}.md.j2").render(**context()))
+        except TemplateError as exc:
+            raise SiteError(f"template {template}.md.j2 failed on {path}: {exc}; fix the template (or the shelf's override in templates/)") from exc
+
+
+def _document_context(store, data: ShelfData, row: dict, panels: dict, relations: list[dict], writer: _Writer) -> dict:
+    doc_id = row["doc_id"]
+    figures = {f.id: f for f in store.figures(doc_id)}
+    for figure in figures.values():
+        if figure.image:
+            path = f"documents/{doc_id}/{figure.id}.png"
+            if not writer.fresh(path, figure.image_hash or _hash(len(figure.image))):
+                writer.write(path, figure.image)
+    sections = []
+    for section in store.sections(doc_id):
+        level = 1 if section.level == 0 else section.level + 1
+        text = row["title"] if section.level == 0 else section.heading
+        sections.append({
+            "id": section.id,
+            "level": section.level,
+            "heading": heading(level, text, section.id),
+            "pages": _pages_label(section.page_start, section.page_end),
+            "blocks": [_block_md(block, figures, doc_id) for block in section.blocks],
+            "panel": panels.get(section.id),
+        })
+    return {"sections": sections}
+
+
+def _keep_figure_paths(store, doc_id: str, writer: _Writer) -> None:
+    """An unchanged document page still owns its figure files."""
+    for row in store.db.execute("SELECT id, image_hash FROM figures WHERE doc_id = ? AND image IS NOT NULL ORDER BY id", (doc_id,)):
+        writer.fresh(f"documents/{doc_id}/{row[0]}.png", row[1] or "")
+
+
+def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_dir: Path | None = None,
+                 progress: Callable[[str], None] | None = None, extra_files: dict[str, bytes] | None = None) -> PagesResult:
+    """Render the store's pages into ``out_dir/docs`` (only what changed); ``extra_files`` are copied in as well."""
+    out_dir = Path(out_dir)
+    docs = out_dir / "docs"
+    manifest_path = out_dir / "pages.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.exists() else {}
+    data = load_shelf_data(store, shelf or out_dir.name)
+    env, templates_key = _environment(templates_dir)
+    writer = _Writer(docs, manifest)
+    by_doc = links_by_document(data.links)
+    base = {"shelf": data.model_dump(include={"shelf", "title", "description", "ledger_ran"})}
+
+    def ctx(root: str, **values) -> Callable[[], dict]:
+        return lambda: {**base, **_linker(root), **values}
+
+    counts = {"documents": len(data.documents), "dossiers": len(data.dossiers),
+              "open": sum(1 for hooks in data.hooks.values() for h in hooks if h["status"] == "open")}
+    pair_map = _link_map(data)
+    home = {"documents": data.documents, "counts": counts, "failures": data.failures}
+    writer.page(env, "home", "index.md", _hash(templates_key, base, home), ctx("", **home))
+    shelf_page = {"documents": data.documents, "briefs": data.briefs, "dossiers": data.dossiers, "link_map": pair_map}
+    writer.page(env, "shelf", "shelf.md", _hash(templates_key, base, shelf_page), ctx("", **shelf_page))
+    section_count = 0
+    for number, row in enumerate(data.documents, 1):
+        doc_id = row["doc_id"]
+        panels = section_panel(data, doc_id, by_doc)
+        relations = document_relations(data, doc_id, by_doc)
+        figure_meta = [tuple(r) for r in store.db.execute(
+            "SELECT id, caption, description, described_by, image_hash FROM figures WHERE doc_id = ? ORDER BY id", (doc_id,))]
+        key = _hash(templates_key, base, row["content_hash"], row["settings_hash"], row["title"], panels, relations,
+                    data.briefs.get(doc_id), figure_meta)
+        path = f"documents/{doc_id}.md"
+        section_count += row["n_sections"]
+        if writer.fresh(path, key):
+            _keep_figure_paths(store, doc_id, writer)
+        else:
+            if progress:
+                progress(f"page {number}/{len(data.documents)} {row['path']}")
+            writer.page(env, "document", path, key, ctx("../", doc=row, brief=data.briefs.get(doc_id), relations=relations,
+                                                         **_document_context(store, data, row, panels, relations, writer)))
+        if data.ledger_ran:
+            entries = [{**a, "where": {"doc_id": doc_id, "section_id": a["section_id"],
+                                       "label": data.labels.get(a["section_id"], ("", ""))[1] or row["title"]}}
+                       for a in data.assertions.get(doc_id, [])]
+            writer.page(env, "ledger", f"ledger/{doc_id}.md", _hash(templates_key, base, row["title"], entries),
+                        ctx("../", doc=row, assertions=entries))
+    for dossier in data.dossiers:
+        writer.page(env, "dossier", f"dossiers/{dossier['slug']}.md", _hash(templates_key, base, dossier),
+                    ctx("../", dossier=dossier, titles=data.titles, labels=data.labels))
+    if data.ledger_ran:
+        open_hooks = [{**h, "doc_title": data.titles[d], "where": {"doc_id": d, "section_id": h["section_id"],
+                       "label": data.labels.get(h["section_id"], ("", ""))[1] or data.titles[d]}}
+                      for d in (r["doc_id"] for r in data.documents) for h in data.hooks.get(d, []) if h["status"] == "open"]
+        writer.page(env, "open_references", "open-references.md", _hash(templates_key, base, open_hooks), ctx("", hooks=open_hooks))
+    coverage = {"documents": data.documents, "failures": data.failures}
+    writer.page(env, "coverage", "coverage.md", _hash(templates_key, base, coverage), ctx("", **coverage))
+    sections_map = {"shelf": data.shelf, "sections": {
+        sid: [page_url(doc_id, sid), data.titles.get(doc_id, doc_id) + ("" if not heading_text or heading_text == data.titles.get(doc_id) else f" › {heading_text}")]
+        for sid, (doc_id, heading_text) in sorted(data.labels.items()) if doc_id in data.titles}}
+    files = {SECTIONS_MAP: json.dumps(sections_map, ensure_ascii=False, sort_keys=True).encode("utf-8"), **(extra_files or {})}
+    for path, content in sorted(files.items()):
+        if not writer.fresh(path, hashlib.sha256(content).hexdigest()):
+            writer.write(path, content)
+    removed = _remove_stale(docs, set(writer.new))
+    manifest_path.write_text(json.dumps(writer.new, indent=1, sort_keys=True), encoding="utf-8")
+    return PagesResult(
+        nav=_nav(data), pages=sum(1 for p in writer.new if p.endswith(".md")), rendered=writer.rendered,
+        unchanged=writer.unchanged, removed=removed, sections=section_count,
+        figures=sum(1 for p in writer.new if p.endswith(".png")),
+    )
+
+
+def _link_map(data: ShelfData) -> list[dict]:
+    """Document pairs with the kinds and counts of the links between them (the shelf page's map)."""
+    pairs: dict[tuple[str, str], dict[str, int]] = {}
+    for link in data.links:
+        if link["src_doc"] != link["dst_doc"]:
+            kinds = pairs.setdefault((link["src_doc"], link["dst_doc"]), {})
+            kinds[link["kind"]] = kinds.get(link["kind"], 0) + 1
+    return [{"src": {"doc_id": s, "label": data.titles[s]}, "dst": {"doc_id": d, "label": data.titles[d]},
+             "kinds": ", ".join(f"{k} ×{n}" for k, n in sorted(kinds.items()))} for (s, d), kinds in sorted(pairs.items())]
+
+
+_TITLE_SAFE = str.maketrans({"<": "‹", ">": "›", "&": "＆", '"': "”", "'": "’"})
+
+
+def nav_title(text: str) -> str:
+    """A title for mkdocs.yml: the theme prints nav titles unescaped, so HTML's special characters are swapped for look-alikes."""
+    return " ".join(str(text).split()).translate(_TITLE_SAFE) or "(untitled)"
+
+
+def _nav(data: ShelfData) -> list:
+    nav: list = [{"Home": "index.md"}, {"Shelf": "shelf.md"},
+                 {"Documents": [{nav_title(row["title"]): f"documents/{row['doc_id']}.md"} for row in data.documents]}]
+    if data.ledger_ran:
+        nav.append({"Ledgers": [{nav_title(row["title"]): f"ledger/{row['doc_id']}.md"} for row in data.documents]})
+    if data.dossiers:
+        nav.append({"Dossiers": [{nav_title(d["topic"]): f"dossiers/{d['slug']}.md"} for d in data.dossiers]})
+    if data.ledger_ran:
+        nav.append({"Open references": "open-references.md"})
+    nav.append({"Index coverage": "coverage.md"})
+    return nav
+
+
+def _remove_stale(docs: Path, keep: set[str]) -> int:
+    removed = 0
+    if not docs.exists():
+        return 0
+    for path in sorted(docs.rglob("*"), reverse=True):
+        rel = path.relative_to(docs).as_posix()
+        if path.is_file() and rel not in keep:
+            path.unlink()
+            removed += 1
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+    return removed

@@ -1,0 +1,192 @@
+"""The built site in headless Chromium: links between documents, the site search, and the ask widget.
+
+The site is served by ``python -m http.server``; the answering endpoint is a small server that speaks the
+widget's contract (POST /api/ask -> {answer_markdown, sentences, not_covered, label, trace_id}, CORS,
+Bearer token), started on 127.0.0.1 and stopped by its PID, like the site server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from compiler.site import build_site
+from tests.test_pages import make_store
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = ROOT / "test-artifacts"
+HOSTILE_ANSWER = "The code is sent once <img src=x onerror=\"document.title='pwned'\"> and **only** once."
+
+ENDPOINT = r'''
+import http.server, json, sys
+port, answer_file = int(sys.argv[1]), sys.argv[2]
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def _cors(self):
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Access-Control-Allow-Headers", "Authorization, Content-Type")
+        self.send_header("Access-Control-Allow-Methods", "POST, OPTIONS")
+
+    def do_OPTIONS(self):
+        self.send_response(204)
+        self._cors()
+        self.end_headers()
+
+    def do_POST(self):
+        request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        ok = self.path == "/api/ask" and self.headers.get("Authorization") == "Bearer t0k"
+        answer = json.load(open(answer_file)) if ok else {"error": "unauthorized"}
+        answer["trace_id"] = "trace-" + request.get("shelf", "")
+        body = json.dumps(answer).encode()
+        self.send_response(200 if ok else 401)
+        self._cors()
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+'''
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait(url: str) -> None:
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            return
+        except Exception:
+            time.sleep(0.05)
+    raise RuntimeError(f"{url} did not come up")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    folder = tmp_path_factory.mktemp("browser")
+    store = make_store(folder)
+    api_port, site_port, dead_port = _free_port(), _free_port(), _free_port()
+    build_site(store, folder, endpoint=f"http://127.0.0.1:{api_port}", token="t0k", shelf="widgets")
+    grant = next(s for s in store.sections("rfc9001-txt") if s.heading.startswith("4.2"))
+    revoke = next(s for s in store.sections("rfc9002-txt") if s.heading.startswith("2."))
+    answer = {
+        "answer_markdown": "unused when sentences are given",
+        "sentences": [{"text": HOSTILE_ANSWER, "citations": [grant.id]},
+                      {"text": "A client revokes a token at the revocation endpoint.", "citations": [revoke.id, "s000000000zz"]}],
+        "not_covered": ["The documents do not say how long a revoked token is remembered."],
+        "label": "partial",
+    }
+    (folder / "answer.json").write_text(json.dumps(answer), encoding="utf-8")
+    (folder / "endpoint.py").write_text(ENDPOINT, encoding="utf-8")
+    (folder / "embed.html").write_text(
+        "<!doctype html><html><head><title>Elsewhere</title></head><body><h1>Another page</h1>"
+        f'<script src="/site/assets/shelfwise/shelfwise-ask.js" data-endpoint="http://127.0.0.1:{dead_port}" '
+        'data-shelf="widgets"></script></body></html>', encoding="utf-8")
+    processes = [
+        subprocess.Popen([sys.executable, "-m", "http.server", str(site_port), "--bind", "127.0.0.1", "--directory", str(folder)],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
+        subprocess.Popen([sys.executable, str(folder / "endpoint.py"), str(api_port), str(folder / "answer.json")],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
+    ]
+    try:
+        base = f"http://127.0.0.1:{site_port}"
+        _wait(base + "/site/index.html")
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run"])
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(15000)
+            yield page, base, grant, revoke
+            browser.close()
+    finally:
+        for process in processes:
+            os.kill(process.pid, signal.SIGTERM)
+            process.wait(timeout=10)
+        store.close()
+
+
+def test_follow_a_link_to_another_documents_section(served):
+    page, base, grant, _ = served
+    page.goto(base + "/site/documents/rfc9002-txt.html")
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    page.locator(f'article a[href="rfc9001-txt.html#{grant.id}"]').first.click()
+    page.wait_for_url(f"**/rfc9001-txt.html#{grant.id}")
+    heading = page.locator(f'[id="{grant.id}"]')
+    assert heading.is_visible() and "Authorization Code Grant" in heading.inner_text()
+
+
+def test_site_search_finds_a_section(served):
+    page, base, _, _ = served
+    page.goto(base + "/site/index.html")
+    page.locator("input.md-search__input").click()
+    page.keyboard.type("revokes token")
+    result = page.locator(".md-search-result__item").first
+    result.wait_for(timeout=15000)
+    assert "Revocation" in page.locator(".md-search-result").inner_text()
+
+
+def test_widget_shows_cited_sentences_inertly_and_citations_land_on_sections(served):
+    page, base, grant, revoke = served
+    page.goto(base + "/site/documents/rfc9002-txt.html")
+    page.get_by_role("button", name="Ask", exact=True).first.focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "sw-ask-input"
+    page.keyboard.type("How often may the code be sent?")
+    page.keyboard.press("Enter")
+    sentences = page.locator(".sw-ask-sentence")
+    sentences.first.wait_for(timeout=10000)
+    assert sentences.count() == 2
+    assert HOSTILE_ANSWER in sentences.first.inner_text()
+    assert page.locator(".sw-ask img").count() == 0 and page.title() != "pwned"
+    assert "The documents do not say how long" in page.locator(".sw-ask-gaps").inner_text()
+    assert "Partial answer" in page.locator(".sw-ask-results").inner_text()
+    assert page.locator(".sw-ask-trace").inner_text() == "trace trace-widgets"
+    assert page.locator(".sw-ask-sentence >> nth=1 >> span.sw-ask-cite").inner_text() == "[s000000000zz]"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "widget-answer.png"))
+    page.keyboard.press("Escape")
+    assert page.locator("#sw-ask-panel").is_hidden()
+    assert page.evaluate("document.activeElement.classList.contains('sw-ask-toggle')")
+    page.keyboard.press("Enter")
+    page.locator(".sw-ask-sentence a.sw-ask-cite").first.click()
+    page.wait_for_url(f"**/site/documents/rfc9001-txt.html#{grant.id}")
+    assert page.locator(f'[id="{grant.id}"]').is_visible()
+
+
+def test_widget_embedded_elsewhere_falls_back_to_site_search(served):
+    page, base, _, _ = served
+    page.goto(base + "/embed.html")
+    page.get_by_role("button", name="Ask", exact=True).click()
+    page.locator("#sw-ask-input").fill("revokes token")
+    page.keyboard.press("Enter")
+    hits = page.locator("a.sw-ask-hit")
+    hits.first.wait_for(timeout=10000)
+    assert "could not be reached" in page.locator(".sw-ask-status").inner_text()
+    assert hits.first.get_attribute("href").startswith(base + "/site/documents/rfc9002-txt.html")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "widget-fallback.png"))
+    hits.first.click()
+    page.wait_for_url("**/site/documents/rfc9002-txt.html*")
+    assert "Widget Token Revocation" in page.locator("h1").first.inner_text()

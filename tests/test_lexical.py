@@ -1,0 +1,58 @@
+"""whoosh BM25F over sections: stemming, fields, per-document updates."""
+
+from __future__ import annotations
+
+from compiler.indexes import index_shelf
+from compiler.lexical import LexicalIndex, indexed_doc_ids
+from compiler.store import Store
+
+from search_fixtures import HashEmbedder, h, oauth_like_shelf, p, put_doc
+
+
+def _section_heading(store, sid):
+    return store.section(sid).heading
+
+
+def test_stemmed_bm25_finds_sections_and_ignores_query_syntax(tmp_path):
+    store = Store(tmp_path / "store.sqlite")
+    oauth_like_shelf(store)
+    index_shelf(store, tmp_path / "lexical", HashEmbedder(), [d["doc_id"] for d in store.documents()], [])
+    lexical = LexicalIndex(tmp_path / "lexical")
+    top = lexical.search("expiring authorization codes")
+    assert _section_heading(store, top[0][0]) == "4.1.2. Authorization Response"
+    assert lexical.search('"bearer" AND token: (cache-control) OR NOT [x]')  # words, never whoosh syntax
+    assert lexical.search("the of and to") == []
+    assert lexical.search("日本語 über") == []
+    # restricted to one document
+    only = lexical.search("token", doc_ids=["rfc7519-txt"])
+    assert only and all(store.section(sid).doc_id == "rfc7519-txt" for sid, _ in only)
+    # the heading path field alone
+    assert _section_heading(store, lexical.search("terminology", fields={"heading_path": 1.0})[0][0]) == "1.2. Terminology"
+    lexical.close()
+
+
+def test_update_replaces_a_changed_document_and_drops_a_removed_one(tmp_path):
+    store = Store(tmp_path / "store.sqlite")
+    ids = oauth_like_shelf(store)
+    embedder = HashEmbedder()
+    index_shelf(store, tmp_path / "lexical", embedder, list(ids.values()), [])
+    put_doc(store, "rfc7519.txt", "JSON Web Token (JWT)", [h("4.1.5. nbf Claim"), p("The nbf claim identifies the time before which the JWT MUST NOT be accepted.")])
+    store.remove_document(ids["rfc6750.txt"])
+    stats = index_shelf(store, tmp_path / "lexical", embedder, [ids["rfc7519.txt"]], [ids["rfc6750.txt"]])
+    assert stats.lexical_documents == 1
+    lexical = LexicalIndex(tmp_path / "lexical")
+    assert lexical.search("audience recipients") == []
+    assert _section_heading(store, lexical.search("nbf claim")[0][0]) == "4.1.5. nbf Claim"
+    assert lexical.search("bearer possession") == []
+    assert indexed_doc_ids(tmp_path / "lexical") == {ids["rfc6749.txt"], ids["rfc7519.txt"]}
+    lexical.close()
+
+
+def test_a_document_missing_from_the_index_is_healed(tmp_path):
+    store = Store(tmp_path / "store.sqlite")
+    ids = oauth_like_shelf(store)
+    embedder = HashEmbedder()
+    index_shelf(store, tmp_path / "lexical", embedder, [ids["rfc6749.txt"]], [])
+    assert indexed_doc_ids(tmp_path / "lexical") == set(ids.values())  # the others were missing: indexed too
+    stats = index_shelf(store, tmp_path / "lexical", embedder, [], [])
+    assert stats.lexical_documents == 0 and stats.vectors.passages == 0

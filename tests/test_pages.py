@@ -1,0 +1,166 @@
+"""Pages: document text rendered inert, section anchors, panels, templates a shelf overrides, incremental renders."""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from pathlib import Path
+
+import markdown
+
+from compiler.inert import code_block, escape_inline, table
+from compiler.linking import link_shelf
+from compiler.pages import render_pages
+from compiler.records import Converted, Element
+from compiler.sections import build_sections
+from compiler.store import Store
+
+HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(2)> [click](javascript:alert(3)) *emph* ``code`` {#evil}"
+
+
+def png(width: int = 4, height: int = 3) -> bytes:
+    """A real PNG image (grey pixels)."""
+    raw = b"".join(b"\x00" + b"\x80" * width for _ in range(height))
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+def put(store: Store, doc_id: str, title: str, elements: list[Element], path: str, version: str = "1") -> None:
+    sections, figures = build_sections(doc_id, Converted(title=title, elements=elements, reader="test", reader_version="1"))
+    row = {
+        "doc_id": doc_id, "path": path, "title": title, "format": Path(path).suffix.lstrip("."),
+        "content_hash": f"{doc_id}-{version}", "size": 1, "reader": "test", "reader_version": "1", "settings_hash": "s",
+        "pages": 2, "n_sections": len(sections), "n_tables": sum(1 for e in elements if e.kind == "table"),
+        "n_figures": len(figures), "seconds": 0.0,
+    }
+    store.put_document(row, sections, figures)
+
+
+def H(text: str, level: int = 1, page: int | None = None) -> Element:
+    return Element(kind="heading", text=text, level=level, page=page)
+
+
+def P(text: str, page: int | None = None) -> Element:
+    return Element(kind="paragraph", text=text, page=page)
+
+
+def make_store(folder: Path, hostile: bool = True) -> Store:
+    """A small shelf in a real store: two RFC-like documents that link, a figure, a table, and a hostile document."""
+    store = Store(folder / "store.sqlite")
+    store.set_meta("shelf_title", "Widget <Shelf>")
+    store.set_meta("shelf_description", "Widget specifications for the site tests.")
+    put(store, "rfc9001-txt", "The Example Widget Protocol", [
+        Element(kind="code", text="Request for Comments: 9001"),
+        H("1. Introduction", page=1), P("This document defines widgets and their grants.", page=1),
+        H("4. Grants", page=2), H("4.2. Authorization Code Grant", 2, page=2),
+        P("The client MUST send the authorization code exactly once.", page=2),
+        Element(kind="table", text="", rows=[["Grant", "Lifetime | limit"], ["code", "10 minutes"]], header_rows=1, page=2),
+        Element(kind="figure", text="Figure 1: The grant flow", image=png(), page=2),
+    ], "rfc9001.txt")
+    put(store, "rfc9002-txt", "Widget Token Revocation", [
+        Element(kind="code", text="Request for Comments: 9002"),
+        H("1. Introduction"), P("The revocation endpoint is defined in Section 4.2 of [RFC9001]. See Section 7 for more."),
+        H("2. Revocation"), P("A client revokes a token by sending it to the revocation endpoint."),
+    ], "rfc9002.txt")
+    if hostile:
+        put(store, "hostile-md", "Hostile <script>alert('title')</script> notes", [
+            H("<script>alert('heading')</script> Heading {#evil}"),
+            P(HOSTILE),
+            P("# not a heading"), P("1. not a list"), P("- not a list"), P("> not a quote"), P("~~~ not a fence"),
+            Element(kind="list_item", text="<b>bold?</b> | pipe | [x](javascript:alert(4))"),
+            Element(kind="table", text="", rows=[["<script>alert(5)</script>", "a | b"], ["[l](javascript:alert(6))", "`x`"]]),
+            Element(kind="code", text="```\n</code></pre><script>alert(7)</script>\n```"),
+            Element(kind="figure", text="<script>alert(8)</script> caption](javascript:alert(9))", image=png(2, 2)),
+        ], "hostile.md")
+    link_shelf(store, [row["doc_id"] for row in store.documents()], [])
+    return store
+
+
+def test_escape_inline_neutralises_html_and_markdown():
+    assert escape_inline("<b>x</b> & y") == "&lt;b&gt;x&lt;/b&gt; &amp; y"
+    assert escape_inline("*a* _b_ `c` [d](e) {#f} |g| !h") == r"\*a\* \_b\_ \`c\` \[d\](e) \{\#f\} \|g\| \!h"
+    assert escape_inline("# heading") == r"\# heading"
+    assert escape_inline("12. item") == r"12\. item"
+    assert escape_inline("- item") == r"\- item"
+    assert escape_inline("~~~") == "&#126;~~"
+    assert escape_inline("two\n\nparagraphs") == "two paragraphs"
+
+
+def test_table_escapes_pipes_and_pads_rows():
+    assert table([["a|b", "c"], ["d"]], header_rows=1) == "| a\\|b | c |\n|---|---|\n| d |  |"
+    assert table([["x", "y"]]).splitlines()[0] == "|   |   |"
+
+
+def test_code_block_fence_cannot_be_closed_by_the_text():
+    block = code_block("```\nbreak out\n````")
+    assert block.startswith("`````text\n") and block.endswith("\n`````")
+
+
+def test_pages_anchor_every_section_and_write_figures(tmp_path):
+    store = make_store(tmp_path, hostile=False)
+    result = render_pages(store, tmp_path)
+    docs = tmp_path / "docs"
+    for row in store.documents():
+        page = (docs / f"documents/{row['doc_id']}.md").read_text(encoding="utf-8")
+        for section in store.sections(row["doc_id"]):
+            assert "{#" + section.id + "}" in page
+    page = (docs / "documents/rfc9001-txt.md").read_text(encoding="utf-8")
+    assert "| Grant | Lifetime \\| limit |" in page
+    assert "*pp. 2–2*" not in page and "*p. 2*" in page
+    figure = store.figures("rfc9001-txt")[0]
+    assert (docs / f"documents/rfc9001-txt/{figure.id}.png").read_bytes() == figure.image
+    assert "*Undescribed: no vision model described this figure.*" in page
+    citing = (docs / "documents/rfc9002-txt.md").read_text(encoding="utf-8")
+    target = next(s for s in store.sections("rfc9001-txt") if s.heading.startswith("4.2"))
+    assert f"(../documents/rfc9001-txt.md#{target.id})" in citing
+    assert "Open reference “Section 7”: no section 7 in the citing document" in citing
+    assert "Section 7" in (docs / "open-references.md").read_text(encoding="utf-8")
+    sections_map = json.loads((docs / "assets/shelfwise/sections.json").read_text(encoding="utf-8"))
+    assert sections_map["sections"][target.id][0] == f"documents/rfc9001-txt.html#{target.id}"
+    assert result.sections == sum(row["n_sections"] for row in store.documents())
+    assert result.nav[2]["Documents"][0] == {"The Example Widget Protocol": "documents/rfc9001-txt.md"}
+
+
+def test_hostile_document_renders_inert_markdown(tmp_path):
+    store = make_store(tmp_path)
+    render_pages(store, tmp_path)
+    text = (tmp_path / "docs/documents/hostile-md.md").read_text(encoding="utf-8")
+    html = markdown.markdown(text, extensions=["attr_list", "tables", "admonition", "pymdownx.details", "fenced_code", "toc"])
+    assert "<script" not in html and "<img src=\"x\"" not in html and "<b>" not in html
+    assert "javascript:" not in "".join(part.split('"')[0] for part in html.split('href="')[1:])
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert 'id="evil"' not in html
+    assert "<h1" in html and html.count("<h1") == 1 and "<ol>" not in html and "<blockquote>" not in html
+    assert "*emph* ``code``" in html and "| pipe |" in html and "# not a heading" in html
+
+
+def test_unchanged_pages_are_not_rendered_again(tmp_path):
+    store = make_store(tmp_path, hostile=False)
+    first = render_pages(store, tmp_path)
+    again = render_pages(store, tmp_path)
+    assert first.rendered > 0 and again.rendered == 0 and again.unchanged == first.rendered
+    put(store, "rfc9002-txt", "Widget Token Revocation", [H("1. Introduction"), P("Revocation, rewritten.")], "rfc9002.txt", "2")
+    link_shelf(store, ["rfc9002-txt"], [])
+    edited = render_pages(store, tmp_path)
+    rendered = {p for p, _ in json.loads((tmp_path / "pages.json").read_text()).items()}
+    assert "documents/rfc9002-txt.md" in rendered
+    assert 0 < edited.rendered < first.rendered
+    assert "rewritten" in (tmp_path / "docs/documents/rfc9002-txt.md").read_text(encoding="utf-8")
+    store.remove_document("rfc9002-txt")
+    link_shelf(store, [], ["rfc9002-txt"])
+    removed = render_pages(store, tmp_path)
+    assert removed.removed >= 2 and not (tmp_path / "docs/documents/rfc9002-txt.md").exists()
+
+
+def test_a_shelf_template_overrides_and_stays_escaped(tmp_path):
+    store = make_store(tmp_path)
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "coverage.md.j2").write_text("# Our coverage\n\n{% for doc in documents %}- {{ doc.title }}\n{% endfor %}", encoding="utf-8")
+    render_pages(store, tmp_path, templates_dir=templates)
+    coverage = (tmp_path / "docs/coverage.md").read_text(encoding="utf-8")
+    assert coverage.startswith("# Our coverage")
+    assert "- Hostile &lt;script&gt;alert('title')&lt;/script&gt; notes" in coverage

@@ -1,0 +1,308 @@
+"""The PDF reader on small PDFs drawn with reportlab in tmp_path, and on one real paper."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from reportlab.lib import colors
+from reportlab.lib.pdfencrypt import StandardEncryption
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen import canvas
+from reportlab.platypus import Table, TableStyle
+
+from compiler.convert import ReadOptions, convert_file
+from compiler.convert.pdf import read, read_text_layer
+from compiler.errors import ConversionError
+
+PAPER = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "papers" / "HyDE.pdf"
+WIDTH, HEIGHT = 612, 792
+BODY = [
+    "The compiler reads every document on the shelf and keeps its structure: headings, paragraphs,",
+    "lists, tables and figures. A worked exam-",
+    "ple shows how a paragraph that wraps over several lines is read back as one paragraph.",
+]
+
+
+class Writer:
+    """Draws pages line by line with a running header and footer on each page."""
+
+    def __init__(self, path: Path, **kwargs):
+        self.canvas = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT), **kwargs)
+        self.page = 1
+        self.y = HEIGHT - 90
+        self._furniture()
+
+    def _furniture(self) -> None:
+        self.canvas.setFont("Helvetica", 8)
+        self.canvas.drawString(72, HEIGHT - 40, "Shelfwise Sample Report - internal")
+        self.canvas.drawString(WIDTH / 2, 30, str(self.page))
+
+    def new_page(self) -> None:
+        self.canvas.showPage()
+        self.page += 1
+        self.y = HEIGHT - 90
+        self._furniture()
+
+    def text(self, line: str, font: str = "Helvetica", size: float = 10, x: float = 72, before: float = 0) -> None:
+        self.y -= before
+        self.canvas.setFont(font, size)
+        self.canvas.drawString(x, self.y, line)
+        self.y -= size * 1.3
+
+    def heading(self, line: str, size: float, key: str | None = None, level: int = 0) -> None:
+        self.text(line, "Helvetica-Bold", size, before=size * 0.8)
+        if key:
+            self.canvas.bookmarkPage(key, fit="XYZ", top=self.y + size * 2)
+            self.canvas.addOutlineEntry(line, key, level=level)
+        self.y -= 4
+
+    def paragraph(self, lines: list[str]) -> None:
+        self.y -= 6
+        for line in lines:
+            self.text(line)
+
+    def table(self, rows: list[list[str]]) -> None:
+        table = Table(rows)
+        table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.black), ("FONT", (0, 0), (-1, -1), "Helvetica", 9)]))
+        _, height = table.wrapOn(self.canvas, WIDTH, HEIGHT)
+        self.y -= height + 6
+        table.drawOn(self.canvas, 72, self.y)
+        self.y -= 14
+
+    def image(self, caption: str) -> None:
+        picture = Image.new("RGB", (120, 80), (200, 30, 30))
+        self.y -= 100
+        self.canvas.drawImage(ImageReader(picture), 72, self.y, width=150, height=100)
+        self.y -= 16
+        self.text(caption, size=9)
+
+    def save(self) -> None:
+        self.canvas.save()
+
+
+def sample_pdf(path: Path, outline: bool = False) -> Path:
+    w = Writer(path)
+    w.heading("Shelfwise Sample Report", 20)
+    w.paragraph(["A short report used to test the PDF reader of the compiler."])
+    w.heading("1 Introduction", 15, "intro" if outline else None, 0)
+    w.paragraph(BODY)
+    w.paragraph(["Three kinds of shelves are supported:"])
+    for item in ["• plain text and Markdown files", "• office documents from Word and Excel", "• PDF files with a text layer"]:
+        w.text(item)
+    w.heading("1.1 Background", 12, "background" if outline else None, 1)
+    w.paragraph(["The background section explains why structure matters when answering questions."])
+    if outline:
+        w.text("Quiet Details", before=8)
+        w.canvas.bookmarkPage("quiet", fit="XYZ", top=w.y + 30)
+        w.canvas.addOutlineEntry("Quiet Details", "quiet", level=1)
+    w.paragraph(["This paragraph starts near the bottom of the first page and it keeps going, since", "the sentence is long and the page"])
+    w.new_page()
+    w.text("ends before the sentence does, so the reader must join it across the page break.")
+    w.heading("2 Results", 15, "results" if outline else None, 0)
+    w.paragraph(["The table below lists the measured throughput of each reader."])
+    w.table([["Reader", "Pages", "Seconds"], ["pdf-text", "224", "40.1"], ["docling", "12", "9.5"]])
+    w.paragraph(["The figure shows the sample output of the renderer in a single colour."])
+    w.image("Figure 1: A red rectangle drawn by the test.")
+    w.new_page()
+    w.heading("2.1 Discussion", 12, "discussion" if outline else None, 1)
+    w.paragraph(["The third page holds one last paragraph so that windows of two pages split the file."])
+    w.save()
+    return path
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return sample_pdf(tmp_path_factory.mktemp("pdf") / "sample.pdf")
+
+
+@pytest.fixture(scope="module")
+def converted(sample: Path):
+    return read(sample, ReadOptions())
+
+
+def test_headings_have_levels_from_size_and_numbering(converted) -> None:
+    headings = [(e.text, e.level, e.page) for e in converted.elements if e.kind == "heading"]
+    assert headings == [
+        ("Shelfwise Sample Report", 1, 1),
+        ("1 Introduction", 1, 1),
+        ("1.1 Background", 2, 1),
+        ("2 Results", 1, 2),
+        ("2.1 Discussion", 2, 3),
+    ]
+    assert converted.title == "Shelfwise Sample Report"
+    assert converted.pages == 3
+    assert converted.reader == "pdf-text"
+    assert "pdfplumber" in converted.reader_version and "pypdfium2" in converted.reader_version
+
+
+def test_paragraphs_join_lines_and_pages_and_drop_running_furniture(converted) -> None:
+    texts = [e.text for e in converted.elements]
+    assert all(e.page is not None for e in converted.elements)
+    assert not any("internal" in t for t in texts), "running header kept"
+    assert not any(t.strip().isdigit() for t in texts), "page number kept"
+    joined = next(e for e in converted.elements if e.text.startswith("The compiler reads"))
+    assert "A worked example shows how a paragraph" in joined.text
+    straddling = next(e for e in converted.elements if e.text.startswith("This paragraph starts"))
+    assert straddling.text.endswith("the page ends before the sentence does, so the reader must join it across the page break.")
+    assert straddling.page == 1
+    items = [e.text for e in converted.elements if e.kind == "list_item"]
+    assert items == ["• plain text and Markdown files", "• office documents from Word and Excel", "• PDF files with a text layer"]
+
+
+def test_table_has_cells_and_its_text_is_not_repeated(converted) -> None:
+    tables = [e for e in converted.elements if e.kind == "table"]
+    assert len(tables) == 1
+    assert tables[0].rows == [["Reader", "Pages", "Seconds"], ["pdf-text", "224", "40.1"], ["docling", "12", "9.5"]]
+    assert tables[0].header_rows == 1 and tables[0].page == 2
+    assert not any("40.1" in e.text for e in converted.elements if e.kind != "table")
+
+
+def test_figure_has_caption_and_small_png_crop(converted) -> None:
+    figures = [e for e in converted.elements if e.kind == "figure"]
+    assert len(figures) == 1
+    figure = figures[0]
+    assert figure.text == "Figure 1: A red rectangle drawn by the test."
+    assert figure.name == "Figure 1"
+    assert figure.page == 2
+    assert figure.image is not None and figure.image.startswith(b"\x89PNG")
+    crop = Image.open(io.BytesIO(figure.image))
+    assert max(crop.size) <= 800
+    red, green, blue = crop.convert("RGB").getpixel((crop.width // 2, crop.height // 2))
+    assert red > 150 and green < 80 and blue < 80
+    assert not any(e.kind == "paragraph" and e.text.startswith("Figure 1") for e in converted.elements)
+
+
+def test_windows_with_checkpoints_equal_a_single_pass(sample: Path, converted, tmp_path: Path) -> None:
+    lines: list[str] = []
+    options = ReadOptions(window_pages=2, checkpoint_dir=tmp_path / "windows", progress=lines.append)
+    windowed = read(sample, options)
+    assert windowed.model_dump() == converted.model_dump()
+    assert lines == ["sample.pdf: pages 1-2 of 3", "sample.pdf: pages 3-3 of 3"]
+    assert sorted(p.name for p in (tmp_path / "windows").iterdir()) == ["window-0000.json", "window-0001.json"]
+    stored = json.loads((tmp_path / "windows" / "window-0000.json").read_text())
+    assert (stored["window_pages"], stored["first_page"], stored["last_page"], stored["page_count"]) == (2, 1, 2, 3)
+
+
+def test_interrupted_read_resumes_from_finished_windows(sample: Path, converted, tmp_path: Path) -> None:
+    folder = tmp_path / "windows"
+
+    def stop_at_second_window(line: str) -> None:
+        if line.startswith("sample.pdf: pages 3-"):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        read(sample, ReadOptions(window_pages=2, checkpoint_dir=folder, progress=stop_at_second_window))
+    assert sorted(p.name for p in folder.iterdir()) == ["window-0000.json"]
+    first = folder / "window-0000.json"
+    # A stored window is loaded, not read again: an edit to it shows in the result.
+    first.write_text(first.read_text().replace("Three kinds of shelves", "Four kinds of shelves"))
+    resumed = read(sample, ReadOptions(window_pages=2, checkpoint_dir=folder))
+    assert any(e.text.startswith("Four kinds of shelves") for e in resumed.elements)
+    assert resumed.elements[-1] == converted.elements[-1]
+
+
+def test_stale_or_broken_windows_are_read_again(sample: Path, converted, tmp_path: Path) -> None:
+    folder = tmp_path / "windows"
+    read(sample, ReadOptions(window_pages=2, checkpoint_dir=folder))
+    first, second = folder / "window-0000.json", folder / "window-0001.json"
+    stale = json.loads(first.read_text().replace("Three kinds of shelves", "Four kinds of shelves"))
+    stale["format"] = -1
+    first.write_text(json.dumps(stale))
+    second.write_text(second.read_text()[:100])  # truncated by a kill mid-write
+    again = read(sample, ReadOptions(window_pages=2, checkpoint_dir=folder))
+    assert again.model_dump() == converted.model_dump()
+    # a different window size never reuses these files
+    three = read(sample, ReadOptions(window_pages=3, checkpoint_dir=folder))
+    assert three.model_dump() == converted.model_dump()
+
+
+def test_outline_switch(tmp_path: Path) -> None:
+    path = sample_pdf(tmp_path / "outlined.pdf", outline=True)
+    with_outline = read_text_layer(path, ReadOptions(), use_outline=True)
+    text_only = read_text_layer(path, ReadOptions(), use_outline=False)
+    quiet = [(e.kind, e.level) for e in with_outline.elements if e.text == "Quiet Details"]
+    assert quiet == [("heading", 2)]
+    assert [e.kind for e in text_only.elements if e.text.startswith("Quiet Details")] == ["paragraph"]
+
+
+def test_encrypted_pdf_names_the_fix(tmp_path: Path) -> None:
+    path = tmp_path / "locked.pdf"
+    w = Writer(path, encrypt=StandardEncryption("secret", ownerPassword="owner"))
+    w.heading("Locked", 20)
+    w.save()
+    with pytest.raises(ConversionError) as caught:
+        read(path, ReadOptions())
+    assert str(caught.value) == "PDF is encrypted (password-protected); remove the password and compile again"
+
+
+def test_truncated_pdf_is_a_conversion_error(sample: Path, tmp_path: Path) -> None:
+    path = tmp_path / "truncated.pdf"
+    path.write_bytes(sample.read_bytes()[:600])
+    with pytest.raises(ConversionError, match=r"^PDF is damaged or truncated \(.+\); re-export or download it again$") as caught:
+        read(path, ReadOptions())
+    assert caught.value.__cause__ is not None
+
+
+def test_zero_page_pdf_is_a_conversion_error(tmp_path: Path) -> None:
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"]
+    body, offsets = b"%PDF-1.4\n", []
+    for number, obj in enumerate(objects, 1):
+        offsets.append(len(body))
+        body += b"%d 0 obj\n%s\nendobj\n" % (number, obj)
+    xref = len(body)
+    body += b"xref\n0 3\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    body += b"trailer\n<< /Size 3 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
+    path = tmp_path / "empty.pdf"
+    path.write_bytes(body)
+    with pytest.raises(ConversionError, match="^PDF has no pages; export it again from its source$"):
+        read(path, ReadOptions())
+
+
+def test_image_only_pdf_reports_no_text(tmp_path: Path) -> None:
+    path = tmp_path / "scan.pdf"
+    page = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))
+    page.drawImage(ImageReader(Image.new("RGB", (60, 80), (90, 90, 90))), 0, 0, width=WIDTH, height=HEIGHT)
+    page.save()
+    with pytest.raises(ConversionError, match="^no text found"):
+        convert_file(path)
+
+
+def test_missing_docling_weights_fall_back_to_the_text_layer(sample: Path, tmp_path: Path) -> None:
+    converted = read(sample, ReadOptions(docling_artifacts_path=tmp_path / "no-such-weights"))
+    assert converted.reader == "pdf-text"
+
+
+@pytest.mark.skipif(not PAPER.is_file(), reason="corpora not present")
+def test_real_paper_gives_a_sane_tree() -> None:
+    converted = read(PAPER, ReadOptions())
+    headings = [e.text for e in converted.elements if e.kind == "heading"]
+    assert "Precise Zero-Shot Dense Retrieval" in converted.title
+    assert "Abstract" in headings
+    assert any(h.endswith("Introduction") for h in headings)
+    assert all(e.page is not None and 1 <= e.page <= converted.pages for e in converted.elements)
+    assert sum(len(e.text) for e in converted.elements if e.kind == "paragraph") > 20000
+
+
+def test_docling_document_maps_to_elements(tmp_path: Path) -> None:
+    """The docling route's mapping, on a DoclingDocument docling builds offline (from Markdown)."""
+    from docling.document_converter import DocumentConverter
+
+    from compiler.convert.pdf_docling import elements_from_document
+
+    source = tmp_path / "doc.md"
+    source.write_text("# Guide\n\n## 1 Setup\n\nInstall it first.\n\n- one step\n- two steps\n\n| Key | Value |\n|---|---|\n| a | 1 |\n")
+    document = DocumentConverter().convert(source).document
+    elements = elements_from_document(document)
+    assert [(e.kind, e.text, e.level) for e in elements if e.kind != "table"] == [
+        ("heading", "Guide", 1),
+        ("heading", "1 Setup", 1),
+        ("paragraph", "Install it first.", None),
+        ("list_item", "one step", None),
+        ("list_item", "two steps", None),
+    ]
+    table = next(e for e in elements if e.kind == "table")
+    assert table.rows == [["Key", "Value"], ["a", "1"]] and table.header_rows == 1

@@ -1,0 +1,118 @@
+"""Planning: rules (kinds, parts, targets, aliases, follow-ups) and one model call replayed through the real openai client."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from api.plan import Turn, is_follow_up, obligation_kind, plan_by_rules, plan_with_model
+from compiler.models import ChatModel, ModelError, make_client
+from compiler.settings import ModelSettings
+
+DOCS = {"sop-014": "SOP-014 Complaint Handling", "qm-001": "QM-001 Quality Manual", "sp-63b": "Authentication Guidelines"}
+ALIASES = [("AAL", "Authenticator Assurance Level")]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("What is a Reportable Event", "describe"),
+        ("What are the steps of handling a complaint, from receipt to closure", "trace"),
+        ("What changed from the previous revision", "compare"),
+        ("How often must top management review the system", "lookup"),
+        ("Is it overdue", "judge"),
+        ("Which complaints led to a CAPA", "list"),
+        ("Why is the closure target 30 days", "explain"),
+        ("What should we recommend to the supplier", "propose"),
+    ],
+)
+def test_kinds_by_rule(text, kind):
+    assert obligation_kind(text) == kind
+
+
+def test_a_question_splits_into_its_parts_with_targets_and_named_documents():
+    plan = plan_by_rules(
+        "What is a Reportable Event, and what must the Complaint Handling Unit do under SOP-014 when a complaint is one?",
+        [], DOCS, [], ["Reportable Event"], [],
+    )
+    assert plan.planner == "rules" and not plan.follow_up
+    assert [o.ask for o in plan.obligations] == [
+        "What is a Reportable Event",
+        "what must the Complaint Handling Unit do under SOP-014 when a complaint is one",
+    ]
+    assert plan.obligations[0].targets[0] == "Reportable Event"
+    assert plan.obligations[1].targets[:2] == ["SOP-014", "Complaint Handling Unit"]
+    assert plan.obligations[1].documents == ["sop-014"]
+
+
+def test_targets_are_aligned_with_the_ledger_aliases():
+    plan = plan_by_rules("Which authenticators meet AAL2?", [], DOCS, ALIASES, [], [])
+    assert "Authenticator Assurance Level" in plan.obligations[0].targets
+    plan = plan_by_rules("What does Authenticator Assurance Level 2 require?", [], DOCS, ALIASES, [], [])
+    assert "AAL" in plan.obligations[0].targets
+
+
+def test_a_follow_up_inherits_the_previous_question_and_its_documents():
+    history = [Turn(question="How long do access tokens last?", citations=["s1"])]
+    assert is_follow_up("and what about refresh tokens?", history)
+    assert not is_follow_up("and what about refresh tokens?", [])
+    assert not is_follow_up("What is the retention period of backups kept in the offsite vault by operations?", history)
+    plan = plan_by_rules("and what about refresh tokens?", history, DOCS, [], [], ["sop-014"])
+    assert plan.follow_up and plan.resolved_question == "How long do access tokens last — refresh tokens?"
+    assert plan.obligations[0].targets[:2] == ["refresh", "tokens"] and plan.obligations[0].documents == ["sop-014"]
+
+
+def _replay(content: str | None, status: int = 200):
+    """An httpx client answering every request with one recorded chat completion."""
+    seen: list[dict] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(json.loads(request.content))
+        if status != 200:
+            return httpx.Response(status, json={"error": {"message": "server error", "type": "server_error"}})
+        return httpx.Response(
+            200,
+            json={
+                "id": "chatcmpl-rec1", "object": "chat.completion", "created": 1764500000, "model": "qwen2.5-1.5b-instruct",
+                "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
+                "usage": {"prompt_tokens": 321, "completion_tokens": 54, "total_tokens": 375},
+            },
+        )
+
+    client = make_client(ModelSettings(base_url="http://127.0.0.1:9/v1", max_retries=0), http_client=httpx.Client(transport=httpx.MockTransport(handler)))
+    return ChatModel(client, "qwen2.5-1.5b-instruct"), seen
+
+
+def test_the_model_planner_makes_one_call_and_keeps_only_known_documents():
+    reply = {
+        "resolved_question": "What is a Reportable Event and what must the CHU do?",
+        "follow_up": False,
+        "obligations": [
+            {"kind": "describe", "ask": "Define Reportable Event", "targets": ["Reportable Event", ""], "documents": ["qm-001", "made-up"]},
+            {"kind": "trace", "ask": "What the Complaint Handling Unit does", "targets": ["Complaint Handling Unit"], "documents": ["sop-014"]},
+        ],
+    }
+    chat, seen = _replay(json.dumps(reply))
+    plan = plan_with_model(chat, "What is a Reportable Event and what must the CHU do?", [], DOCS, ALIASES)
+    assert plan.planner == "qwen2.5-1.5b-instruct" and len(seen) == 1
+    assert seen[0]["response_format"] == {"type": "json_object"}
+    assert "- qm-001: QM-001 Quality Manual" in seen[0]["messages"][1]["content"]
+    assert [o.kind for o in plan.obligations] == ["describe", "trace"]
+    assert plan.obligations[0].targets == ["Reportable Event"] and plan.obligations[0].documents == ["qm-001"]
+    assert chat.prompt_tokens == 321
+
+
+@pytest.mark.parametrize(
+    ("content", "status", "words"),
+    [
+        ("not json at all", 200, "unusable plan"),
+        (json.dumps({"resolved_question": "q", "obligations": [{"kind": "ponder", "ask": "x"}]}), 200, "unusable plan"),
+        (None, 500, "InternalServerError"),
+    ],
+)
+def test_an_unusable_planner_reply_raises_model_error(content, status, words):
+    chat, _ = _replay(content, status)
+    with pytest.raises(ModelError, match=words):
+        plan_with_model(chat, "What is a Reportable Event?", [], DOCS, [])

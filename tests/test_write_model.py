@@ -1,0 +1,67 @@
+"""The model writer with recorded replies, then the checker and the gate: write -> check -> gate."""
+
+from __future__ import annotations
+
+from api.check import ClaimChecker, ModelJudge
+from api.complete import complete_answer
+from api.gate import gate, verify_verbatim
+from api.plan import Obligation, Plan
+from api.read import Reading, ReadSection
+from api.write_model import ModelWriter
+from tests.claimshelf import S_CASE, S_RULES, S_TABLE, Replay, make_shelf
+
+
+def plan() -> Plan:
+    obligations = [Obligation(kind="describe", ask="What are the complaint deadlines?", targets=["deadline"]),
+                   Obligation(kind="judge", ask="Was the MDR report on time?", targets=["MDR report"]),
+                   Obligation(kind="lookup", ask="Who pays for shipping?", targets=["shipping"])]
+    q = "What are the deadlines, was the MDR report on time, and who pays for shipping?"
+    return Plan(question=q, resolved_question=q, obligations=obligations, planner="rules")
+
+
+def reading() -> Reading:
+    shelf = make_shelf()
+    sections = [ReadSection(shelf="qa", section_id=sid, doc_id="sop-014", chars=shelf.chars(sid), why="whole scope")
+                for sid in (S_RULES, S_TABLE, S_CASE)]
+    return Reading(budget=400_000, scope_chars=1000, whole_scope=True, chars_read=1000, sections=sections, not_opened=[])
+
+
+def test_writer_prompt_documents_and_checked_display():
+    shelves = {"qa": make_shelf()}
+    writes, checks = Replay("writer_single"), Replay("checker_for_writer")
+    draft = ModelWriter(writes.chat("writer-test")).write(plan(), reading(), shelves)
+    system, user = (m["content"] for m in writes.requests[0]["messages"])
+    assert "ends with the ids of the sections" in system and "[s0123456789a]" in system
+    assert user.index("Parts of the answer") < user.index("Question:") < user.index("Documents:")
+    assert f'<section id="{S_RULES}" document="SOP-014 Complaint Handling" page="1" heading="6 Procedure">' in user
+    assert "[judge]" in user and "Verdict:" in user
+    assert draft.covered == {0: 1.0, 1: 1.0, 2: 0.0} and draft.writer == "writer-test"
+
+    checked = ClaimChecker(ModelJudge(checks.chat()))(verify_verbatim(draft, shelves), shelves)
+    gated = gate(checked)
+    shown = [(u.obligation, u.text) for u in gated.shown]
+    assert (0, "The Complaint Handling Unit may extend the deadline by 10 days, e.g. when a sample is still in transit.") in shown
+    assert (0, "Complaint | ") in shown and (0, "Reportable Event | 1 working day") in shown
+    assert (0, "Deadlines") in shown
+    part2 = [t for o, t in shown if o == 1]
+    assert part2[0] == "Derived from the documents: Yes, the MDR report was on time."
+    assert "30 days from 2025-03-03 to 2025-04-02 (counted by code)." in part2
+    removed = {r.unit.text: r.reason for r in gated.removed}
+    assert "number 3 is not in the span" in removed["3 working days"]
+    completion = complete_answer(plan(), gated.shown, draft.covered, 0.5)
+    assert completion.label == "partial" and completion.gaps == ["The documents do not say who pays for shipping."]
+
+
+def test_sources_beyond_one_budget_go_to_further_writers_and_a_composer():
+    shelves = {"qa": make_shelf()}
+    replay = Replay("writer_batches")
+    writer = ModelWriter(replay.chat("writer-test"), budget_chars=300)
+    draft = writer.write(plan(), reading(), shelves)
+    assert writer.calls == 4
+    assert "Already written" not in replay.messages(0) and S_TABLE not in replay.messages(0)
+    assert "Already written" in replay.messages(1) and "acknowledged within 5 working days" in replay.messages(1)
+    composer = replay.messages(3)
+    assert all(f"<part n=\"{n}\">" in composer for n in (1, 2, 3)) and "30 days of receipt" in composer
+    texts = [u.text for u in draft.units]
+    assert texts == ["A complaint must be acknowledged within 5 working days.", "A Reportable Event has a deadline of 1 working day.",
+                     "An MDR report is due within 30 days of receipt."]  # the part the composer dropped, appended in its own words
