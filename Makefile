@@ -9,11 +9,14 @@ DEMO_SHELF := shelves/northwind
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export NO_MKDOCS_2_WARNING := 1
+# A local demo value (not a secret): the demo site's widget sends it to the demo endpoint.
+DEMO_TOKEN ?= demo-local-token
+export SHELFWISE_DEMO_TOKEN := $(DEMO_TOKEN)
 
 .PHONY: install system-deps demo test bench bench-structure bench-pdf bench-compile bench-links bench-search bench-site bench-api bench-adversarial eval-local-llm clean help
 
 help:
-	@echo "make demo   - set up, compile the demo shelf ($(DEMO_SHELF)) and print the compile report"
+	@echo "make demo   - set up, compile the demo shelf ($(DEMO_SHELF)), build its site, serve site and endpoint on 127.0.0.1"
 	@echo "make test   - run the test suite (installs first)"
 	@echo "make bench  - run the benchmarks (results in eval/results/)"
 
@@ -40,8 +43,11 @@ system-deps: $(SYSTEM_STAMP)
 
 install: $(STAMP) $(SYSTEM_STAMP)
 
+DEMO_PORT ?= 8000
 demo: install
-	$(VENV)/bin/shelfwise build $(DEMO_SHELF)
+	$(VENV)/bin/shelfwise build $(DEMO_SHELF) --site --config shelves/demo.toml
+	@echo
+	$(VENV)/bin/shelfwise serve northwind --config shelves/demo.toml --port $(DEMO_PORT)
 
 test: install
 	$(PY) -m pytest -q

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 from compiler.settings import Settings
 
@@ -37,6 +38,8 @@ def ask_command(shelf: str, question: str, json_out: bool, settings: Settings, *
         print("\nSources:")
         for source in response.sources:
             print(f"  [{source.section_id}] {source.title} › {' › '.join(source.heading_path)}  ({source.path})")
+    for warning in response.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     print(f"\nlabel: {response.label}  mode: {response.mode}  trace: {response.trace_id}", file=sys.stderr)
     return 0
 
@@ -59,8 +62,14 @@ def trace_command(trace_id: str, settings: Settings, *, json_out: bool = False) 
 
 def serve_command(shelves: list[str], host: str, port: int, settings: Settings) -> int:
     """``shelfwise serve [SHELF ...] [--host H] [--port P]``: the API and the static sites under uvicorn."""
-    from api.serve import serve
+    from api.serve import serve, shelf_build_dirs
 
-    print(f"serving on http://{host}:{port}/api (schema: /api/schema)", file=sys.stderr)
+    base = f"http://{host}:{port}"
+    print(f"answering endpoint: {base}/api/ask   (OpenAPI schema: {base}/api/schema, health: {base}/api/health)", flush=True)
+    if settings.api.serve_sites:
+        for name, build_dir in sorted(shelf_build_dirs(shelves, settings).items()):
+            if (Path(build_dir) / "site" / "index.html").exists():
+                print(f"site {name}: {base}/sites/{name}/", flush=True)
+    print("press Ctrl-C to stop", flush=True)
     serve(shelves, host, port, settings)
     return 0

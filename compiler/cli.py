@@ -39,7 +39,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     if not shelf.is_dir():
         raise ShelfwiseError(f"{shelf} is not a folder; give the path of a shelf (a folder of documents)")
     progress = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
-    report = build_shelf(shelf, settings, progress=progress, stages=default_stages(settings), exclude=args.exclude)
+    report = build_shelf(shelf, settings, progress=progress, stages=default_stages(settings, site=args.site, shelf_dir=shelf), exclude=args.exclude)
     print(report.to_json() if args.json else report.render())
     if report.failed and args.strict:
         print(f"error: {len(report.failed)} document(s) failed (--strict)", file=sys.stderr)
@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--strict", action="store_true", help=f"exit {EXIT_STRICT_FAILURES} when any document failed")
     build.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="leave out files matching GLOB (repeatable), on top of shelf.toml's exclude")
     build.add_argument("--no-outline", action="store_true", help="take PDF headings from the text layer only, ignoring bookmarks")
+    build.add_argument("--site", action="store_true", help="also render the pages and build the static site into build/<shelf>/site (a failed site build exits 1 and keeps the last good site)")
     build.add_argument("--json", action="store_true", help="print the report as JSON")
     build.add_argument("--quiet", action="store_true", help="no progress lines")
     build.set_defaults(func=cmd_build)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from compiler.models import ChatModel, make_client
 from compiler.settings import Settings
@@ -18,10 +19,18 @@ def role_model(settings: Settings, role: str, *, http_client=None) -> ChatModel 
     return ChatModel(make_client(settings.models, http_client=http_client), model)
 
 
-def default_stages(settings: Settings) -> list[Callable]:
-    """Stages run after documents are stored: each is ``stage(store, out, changed, removed, progress) -> (name, summary)``."""
+def default_stages(settings: Settings, *, site: bool = False, shelf_dir: Path | None = None) -> list[Callable]:
+    """Stages run after documents are stored: each is ``stage(store, out, changed, removed, progress) -> (name, summary)``.
+
+    Indexes, then the ledger and links; with ``site`` the static site last (templates from ``shelf_dir`` override ours).
+    """
     from compiler.embedders import embedder_from_settings
     from compiler.indexes import index_stage
     from compiler.linking import links_stage
 
-    return [index_stage(embedder_from_settings(settings)), links_stage(role_model(settings, "extractor"))]
+    stages = [index_stage(embedder_from_settings(settings)), links_stage(role_model(settings, "extractor"))]
+    if site:
+        from compiler.site import site_stage
+
+        stages.append(site_stage(settings, shelf_dir=shelf_dir))
+    return stages

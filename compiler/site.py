@@ -87,7 +87,7 @@ def build_site(store, out_dir: Path, progress: Callable[[str], None] | None = No
     ``templates_dir`` holds a shelf's own page templates (any of templates/*.md.j2 it overrides).
     ``endpoint`` and ``token`` configure the ask widget on every page.
     """
-    out_dir = Path(out_dir)
+    out_dir = Path(out_dir).resolve()  # mkdocs resolves relative paths against the config file's folder
     shelf = shelf or out_dir.name
     started = time.perf_counter()
     widget = {f"assets/shelfwise/{name}": (SITE_DIR / "widget" / name).read_bytes() for name in WIDGET_FILES}
