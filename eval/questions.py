@@ -80,7 +80,7 @@ def load_questions(path: Path) -> list[Question]:
         except ValidationError as exc:
             label = entry.get("id", f"#{number}") if isinstance(entry, dict) else f"#{number}"
             problems.extend(f"question {label}: {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-    ids = [q.id for q in questions]
+    ids = [str(entry.get("id")) for entry in raw if isinstance(entry, dict) and entry.get("id") is not None]
     problems.extend(f"question id {i} appears more than once" for i in sorted({i for i in ids if ids.count(i) > 1}))
     if problems:
         raise SettingsError(str(path), problems)

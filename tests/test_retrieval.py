@@ -1,0 +1,126 @@
+"""Retrieval evaluation: metric definitions, budgets, chunk mapping, gold mapping, the end-to-end run, the scoreboard."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from compiler.errors import SettingsError
+from compiler.indexes import index_shelf
+from compiler.store import Store
+from eval.baseline import make_chunks
+from eval.questions import GoldQuestion, Question, load_questions, map_gold
+from eval.retrieval import Unit, question_metrics, run_retrieval_eval
+from eval.scoreboard import render_scoreboard, retrieval_table
+
+from search_fixtures import HashEmbedder, h, oauth_like_shelf, p, put_doc
+
+QUESTIONS_YAML = """
+- id: oauth-x1
+  shelf: oauth
+  question: What is a bearer token and how long may an authorization code live?
+  kind: definition
+  must:
+  - item: A bearer token can be used by any party in possession of it.
+    evidence:
+    - doc: rfc6750.txt
+      heading: 1.2.  Terminology
+      quote: any party in possession of the token
+  - item: Authorization codes live at most 10 minutes.
+    evidence:
+    - doc: rfc6749.txt
+      heading: 4.1.2.  Authorization Response
+      quote: A maximum authorization code lifetime of 10 minutes is RECOMMENDED.
+    - doc: rfc6749.txt
+      heading: No Such Heading
+      quote: The authorization code MUST expire shortly after it is issued.
+- id: oauth-x2
+  shelf: oauth
+  question: Which claims does a JWT carry?
+  must:
+  - item: An absence.
+    evidence: []
+"""
+
+
+def _gold(items):
+    return GoldQuestion(question=Question(id="q", shelf="s", question="?", must=[]), items=items)
+
+
+def test_metrics_by_hand():
+    gold = _gold([["a"], ["b", "c"], ["z"]])  # relevant {a, b, c, z}
+    units = [Unit(chars=100, sections=[s]) for s in ["x", "a", "y", "b", "c"]]
+    m = question_metrics(gold, units)
+    assert m["recall@5"] == 0.75 and m["precision@5"] == 0.6 and m["precision@10"] == 0.3
+    assert m["mrr"] == 0.5
+    ideal = sum(1 / math.log2(r + 1) for r in range(1, 5))
+    assert m["ndcg@10"] == pytest.approx((1 / math.log2(3) + 1 / math.log2(5) + 1 / math.log2(6)) / ideal)
+    assert m["ctx_recall@5"] == pytest.approx(2 / 3)
+    assert m["ctx_precision"] == pytest.approx((1 / 2 + 2 / 4 + 3 / 5) / 3)
+
+
+def test_budget_walks_units_in_rank_order_and_skips_what_does_not_fit():
+    gold = _gold([["a"], ["b"], ["c"]])
+    units = [Unit(chars=3000, sections=["a"]), Unit(chars=2000, sections=["x"]), Unit(chars=900, sections=["b"]), Unit(chars=15000, sections=["c"])]
+    m = question_metrics(gold, units)
+    assert m["budget_4k"] == pytest.approx(2 / 3)  # a (3000) + b (900); x does not fit, is skipped
+    assert m["budget_16k"] == pytest.approx(2 / 3)  # c (15000) never fits after a
+    assert m["budget_64k"] == 1.0
+
+
+def test_a_chunk_carries_sections_with_200_chars_or_all_of_a_short_one(tmp_path):
+    store = Store(tmp_path / "s.sqlite")
+    doc = put_doc(store, "d.md", "D", [h("Long"), p("x" * 1990), h("Short"), p("tiny"), h("Next"), p("y" * 3000), h("Empty")])
+    chunks = make_chunks(doc, store.sections(doc))
+    headings = [[store.section(sid).heading for sid in c.sections] for c in chunks]
+    assert [len(c.text) for c in chunks[:-1]] == [2000] * (len(chunks) - 1)
+    assert chunks[1].text[:250] == chunks[0].text[-250:]
+    assert headings[0] == ["Long"]  # "Short" spans 1998-2011: chunk 0 does not carry all of it
+    assert headings[1] == ["Long", "Short", "Next"]  # chunk 1 (from 1750) carries 248 chars of Long, all of Short
+    assert headings[2] == ["Next"]
+    assert all("Empty" not in hs for hs in headings)
+
+
+def test_questions_load_and_map_to_sections(tmp_path):
+    path = tmp_path / "q.yaml"
+    path.write_text(QUESTIONS_YAML)
+    questions = load_questions(path)
+    store = Store(tmp_path / "s.sqlite")
+    oauth_like_shelf(store)
+    gold = map_gold(questions[0], store)
+    assert [[store.section(s).heading for s in item] for item in gold.items] == [["1.2. Terminology"], ["4.1.2. Authorization Response"]]
+    assert gold.notes == ["oauth-x1: heading 'No Such Heading' not found in rfc6749.txt; mapped by its quote"]
+    assert map_gold(questions[1], store).relevant == set()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("- id: a\n  shelf: s\n- id: a\n  shelf: s\n  question: q\n  must: []\n")
+    with pytest.raises(SettingsError) as info:
+        load_questions(bad)
+    assert "question a: question: Field required" in str(info.value) and "question id a appears more than once" in str(info.value)
+    with pytest.raises(SettingsError, match="file not found"):
+        load_questions(tmp_path / "missing.yaml")
+
+
+def test_end_to_end_run_writes_results_and_the_scoreboard_reads_them(tmp_path):
+    questions = tmp_path / "q.yaml"
+    questions.write_text(QUESTIONS_YAML)
+    build = tmp_path / "build"
+    store = Store(build / "oauth" / "store.sqlite")
+    oauth_like_shelf(store)
+    embedder = HashEmbedder()
+    index_shelf(store, build / "oauth" / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
+    store.close()
+    out = tmp_path / "results" / "retrieval-q.json"
+    result = run_retrieval_eval(questions, build_dir=build, embedder=embedder, results_path=out)
+    assert json.loads(out.read_text())["systems"] == result["systems"]
+    assert result["n_scored"] == 1 and result["skipped_without_evidence"] == ["oauth-x2"]
+    assert set(result["systems"]) == {"bm25 sections", "dense sections", "bm25+dense sections", "hybrid sections", "chunk RAG (2000/250, bm25+dense)"}
+    assert result["systems"]["hybrid sections"]["recall@20"] == 1.0  # five sections with text: all found
+    del result["systems"]["dense sections"]["mrr"]
+    (tmp_path / "results" / "retrieval-q.json").write_text(json.dumps(result))
+    board = render_scoreboard(tmp_path / "results")
+    assert "| dense sections | " in board and " n.m. |" in board
+    assert retrieval_table(result).count("\n| ") == 6
+    with pytest.raises(Exception, match="shelves not compiled"):
+        run_retrieval_eval(questions, build_dir=tmp_path / "empty", embedder=embedder)
