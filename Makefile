@@ -29,13 +29,13 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m pip install -q -c constraints.txt -e '.[test]'
 	touch $@
 
-# Debian packages: makeinfo (Texinfo reader), Chromium + ChromeDriver (browser tests).
+# Debian's Chromium, for the site and widget tests in a headless browser (playwright drives it).
 $(SYSTEM_STAMP):
 	@mkdir -p build
-	@if ! command -v makeinfo >/dev/null || ! command -v chromium >/dev/null; then \
+	@if ! command -v chromium >/dev/null; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends texinfo chromium chromium-driver >/dev/null; \
-	  else echo "missing Debian packages: run 'sudo apt-get install texinfo chromium chromium-driver'"; exit 1; fi; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; \
+	  else echo "missing Debian package: run 'sudo apt-get install chromium'"; exit 1; fi; \
 	fi
 	touch $@
 
