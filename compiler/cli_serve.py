@@ -62,13 +62,25 @@ def cmd_eval_retrieval(args: argparse.Namespace, settings) -> int:
 
 
 def cmd_eval_scoreboard(args: argparse.Namespace, settings) -> int:
-    from eval.scoreboard import render_scoreboard
+    from eval.scoreboard import run_scoreboard
 
-    text = render_scoreboard(args.results)
+    text = run_scoreboard(args.results)
     if args.out:
         args.out.write_text(text, encoding="utf-8")
     print(text)
     return 0
+
+
+def cmd_eval_answers(args: argparse.Namespace, settings) -> int:
+    from eval.cli_eval import eval_answers_command
+
+    return eval_answers_command(args.questions, args.runs, args.label, settings)
+
+
+def cmd_eval_baseline(args: argparse.Namespace, settings) -> int:
+    from eval.cli_eval import eval_baseline_command
+
+    return eval_baseline_command(args.questions, args.runs, args.label, settings)
 
 
 def add_commands(commands, common, load) -> None:
@@ -103,13 +115,23 @@ def add_commands(commands, common, load) -> None:
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.set_defaults(func=wrap(cmd_serve))
 
-    evaluate = commands.add_parser("eval", help="evaluation: retrieval metrics and the scoreboard", description="Evaluate retrieval against gold evidence and print the scoreboard.")
+    evaluate = commands.add_parser("eval", help="evaluation: retrieval metrics, answer runs, the scoreboard", description="Evaluate retrieval against gold evidence and print the scoreboard.")
     evals = evaluate.add_subparsers(dest="eval_command", metavar="EVAL", required=True)
     retrieval = evals.add_parser("retrieval", help="score every retrieval system against a questions file's gold evidence", description="Score BM25, dense, hybrid sections and the chunk-RAG baseline on a questions file (dev.yaml format); its shelves must be compiled under the build dir.")
     retrieval.add_argument("--questions", type=Path, required=True, help="questions file (dev.yaml format)")
     common(retrieval)
     retrieval.add_argument("--out", type=Path, default=None, help="result JSON (default eval/results/retrieval-<stem>.json)")
     retrieval.set_defaults(func=wrap(cmd_eval_retrieval))
+    for name, func, text in (
+        ("answers", cmd_eval_answers, "run every question through the answering pipeline, store the runs and grade them"),
+        ("baseline-answers", cmd_eval_baseline, "run the chunk-RAG baseline answerer (needs models.writer) and grade it the same way"),
+    ):
+        sub = evals.add_parser(name, help=text, description=text[0].upper() + text[1:] + ": runs go to eval/runs/<label>/ as JSON lines; with models.judge a blind, quote-checked judge scores coverage, otherwise the model-free quote recall is reported.")
+        sub.add_argument("--questions", type=Path, required=True, help="questions file (dev.yaml format)")
+        common(sub)
+        sub.add_argument("--runs", type=int, default=1, help="how many runs of the same configuration (2 measures noise)")
+        sub.add_argument("--label", default=None, help="run label (default: derived from the mode and questions file)")
+        sub.set_defaults(func=wrap(func))
     scoreboard = evals.add_parser("scoreboard", help="regenerate the scoreboard tables from stored results", description="Regenerate every table from the stored results in eval/results as Markdown; unmeasured metrics print n.m.")
     common(scoreboard)
     scoreboard.add_argument("--results", type=Path, default=Path("eval/results"), help="results folder (default eval/results)")

@@ -53,5 +53,7 @@ def render_scoreboard(results_dir: Path = Path("eval/results")) -> str:
 
 
 def run_scoreboard(results_dir: Path = Path("eval/results")) -> str:
-    """``shelfwise eval scoreboard``: the Markdown tables, to print."""
-    return render_scoreboard(results_dir)
+    """``shelfwise eval scoreboard``: every table — retrieval, then answers (runs under eval/runs) — as Markdown."""
+    from eval.answer_scoreboard import answer_tables
+
+    return "## Retrieval\n\n" + render_scoreboard(results_dir) + "\n\n## Answers\n\n" + answer_tables(Path(results_dir))
