@@ -31,7 +31,7 @@ __all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "READER_EPOCH"]
 log = logging.getLogger("shelfwise.build")
 
 # Bump when a reader's output changes, so stores compiled by older code reconvert.
-READER_EPOCH = 1
+READER_EPOCH = 2
 
 Progress = Callable[[str], None]
 

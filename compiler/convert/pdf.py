@@ -3,8 +3,9 @@
 docling's standard pipeline needs layout weights that cannot be fetched here,
 so it runs only when ``ReadOptions.docling_artifacts_path`` names a folder that
 exists (``pdf_docling``). Otherwise the model-free route reads the text layer
-with pdfplumber (characters with fonts, ruled tables, image boxes) and pdfium
-(outline, figure crops), ``options.window_pages`` pages at a time. Each window's
+with pdfium (characters with fonts, paths, image boxes, outline, figure crops;
+pdfplumber's table finder turns the paths into ruled tables),
+``options.window_pages`` pages at a time. Each window's
 page items are stored as ``window-NNNN.json`` under ``options.checkpoint_dir``
 when one is given, so an interrupted read resumes from the last finished window;
 ``pdf_tree.assemble`` then runs once over all pages, so a windowed read equals a
@@ -13,7 +14,6 @@ single pass.
 
 from __future__ import annotations
 
-import json
 import os
 from importlib.metadata import version
 from pathlib import Path
@@ -30,13 +30,13 @@ from compiler.records import Converted
 
 __all__ = ["read", "read_text_layer", "outline", "WINDOW_FORMAT"]
 
-WINDOW_FORMAT = 1  # bump when PageData or read_page changes what a stored window means
+WINDOW_FORMAT = 2  # bump when PageData or read_page changes what a stored window means
 _ENCRYPTED = "PDF is encrypted (password-protected); remove the password and compile again"
 _PDFIUM_PASSWORD_ERROR = 4
 
 
 def _reader_version() -> str:
-    return f"pdfplumber {version('pdfplumber')}; pypdfium2 {version('pypdfium2')}; window format {WINDOW_FORMAT}"
+    return f"pypdfium2 {version('pypdfium2')}; pdfplumber {version('pdfplumber')}; window format {WINDOW_FORMAT}"
 
 
 class WindowFile(BaseModel):
@@ -116,23 +116,19 @@ def _save_window(path: Path, window: WindowFile) -> None:
     os.replace(partial, path)  # a kill mid-write leaves only the .partial file
 
 
-def _read_window(path: Path, document: pdfium.PdfDocument, first: int, last: int) -> list[PageData]:
+def _read_window(document: pdfium.PdfDocument, first: int, last: int) -> list[PageData]:
     """Pages first..last (1-based, inclusive) read from the text layer."""
     pages = []
     try:
-        with pdfplumber.open(path, pages=list(range(first, last + 1))) as plumber:
-            for page_no, page in zip(range(first, last + 1), plumber.pages):
-                pdfium_page = document[page_no - 1]
-                try:
-                    pages.append(read_page(page, pdfium_page, page_no))
-                finally:
-                    pdfium_page.close()
-                page.close()
+        for page_no in range(first, last + 1):
+            pdfium_page = document[page_no - 1]
+            try:
+                pages.append(read_page(pdfium_page, page_no))
+            finally:
+                pdfium_page.close()
     except ConversionError:
         raise
-    except Exception as exc:  # pdfminer raises many unrelated types on malformed content
-        if "password" in type(exc).__name__.lower() or "encrypt" in str(exc).lower():
-            raise ConversionError(_ENCRYPTED) from exc
+    except Exception as exc:  # pdfium, or pdfplumber's table finder on malformed paths
         raise ConversionError(f"PDF pages {first}-{last} could not be read ({type(exc).__name__}: {exc}); re-export or download it again") from exc
     return pages
 
@@ -160,7 +156,7 @@ def read_text_layer(path: Path, options: ReadOptions, *, use_outline: bool = Tru
             target = _window_path(options.checkpoint_dir, index) if options.checkpoint_dir else None
             stored = _load_window(target, expected) if target else None
             if stored is None:
-                stored = _read_window(path, document, first, last)
+                stored = _read_window(document, first, last)
                 if target:
                     _save_window(target, WindowFile(**expected, pages=stored))
             pages.extend(stored)

@@ -1,9 +1,10 @@
 """One PDF page's text layer as positioned items: lines with their style, tables, figures.
 
-``read_page`` turns a pdfplumber page (and the same page opened in pdfium, for
-figure crops) into a :class:`PageData`: text lines in reading order (two-column
-pages read column by column) with font size, bold and monospace flags, plus
-table and figure elements placed where they sit. Nothing here looks beyond the
+``read_page`` turns a page opened in pdfium into a :class:`PageData`: text lines
+in reading order (two-column pages read column by column) with font size, bold
+and monospace flags, plus table and figure elements placed where they sit.
+Words and image boxes come from pdfium (``pdf_chars``), ruled tables from
+pdfplumber's table finder fed with pdfium's paths (``pdf_tables``). Nothing here looks beyond the
 page, so a window of pages can be read, stored and reloaded on its own;
 ``pdf_tree.assemble`` makes every decision that needs the whole document.
 """
@@ -11,12 +12,16 @@ page, so a window of pages can be read, stored and reloaded on its own;
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import re
 from collections import Counter
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
+
+from compiler.convert.pdf_chars import SPACE_GAP_RATIO, Char, image_boxes, page_chars, page_words
+from compiler.convert.pdf_tables import find_tables
 
 __all__ = ["PageItem", "PageData", "read_page", "CAPTION"]
 
@@ -57,10 +62,6 @@ class PageData(BaseModel):
     items: list[PageItem] = Field(default_factory=list, description="Items in reading order.")
 
 
-def _words(page: Any) -> list[dict]:
-    return page.extract_words(x_tolerance_ratio=0.2, keep_blank_chars=False, extra_attrs=["fontname", "size"])
-
-
 def _cluster_lines(words: list[dict]) -> list[list[dict]]:
     """Group words into physical lines by vertical overlap (words sorted by top, then x)."""
     lines: list[list[dict]] = []
@@ -91,17 +92,25 @@ def _segments(line: list[dict], width: float) -> list[list[dict]]:
     return parts
 
 
+@functools.lru_cache(maxsize=512)
+def _font_style(fontname: str) -> tuple[bool, bool]:
+    """(bold, monospace) from a font's name, its subset prefix (ABCDEF+) dropped."""
+    name = fontname.split("+")[-1]
+    return bool(_BOLD.search(name)), bool(_MONO.search(name))
+
+
 def _line_item(words: list[dict], page_no: int) -> PageItem:
     text = words[0]["text"]
     for prev, word in zip(words, words[1:]):
-        if word["x0"] - prev["x1"] > 0.1 * word["size"]:
+        gap = word["x0"] - prev["x1"]
+        if gap > 0.1 * word["size"] or (word["space"] and gap > SPACE_GAP_RATIO * word["size"]):
             text += " "
         text += word["text"]
     text = _CID.sub("", _LEADING_CID.sub("• ", text)).strip()  # glyphs without unicode: a leading one is a bullet
-    letters = [(len(w["text"]), w["fontname"]) for w in words]
+    letters = [(len(w["text"]), _font_style(w["fontname"])) for w in words]
     total = sum(n for n, _ in letters) or 1
-    bold = sum(n for n, font in letters if _BOLD.search(font.split("+")[-1])) / total >= 0.9
-    mono = sum(n for n, font in letters if _MONO.search(font.split("+")[-1])) / total >= 0.8
+    bold = sum(n for n, style in letters if style[0]) / total >= 0.9
+    mono = sum(n for n, style in letters if style[1]) / total >= 0.8
     sizes = sorted(w["size"] for w in words for _ in range(len(w["text"])))
     return PageItem(
         kind="line",
@@ -157,14 +166,14 @@ def _inside(word: dict, box: tuple[float, float, float, float]) -> bool:
     return box[0] - 1 <= cx <= box[2] + 1 and box[1] - 1 <= cy <= box[3] + 1
 
 
-def _tables(page: Any, page_no: int) -> list[PageItem]:
+def _tables(pdfium_page: Any, chars: list[Char], page_no: int) -> list[PageItem]:
     found = []
-    for table in page.find_tables():
-        rows = [[" ".join((cell or "").split()) for cell in row] for row in table.extract()]
+    for bbox, cells in find_tables(pdfium_page, chars):
+        rows = [[" ".join((cell or "").split()) for cell in row] for row in cells]
         rows = [row for row in rows if any(row)]
         if len(rows) < 2 or max(len(row) for row in rows) < 2:
             continue
-        x0, top, x1, bottom = table.bbox
+        x0, top, x1, bottom = bbox
         found.append(PageItem(kind="table", page=page_no, x0=x0, x1=x1, top=top, bottom=bottom, rows=rows))
     return found
 
@@ -175,21 +184,8 @@ def _crop_png(pdfium_page: Any, box: tuple[float, float, float, float], width: f
     crop = (max(x0, 0), max(height - bottom, 0), max(width - x1, 0), max(top, 0))
     image = pdfium_page.render(scale=scale, crop=crop).to_pil()
     buffer = io.BytesIO()
-    image.convert("RGB").save(buffer, format="PNG", optimize=True)
+    image.convert("RGB").save(buffer, format="PNG", compress_level=6)
     return base64.b64encode(buffer.getvalue()).decode("ascii")
-
-
-def _image_boxes(page: Any, width: float, height: float) -> list[tuple[float, float, float, float]]:
-    boxes = []
-    for image in page.images:
-        x0, top = max(image["x0"] - page.bbox[0], 0), max(image["top"], 0)
-        x1, bottom = min(image["x1"] - page.bbox[0], width), min(image["bottom"], height)
-        if x1 - x0 < 40 or bottom - top < 40 or (x1 - x0) * (bottom - top) > 0.9 * width * height:
-            continue  # icons and rules, or a full-page scan
-        box = (round(x0, 1), round(top, 1), round(x1, 1), round(bottom, 1))
-        if box not in boxes:
-            boxes.append(box)
-    return boxes
 
 
 def _caption_for(box: tuple[float, float, float, float], lines: list[PageItem], used: set[int]) -> int | None:
@@ -237,17 +233,17 @@ def _vector_figure_box(caption: PageItem, lines: list[PageItem], used: set[int],
     return (margin_x0, ceiling + 2, margin_x1, caption.top - 2)
 
 
-def read_page(page: Any, pdfium_page: Any, page_no: int) -> PageData:
-    """The positioned items of one page, in reading order."""
-    width, height = float(page.width), float(page.height)
-    tables = _tables(page, page_no)
+def read_page(pdfium_page: Any, page_no: int) -> PageData:
+    """The positioned items of one page (opened in pdfium), in reading order."""
+    chars, width, height = page_chars(pdfium_page)
+    tables = _tables(pdfium_page, chars, page_no)
     boxes = [(t.x0, t.top, t.x1, t.bottom) for t in tables]
-    words = [w for w in _words(page) if w["upright"] and w["text"].strip() and not any(_inside(w, b) for b in boxes)]
+    words = [w for w in page_words(chars) if w["text"].strip() and not any(_inside(w, b) for b in boxes)]
     lines = [_line_item(seg, page_no) for line in _cluster_lines(words) for seg in _segments(line, width)]
     lines = _reading_order(lines, width)
     used: set[int] = set()
     figures: list[PageItem] = []
-    for box in _image_boxes(page, width, height):
+    for box in image_boxes(pdfium_page, width, height):
         caption_index = _caption_for(box, lines, used)
         caption = _caption_text(caption_index, lines, used) if caption_index is not None else ""
         inner = {i for i, ln in enumerate(lines) if _inside({"x0": ln.x0, "x1": ln.x1, "top": ln.top, "bottom": ln.bottom}, box)}

@@ -164,6 +164,8 @@ def _apply_outline(
                 break
             text = texts.get(id(line), line.text)
             got = normalize_heading(text)
+            if got.replace(" ", "") == wanted.replace(" ", ""):  # a kerned or letter-spaced title: "REAC T" for "ReAct"
+                got = wanted
             if got == wanted or (got and wanted.startswith(got) and len(got) > 0.5 * len(wanted)):
                 heads.add(id(line))
                 texts[id(line)] = text if got == wanted else _extend(lines, index, wanted, absorbed)

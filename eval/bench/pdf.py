@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -72,10 +73,11 @@ def main(argv: list[str] | None = None) -> int:
     document = pdfium.PdfDocument(MAKE)
     bookmarks = outline(document)
     document.close()
-    results: dict = {"make_pdf": {}, "throughput": []}
+    results: dict = {"make_pdf": {}, "throughput": [], "load_average_at_start": round(os.getloadavg()[0], 2)}
     for label, use_outline in (("text_layer", False), ("with_outline", True)):
         converted, seconds = timed(MAKE, use_outline)
         scores = heading_scores(converted, bookmarks)
+        scores["words"] = sum(len(e.text.split()) for e in converted.elements)
         results["make_pdf"][label] = scores
         results["throughput"].append({"file": f"make/make.pdf ({label})", "pages": converted.pages, "seconds": round(seconds, 2), "pages_per_s": round(converted.pages / seconds, 1)})
     shelves = [] if args.quick else [*sorted((CORPORA / "papers").glob("*.pdf")), *sorted((CORPORA / "office").glob("*.pdf"))]
@@ -92,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{'file':<58}{'pages':>6}{'seconds':>9}{'pages/s':>9}")
     for row in results["throughput"]:
         print(f"{row['file']:<58}{row['pages']:>6}{row['seconds']:>9}{row['pages_per_s']:>9}")
+    results["load_average_at_end"] = round(os.getloadavg()[0], 2)
+    print(f"\nload average (1 min): {results['load_average_at_start']} at start, {results['load_average_at_end']} at end (2 cores)")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     print(f"\nwrote {RESULTS.relative_to(ROOT)}")
