@@ -18,11 +18,24 @@ def prepare() -> None:
     """Force offline model loading and hide a torchvision that cannot import. Idempotent."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    if "torchvision" in sys.modules:
+    if "torchvision" in sys.modules and sys.modules["torchvision"] is None:
         return
     try:
         import torchvision  # noqa: F401
+        import torchvision.transforms  # noqa: F401
     except Exception:  # any import failure means the same: hide it
         for name in [n for n in sys.modules if n == "torchvision" or n.startswith("torchvision.")]:
             del sys.modules[name]
         sys.modules["torchvision"] = None  # type: ignore[assignment]
+        _forget_torchvision_in_transformers()
+
+
+def _forget_torchvision_in_transformers() -> None:
+    """If transformers already decided torchvision was available, make it ask again (it now finds none)."""
+    utils = sys.modules.get("transformers.utils.import_utils")
+    if utils is None:
+        return
+    for name in ("is_torchvision_available", "is_torchvision_v2_available"):
+        check = getattr(utils, name, None)
+        if check is not None and hasattr(check, "cache_clear"):
+            check.cache_clear()

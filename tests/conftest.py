@@ -11,6 +11,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 
+from compiler.offline import prepare  # noqa: E402 - before any test imports docling or transformers
+
+prepare()
+
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
 QUESTIONS = ROOT.parent / "shared" / "questions" / "dev.yaml"

@@ -100,6 +100,9 @@ def _attach_captions(elements: list[Element]) -> list[Element]:
 
 
 def read(path: Path, options: ReadOptions) -> Converted:
+    from compiler.offline import prepare
+
+    prepare()
     from docling.datamodel.base_models import ConversionStatus
     from docling_core.types.doc import (
         ListItem,
