@@ -2,9 +2,13 @@
 
 plan → recall → read → write → check → gate → complete, then the answer JSON
 and its stored trace (paper §3.3-§3.4). ``Pipeline`` holds the pluggable parts:
-the planner model (or rules), the writer (extractive here; a model writer
-plugs in with the same ``Writer`` interface), the claim checker (none here:
-code verifies the extractive writer's quotes) and the gate.
+the planner model (or rules), the writer (the extractive writer, or the model
+writer of models.writer), the claim checker (models.checker, required with a
+model writer; without one, code verifies the extractive writer's quotes) and the gate.
+
+A model server failure never fails the answer: a failed planner gives way to the
+rules, a failed writer to the extractive writer (quoted sentences only), a failed
+checker leaves its claims unchecked and so not shown; each says so in ``warnings``.
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from dataclasses import dataclass
 
 from api.complete import NOT_IN_DOCUMENTS, complete_answer
 from api.errors import AnswerTimeout, BadRequest
-from api.gate import Gated, gate, verify_verbatim
+from api.check import ClaimChecker, ModelJudge, require_checker
+from api.gate import Gated, gate, not_shown_line, verify_verbatim
 from api.plan import Plan, plan_by_rules, plan_with_model
 from api.read import read_sections
 from api.recall import recall_candidates
@@ -24,6 +29,7 @@ from api.schemas import AnswerSentence, AskRequest, AskResponse
 from api.shelves import OpenShelf
 from api.trace import StepCost, Trace, TraceStore, new_trace_id, now_iso
 from api.write import COVERED, Draft, ExtractiveWriter, Writer
+from api.write_model import ModelWriter
 from compiler.errors import ShelfwiseError
 from compiler.models import ChatModel, ModelError, make_client
 from compiler.settings import Settings
@@ -70,12 +76,27 @@ def chat_models(settings: Settings, *, http_client=None) -> dict[str, ChatModel]
 def build_pipeline(settings: Settings, chat: Mapping[str, ChatModel] | None) -> Pipeline:
     """The pipeline for ``settings`` with the role models in ``chat`` (role -> ChatModel)."""
     chat = dict(chat or {})
-    if "writer" in chat or settings.models.writer:
-        raise ShelfwiseError(
-            f"models.writer is set ({settings.models.writer or chat['writer'].model}) but this version answers with the "
-            "extractive writer only; remove models.writer from the settings to answer model-free"
-        )
-    return Pipeline(settings=settings, planner=chat.get("planner"), writer=ExtractiveWriter(settings.answer.max_units_per_obligation))
+    if (settings.models.writer or "writer" in chat) and not (settings.models.checker or "checker" in chat):
+        require_checker(None)
+    for role in ("planner", "writer", "checker"):
+        if getattr(settings.models, role) and role not in chat:
+            raise ShelfwiseError(f"models.{role} is set ({getattr(settings.models, role)}) but no {role} model was built from it; "
+                                 f"set models.base_url to the model server, or remove models.{role} to answer without it")
+    checker = ClaimChecker(ModelJudge(chat["checker"])) if "checker" in chat else None
+    writer = ModelWriter(chat["writer"]) if "writer" in chat else ExtractiveWriter(settings.answer.max_units_per_obligation)
+    return Pipeline(settings=settings, planner=chat.get("planner"), writer=writer, checker=checker)
+
+
+def _chat_of(part) -> ChatModel | None:
+    """The ChatModel a pipeline part calls (a ModelWriter's, a ClaimChecker's judge's), or None."""
+    for candidate in (getattr(part, "chat", None), getattr(getattr(part, "judge", None), "chat", None)):
+        if isinstance(candidate, ChatModel):
+            return candidate
+    return None
+
+
+def _tokens(chat: ChatModel | None) -> tuple[int, int]:
+    return (chat.prompt_tokens, chat.completion_tokens) if chat else (0, 0)
 
 
 def document_scope(request: AskRequest, shelves: dict[str, OpenShelf]) -> dict[str, set[str]]:
@@ -137,10 +158,10 @@ def answer_question(
         if time.monotonic() > deadline:
             raise AnswerTimeout(f"the answer took longer than {settings.api.answer_timeout_s:g} s (api.answer_timeout_s) during {stage}; ask a narrower question or raise the limit")
 
-    def step(name: str, since: float, model: ChatModel | None = None, before: tuple[int, int] = (0, 0)) -> None:
+    def step(name: str, since: float, model: ChatModel | None = None, before: tuple[int, int] = (0, 0), calls: int = 1) -> None:
         cost = StepCost(step=name, seconds=round(time.perf_counter() - since, 4))
         if model is not None:
-            cost = cost.model_copy(update={"model": model.model, "calls": 1, "prompt_tokens": model.prompt_tokens - before[0],
+            cost = cost.model_copy(update={"model": model.model, "calls": calls, "prompt_tokens": model.prompt_tokens - before[0],
                                            "completion_tokens": model.completion_tokens - before[1]})
         steps.append(cost)
         check_deadline(name)
@@ -160,14 +181,22 @@ def answer_question(
     step("read", t)
 
     t = time.perf_counter()
-    draft = pipeline.writer.write(plan, reading, shelves)
-    step("write", t)
+    writer_chat, write_warnings = _chat_of(pipeline.writer), []
+    before, calls_before = _tokens(writer_chat), getattr(pipeline.writer, "calls", 0)
+    try:
+        draft = pipeline.writer.write(plan, reading, shelves)
+    except ModelError as exc:
+        draft = ExtractiveWriter(settings.answer.max_units_per_obligation).write(plan, reading, shelves)
+        write_warnings.append(f"{exc}; this answer quotes the documents (extractive writer) instead")
+    step("write", t, writer_chat, before, getattr(pipeline.writer, "calls", 0) - calls_before)
 
     t = time.perf_counter()
+    checker_chat = _chat_of(pipeline.checker)
+    before = _tokens(checker_chat)
     draft = verify_verbatim(draft, shelves)
     if pipeline.checker is not None:
         draft = pipeline.checker(draft, shelves)
-    step("check", t)
+    step("check", t, checker_chat, before, getattr(draft, "calls", 0))
 
     t = time.perf_counter()
     gated = pipeline.gate(draft)
@@ -176,7 +205,8 @@ def answer_question(
     step("complete", t)
 
     trace_id = new_trace_id()
-    markdown = render_markdown(plan, shown, completion, shelves, pipeline.mode)
+    markdown = render_markdown(plan, shown, completion, shelves, "model-free" if draft.writer == "extractive" else "model",
+                               not_shown=not_shown_line(gated))
     if completion.label == "not_in_documents" and not markdown.startswith(NOT_IN_DOCUMENTS):
         markdown = f"{NOT_IN_DOCUMENTS}. {markdown}"
     response = AskResponse(
@@ -192,7 +222,7 @@ def answer_question(
         obligations=[o.model_dump() for o in completion.obligations],
         sources=sources_of(shown, shelves),
         not_shown=len(gated.removed),
-        warnings=[*plan.warnings, *recall.warnings],
+        warnings=[*plan.warnings, *recall.warnings, *write_warnings, *getattr(draft, "warnings", [])],
         seconds=round(time.perf_counter() - started, 4),
     )
     if traces is not None:
@@ -213,6 +243,8 @@ def answer_question(
                 reading=reading.model_dump(exclude={"sections", "not_opened"}),
                 written=[u.model_dump() for u in draft.units],
                 removed=[r.model_dump() for r in gated.removed],
+                checked=[c.model_dump() for c in getattr(draft, "claims", [])],
+                warnings=response.warnings,
                 completion=completion.model_dump(),
                 steps=steps,
                 seconds=response.seconds,

@@ -1,7 +1,9 @@
 """Complete: each obligation covered or not, one plain line per gap, and the answer's label (paper §3.3 "Completeness").
 
-Labels: ``complete`` (every obligation covered), ``partial`` (some),
-``not_in_documents`` (none: the answer says so and cites nothing) and
+Labels: ``complete`` (every obligation covered), ``partial`` (some obligation
+not covered, while something the documents say about the question is shown),
+``not_in_documents`` (nothing shown for any obligation: the answer says so and
+cites nothing; never when a read section establishes part of it) and
 ``conditional`` (every obligation covered, but a verdict or value holds only
 under a condition the documents state: "unless", "except", "provided that").
 """
@@ -61,7 +63,7 @@ def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], th
         if not is_covered:
             gaps.append(gap_line(obligation.ask))
     n_covered = sum(1 for s in statuses if s.covered)
-    if n_covered == 0:
+    if not any(s.units for s in statuses):
         label: Label = "not_in_documents"
     elif n_covered < len(statuses):
         label = "partial"

@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from api.prompts import PLAN_SYSTEM, PLAN_USER
-from api.terms import QUESTION_WORDS, capitalised_phrases, identifiers, stems
+from api.terms import QUESTION_WORDS, capitalised_phrases, document_keys, identifier_key, identifiers, stems, word_stems
 
 __all__ = ["Obligation", "Plan", "Turn", "plan_by_rules", "plan_with_model", "obligation_kind", "is_follow_up"]
 
@@ -62,7 +62,13 @@ _KIND_RULES: list[tuple[str, re.Pattern]] = [
     ("judge", re.compile(r"^(is|was|were|are|does|did|do|can|could|should|has|have|may)\b")),
     ("list", re.compile(r"^(which|list|name)\b|\bwhat are the\b|\bwhich\b")),
 ]
-_SPLIT = re.compile(r"\s*[;?]\s*|,?\s+and\s+(?=(?:what|how|which|who|when|where|why|is|are|does|do|can|must|should)\b)", re.I)
+_SPLIT = re.compile(
+    r"\s*[;?]\s*|,?\s+and\s+(?=(?:what|how|which|who|when|where|why|is|are|does|do|can|must|should)\b)"
+    r"|,\s+(?=(?:what|how|which|who|when|where|why)\b)",
+    re.I,
+)
+_LEANS = re.compile(r"\b(it|its|they|them|their|this|that|these|those|one|afterwards|then)\b", re.I)
+"""A later part that leans on an earlier one ("how does PEP 646 extend it") takes the earlier part's words as targets."""
 _FOLLOW_UP = re.compile(
     r"^(and|but|also|what about|how about|what of|and what|and how|same for|then)\b|\b(the other one|the other|that one|"
     r"this one|the same|the former|the latter|those|them|it)\b",
@@ -95,24 +101,24 @@ def _targets(text: str, aliases: list[tuple[str, str]], defined: list[str]) -> l
     for term in defined:
         if len(term) > 2 and f" {term.lower()} " in lowered:
             found.append(term)
+    codes = [ident for ident in identifiers(text) if re.search(r"[\s-]", ident)]  # "SP 800-63B": its "SP" names no concept
     for short, long in aliases:
+        if any(code.startswith(short) for code in codes) and not re.search(rf"\b{re.escape(short)}\b(?![\s-]?\d)", text):
+            continue
         if re.search(rf"\b{re.escape(short)}(?:\b|(?=\d))", text):
             found.append(long)
         elif f" {long.lower()} " in lowered:
             found.append(short)
-    words = [w for w in re.findall(r"[A-Za-z][A-Za-z\-]+", text) if stems(w)]
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z\-]+", text) if word_stems(w)]
     return list(dict.fromkeys([*found, *words]))
 
 
 def _named_documents(text: str, documents: dict[str, str]) -> list[str]:
-    """Documents whose title's identifier ("SOP-014", "QM-001") the text writes."""
-    wanted = {re.sub(r"\s+", " ", ident.lower()) for ident in identifiers(text)}
-    named = []
-    for doc_id, title in documents.items():
-        ids = {re.sub(r"\s+", " ", ident.lower()) for ident in identifiers(title)}
-        if ids & wanted:
-            named.append(doc_id)
-    return sorted(named)
+    """Documents whose title or id holds an identifier the text writes ("SOP-014", "PEP 484" for pep-0484-rst)."""
+    wanted = {identifier_key(ident) for ident in identifiers(text)}
+    if not wanted:
+        return []
+    return sorted(doc_id for doc_id, title in documents.items() if document_keys(doc_id, title, "") & wanted)
 
 
 def _parts(question: str) -> list[str]:
@@ -154,14 +160,21 @@ def plan_by_rules(
         return Plan(question=question, resolved_question=resolved, follow_up=True, obligations=obligations, planner="rules")
     obligations = []
     first_named: list[str] = []
+    previous = ""
     for number, part in enumerate(_parts(question)):
         targets = _targets(part, aliases, defined)
         if number and first_named and not (identifiers(part) or capitalised_phrases(part)):
             targets = list(dict.fromkeys([*targets, *first_named]))  # "... when a complaint is one" leans on the first part
+        if number and _LEANS.search(part):
+            named_ids = identifiers(previous)
+            earlier = [w for w in re.findall(r"[A-Za-z_][\w.\-*]*", previous) if word_stems(w) and not any(w in i for i in named_ids)]
+            targets = list(dict.fromkeys([*targets, *([] if identifiers(part) else named_ids), *earlier]))
+        previous = part
         if not number:
             first_named = identifiers(part) + capitalised_phrases(part)
         obligations.append(
-            Obligation(kind=obligation_kind(part), ask=part, targets=targets, documents=_named_documents(part, documents))
+            Obligation(kind=obligation_kind(part), ask=part, targets=targets,
+                       documents=_named_documents(" ".join([part, *(t for t in targets if identifiers(t))]), documents))
         )
     return Plan(question=question, resolved_question=question, obligations=obligations, planner="rules")
 

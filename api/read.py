@@ -28,6 +28,9 @@ class ReadSection(BaseModel):
     doc_id: str
     chars: int = Field(description="Characters it cost (heading path and its own text).")
     why: str = Field(description="'whole scope', 'whole document', 'relevant section' or the link hop that brought it.")
+    ranks: dict[int, int] = Field(
+        default_factory=dict, description="Per obligation index, the section's 1-based rank among recall's candidates (absent: not found)."
+    )
 
 
 class NotOpened(BaseModel):
@@ -113,6 +116,7 @@ def read_sections(
         not_opened.append(
             NotOpened(shelf=candidate.shelf, section_id=candidate.section_id, doc_id=candidate.doc_id, score=candidate.score, reason=reason)
         )
+    ranks = _ranks(recall)
     sections = []
     for name in sorted(scope):
         shelf = shelves[name]
@@ -123,10 +127,24 @@ def read_sections(
         )
         for sid in keys:
             section = shelf.sections[sid]
-            sections.append(ReadSection(shelf=name, section_id=sid, doc_id=section.doc_id, chars=shelf.chars(sid), why=chosen[(name, sid)]))
+            sections.append(ReadSection(shelf=name, section_id=sid, doc_id=section.doc_id, chars=shelf.chars(sid), why=chosen[(name, sid)],
+                                        ranks=ranks.get((name, sid), {})))
     return Reading(
         budget=budget, scope_chars=scope_chars, whole_scope=whole, chars_read=used, sections=sections, not_opened=not_opened
     )
+
+
+def _ranks(recall: Recall) -> dict[tuple[str, str], dict[int, int]]:
+    """(shelf, section id) -> obligation index -> the section's rank among that obligation's candidates."""
+    per: dict[int, list[tuple[float, str, str]]] = {}
+    for candidate in recall.candidates:
+        for index, score in candidate.scores.items():
+            per.setdefault(index, []).append((-score, candidate.shelf, candidate.section_id))
+    out: dict[tuple[str, str], dict[int, int]] = {}
+    for index in sorted(per):
+        for rank, (_, shelf, sid) in enumerate(sorted(per[index]), start=1):
+            out.setdefault((shelf, sid), {})[index] = rank
+    return out
 
 
 def _hop(

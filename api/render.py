@@ -2,13 +2,16 @@
 
 Sentences of one section run as one paragraph, list items as a list, a
 procedure's steps as a numbered list, table rows as a table (with a Source
-column), figure captions in italics. The gaps follow, one plain line each,
-then a line saying which mode produced the answer.
+column), figure captions in italics. A model writer's headings render as
+'### ', its lead-ins ("The steps are:") on their own line, a judgment's verdict
+as its own paragraph first in its part. The gaps follow, one plain line each,
+then how many statements were not shown, then a line saying which mode produced the answer.
 """
 
 from __future__ import annotations
 
 from api.complete import NOT_IN_DOCUMENTS, Completion
+from api.gate import DERIVED_LABEL
 from api.plan import Plan
 from api.schemas import Source
 from api.shelves import OpenShelf
@@ -30,7 +33,9 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").strip()
 
 
-def _blocks(units: list[Unit]) -> list[str]:
+def _blocks(units: list[Unit], *, split_by_source: bool = True) -> list[str]:
+    """Markdown blocks of one part; ``split_by_source`` starts a new paragraph when the cited sections change
+    (the extractive writer's quotes), else sentences run as the model wrote them."""
     blocks: list[str] = []
     index = 0
     while index < len(units):
@@ -58,19 +63,40 @@ def _blocks(units: list[Unit]) -> list[str]:
         elif unit.kind == "figure":
             blocks.append(f"*{unit.text}* {_cite(unit)}")
             index += 1
+        elif unit.kind == "heading":
+            blocks.append(f"### {unit.text}")
+            index += 1
+        elif _alone(unit):
+            blocks.append(_sentence(unit))
+            index += 1
         else:
-            run = []
-            while index < len(units) and units[index].kind not in ("table_header", "table_row", "step", "list_item", "figure") and (
-                not run or units[index].citations == run[-1].citations
-            ):
+            run: list[Unit] = []
+            cited: list[str] | None = None
+            while index < len(units) and units[index].kind in ("sentence", "connective") and not _alone(units[index]):
+                if units[index].citations:
+                    if split_by_source and cited is not None and units[index].citations != cited:
+                        break
+                    cited = units[index].citations
                 run.append(units[index])
                 index += 1
-            blocks.append(" ".join(f"{u.text} {_cite(u)}" for u in run))
+            blocks.append(" ".join(_sentence(u) for u in run))
     return blocks
 
 
-def render_markdown(plan: Plan, shown: list[Unit], completion: Completion, shelves: dict[str, OpenShelf], mode: str) -> str:
-    """The whole answer as Markdown."""
+def _alone(unit: Unit) -> bool:
+    """A lead-in or a verdict stands on its own line."""
+    return unit.group in ("lead-in", "verdict")
+
+
+def _sentence(unit: Unit) -> str:
+    if unit.group == "verdict" and unit.text.startswith(DERIVED_LABEL):
+        return f"**{DERIVED_LABEL}** {unit.text[len(DERIVED_LABEL):].strip()} {_cite(unit)}".rstrip()
+    return f"{unit.text} {_cite(unit)}".rstrip()
+
+
+def render_markdown(plan: Plan, shown: list[Unit], completion: Completion, shelves: dict[str, OpenShelf], mode: str,
+                    *, not_shown: str = "") -> str:
+    """The whole answer as Markdown; ``not_shown`` is the gate's line on units not shown (``api.gate.not_shown_line``)."""
     parts: list[str] = []
     if completion.label == "not_in_documents":
         asked = "; ".join(line.removeprefix("The documents do not say ").rstrip(".") for line in completion.gaps)
@@ -78,8 +104,10 @@ def render_markdown(plan: Plan, shown: list[Unit], completion: Completion, shelv
         parts.append("No section answers it, so no references are given.")
         return "\n\n".join(parts)
     for index in range(len(plan.obligations)):
-        parts.extend(_blocks([u for u in shown if u.obligation == index]))
+        parts.extend(_blocks([u for u in shown if u.obligation == index], split_by_source=mode == "model-free"))
     parts.extend(completion.gaps)
+    if not_shown:
+        parts.append(not_shown)
     parts.append(MODE_LINES.get(mode, MODE_LINES["model"]))
     return "\n\n".join(parts)
 

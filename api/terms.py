@@ -13,7 +13,8 @@ from functools import lru_cache
 
 from whoosh.analysis import StemmingAnalyzer
 
-__all__ = ["stems", "QUESTION_WORDS", "normalise", "identifiers", "capitalised_phrases"]
+__all__ = ["stems", "word_stems", "QUESTION_WORDS", "normalise", "identifiers", "capitalised_phrases", "identifier_key",
+           "document_keys"]
 
 QUESTION_WORDS = frozenset(
     """what whats which who whom whose when where why how does do did is are was were can could should must may might
@@ -44,6 +45,21 @@ def stems(text: str) -> tuple[str, ...]:
     return _stems_cached(text)
 
 
+_KEPT = frozenset({"list", "type", "name"})
+"""Question words that are also what documents are about ("a list of ints", "the type of"): the extractive writer keeps them."""
+_NOISE = frozenset(
+    token.text for word in """under after before afterwards been being including without new give gives given apply applies
+    whether main these those specification specifications""".split() for token in _ANALYZER(word)
+)
+"""Words of a question's frame that carry nothing to find ("what changed under ...", "which new ...")."""
+
+
+@lru_cache(maxsize=200_000)
+def word_stems(text: str) -> tuple[str, ...]:
+    """Like ``stems``, for ranking sentences: 'list', 'type' and 'name' kept, a question's frame words dropped."""
+    return tuple(t.text for t in _ANALYZER(text) if t.text not in _NOISE and (t.text in _KEPT or t.text not in _QUESTION_STEMS))
+
+
 def identifiers(text: str) -> list[str]:
     """Document and item identifiers written in ``text`` ("SOP-014", "RFC 6749", "NW-300"), in order, distinct."""
     return list(dict.fromkeys(match.group(0) for match in _IDENT.finditer(text)))
@@ -60,3 +76,21 @@ def capitalised_phrases(text: str) -> list[str]:
         if len(phrase.split()) >= 2:
             found.append(phrase)
     return list(dict.fromkeys(found))
+
+
+_PATH_IDENT = re.compile(r"(?<![a-z])[a-z]{2,}[-_ ]?\d+(?:[-.]\d+[a-z]?|[a-z](?![a-z]))*")
+
+
+def identifier_key(text: str) -> str:
+    """An identifier as documents and paths write it alike: 'PEP 484', 'pep-0484' -> 'pep-484'; 'SP 800-63B' -> 'sp-800-63-b'."""
+    parts = re.findall(r"[a-z]+|\d+", text.lower())
+    return "-".join((p.lstrip("0") or "0") if p.isdigit() else p for p in parts)
+
+
+def document_keys(doc_id: str, title: str, path: str) -> set[str]:
+    """The identifier keys a question may name a document by: those in its title, and its path's ("rfc6750.txt")."""
+    keys = {identifier_key(ident) for ident in identifiers(title)}
+    for piece in [doc_id.lower(), *re.split(r"[/\\]", path.lower())]:
+        stem = piece.rsplit(".", 1)[0] if "." in piece else piece
+        keys |= {identifier_key(m.group(0)) for m in _PATH_IDENT.finditer(stem)}
+    return keys

@@ -49,6 +49,8 @@ class Trace(BaseModel):
     reading: dict = Field(description="Budget, scope characters, characters read, whole scope or not.")
     written: list[dict] = Field(description="Every unit the writer produced.")
     removed: list[dict] = Field(description="Units removed by the checker or the gate, with the reason.")
+    checked: list[dict] = Field(default_factory=list, description="Every claim the checker saw: verdict, verified span, reason.")
+    warnings: list[str] = Field(default_factory=list, description="What went wrong while answering (a model failure), in words.")
     completion: dict
     steps: list[StepCost]
     seconds: float
@@ -128,8 +130,16 @@ def format_trace(trace: Trace) -> str:
     for item in trace.not_opened[:10]:
         lines.append(f"  not opened {item['section_id']}: {item['reason']}")
     lines.append(f"written {len(trace.written)} units; removed {len(trace.removed)}")
+    if trace.checked:
+        verdicts: dict[str, int] = {}
+        for claim in trace.checked:
+            verdicts[claim["verdict"]] = verdicts.get(claim["verdict"], 0) + 1
+        lines.append(f"checked {len(trace.checked)} claims: " + ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())))
     for item in trace.removed:
         lines.append(f"  removed {item['unit']['id']} ({item['stage']}): {item['reason']}")
+    for warning in trace.warnings:
+        lines.append(f"  warning: {warning}")
     for step in trace.steps:
-        lines.append(f"  step {step.step:<9} {step.seconds:8.4f} s  {step.model}  calls {step.calls}")
+        tokens = f"  tokens {step.prompt_tokens}+{step.completion_tokens}" if step.prompt_tokens or step.completion_tokens else ""
+        lines.append(f"  step {step.step:<9} {step.seconds:8.4f} s  {step.model}  calls {step.calls}{tokens}")
     return "\n".join(lines)

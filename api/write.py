@@ -11,7 +11,6 @@ checker and the gate then work on its units.
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Literal, Protocol
 
@@ -20,16 +19,22 @@ from pydantic import BaseModel, Field
 from api.plan import Plan
 from api.read import Reading
 from api.shelves import OpenShelf
-from api.terms import identifiers, normalise, stems
+from api.rank import MIN_SHOWN, Pool, build_pool, coverage, score_units
+from api.terms import capitalised_phrases, identifiers, normalise, word_stems
 from compiler.ledger import sentences
 
-__all__ = ["Unit", "Draft", "Writer", "ExtractiveWriter", "section_units", "coverage"]
+__all__ = ["Unit", "Draft", "Writer", "ExtractiveWriter", "section_units", "coverage", "COVERED", "MIN_SHOWN"]
 
 UnitKind = Literal["sentence", "list_item", "step", "table_header", "table_row", "figure", "heading", "connective"]
-MIN_SHOWN = 0.3
-"""A unit establishes an obligation only when it holds at least this share of the obligation's words (idf-weighted)."""
-COVERED = 0.5
-"""An obligation is covered when its best unit, read with its headings, holds this share."""
+COVERED = 0.75
+"""An obligation is covered when its best shown unit holds this share of its words and asked facets, and the shown
+units hold its key targets (``ExtractiveWriter._covered``)."""
+CHARS_PER_UNIT = 260
+"""The character budget of one obligation is ``max_units`` times this (a compare or list obligation gets twice as much)."""
+ANSWER_BUDGETS = 2.5
+"""The whole answer gets this many obligation budgets, shared among its obligations (a procedure's steps are kept whole)."""
+FLOOR = 0.45
+"""A unit is written only when its score is at least this share of its obligation's best unit's."""
 
 
 class Unit(BaseModel):
@@ -64,16 +69,6 @@ class Writer(Protocol):
     def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> Draft: ...
 
 
-_FRAMING = {
-    kind: {stem for word in words.split() for stem in stems(word)}
-    for kind, words in {
-        "compare": "change changed changes compare comparison differ difference differences",
-        "trace": "step steps procedure process",
-        "list": "list",
-    }.items()
-}
-"""Words that say what shape of answer is wanted; the documents seldom write them."""
-
 _NUMBERED = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|step\s+\d+)", re.I)
 _PROCEDURE = re.compile(r"\b(procedure|steps?|process|workflow|how to)\b", re.I)
 
@@ -107,117 +102,171 @@ def section_units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, str
     return units
 
 
-def coverage(query: dict[str, float], words: set[str]) -> float:
-    total = sum(query.values())
-    return sum(w for term, w in query.items() if term in words) / total if total else 0.0
+_CONDITION = re.compile(r"\b(if|unless|except|excepting|provided|only when|only if|otherwise|however|in which case|does not apply)\b", re.I)
+_OPENS_CONDITION = re.compile(r"^(if|unless|except|provided|otherwise|however|but|in that case|in this case|this does not|where)\b", re.I)
 
 
 class ExtractiveWriter:
-    """Model-free writer: verbatim units from the read sections, chosen per obligation and shown in document order."""
+    """Model-free writer: verbatim units from the read sections, chosen per obligation and shown in document order.
+
+    Per obligation the units are ranked (``api.rank``), then picked best first within a character budget
+    (``max_units`` times ``CHARS_PER_UNIT``, twice that for a compare or list), each pick favouring units that
+    add words of the obligation not yet written; a procedure keeps all its steps in order, and a rule keeps the
+    if/unless/except sentences beside it.
+    """
 
     name = "extractive"
 
-    def __init__(self, max_units: int = 6):
+    def __init__(self, max_units: int = 6, budget_chars: int | None = None, answer_chars: int | None = None):
         self.max_units = max_units
+        self.budget_chars = budget_chars or max_units * CHARS_PER_UNIT
+        self.answer_chars = answer_chars or int(self.budget_chars * ANSWER_BUDGETS)
 
     def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> Draft:
-        pool = []  # (order key, shelf, section id, kind, text, group, unit stems, context stems)
-        df: dict[str, int] = {}
-        for n_read, read in enumerate(reading.sections):
-            shelf = shelves[read.shelf]
-            section = shelf.sections[read.section_id]
-            context = set(stems(" ".join([shelf.documents[section.doc_id]["title"], *section.heading_path])))
-            for kind, text, group, position in section_units(shelf, read.section_id):
-                words = set(stems(text)) | {i.lower() for i in identifiers(text)}
-                pool.append(((n_read, *position), read.shelf, read.section_id, kind, text, group, words, context))
-                for word in words:
-                    df[word] = df.get(word, 0) + 1
-        size = max(len(pool), 1)
-        idf = {word: math.log(1 + size / count) for word, count in df.items()}
-        unseen = math.log(1 + size / 10)
+        pool = build_pool(reading, shelves, section_units)
         chosen: dict[int, tuple[int, float]] = {}  # pool index -> (obligation, score)
         serves: dict[int, list[int]] = {}  # pool index -> further obligations it establishes
         covered: dict[int, float] = {}
-        for o_index, obligation in enumerate(plan.obligations):
-            query: dict[str, float] = {}
-            framing = _FRAMING.get(obligation.kind, set())
-            asked = obligation.ask.lower()
-            weighted = [(obligation.ask, 1.0), *((t, 1.5 if t.lower() in asked else 0.5) for t in obligation.targets)]
-            for text, weight in weighted:
-                for word in [*stems(text), *(i.lower() for i in identifiers(text))]:
-                    if word in framing:
-                        continue
-                    query[word] = max(query.get(word, 0.0), weight * idf.get(word, unseen))
-            if not query:
+        for o_index, (obligation, (query, scored)) in enumerate(zip(plan.obligations, score_units(plan, pool))):
+            eligible = [(s, i) for s, own, shown, i in scored if own > 0 and shown]
+            if not eligible:
                 covered[o_index] = 0.0
                 continue
-            scored = []
-            best_cover = 0.0
-            for p_index, (_, _, _, kind, _, _, words, context) in enumerate(pool):
-                with_context = coverage(query, words | context)
-                own = coverage(query, words)
-                if kind in ("step", "list_item"):  # an item means what its heading says it is part of
-                    own = max(own, 0.8 * with_context)
-                if own <= 0 or kind == "table_header":
-                    continue
-                score = own + 0.25 * with_context
-                best_cover = max(best_cover, with_context if own >= MIN_SHOWN else 0.0)
-                if own >= MIN_SHOWN:
-                    scored.append((score, p_index))
-            if not scored:
-                covered[o_index] = round(best_cover, 3)
-                continue
-            scored.sort(key=lambda item: (-item[0], pool[item[1]][0]))
-            top = scored[0][0]
-            limit = self.max_units * (2 if obligation.kind in ("compare", "list") else 1)
-            picked = [(s, p) for s, p in scored if s >= 0.6 * top][:limit]
-            together = set().union(*(pool[p][6] | pool[p][7] for _, p in picked))
-            covered[o_index] = round(max(best_cover, coverage(query, together)), 3)  # an answer is several units
-            if covered[o_index] < COVERED:
-                continue
+            share = self.answer_chars * (2 if obligation.kind in ("compare", "list") else 1) // len(plan.obligations)
+            budget = min(self.budget_chars * (2 if obligation.kind in ("compare", "list") else 1), share)
+            picked = self._select(pool, query, eligible, budget)
             if obligation.kind == "trace":
-                picked = self._whole_procedure(pool, picked, scored)
+                picked = self._whole_procedure(pool, picked, eligible)
+            picked = self._with_conditions(pool, query, picked, budget)
+            covered[o_index] = self._covered(obligation.ask, query, pool, [p for _, p in picked])
             for score, p_index in picked:
                 if p_index in chosen and chosen[p_index][0] != o_index:
                     serves.setdefault(p_index, []).append(o_index)
                 chosen.setdefault(p_index, (o_index, round(score, 4)))
         self._add_headers_and_figures(pool, chosen)
-        units: list[Unit] = []
-        same: dict[tuple[str, str, str], Unit] = {}  # a sentence two sections repeat is shown once, citing both
-        for p_index in sorted(chosen, key=lambda p: (chosen[p][0], pool[p][0])):
-            _, shelf, sid, kind, text, group, _, _ = pool[p_index]
-            o_index, score = chosen[p_index]
-            key = (shelf, kind, text)
-            if key in same and kind not in ("table_header", "step"):
-                if sid not in same[key].citations:
-                    same[key].citations.append(sid)
-                continue
-            unit = Unit(id=f"u{len(units) + 1}", kind=kind, text=text, shelf=shelf, citations=[sid], obligation=o_index,
-                        score=score, group=group, also=serves.get(p_index, []))
-            same.setdefault(key, unit)
-            units.append(unit)
-        return Draft(writer=self.name, units=units, covered=covered)
+        return Draft(writer=self.name, units=self._units(pool, chosen, serves), covered=covered)
 
     @staticmethod
-    def _whole_procedure(pool, picked, scored):
-        """When the best units are steps, every step of their list, in order."""
-        steps = [p for _, p in picked if pool[p][3] == "step"]
+    def _select(pool: Pool, query: dict[str, float], eligible: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
+        """Best first within ``budget`` characters, each pick favouring units that add words not yet written."""
+        top = eligible[0][0]
+        candidates = [(s, i) for s, i in eligible if s >= FLOOR * top][:300]
+        written: set[str] = set()
+        picked: list[tuple[float, int]] = []
+        used = 0
+        while candidates:
+            def gain(entry: tuple[float, int]) -> float:
+                matched = pool.units[entry[1]].words & query.keys()
+                total = sum(query[t] for t in matched) or 1.0
+                return entry[0] * (0.4 + 0.6 * sum(query[t] for t in matched - written) / total)
+
+            best = max(candidates, key=lambda e: (gain(e), -pool.units[e[1]].order[0], -e[1]))
+            candidates.remove(best)
+            unit = pool.units[best[1]]
+            if picked and used + len(unit.text) > budget:
+                continue
+            if any(_near_duplicate(unit.words, pool.units[p].words) for _, p in picked):
+                continue
+            picked.append(best)
+            written |= unit.words & query.keys()
+            used += len(unit.text)
+        return picked
+
+    @staticmethod
+    def _with_conditions(pool: Pool, query: dict[str, float], picked: list[tuple[float, int]], budget: int):
+        """A picked rule keeps the if/unless/except sentence right before or after it in its section."""
+        have = {p for _, p in picked}
+        used = sum(len(pool.units[p].text) for p in have)
+        extra = []
+        for score, p_index in picked:
+            unit = pool.units[p_index]
+            if unit.kind not in ("sentence", "list_item"):
+                continue
+            for n_index in (p_index + 1, p_index - 1):
+                if not 0 <= n_index < len(pool.units) or n_index in have:
+                    continue
+                near = pool.units[n_index]
+                if near.section_id != unit.section_id or near.kind != unit.kind:
+                    continue
+                after = n_index > p_index
+                opens = bool(_OPENS_CONDITION.match(near.text)) if after else bool(_CONDITION.search(near.text)) and near.words & query.keys()
+                if opens and used + len(near.text) <= budget * 1.3:
+                    extra.append((round(score * 0.9, 4), n_index))
+                    have.add(n_index)
+                    used += len(near.text)
+        return picked + extra
+
+    @staticmethod
+    def _covered(ask: str, query: dict[str, float], pool: Pool, indexes: list[int]) -> float:
+        """How well the written units establish the obligation: the share of its words (idf-weighted; a word only in
+        the headings counts half) that its best single unit holds, times the share of the facets the ask asks for
+        (a number, a condition, a definition, a version) that unit holds, and at most the share of its key targets
+        (identifiers, capitalised phrases) the written units hold together."""
+        words_only = {t: w for t, w in query.items() if not t.startswith("@")}
+        if not words_only or not indexes:
+            return 0.0
+        total = sum(words_only.values())
+        facets = [t for t in query if t.startswith("@")]
+        best = 0.0
+        pieces: dict[str, list[int]] = {}  # a list or table counts as one piece (a procedure's steps together)
+        for i in indexes:
+            pieces.setdefault(pool.units[i].group or f"#{i}", []).append(i)
+        for members in pieces.values():
+            held = set().union(*(pool.units[i].words for i in members))
+            context = set().union(*(pool.units[i].context for i in members))
+            heading = 1.0 if pool.units[members[0]].kind in ("step", "list_item") else 0.5  # an item means what its heading says
+            share = sum(w * (1.0 if t in held else heading if t in context else 0.0) for t, w in words_only.items()) / total
+            if facets:
+                share *= (1 + sum(1 for f in facets if f in held)) / (1 + len(facets))
+            best = max(best, share)
+        words = set().union(*(pool.units[i].words | pool.units[i].context for i in indexes))
+        keys = [set(word_stems(k)) & query.keys() for k in [*identifiers(ask), *capitalised_phrases(ask)]]
+        keys = [k for k in keys if k]
+        held = sum(1 for k in keys if k <= words) / len(keys) if keys else 1.0
+        return round(min(best, held), 3)
+
+    @staticmethod
+    def _whole_procedure(pool: Pool, picked, eligible):
+        """When a picked unit is a step, every step of its list, in order."""
+        steps = [p for _, p in picked if pool.units[p].kind == "step"]
         if not steps:
             return picked
-        group = pool[steps[0]][5]
-        scores = {p: s for s, p in scored}
-        whole = [(scores.get(p, 0.0), p) for p, entry in enumerate(pool) if entry[5] == group]
-        rest = [(s, p) for s, p in picked if pool[p][5] != group]
+        group = pool.units[steps[0]].group
+        scores = {p: s for s, p in eligible}
+        whole = [(scores.get(p, 0.0), p) for p, unit in enumerate(pool.units) if unit.group == group]
+        rest = [(s, p) for s, p in picked if pool.units[p].group != group]
         return whole + rest
 
     @staticmethod
-    def _add_headers_and_figures(pool, chosen: dict[int, tuple[int, float]]) -> None:
+    def _add_headers_and_figures(pool: Pool, chosen: dict[int, tuple[int, float]]) -> None:
         """The header row of every table quoted, and the figure captions of the sections quoted."""
-        groups = {pool[p][5]: chosen[p][0] for p in chosen if pool[p][3] == "table_row"}
-        sections = {pool[p][2]: chosen[p][0] for p in chosen if pool[p][3] != "figure"}
-        for p_index, entry in enumerate(pool):
-            kind, sid, group = entry[3], entry[2], entry[5]
-            if kind == "table_header" and group in groups:
-                chosen.setdefault(p_index, (groups[group], 0.0))
-            elif kind == "figure" and sid in sections:
-                chosen.setdefault(p_index, (sections[sid], 0.0))
+        groups = {pool.units[p].group: chosen[p][0] for p in chosen if pool.units[p].kind == "table_row"}
+        sections = {pool.units[p].section_id: chosen[p][0] for p in chosen if pool.units[p].kind != "figure"}
+        for p_index, unit in enumerate(pool.units):
+            if unit.kind == "table_header" and unit.group in groups:
+                chosen.setdefault(p_index, (groups[unit.group], 0.0))
+            elif unit.kind == "figure" and unit.section_id in sections:
+                chosen.setdefault(p_index, (sections[unit.section_id], 0.0))
+
+    @staticmethod
+    def _units(pool: Pool, chosen: dict[int, tuple[int, float]], serves: dict[int, list[int]]) -> list[Unit]:
+        """Draft units in obligation and document order; a sentence two sections repeat is shown once, citing both."""
+        units: list[Unit] = []
+        same: dict[tuple[str, str, str], Unit] = {}
+        for p_index in sorted(chosen, key=lambda p: (chosen[p][0], pool.units[p].order)):
+            entry = pool.units[p_index]
+            o_index, score = chosen[p_index]
+            key = (entry.shelf, entry.kind, entry.text)
+            if key in same and entry.kind not in ("table_header", "step"):
+                if entry.section_id not in same[key].citations:
+                    same[key].citations.append(entry.section_id)
+                continue
+            unit = Unit(id=f"u{len(units) + 1}", kind=entry.kind, text=entry.text, shelf=entry.shelf, citations=[entry.section_id],
+                        obligation=o_index, score=score, group=entry.group, also=serves.get(p_index, []))
+            same.setdefault(key, unit)
+            units.append(unit)
+        return units
+
+
+def _near_duplicate(a: set[str], b: set[str]) -> bool:
+    return bool(a and b) and len(a & b) / len(a | b) >= 0.8

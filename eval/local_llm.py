@@ -9,6 +9,8 @@ gate, wrong statements shown (a displayed sentence contradicting a must item's n
 -> eval/results/local_llm.json. Slow (tens of minutes on 2 cores): run it in the background.
 
     .venv/bin/python -m eval.local_llm [--limit N] [--port 8765]
+
+--limit N answers the first N questions of each shelf (a subset that still spans every shelf).
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ MODEL = ROOT / "build" / "models" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 MODEL_BYTES = 1_117_320_768
 CMAKE_ARGS = "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON"
 BUILD = ROOT / "build" / "llm"
+RESULT = ROOT / "eval" / "results" / "local_llm.json"
+XML_ROOM = 4_000
+"""Characters of <section> tags on top of the reading budget, so that what was read goes to one writer call."""
 QUESTION_FILES = [ROOT / "shelves" / "northwind" / "questions.yaml", ROOT.parent / "shared" / "questions" / "dev.yaml"]
 SHELF_DIRS = {"northwind": ROOT / "shelves" / "northwind"} | {
     name: ROOT.parent / "shared" / "corpora" / name for name in ("typing", "oauth", "identity")}
@@ -81,12 +86,32 @@ def ensure_shelves(names: list[str]) -> dict[str, Path]:
         target = BUILD / name
         if not (target / "store.sqlite").exists():
             log(f"compiling shelf {name}")
-            subprocess.run([str(ROOT / ".venv" / "bin" / "shelfwise"), "build", str(SHELF_DIRS[name]), "--build-dir", str(BUILD)], check=True)
+            exclude = [] if name == "northwind" else ["--exclude", "SOURCES.md"]
+            subprocess.run([str(ROOT / ".venv" / "bin" / "shelfwise"), "build", str(SHELF_DIRS[name]), "--build-dir", str(BUILD),
+                            "--quiet", *exclude], check=True)
         out[name] = target
     return out
 
 
+def first_per_shelf(questions: list[dict], limit: int) -> list[dict]:
+    """The first ``limit`` questions of each shelf, in file order (all when limit is 0)."""
+    if not limit:
+        return questions
+    taken: dict[str, int] = {}
+    out = []
+    for q in questions:
+        if taken.get(q["shelf"], 0) < limit:
+            taken[q["shelf"]] = taken.get(q["shelf"], 0) + 1
+            out.append(q)
+    return out
+
+
 def start_server(port: int) -> subprocess.Popen:
+    try:
+        httpx.get(f"http://127.0.0.1:{port}/v1/models", timeout=2)
+        raise SystemExit(f"something already answers on 127.0.0.1:{port} (an earlier server?); stop it or pass --port")
+    except httpx.HTTPError:
+        pass
     log(f"starting llama_cpp.server on 127.0.0.1:{port}")
     proc = subprocess.Popen([PY, "-m", "llama_cpp.server", "--model", str(MODEL), "--host", "127.0.0.1", "--port", str(port),
                              "--n_ctx", "8192", "--n_threads", "2", "--n_threads_batch", "2"],
@@ -102,6 +127,21 @@ def start_server(port: int) -> subprocess.Popen:
         time.sleep(1)
     proc.terminate()
     raise SystemExit("llama_cpp.server did not answer within 240 s")
+
+
+def logged_client(role: str, timeout: float) -> httpx.Client:
+    """An httpx client that logs each model request's role, size and seconds (the run is long; this shows where it is)."""
+    started: dict[int, float] = {}
+
+    def on_request(request: httpx.Request) -> None:
+        started[id(request)] = time.perf_counter()
+        log(f"    {role} request, {len(request.content):,} bytes")
+
+    def on_response(response: httpx.Response) -> None:
+        seconds = time.perf_counter() - started.pop(id(response.request), time.perf_counter())
+        log(f"    {role} answered {response.status_code} in {seconds:.0f} s")
+
+    return httpx.Client(timeout=timeout, event_hooks={"request": [on_request], "response": [on_response]})
 
 
 def wrong_statements(shown: list[str], must: list[dict]) -> int:
@@ -126,22 +166,25 @@ def wrong_statements(shown: list[str], must: list[dict]) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--limit", type=int, default=0, help="answer only the first N questions (0: all)")
+    parser.add_argument("--limit", type=int, default=0, help="answer only the first N questions of each shelf (0: all)")
     parser.add_argument("--reading-budget", type=int, default=12_000, help="characters read per answer (the model has 8,192 tokens)")
+    parser.add_argument("--writer-tokens", type=int, default=1200, help="most tokens one writer call may write")
+    parser.add_argument("--request-timeout", type=float, default=3600,
+                        help="seconds per model request; no retries, since llama.cpp keeps working on an abandoned request")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     BUILD.mkdir(parents=True, exist_ok=True)
     ensure_llama_cpp()
     ensure_model()
     questions = [q for f in QUESTION_FILES if f.exists() for q in yaml.safe_load(f.read_text())]
-    questions = questions[: args.limit] if args.limit else questions
+    questions = first_per_shelf(questions, args.limit)
     build_dirs = ensure_shelves(sorted({q["shelf"] for q in questions}))
 
     from api.answer import Pipeline, answer_question
     from api.check import ClaimChecker, ModelJudge
-    from api.gate import gate
     from api.schemas import AskRequest
     from api.shelves import close_shelves, open_shelves
+    from api.trace import TraceStore
     from api.write_model import ModelWriter
     from compiler.embedders import embedder_from_settings
     from compiler.models import ChatModel, make_client
@@ -150,7 +193,7 @@ def main() -> None:
     model_id = "qwen2.5-coder-1.5b-instruct"
     settings = Settings.model_validate({
         "build_dir": str(BUILD),
-        "models": {"base_url": f"http://127.0.0.1:{args.port}/v1", "timeout_s": 600, "max_retries": 1,
+        "models": {"base_url": f"http://127.0.0.1:{args.port}/v1", "timeout_s": args.request_timeout, "max_retries": 0,
                    "planner": model_id, "writer": model_id, "checker": model_id},
         "answer": {"reading_budget_chars": args.reading_budget},
         "api": {"answer_timeout_s": 3600},
@@ -158,43 +201,45 @@ def main() -> None:
     server = start_server(args.port)
     results, started_all = [], time.perf_counter()
     try:
-        chat = ChatModel(make_client(settings.models), model_id)
-        seen: dict = {}
-        checker = ClaimChecker(ModelJudge(chat), batch_size=4)
-
-        def counting_checker(draft, shelves_):
-            seen["checked"] = checker(draft, shelves_)
-            return seen["checked"]
-
-        def counting_gate(draft):
-            seen["gated"] = gate(draft)
-            return seen["gated"]
-
-        counting_checker.name = checker.name
-        pipeline = Pipeline(settings=settings, planner=chat, writer=ModelWriter(chat, budget_chars=args.reading_budget, max_tokens=1200),
-                            checker=counting_checker, gate=counting_gate)
+        role = {name: ChatModel(make_client(settings.models, http_client=logged_client(name, settings.models.timeout_s)), model_id)
+                for name in ("planner", "writer", "checker")}
+        pipeline = Pipeline(settings=settings, planner=role["planner"],
+                            writer=ModelWriter(role["writer"], budget_chars=args.reading_budget + XML_ROOM, max_tokens=args.writer_tokens),
+                            checker=ClaimChecker(ModelJudge(role["checker"]), batch_size=4))
         shelves = open_shelves(build_dirs, embedder_from_settings(settings))
+        traces = TraceStore(BUILD / "traces.sqlite")
         try:
             for q in questions:
                 t = time.perf_counter()
-                seen.clear()
                 log(f"{q['id']}: {q['question'][:80]}")
                 try:
-                    response = answer_question(pipeline, AskRequest(question=q["question"], shelf=q["shelf"]), shelves, token="eval", traces=None)
+                    response = answer_question(pipeline, AskRequest(question=q["question"], shelf=q["shelf"]), shelves, token="eval", traces=traces)
                 except Exception as exc:  # noqa: BLE001 - a failed answer is reported, not fatal to the run
                     results.append({"id": q["id"], "error": f"{type(exc).__name__}: {exc}", "seconds": round(time.perf_counter() - t, 1)})
+                    log(f"  error: {results[-1]['error'][:200]}")
+                    write_report(model_id, questions, results, started_all, finished=False)
                     continue
+                trace = traces.get(response.trace_id)
                 shown = [s for s in response.sentences if s.kind not in ("heading", "table_header", "connective")]
                 verified = [s for s in shown if s.status in ("verbatim", "supports", "restated", "carried", "computed", "derived")]
-                results.append({"id": q["id"], "label": response.label, "displayed": len(shown), "verified": len(verified),
-                                "not_shown": response.not_shown,
-                                "claims_checked": len(seen["checked"].claims) if "checked" in seen else 0,
-                                "removed_by_checker": sum(r.stage == "check" for r in seen["gated"].removed) if "gated" in seen else 0,
-                                "removed_by_gate": sum(r.stage == "gate" for r in seen["gated"].removed) if "gated" in seen else 0, "wrong_shown": wrong_statements([s.text for s in shown], q["must"]),
+                verdicts: dict[str, int] = {}
+                for claim in trace.checked:
+                    verdicts[claim["verdict"]] = verdicts.get(claim["verdict"], 0) + 1
+                results.append({"id": q["id"], "shelf": q["shelf"], "label": response.label, "displayed": len(shown), "verified": len(verified),
+                                "not_shown": response.not_shown, "claims_checked": len(trace.checked), "verdicts": verdicts,
+                                "removed_by_checker": sum(r["stage"] == "check" for r in trace.removed),
+                                "removed_by_gate": sum(r["stage"] == "gate" for r in trace.removed),
+                                "wrong_shown": wrong_statements([s.text for s in shown], q["must"]),
+                                "planner": trace.plan.get("planner"), "trace_id": response.trace_id,
+                                "steps": {s.step: {"seconds": s.seconds, "calls": s.calls, "prompt_tokens": s.prompt_tokens,
+                                                   "completion_tokens": s.completion_tokens} for s in trace.steps},
                                 "warnings": response.warnings[:5], "seconds": round(time.perf_counter() - t, 1),
                                 "answer": response.answer_markdown})
-                log(f"  {results[-1]['label']}, {len(shown)} shown, {response.not_shown} not shown, {results[-1]['seconds']} s")
+                write_report(model_id, questions, results, started_all, finished=False)
+                log(f"  {results[-1]['label']}, {len(shown)} shown ({len(verified)} verified), {response.not_shown} not shown, "
+                    f"{len(trace.checked)} claims {verdicts}, {results[-1]['seconds']} s")
         finally:
+            traces.close()
             close_shelves(shelves)
     finally:
         server.terminate()
@@ -202,14 +247,33 @@ def main() -> None:
             server.wait(timeout=30)
         except subprocess.TimeoutExpired:
             server.kill()
+    report = write_report(model_id, questions, results, started_all, finished=True)
+    print(json.dumps({k: v for k, v in report.items() if k not in ("answers", "errors")}, indent=1))
+    print(f"-> {RESULT}")
+
+
+def write_report(model_id: str, questions: list[dict], results: list[dict], started_all: float, *, finished: bool) -> dict:
+    """The figures over ``results`` -> eval/results/local_llm.json (written after every answer, so a stopped run keeps its figures)."""
     answered = [r for r in results if "error" not in r]
+    verdicts: dict[str, int] = {}
+    for r in answered:
+        for k, v in r["verdicts"].items():
+            verdicts[k] = verdicts.get(k, 0) + v
+    displayed = sum(r["displayed"] for r in answered)
     report = {
-        "model": model_id, "questions": len(questions), "answers_produced": len(answered),
+        "model": model_id, "command": " ".join(["python -m eval.local_llm", *sys.argv[1:]]), "finished": finished,
+        "questions": len(questions), "question_ids": [q["id"] for q in questions], "answered_so_far": len(results),
+        "answers_produced": len(answered),
         "errors": [r for r in results if "error" in r],
-        "displayed_sentences": sum(r["displayed"] for r in answered),
-        "verified_share_of_displayed": round(sum(r["verified"] for r in answered) / max(1, sum(r["displayed"] for r in answered)), 4),
+        "displayed_sentences": displayed,
+        "verified_displayed_sentences": sum(r["verified"] for r in answered),
+        "verified_share_of_displayed": round(sum(r["verified"] for r in answered) / displayed, 4) if displayed else None,
         "units_not_shown": sum(r["not_shown"] for r in answered),
         "claims_checked": sum(r["claims_checked"] for r in answered),
+        "verdicts": dict(sorted(verdicts.items())),
+        "answers_with_model_failure_warnings": sum(1 for r in answered if any("failed" in w for w in r["warnings"])),
+        "planned_by_rules": sum(1 for r in answered if r["planner"] == "rules"),
+        "labels": {label: sum(1 for r in answered if r["label"] == label) for label in sorted({r["label"] for r in answered})},
         "removed_by_checker": sum(r["removed_by_checker"] for r in answered),
         "removed_by_gate": sum(r["removed_by_gate"] for r in answered),
         "wrong_statements_shown": sum(r["wrong_shown"] for r in answered),
@@ -217,11 +281,8 @@ def main() -> None:
         "total_seconds": round(time.perf_counter() - started_all, 1),
         "answers": results,
     }
-    out = ROOT / "eval" / "results" / "local_llm.json"
-    out.write_text(json.dumps(report, indent=1) + "\n")
-    print(json.dumps({k: v for k, v in report.items() if k not in ("answers", "errors")}, indent=1))
-    print(f"-> {out}")
-
+    RESULT.write_text(json.dumps(report, indent=1) + "\n")
+    return report
 
 if __name__ == "__main__":
     main()

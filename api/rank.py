@@ -1,0 +1,285 @@
+"""Rank: how well each unit of the read sections establishes each obligation (the extractive writer's scoring).
+
+An obligation becomes a weighted query over stems: the words of its ask, its
+targets (aliases and terms the ask leans on weigh less), each weighted by how
+rare it is among the read units (idf). An identifier that names a document
+("PEP 484", "RFC 6750", "SOP-014") is not a word to find but a place to look:
+units of the documents an obligation names keep their score, units elsewhere
+lose part of it. A unit scores by BM25-style term weighting over its own text,
+with its document title and heading path as a weaker field, so a sentence in
+"Type comments" of PEP 484 is preferred for a question about PEP 484's type
+comments. A unit of a revision the ledger marks as superseded (a 'supersedes'
+link from a document also read) counts less, unless the obligation asks what
+changed. Very long units (boilerplate paragraphs, whole lists in one line) and
+fragments count less than sentence-level evidence.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from api.plan import Obligation, Plan
+from api.read import Reading
+from api.shelves import OpenShelf
+from compiler.ledger import find_thresholds
+from api.terms import document_keys, identifier_key, identifiers, word_stems
+
+__all__ = ["Candidate", "Pool", "build_pool", "obligation_query", "coverage", "FRAMING"]
+
+K1, B = 1.2, 0.75
+"""BM25 term saturation and length normalisation."""
+CONTEXT_WEIGHT = 0.35
+"""What a query word found only in a unit's title or heading path is worth against one found in its text."""
+MIN_SHOWN = 0.3
+"""A unit may be shown only when it, read with its title and headings, holds this share of the obligation's words
+(idf-weighted), unless it stands in a document the obligation names."""
+ELSEWHERE = 0.6
+"""Score factor of a unit outside the documents its obligation names."""
+SUPERSEDED = 0.55
+"""Score factor of a unit of a superseded revision (not for obligations asking what changed)."""
+
+PRIOR_DEPTH = 40
+"""A section's rank in recall (search over whole sections, headings and the ledger) lifts its units down to this rank."""
+PRIOR_FLOOR = 0.6
+"""Score factor of a unit whose section recall did not rank (or ranked past PRIOR_DEPTH) for the obligation."""
+VERSIONS = re.compile(r"\b(replace[sd]?|supersed\w*|earlier|previous|prior|older|newer|revisions?|versions?|changed?|changes|"
+                      r"obsolete[sd]?|deprecat\w*|updated?|status|in force|current|always)\b", re.I)
+VERSION_STEMS = frozenset(word_stems("supersedes superseded replaces replaced obsoletes obsoleted updates updated deprecated "
+                                     "deprecation revision revised changes changed earlier previous prior older retire retired"))
+FACETS: dict[str, tuple[re.Pattern, float]] = {
+    "@version": (VERSIONS, 1.0),
+    "@number": (re.compile(r"\bhow (often|long|quickly|soon|many|much|frequently|large|big|fast)\b|\b(lifetimes?|time limits?|"
+                           r"lengths?|deadlines?|intervals?|thresholds?|minimum|maximum|limits?|durations?|within|rates?)\b", re.I), 0.8),
+    "@condition": (re.compile(r"\bwhen (may|must|can|should|is|are|does|do)\b|\bconditions?\b|\bexceptions?\b|\bunless\b|"
+                              r"\bonly (if|when)\b|\b(allowed|permitted|overdue)\b|^(may|must|can)\b", re.I), 0.6),
+    "@step": (re.compile(r"\b(steps?|procedures?|process|workflow|in what order|from receipt)\b", re.I), 1.0),
+    "@definition": (re.compile(r"^what (is|are) (a|an)\s|\bdefin\w*|\bmean(s|ing)?\b|\bwhat distinguishes\b", re.I), 0.6),
+}
+"""Facets of a question's shape: when the ask matches, units of that shape hold the facet, weighted against the ask's
+strongest word (a version question looks for what documents say of versions, a numeric one for numbers with units,
+a conditions one for if/unless/except, a definition one for defining sentences and the ledger's definitions)."""
+_UNIT_CONDITION = re.compile(r"\b(if|unless|except|provided|only (if|when)|when|where|must not|may not|shall not|not bound)\b", re.I)
+_UNIT_DEFINITION = re.compile(r"\b(is|are) (a|an|the|any|one)\b|\bmeans?\b|\brefers? to\b|\bdefined (as|in)\b|\bdefinitions?\b", re.I)
+LEAD_SECTIONS = 6
+"""An obligation that names a document and asks little else is answered by the document's opening sections."""
+
+FRAMING = {
+    kind: {stem for word in words.split() for stem in word_stems(word)}
+    for kind, words in {
+        "compare": "change changed changes compare comparison differ difference differences",
+        "trace": "step steps procedure process",
+        "list": "list",
+    }.items()
+}
+"""Words that say what shape of answer is wanted; the documents seldom write them."""
+
+
+@dataclass
+class Candidate:
+    """One displayable unit of a read section, with what the ranking needs."""
+
+    order: tuple
+    shelf: str
+    section_id: str
+    doc_id: str
+    kind: str
+    text: str
+    group: str
+    tf: Counter
+    context: set[str]
+    superseded_by: str = ""
+    ranks: dict[int, int] = field(default_factory=dict)
+    doc_position: int = 0
+    words: set[str] = field(init=False)
+    length: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.words = set(self.tf)
+        self.length = max(sum(self.tf.values()), 1)
+
+
+@dataclass
+class Pool:
+    """Every candidate unit of what was read, with the statistics the ranking uses."""
+
+    units: list[Candidate]
+    idf: dict[str, float]
+    unseen: float
+    avg_length: float
+    doc_keys: dict[str, set[str]]
+
+
+def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[str]:
+    """The facets a unit holds (see FACETS)."""
+    found = ["@version"] if VERSION_STEMS.intersection(words) else []
+    if kind == "step":
+        found.append("@step")
+    if find_thresholds(text):
+        found.append("@number")
+    if _UNIT_CONDITION.search(text):
+        found.append("@condition")
+    if defining or _UNIT_DEFINITION.search(text):
+        found.append("@definition")
+    return found
+
+
+def _unit_terms(text: str, defining: bool, kind: str) -> Counter:
+    terms = [*word_stems(text), *(identifier_key(i) for i in identifiers(text))]
+    return Counter([*terms, *_facets(text, terms, defining, kind)])
+
+
+def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -> Pool:
+    """The candidates of every read section (``section_units(shelf, section_id)`` gives a section's units)."""
+    read_docs = {(r.shelf, r.doc_id) for r in reading.sections}
+    superseded: dict[tuple[str, str], str] = {}
+    for name in sorted({r.shelf for r in reading.sections}):
+        for link in shelves[name].links:
+            if link.kind == "supersedes" and (name, link.src_doc) in read_docs and link.src_doc != link.dst_doc:
+                superseded[(name, link.dst_doc)] = link.src_doc
+    units: list[Candidate] = []
+    doc_keys: dict[str, set[str]] = {}
+    positions: Counter = Counter()
+    for n_read, read in enumerate(reading.sections):
+        shelf = shelves[read.shelf]
+        section = shelf.sections[read.section_id]
+        document = shelf.documents[section.doc_id]
+        if section.doc_id not in doc_keys:
+            doc_keys[section.doc_id] = document_keys(section.doc_id, document["title"], document.get("path", ""))
+        context = set(word_stems(" ".join([document["title"], *section.heading_path])))
+        context |= {"@version"} & set(_facets("", context))
+        defining = [f.quote for f in shelf.facts if f.section_id == read.section_id and f.kind == "definition"]
+        doc_position = positions[(read.shelf, section.doc_id)]
+        positions[(read.shelf, section.doc_id)] += 1
+        for kind, text, group, position in section_units(shelf, read.section_id):
+            units.append(Candidate((n_read, *position), read.shelf, read.section_id, section.doc_id, kind, text, group,
+                                   _unit_terms(text, any(q in text or text in q for q in defining), kind), context, superseded.get((read.shelf, section.doc_id), ""), read.ranks,
+                                   doc_position))
+    df: Counter = Counter()
+    for unit in units:
+        df.update(unit.words)
+    size = max(len(units), 1)
+    idf = {word: math.log(1 + size / count) for word, count in df.items()}
+    avg = sum(u.length for u in units) / size if units else 1.0
+    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys)
+
+
+def named_documents(obligation: Obligation, pool: Pool) -> tuple[set[str], set[str], set[str]]:
+    """(documents the obligation is bound to, those the question names by identifier, the stems of those identifiers)
+    among the read documents; a follow-up is bound to the documents the earlier turns cited without naming them."""
+    named, naming = set(), set()
+    for text in [obligation.ask, *obligation.targets]:
+        for ident in identifiers(text):
+            key = identifier_key(ident)
+            hits = {doc for doc, keys in pool.doc_keys.items() if key in keys}
+            if hits:
+                named |= hits
+                naming |= set(word_stems(ident)) | {identifier_key(ident)}
+    return set(obligation.documents) | named, named, naming
+
+
+def obligation_query(obligation: Obligation, pool: Pool, naming: set[str]) -> dict[str, float]:
+    """Stem -> weight (idf times how the obligation holds the word); words that name documents left out."""
+    query: dict[str, float] = {}
+    framing = FRAMING.get(obligation.kind, set())
+    asked = obligation.ask.lower()
+    weighted = [(obligation.ask, 1.0), *((t, 1.2 if t.lower() in asked else 0.5) for t in obligation.targets)]
+    versions = bool(VERSIONS.search(obligation.ask))
+    ask = obligation.ask.strip()
+    for text, weight in weighted:
+        for word in [*word_stems(text), *(identifier_key(i) for i in identifiers(text))]:
+            if word in naming or (versions and word in VERSION_STEMS):
+                continue
+            if word in framing:
+                continue
+            query[word] = max(query.get(word, 0.0), weight * pool.idf.get(word, pool.unseen))
+    strongest = max(query.values(), default=pool.unseen)
+    for facet, (pattern, weight) in FACETS.items():
+        if pattern.search(ask):
+            query[facet] = weight * strongest
+    return query
+
+
+def coverage(query: dict[str, float], words: set[str]) -> float:
+    """Share of the query's weight whose words stand in ``words``."""
+    total = sum(query.values())
+    return sum(w for term, w in query.items() if term in words) / total if total else 0.0
+
+
+def relevance(query: dict[str, float], unit: Candidate, avg_length: float) -> float:
+    """BM25 over the unit's text plus its title and heading path as a weaker field, scaled to the query's weight."""
+    total = sum(query.values())
+    if not total:
+        return 0.0
+    norm = K1 * (1 - B + B * unit.length / avg_length)
+    score = 0.0
+    for term, weight in query.items():
+        tf = unit.tf.get(term, 0)
+        if tf:
+            score += weight * tf * (K1 + 1) / (tf + norm)
+        elif term in unit.context:
+            score += CONTEXT_WEIGHT * weight
+    return score / total
+
+
+def shape_factor(unit: Candidate) -> float:
+    """Sentence-level evidence over boilerplate: long units and fragments count less."""
+    chars = len(unit.text)
+    if unit.kind == "table_row":
+        return 1.0
+    if chars > 450:
+        return (450 / chars) ** 0.5
+    if len(unit.text.split()) < 4:
+        return 0.7
+    return 1.0
+
+
+def prior(rank: int | None) -> float:
+    """The lift a unit's section gets from its rank in recall for the obligation."""
+    if rank is None or rank > PRIOR_DEPTH:
+        return PRIOR_FLOOR
+    return PRIOR_FLOOR + (1 - PRIOR_FLOOR) * (1 - (rank - 1) / PRIOR_DEPTH)
+
+
+def score_units(plan: Plan, pool: Pool) -> list[tuple[dict[str, float], list[tuple[float, float, int]]]]:
+    """Per obligation: its query and (score, own coverage, whether it may be shown, unit index) for every unit holding
+    one of its words. A unit may be shown when it, read with its headings, holds MIN_SHOWN of the obligation's words,
+    or when it stands in a document the obligation names."""
+    question_docs: set[str] = set()
+    named = []
+    for obligation in plan.obligations:
+        docs, explicit, naming = named_documents(obligation, pool)
+        named.append((docs, explicit, naming))
+        question_docs |= docs
+    out = []
+    for o_index, (obligation, (docs, explicit, naming)) in enumerate(zip(plan.obligations, named)):
+        query = obligation_query(obligation, pool, naming | set().union(*(n for _, _, n in named)))
+        wanted = docs or question_docs
+        changes = obligation.kind == "compare" or bool(re.search(r"\b(revision|version|changed?|previous|earlier)\b", obligation.ask, re.I))
+        lead = bool(docs) and len([t for t in query if not t.startswith("@")]) <= 1
+        words_only = {t: w for t, w in query.items() if not t.startswith("@")}
+        scored = []
+        for index, unit in enumerate(pool.units):
+            # a step or an item of an asked-for list means what its heading says it is part of
+            item = unit.kind == "step" or (unit.kind == "list_item" and obligation.kind in ("trace", "list"))
+            named_here = bool(docs) and unit.doc_id in docs
+            if unit.kind == "table_header" or not ((unit.words | (unit.context if item else set())) & words_only.keys()):
+                if not (unit.doc_id in explicit and unit.words & query.keys()):  # "what changed with PEP 585": a facet will do
+                    continue
+            own = coverage(words_only, unit.words)
+            if item:
+                own = max(own, 0.8 * coverage(words_only, unit.words | unit.context))
+            score = relevance(query, unit, pool.avg_length) * shape_factor(unit) * prior(unit.ranks.get(o_index))
+            if wanted and unit.doc_id not in wanted:
+                score *= ELSEWHERE if docs else (ELSEWHERE + 1) / 2
+            elif lead:
+                score *= 1 + max(0, LEAD_SECTIONS - unit.doc_position) / LEAD_SECTIONS
+            if unit.superseded_by and not changes:
+                score *= SUPERSEDED
+            shown = coverage(words_only, unit.words | unit.context) >= MIN_SHOWN or named_here
+            scored.append((score, max(own, 0.01 if named_here else 0.0), shown, index))
+        scored.sort(key=lambda item: (-item[0], pool.units[item[3]].order))
+        out.append((query, scored))
+    return out

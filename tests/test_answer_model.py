@@ -1,0 +1,213 @@
+"""The whole answering path with models: planner, writer and checker set in settings, their recorded replies played
+through the real openai client (httpx.MockTransport), on a compiled tenant shelf, in-process and over POST /api/ask."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+from litestar.testing import TestClient
+
+from answer_shelves import HashEmbedder, tenant_builds
+from api.answer import answer_question, build_pipeline, chat_models
+from api.app import create_app
+from api.schemas import AskRequest
+from api.serve import make_app
+from api.shelves import close_shelves, open_shelves
+from api.terms import normalise
+from api.trace import TraceStore, format_trace
+from compiler.errors import ShelfwiseError
+from compiler.settings import Settings
+from tests.claimshelf import Replay
+
+REFRESH, ACCESS = "s111ce4eec67", "s5e3526150c4"
+"""Section ids of the alpha tenant's 'Refresh tokens' and 'Access tokens' sections (the recordings cite them)."""
+ALPHA = {"Authorization": "Bearer alpha-secret"}
+ROLES = {"planner": "planner-rec", "writer": "writer-rec", "checker": "checker-rec"}
+
+
+class Roles:
+    """One mock model server for all roles: each request goes to the recording of the model it names."""
+
+    def __init__(self, **recordings: str):
+        self.replays = {ROLES[role]: Replay(name) for role, name in recordings.items()}
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        model = json.loads(request.content)["model"]
+        if model not in self.replays:
+            raise AssertionError(f"no recording for model {model!r}")
+        return self.replays[model](request)
+
+    def calls(self, role: str) -> int:
+        replay = self.replays.get(ROLES[role])
+        return len(replay.requests) if replay else 0
+
+    def client(self) -> httpx.Client:
+        return httpx.Client(transport=httpx.MockTransport(self))
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    root = tmp_path_factory.mktemp("tenants")
+    return root / "build", tenant_builds(root / "build", root / "shelves")
+
+
+@pytest.fixture(scope="module")
+def shelves(builds):
+    opened = open_shelves({"alpha": builds[1]["alpha"]}, HashEmbedder())
+    yield opened
+    close_shelves(opened)
+    
+
+def _settings(tmp_path, build_dir=None, **models) -> Settings:
+    roles = {role: ROLES[role] for role in ("planner", "writer", "checker")} if not models else models
+    return Settings.model_validate({
+        **({"build_dir": str(build_dir)} if build_dir else {}),
+        "models": {"base_url": "http://127.0.0.1:9/v1", "max_retries": 2, "timeout_s": 5, **roles},
+        "api": {"tokens": [{"name": "alpha-widget", "token": "alpha-secret", "shelves": ["alpha"]}],
+                "trace_db": str(tmp_path / "traces.sqlite")},
+    })
+
+
+def _ask(shelves, tmp_path, roles: Roles, question: str):
+    settings = _settings(tmp_path)
+    pipeline = build_pipeline(settings, chat_models(settings, http_client=roles.client()))
+    traces = TraceStore(tmp_path / "traces.sqlite")
+    try:
+        answer = answer_question(pipeline, AskRequest(question=question, shelf="alpha"), shelves, token="test", traces=traces)
+        return answer, traces.get(answer.trace_id)
+    finally:
+        traces.close()
+
+
+def _quoted_or_checked(answer, trace, shelf):
+    """Every displayed sentence is verbatim in a cited section, or its checked claim's span is."""
+    spans = {c["unit_id"]: c["span"] for c in trace.checked if c["verdict"] in ("supports", "restated", "verbatim")}
+    written = {u["text"]: u["id"] for u in trace.written}
+    for sentence in answer.sentences:
+        if sentence.kind in ("heading", "connective"):
+            continue
+        texts = [normalise(shelf.sections[sid].text) for sid in sentence.citations]
+        evidence = normalise(spans.get(written.get(sentence.text), sentence.text))
+        assert sentence.citations and any(evidence in t for t in texts), sentence
+
+
+def test_supported_answer_shows_checked_sentences_with_citations(shelves, tmp_path):
+    roles = Roles(planner="e2e_plan_two", writer="e2e_write_supported", checker="e2e_check_supported")
+    answer, trace = _ask(shelves, tmp_path, roles, "How long do refresh and access tokens last, and what happens at logout?")
+    assert answer.mode == "model" and answer.models == ROLES
+    assert answer.label == "complete" and answer.not_shown == 0 and not answer.warnings
+    shown = {s.text: s for s in answer.sentences}
+    assert shown["A refresh token expires after 30 days."].status == "supports"
+    assert shown["An access token expires after 15 minutes."].citations == [ACCESS]
+    assert shown["A refresh token is revoked when the user logs out."].status == "verbatim"
+    md = answer.answer_markdown
+    assert md.startswith("### Refresh tokens and access tokens\n\n")
+    assert f"A refresh token expires after 30 days. [{REFRESH}] An access token expires after 15 minutes. [{ACCESS}]" in md
+    assert "\n\nIn short:\n\n- A refresh token is revoked when the user logs out. [" in md
+    assert "could not be verified" not in md and "_Written by a model; every statement shown was checked" in md
+    _quoted_or_checked(answer, trace, shelves["alpha"])
+    # The trace holds every claim with its verdict and span, and the token cost of each model step.
+    assert {c["text"]: c["verdict"] for c in trace.checked} == {
+        "A refresh token expires after 30 days.": "supports", "An access token expires after 15 minutes.": "supports",
+        "A refresh token is revoked when the user logs out.": "verbatim"}
+    steps = {s.step: s for s in trace.steps}
+    assert (steps["plan"].model, steps["plan"].prompt_tokens, steps["plan"].completion_tokens) == ("planner-rec", 700, 120)
+    assert (steps["write"].model, steps["write"].calls, steps["write"].prompt_tokens) == ("writer-rec", 1, 1500)
+    assert (steps["check"].model, steps["check"].calls, steps["check"].completion_tokens) == ("checker-rec", 2, 60)
+    assert roles.calls("checker") == 2
+    # The checker saw each reworded claim with the text of the section it cites, not the verbatim one.
+    first = roles.replays["checker-rec"].messages(0)
+    assert "A refresh token expires after 30 days." in first and "Refresh tokens expire after 30 days." in first
+    assert "revoked" not in first.split("Claims:")[1]
+    assert "checked 3 claims: supports 2, verbatim 1" in format_trace(trace)
+
+
+def test_contradicted_claim_is_removed_recorded_and_counted(shelves, tmp_path):
+    roles = Roles(planner="e2e_plan_one", writer="e2e_write_contradicted", checker="e2e_check_contradicted")
+    answer, trace = _ask(shelves, tmp_path, roles, "How long do refresh tokens and access tokens last?")
+    assert "60 days" not in answer.answer_markdown
+    assert [s.text for s in answer.sentences] == ["Access tokens expire after 15 minutes."]
+    assert "1 statement could not be verified and is not shown." in answer.answer_markdown
+    assert answer.not_shown == 1
+    (removed,) = trace.removed
+    assert removed["stage"] == "check" and removed["unit"]["text"] == "Refresh tokens expire after 60 days."
+    assert removed["reason"].startswith("contradicts: the cited section says otherwise") and "30 days" in removed["reason"]
+    claim = next(c for c in trace.checked if c["text"] == "Refresh tokens expire after 60 days.")
+    assert claim["verdict"] == "contradicts" and claim["span"] == "Refresh tokens expire after 30 days."
+
+
+def test_a_lying_checker_cannot_get_a_false_statement_shown(shelves, tmp_path):
+    roles = Roles(planner="e2e_plan_one", writer="e2e_write_lying", checker="e2e_check_lying")
+    answer, trace = _ask(shelves, tmp_path, roles, "How long do refresh tokens and access tokens last?")
+    md = answer.answer_markdown
+    assert "90 days" not in md and "vault" not in md
+    # The 90-day claim is shown in the section's own words (the second look); the vault claim is not shown.
+    assert [(s.text, s.status) for s in answer.sentences] == [
+        ("Refresh tokens expire after 30 days.", "restated"), ("Access tokens expire after 15 minutes.", "verbatim")]
+    assert "1 statement could not be verified and is not shown." in md
+    by_text = {c["text"]: c for c in trace.checked}
+    assert "quotes a span that is not in the cited section" in by_text["Refresh tokens expire after 90 days."]["reason"]
+    vault = by_text["Refresh tokens are stored in the vault."]
+    assert vault["verdict"] == "unconfirmed" and "not in the cited section" in vault["reason"]
+    assert [r["unit"]["text"] for r in trace.removed] == ["Refresh tokens are stored in the vault."]
+    _quoted_or_checked(answer, trace, shelves["alpha"])
+
+
+@pytest.fixture
+def api(builds, tmp_path):
+    """POST /api/ask on an app built from settings (make_app, as `shelfwise serve` builds it) over one mock model server."""
+    def start(roles: Roles) -> TestClient:
+        app = make_app(["alpha"], _settings(tmp_path, build_dir=builds[0]), embedder=HashEmbedder(), http_client=roles.client())
+        return TestClient(app)
+    return start
+
+
+def test_planner_429_and_writer_timeout_500_give_a_quoted_answer_with_warnings(api):
+    roles = Roles(planner="e2e_plan_rate_limited", writer="e2e_write_down", checker="e2e_check_down")
+    with api(roles) as client:
+        response = client.post("/api/ask", json={"question": "How long do refresh tokens last?", "shelf": "alpha"}, headers=ALPHA)
+        assert response.status_code == 200, response.text
+        answer = response.json()
+        trace = client.get(f"/api/answers/{answer['trace_id']}", headers=ALPHA).json()
+    assert (roles.calls("planner"), roles.calls("writer"), roles.calls("checker")) == (3, 3, 0)
+    planner_warning, writer_warning = answer["warnings"]
+    assert "planner-rec failed: RateLimitError" in planner_warning and "planned by rules instead" in planner_warning
+    assert "writer-rec failed" in writer_warning and "extractive writer" in writer_warning
+    assert "Refresh tokens expire after 30 days." in [s["text"] for s in answer["sentences"]]
+    assert all(s["status"] == "verbatim" for s in answer["sentences"])
+    assert "_Model-free answer: every sentence above is quoted" in answer["answer_markdown"]
+    assert trace["warnings"] == answer["warnings"] and trace["plan"]["planner"] == "rules"
+
+
+def test_writer_429_is_retried_and_a_failed_checker_leaves_a_clear_partial_answer(api):
+    roles = Roles(planner="e2e_plan_one", writer="e2e_write_after_429", checker="e2e_check_down")
+    with api(roles) as client:
+        response = client.post("/api/ask", json={"question": "How long do refresh tokens and access tokens last?", "shelf": "alpha"},
+                               headers=ALPHA)
+        assert response.status_code == 200, response.text
+        answer = response.json()
+        trace = client.get(f"/api/answers/{answer['trace_id']}", headers=ALPHA).json()
+    assert (roles.calls("writer"), roles.calls("checker")) == (2, 3)
+    assert [s["text"] for s in answer["sentences"]] == ["Refresh tokens expire after 30 days."]
+    assert "1 statement could not be verified and is not shown." in answer["answer_markdown"]
+    (warning,) = answer["warnings"]
+    assert "checker-rec failed: APITimeoutError" in warning or "checker-rec failed: InternalServerError" in warning
+    assert "1 claim(s) could not be checked and are not shown" in warning
+    (removed,) = trace["removed"]
+    assert removed["unit"]["text"] == "An access token expires after 15 minutes." and "the checker model failed" in removed["reason"]
+
+
+def test_a_model_writer_without_a_checker_is_a_settings_error_naming_models_checker(builds, tmp_path):
+    settings = _settings(tmp_path, build_dir=builds[0], writer="writer-rec")
+    client = Roles().client()
+    with pytest.raises(ShelfwiseError, match=r"models\.checker"):
+        build_pipeline(settings, chat_models(settings, http_client=client))
+    with pytest.raises(ShelfwiseError, match=r"models\.checker"):
+        create_app(settings, chat=chat_models(settings, http_client=client), embedder=HashEmbedder(), stores={"alpha": builds[1]["alpha"]})
+    with pytest.raises(ShelfwiseError, match=r"models\.checker"):
+        make_app(["alpha"], settings, embedder=HashEmbedder(), http_client=client)
+    # A role set in settings but given no model is an error too, never a silent model-free answer.
+    with pytest.raises(ShelfwiseError, match=r"models\.planner is set"):
+        build_pipeline(_settings(tmp_path, planner="planner-rec"), None)
