@@ -59,7 +59,7 @@ _KIND_RULES: list[tuple[str, re.Pattern]] = [
     ("propose", re.compile(r"\b(recommend|suggest|propose|what should (we|i))\b")),
     ("explain", re.compile(r"^(why|how does|how do|how is|how are)\b|\b(explain|what happens|reason)\b")),
     ("lookup", re.compile(r"\bhow (often|many|much|long|soon|frequently)\b|^(when|who|where)\b|\b(deadline|interval|due date|limit|value)\b")),
-    ("judge", re.compile(r"^(is|was|were|are|does|did|do|can|could|should|has|have|may)\b")),
+    ("judge", re.compile(r"^(is|was|were|are|does|did|do|can|could|should|has|have|may|must|shall|will)\b")),
     ("list", re.compile(r"^(which|list|name)\b|\bwhat are the\b|\bwhich\b")),
 ]
 _SPLIT = re.compile(

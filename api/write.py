@@ -31,6 +31,9 @@ COVERED = 0.75
 units hold its key targets (``ExtractiveWriter._covered``)."""
 CHARS_PER_UNIT = 260
 """The character budget of one obligation is ``max_units`` times this (a compare or list obligation gets twice as much)."""
+STRONG = 0.7
+"""A unit scoring this share of its obligation's best is strong evidence; one left out for the budget makes the obligation
+not covered (shown, with a line saying the sentences shown may not answer all of it)."""
 ANSWER_BUDGETS = 2.5
 """The whole answer gets this many obligation budgets, shared among its obligations (a procedure's steps are kept whole)."""
 FLOOR = 0.45
@@ -83,9 +86,13 @@ def section_units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, str
     procedure = bool(_PROCEDURE.search(" ".join(section.heading_path)))
     items = [b for b in section.blocks if b.kind == "list_item"]
     steps = procedure or sum(1 for b in items if _NUMBERED.match(b.text)) >= 2
+    numbered = [b for b in section.blocks if b.kind == "paragraph" and _NUMBERED.match(b.text)]
+    numbered = numbered if len(numbered) >= 2 else []  # "1. Receive ...", "2. Acknowledge ..." written as paragraphs
     units: list[tuple[str, str, str, tuple[int, int]]] = []
     for b_index, block in enumerate(section.blocks):
-        if block.kind == "paragraph":
+        if any(block is b for b in numbered) and normalise(block.text):
+            units.append(("step", normalise(block.text), f"{section_id}:numbered", (b_index, 0)))
+        elif block.kind == "paragraph":
             for s_index, sentence in enumerate(sentences(block.text)):
                 units.append(("sentence", sentence, "", (b_index, s_index)))
         elif block.kind == "list_item" and normalise(block.text):
@@ -139,6 +146,12 @@ class ExtractiveWriter:
                 picked = self._whole_procedure(pool, picked, eligible)
             picked = self._with_conditions(pool, query, picked, budget)
             covered[o_index] = self._covered(obligation.ask, query, pool, [p for _, p in picked])
+            strong = [(sc, p) for sc, p in eligible if sc >= STRONG * eligible[0][0]]
+            shown = {p for _, p in picked}
+            left = sum(sc for sc, p in strong if p not in shown and not any(
+                _near_duplicate(pool.units[p].words, pool.units[q].words) for q in shown))
+            if left:  # strong evidence did not fit the budget: what is shown is not the whole answer
+                covered[o_index] = round(min(covered[o_index], sum(sc for sc, p in strong if p in shown) / sum(sc for sc, _ in strong)), 3)
             for score, p_index in picked:
                 if p_index in chosen and chosen[p_index][0] != o_index:
                     serves.setdefault(p_index, []).append(o_index)
@@ -227,14 +240,17 @@ class ExtractiveWriter:
 
     @staticmethod
     def _whole_procedure(pool: Pool, picked, eligible):
-        """When a picked unit is a step, every step of its list, in order."""
-        steps = [p for _, p in picked if pool.units[p].kind == "step"]
-        if not steps:
+        """Every step, in order, of each procedure a picked step or a strong eligible step belongs to (a procedure
+        may continue in another document: each of its lists is kept whole)."""
+        top = eligible[0][0] if eligible else 0.0
+        groups = [pool.units[p].group for _, p in picked if pool.units[p].kind == "step"]
+        groups += [pool.units[p].group for s, p in eligible if pool.units[p].kind == "step" and s >= STRONG * top]
+        groups = list(dict.fromkeys(groups))
+        if not groups:
             return picked
-        group = pool.units[steps[0]].group
         scores = {p: s for s, p in eligible}
-        whole = [(scores.get(p, 0.0), p) for p, unit in enumerate(pool.units) if unit.group == group]
-        rest = [(s, p) for s, p in picked if pool.units[p].group != group]
+        whole = [(scores.get(p, 0.0), p) for p, unit in enumerate(pool.units) if unit.group in groups]
+        rest = [(s, p) for s, p in picked if pool.units[p].group not in groups]
         return whole + rest
 
     @staticmethod
