@@ -95,6 +95,18 @@ def _chat_of(part) -> ChatModel | None:
     return None
 
 
+def _distinct(units: list) -> list:
+    """Shown units without repeats: a statement written twice, or two claims restated as the same sentence, shows once."""
+    seen: set[tuple] = set()
+    out = []
+    for unit in units:
+        key = (unit.obligation, " ".join(unit.text.split()).lower(), tuple(unit.citations))
+        if unit.kind in ("heading", "connective", "table_header") or key not in seen:
+            out.append(unit)
+            seen.add(key)
+    return out
+
+
 def _tokens(chat: ChatModel | None) -> tuple[int, int]:
     return (chat.prompt_tokens, chat.completion_tokens) if chat else (0, 0)
 
@@ -201,7 +213,7 @@ def answer_question(
     t = time.perf_counter()
     gated = pipeline.gate(draft)
     completion = complete_answer(plan, gated.shown, draft.covered, COVERED)
-    shown = gated.shown if completion.label != "not_in_documents" else []
+    shown = _distinct(gated.shown) if completion.label != "not_in_documents" else []
     step("complete", t)
 
     trace_id = new_trace_id()

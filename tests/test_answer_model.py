@@ -58,7 +58,7 @@ def shelves(builds):
     opened = open_shelves({"alpha": builds[1]["alpha"]}, HashEmbedder())
     yield opened
     close_shelves(opened)
-    
+
 
 def _settings(tmp_path, build_dir=None, **models) -> Settings:
     roles = {role: ROLES[role] for role in ("planner", "writer", "checker")} if not models else models
@@ -211,3 +211,11 @@ def test_a_model_writer_without_a_checker_is_a_settings_error_naming_models_chec
     # A role set in settings but given no model is an error too, never a silent model-free answer.
     with pytest.raises(ShelfwiseError, match=r"models\.planner is set"):
         build_pipeline(_settings(tmp_path, planner="planner-rec"), None)
+
+
+def test_a_statement_written_twice_is_shown_once(shelves, tmp_path):
+    roles = Roles(planner="e2e_plan_one", writer="e2e_write_repeated", checker="e2e_check_down")
+    answer, trace = _ask(shelves, tmp_path, roles, "How long do refresh tokens and access tokens last?")
+    assert [s.text for s in answer.sentences] == ["Refresh tokens expire after 30 days.", "Access tokens expire after 15 minutes."]
+    assert answer.answer_markdown.count("30 days") == 1 and answer.not_shown == 0 and roles.calls("checker") == 0
+    assert len(trace.written) == 3
