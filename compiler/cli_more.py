@@ -103,32 +103,26 @@ def cmd_links(args: argparse.Namespace, settings) -> int:
 
 
 def add_commands(commands, common, load) -> None:
-    def wrap(func):
-        return lambda args: func(args, load(args))
-
-    documents = commands.add_parser("documents", help="list a compiled shelf's documents and failures", description="List the documents of a compiled shelf (by folder or name) with their readers, and the files that failed.")
-    documents.add_argument("shelf", help="shelf folder, or its name under the build dir")
-    common(documents)
-    documents.add_argument("--json", action="store_true", help="print JSON")
-    documents.set_defaults(func=wrap(cmd_documents))
-
-    sections = commands.add_parser("sections", help="print a compiled shelf's section trees with their ids", description="Print the section tree of every document (or one) with stable section ids and pages.")
-    sections.add_argument("shelf", help="shelf folder, or its name under the build dir")
-    common(sections)
-    sections.add_argument("--doc", default=None, help="only this document id")
-    sections.add_argument("--json", action="store_true", help="print JSON with each section's text")
-    sections.set_defaults(func=wrap(cmd_sections))
-
-    ledger = commands.add_parser("ledger", help="print a compiled shelf's assertion ledger", description="Print the assertions (definitions, rules with conditions and exceptions, steps, findings, dependencies, supersessions) with their verbatim quotes.")
-    ledger.add_argument("shelf", help="shelf folder, or its name under the build dir")
-    common(ledger)
-    ledger.add_argument("--doc", default=None, help="only this document id")
-    ledger.add_argument("--json", action="store_true", help="print JSON")
-    ledger.set_defaults(func=wrap(cmd_ledger))
-
-    links = commands.add_parser("links", help="print typed links between documents (or the open references)", description="Print the typed links (resolves, cites, supersedes, depends_on, same_series, shares_names, contradicts_candidate) with their reasons; --open prints every reference left open and why.")
-    links.add_argument("shelf", help="shelf folder, or its name under the build dir")
-    common(links)
-    links.add_argument("--open", action="store_true", help="list the references not linked, with the reason")
-    links.add_argument("--json", action="store_true", help="print JSON")
-    links.set_defaults(func=wrap(cmd_links))
+    """documents, sections, ledger, links: each reads one compiled shelf and prints text or --json."""
+    specs = [
+        ("documents", cmd_documents, "list a compiled shelf's documents and failures",
+         "List the documents of a compiled shelf (by folder or name) with their readers, and the files that failed.", False, False),
+        ("sections", cmd_sections, "print a compiled shelf's section trees with their ids",
+         "Print the section tree of every document (or one) with stable section ids and pages.", True, False),
+        ("ledger", cmd_ledger, "print a compiled shelf's assertion ledger",
+         "Print the assertions (definitions, rules with conditions and exceptions, steps, findings, dependencies, "
+         "supersessions) with their verbatim quotes.", True, False),
+        ("links", cmd_links, "print typed links between documents (or the open references)",
+         "Print the typed links (resolves, cites, supersedes, depends_on, same_series, shares_names, "
+         "contradicts_candidate) with their reasons; --open prints every reference left open and why.", False, True),
+    ]
+    for name, func, help_text, description, by_doc, open_flag in specs:
+        parser = commands.add_parser(name, help=help_text, description=description)
+        parser.add_argument("shelf", help="shelf folder, or its name under the build dir")
+        common(parser)
+        if by_doc:
+            parser.add_argument("--doc", default=None, help="only this document id")
+        if open_flag:
+            parser.add_argument("--open", action="store_true", help="list the references not linked, with the reason")
+        parser.add_argument("--json", action="store_true", help="print JSON")
+        parser.set_defaults(func=lambda args, func=func: func(args, load(args)))

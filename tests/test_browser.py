@@ -62,6 +62,13 @@ http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
 '''
 
 
+def launch_chromium(playwright):
+    """Debian's Chromium, headless, with nothing that reaches for the network."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=[
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"])
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -113,9 +120,7 @@ def served(tmp_path_factory):
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run"])
+            browser = launch_chromium(playwright)
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.set_default_timeout(15000)
             yield page, base, grant, revoke

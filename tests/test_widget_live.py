@@ -15,7 +15,7 @@ import pytest
 import time
 import urllib.request
 
-from tests.test_browser import ARTIFACTS, CHROMIUM, _free_port
+from tests.test_browser import ARTIFACTS, CHROMIUM, _free_port, launch_chromium
 
 POLICY = """# Badge Policy
 
@@ -79,9 +79,7 @@ def live(tmp_path_factory):
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run"])
+            browser = launch_chromium(playwright)
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.set_default_timeout(60000)
             yield page, base
