@@ -1,5 +1,9 @@
 """Complete: each obligation covered or not, one plain line per gap, and the answer's label (paper §3.3 "Completeness").
 
+An obligation nothing was shown for gets "The documents do not say ..."; one whose shown
+sentences do not establish it (the writer's ``covered`` below the threshold) gets "The
+sentences shown may not fully answer ...": it is never presented as complete.
+
 Labels: ``complete`` (every obligation covered), ``partial`` (some obligation
 not covered, while something the documents say about the question is shown),
 ``not_in_documents`` (nothing shown for any obligation: the answer says so and
@@ -18,7 +22,7 @@ from pydantic import BaseModel, Field
 from api.plan import Plan
 from api.write import Unit
 
-__all__ = ["ObligationStatus", "Completion", "complete_answer", "gap_line", "NOT_IN_DOCUMENTS"]
+__all__ = ["ObligationStatus", "Completion", "complete_answer", "gap_line", "part_line", "NOT_IN_DOCUMENTS"]
 
 Label = Literal["complete", "partial", "conditional", "not_in_documents"]
 NOT_IN_DOCUMENTS = "This is not in these documents"
@@ -53,6 +57,11 @@ def gap_line(ask: str) -> str:
     return f"The documents do not say {_indirect(ask)}."
 
 
+def part_line(ask: str) -> str:
+    """'The sentences shown may not fully answer <what was asked>.' (something was shown, not enough to cover it)"""
+    return f"The sentences shown may not fully answer {_indirect(ask)}."
+
+
 def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], threshold: float) -> Completion:
     """Compare the shown units with the plan's obligations."""
     statuses, gaps = [], []
@@ -61,7 +70,7 @@ def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], th
         is_covered = bool(own) and covered.get(index, 0.0) >= threshold
         statuses.append(ObligationStatus(index=index, kind=obligation.kind, ask=obligation.ask, covered=is_covered, units=own))
         if not is_covered:
-            gaps.append(gap_line(obligation.ask))
+            gaps.append(part_line(obligation.ask) if own else gap_line(obligation.ask))
     n_covered = sum(1 for s in statuses if s.covered)
     if not any(s.units for s in statuses):
         label: Label = "not_in_documents"

@@ -11,7 +11,12 @@ with its document title and heading path as a weaker field, so a sentence in
 comments. A unit of a revision the ledger marks as superseded (a 'supersedes'
 link from a document also read) counts less, unless the obligation asks what
 changed. Very long units (boilerplate paragraphs, whole lists in one line) and
-fragments count less than sentence-level evidence.
+fragments count less than sentence-level evidence. The section's rank in recall
+(BM25, dense, headings and the ledger over whole sections) lifts its units. The
+shape the ask wants is a facet (``FACETS``): a numeric question looks for
+numbers with units, a conditions question for if/unless/except, a versions
+question for what documents say of their versions, a procedure for steps, a
+definition for defining sentences and the ledger's definitions.
 """
 
 from __future__ import annotations
@@ -24,10 +29,11 @@ from dataclasses import dataclass, field
 from api.plan import Obligation, Plan
 from api.read import Reading
 from api.shelves import OpenShelf
-from compiler.ledger import find_thresholds
 from api.terms import document_keys, identifier_key, identifiers, word_stems
+from compiler.ledger import find_thresholds
 
-__all__ = ["Candidate", "Pool", "build_pool", "obligation_query", "coverage", "FRAMING"]
+__all__ = ["Candidate", "Pool", "build_pool", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
+           "FACETS", "FRAMING", "MIN_SHOWN"]
 
 K1, B = 1.2, 0.75
 """BM25 term saturation and length normalisation."""
@@ -46,7 +52,7 @@ PRIOR_DEPTH = 40
 PRIOR_FLOOR = 0.6
 """Score factor of a unit whose section recall did not rank (or ranked past PRIOR_DEPTH) for the obligation."""
 VERSIONS = re.compile(r"\b(replace[sd]?|supersed\w*|earlier|previous|prior|older|newer|revisions?|versions?|changed?|changes|"
-                      r"obsolete[sd]?|deprecat\w*|updated?|status|in force|current|always)\b", re.I)
+                      r"obsolete[sd]?|deprecat\w*|updated?|status|in force|current)\b", re.I)
 VERSION_STEMS = frozenset(word_stems("supersedes superseded replaces replaced obsoletes obsoleted updates updated deprecated "
                                      "deprecation revision revised changes changed earlier previous prior older retire retired"))
 FACETS: dict[str, tuple[re.Pattern, float]] = {
@@ -54,8 +60,8 @@ FACETS: dict[str, tuple[re.Pattern, float]] = {
     "@number": (re.compile(r"\bhow (often|long|quickly|soon|many|much|frequently|large|big|fast)\b|\b(lifetimes?|time limits?|"
                            r"lengths?|deadlines?|intervals?|thresholds?|minimum|maximum|limits?|durations?|within|rates?)\b", re.I), 0.8),
     "@condition": (re.compile(r"\bwhen (may|must|can|should|is|are|does|do)\b|\bconditions?\b|\bexceptions?\b|\bunless\b|"
-                              r"\bonly (if|when)\b|\b(allowed|permitted|overdue)\b|^(may|must|can)\b", re.I), 0.6),
-    "@step": (re.compile(r"\b(steps?|procedures?|process|workflow|in what order|from receipt)\b", re.I), 1.0),
+                              r"\bonly (if|when)\b|\b(allowed|permitted)\b|^(may|must|can)\b", re.I), 0.6),
+    "@step": (re.compile(r"\b(steps?|procedures?|process|workflow|in what order)\b", re.I), 1.0),
     "@definition": (re.compile(r"^what (is|are) (a|an)\s|\bdefin\w*|\bmean(s|ing)?\b|\bwhat distinguishes\b", re.I), 0.6),
 }
 """Facets of a question's shape: when the ask matches, units of that shape hold the facet, weighted against the ask's
@@ -227,7 +233,7 @@ def relevance(query: dict[str, float], unit: Candidate, avg_length: float) -> fl
 def shape_factor(unit: Candidate) -> float:
     """Sentence-level evidence over boilerplate: long units and fragments count less."""
     chars = len(unit.text)
-    if unit.kind == "table_row":
+    if unit.kind in ("table_row", "step"):  # a row or a procedure's step is one piece of evidence, however long
         return 1.0
     if chars > 450:
         return (450 / chars) ** 0.5

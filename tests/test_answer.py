@@ -129,3 +129,120 @@ def test_ask_and_trace_commands(tenants, tmp_path, capsys):
     assert trace_command(body["trace_id"], settings) == 0
     out = capsys.readouterr().out
     assert f"trace {body['trace_id']}" in out and "label: complete" in out and "step read" in out
+
+
+# The extractive writer on small in-memory shelves (real sections, ledger links and ranking; no model).
+
+def _memory_shelf(documents: dict[str, tuple[str, str, list[tuple[str, list]]]], links=()):
+    """doc id -> (title, path, [(heading, blocks)]) held in memory like an opened shelf."""
+    from pathlib import Path
+
+    from api.shelves import OpenShelf, ShelfLink
+    from compiler.records import Section
+
+    sections, doc_sections, docs = {}, {}, {}
+    for number, (doc_id, (title, path, parts)) in enumerate(documents.items()):
+        docs[doc_id] = {"doc_id": doc_id, "title": title, "path": path}
+        doc_sections[doc_id] = []
+        for seq, (heading, blocks) in enumerate(parts):
+            sid = f"s{number:02d}{seq:09d}x"
+            sections[sid] = Section(id=sid, doc_id=doc_id, parent_id=None, seq=seq, level=1, heading=heading,
+                                    heading_path=[heading], blocks=blocks, page_start=None, page_end=None)
+            doc_sections[doc_id].append(sid)
+    links = [ShelfLink(kind, src, None, dst, None, "test") for kind, src, dst in links]
+    return OpenShelf("mem", Path("."), None, None, docs, sections, doc_sections, [], links, [])
+
+
+def _write(shelf, question: str, **writer):
+    from api.plan import plan_by_rules
+    from api.read import Reading, ReadSection
+    from api.write import ExtractiveWriter
+
+    documents = {d: row["title"] for d, row in shelf.documents.items()}
+    plan = plan_by_rules(question, [], documents, [], [], [])
+    sections = [ReadSection(shelf="mem", section_id=sid, doc_id=shelf.sections[sid].doc_id, chars=shelf.chars(sid), why="whole scope")
+                for doc in shelf.doc_order() for sid in shelf.doc_sections[doc]]
+    reading = Reading(budget=400_000, scope_chars=1, whole_scope=True, chars_read=1, sections=sections, not_opened=[])
+    return plan, ExtractiveWriter(**writer).write(plan, reading, {"mem": shelf})
+
+
+def _p(text: str):
+    from compiler.records import Block
+
+    return Block(kind="paragraph", text=text)
+
+
+REVISIONS = {
+    "qm-rev-c": ("QM-001 Quality Manual, Rev C (superseded)", "quality-manual-rev-c.docx",
+                 [("5 Management review", [_p("Top management reviews the quality management system once a year.")])]),
+    "qm-rev-d": ("QM-001 Quality Manual, Rev D", "quality-manual-rev-d.pdf",
+                 [("5 Management review", [_p("Top management reviews the quality management system at least twice a year.")])]),
+}
+
+
+def test_the_current_revision_outranks_the_one_it_supersedes():
+    shelf = _memory_shelf(REVISIONS, links=[("supersedes", "qm-rev-d", "qm-rev-c")])
+    _, draft = _write(shelf, "How often does top management review the quality management system?")
+    score = {u.text: u.score for u in draft.units}
+    current = "Top management reviews the quality management system at least twice a year."
+    assert current in score and score[current] > score.get("Top management reviews the quality management system once a year.", 0)
+    _, unlinked = _write(_memory_shelf(REVISIONS), "How often does top management review the quality management system?")
+    before = {u.text: u.score for u in unlinked.units}  # without the ledger's link the old revision keeps its full score
+    old = "Top management reviews the quality management system once a year."
+    assert score.get(old, 0) <= 0.6 * before[old] and abs(score[current] - before[current]) < 1e-3
+
+
+def test_numbered_paragraphs_are_kept_whole_as_ordered_steps():
+    steps = ["1. Record the complaint on the day it arrives.", "2. Acknowledge it within two working days.",
+             "3. Close it in the database."]
+    shelf = _memory_shelf({"sop-014": ("SOP-014 Complaint Handling", "sop-014.docx", [
+        ("6 Procedure", [_p("The procedure has three numbered steps."), *map(_p, steps)]),
+        ("7 Records", [_p("Records are kept for five years.")]),
+    ])})
+    _, draft = _write(shelf, "What are the steps of handling a complaint?")
+    assert [u.text for u in draft.units if u.kind == "step"] == steps
+
+
+def test_a_document_named_by_its_identifier_is_where_the_writer_looks():
+    shelf = _memory_shelf({
+        "pep-0484-rst": ("Type Hints", "pep-0484.rst", [("Type comments", [_p("Variables are annotated with type comments.")])]),
+        "pep-0526-rst": ("Syntax for Variable Annotations", "pep-0526.rst",
+                         [("Rationale", [_p("Variables are annotated with a colon and the type.")])]),
+    })
+    plan, draft = _write(shelf, "How are variables annotated under PEP 484?")
+    assert plan.obligations[0].documents == ["pep-0484-rst"]
+    best = max(draft.units, key=lambda u: u.score)
+    assert best.text == "Variables are annotated with type comments."
+
+
+def test_a_rule_keeps_the_exception_written_after_it():
+    shelf = _memory_shelf({"qm": ("QM-001 Quality Manual", "qm.pdf", [("8 Complaints", [_p(
+        "Complaints are closed within 30 calendar days of receipt. This does not apply to those under MDR investigation. "
+        "Lunch is served at noon.")])])})
+    _, draft = _write(shelf, "How soon are complaints closed?")
+    texts = [u.text for u in draft.units]
+    assert texts == ["Complaints are closed within 30 calendar days of receipt.", "This does not apply to those under MDR investigation."]
+
+
+def test_the_writer_budget_is_in_characters_not_a_count():
+    names = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda omicron".split()
+    facts = [f"Tokens of kind {name} expire after {n} minutes." for n, name in enumerate(names, start=2)]
+    shelf = _memory_shelf({"rfc": ("Tokens", "rfc9999.txt", [("Expiry", [_p(" ".join(facts))])])})
+    _, small = _write(shelf, "When do tokens expire?", max_units=1)
+    _, large = _write(shelf, "When do tokens expire?", max_units=6)
+    assert 1 <= len(small.units) < len(large.units) and sum(len(u.text) for u in large.units) <= 6 * 260 * 2.5
+
+
+def test_an_answer_with_sentences_shown_is_partial_never_not_in_the_documents():
+    from api.complete import complete_answer
+    from api.plan import Obligation, Plan
+    from api.write import Unit
+
+    plan = Plan(question="q", resolved_question="q", planner="rules",
+                obligations=[Obligation(kind="describe", ask="What is a bearer token"), Obligation(kind="lookup", ask="How long does it last")])
+    shown = [Unit(id="u1", kind="sentence", text="A bearer token is a security token.", citations=["s1"], obligation=0, status="verbatim")]
+    completion = complete_answer(plan, shown, {0: 0.3, 1: 0.0}, 0.75)
+    assert completion.label == "partial"
+    assert completion.gaps == ["The sentences shown may not fully answer what is a bearer token.",
+                               "The documents do not say how long does it last."]
+    assert complete_answer(plan, [], {}, 0.75).label == "not_in_documents"

@@ -116,3 +116,29 @@ def test_an_unusable_planner_reply_raises_model_error(content, status, words):
     chat, _ = _replay(content, status)
     with pytest.raises(ModelError, match=words):
         plan_with_model(chat, "What is a Reportable Event?", [], DOCS, [])
+
+
+TYPING = {"pep-0484-rst": "Type Hints", "pep-0585-rst": "Type Hinting Generics In Standard Collections",
+          "pep-0646-rst": "Variadic Generics", "sp800-63-3-cover-md": "NIST Special Publication 800-63"}
+
+
+def test_each_comma_separated_question_is_its_own_obligation_bound_to_the_document_it_names():
+    plan = plan_by_rules("How was a list of ints annotated under PEP 484, what changed with PEP 585, and what is the status "
+                         "of typing.List afterwards?", [], TYPING, [], [], [])
+    assert [o.ask for o in plan.obligations] == ["How was a list of ints annotated under PEP 484", "what changed with PEP 585",
+                                                 "what is the status of typing.List afterwards"]
+    assert [o.documents for o in plan.obligations[:2]] == [["pep-0484-rst"], ["pep-0585-rst"]]
+    assert "PEP 585" in plan.obligations[2].targets and "pep-0585-rst" in plan.obligations[2].documents  # "afterwards" leans on it
+
+
+def test_a_part_that_says_it_takes_the_words_of_the_part_before():
+    plan = plan_by_rules("How is *args typed under PEP 484 and how does PEP 646 extend it?", [], TYPING, [], [], [])
+    second = plan.obligations[1]
+    assert second.documents == ["pep-0646-rst"] and "args" in second.targets and "PEP 484" not in second.targets
+
+
+def test_an_abbreviation_inside_a_document_code_is_not_expanded():
+    plan = plan_by_rules("Which guideline does the SP 800-63-3 suite replace?", [], TYPING, [("SP", "Special Publication")], [], [])
+    assert "Special Publication" not in plan.obligations[0].targets and plan.obligations[0].documents == ["sp800-63-3-cover-md"]
+    plan = plan_by_rules("What does the SP say?", [], TYPING, [("SP", "Special Publication")], [], [])
+    assert "Special Publication" in plan.obligations[0].targets
