@@ -8,6 +8,7 @@ the store; the failure is reported by file name with its reason.
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 import sys
@@ -84,7 +85,7 @@ def _convert_one(
         "n_tables": n_tables,
         "n_figures": len(figures),
         "seconds": round(seconds, 3),
-        "warnings": __import__("json").dumps(warnings),
+        "warnings": json.dumps(warnings),
     }
     store.put_document(row, sections, figures)
     return DocReport(

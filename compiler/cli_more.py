@@ -4,24 +4,31 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from compiler.errors import ShelfwiseError
 
-__all__ = ["add_commands", "open_store"]
+__all__ = ["add_commands", "open_store", "shelf_dir_for"]
+
+
+def shelf_dir_for(shelf: str, settings) -> Path:
+    """A compiled shelf's build folder from its build folder, its shelf folder or its name under the build dir."""
+    from compiler.build import shelf_build_dir
+
+    path = Path(shelf)
+    if (path / "store.sqlite").exists():
+        return path
+    if path.is_dir() and not (settings.build_dir / shelf / "store.sqlite").exists():
+        return shelf_build_dir(path, settings)
+    return settings.build_dir / shelf
 
 
 def open_store(shelf: str, settings):
-    """The compiled store of a shelf given by folder or by name under the build dir."""
-    from compiler.build import shelf_build_dir
+    """The compiled store of a shelf given as ``shelf_dir_for`` accepts it."""
     from compiler.store import Store
 
-    path = Path(shelf)
-    if path.is_dir() and (path / "store.sqlite").exists():
-        return Store(path / "store.sqlite", create=False)
-    if path.is_dir():
-        return Store(shelf_build_dir(path, settings) / "store.sqlite", create=False)
-    return Store(settings.build_dir / shelf / "store.sqlite", create=False)
+    return Store(shelf_dir_for(shelf, settings) / "store.sqlite", create=False)
 
 
 def cmd_sections(args: argparse.Namespace, settings) -> int:
@@ -77,7 +84,7 @@ def cmd_ledger(args: argparse.Namespace, settings) -> int:
     for row in rows:
         extra = "".join(f"  {k}: {row[k]}" for k in ("conditions", "exceptions", "thresholds") if row.get(k))
         print(f"{row['section_id']}  {row['kind']:<11} {row['subject'] or ''}: {row['quote']}{extra}")
-    print(f"{len(rows)} assertions", file=__import__('sys').stderr)
+    print(f"{len(rows)} assertions", file=sys.stderr)
     return 0
 
 
@@ -98,7 +105,7 @@ def cmd_links(args: argparse.Namespace, settings) -> int:
         else:
             target = f"{row['dst_doc']}#{row['dst_section']}" if row.get("dst_section") else row["dst_doc"]
             print(f"{row['kind']:<22} {row['src_doc']}#{row['src_section']} -> {target}  ({row['reason']})")
-    print(f"{len(rows)} {'open references' if args.open else 'links'}", file=__import__('sys').stderr)
+    print(f"{len(rows)} {'open references' if args.open else 'links'}", file=sys.stderr)
     return 0
 
 

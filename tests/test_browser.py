@@ -75,14 +75,18 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _wait(url: str) -> None:
-    for _ in range(100):
+def _wait(url: str, *, seconds: float = 5, process: subprocess.Popen | None = None) -> None:
+    """Until ``url`` answers; fails after ``seconds`` or as soon as ``process`` (the server) has exited."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"the server for {url} exited with {process.returncode}")
         try:
-            urllib.request.urlopen(url, timeout=1)
+            urllib.request.urlopen(url, timeout=2)
             return
-        except Exception:
+        except OSError:
             time.sleep(0.05)
-    raise RuntimeError(f"{url} did not come up")
+    raise RuntimeError(f"{url} did not come up in {seconds:g} s")
 
 
 @pytest.fixture(scope="module")

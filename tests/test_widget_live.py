@@ -12,10 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import time
-import urllib.request
-
-from tests.test_browser import ARTIFACTS, CHROMIUM, _free_port, launch_chromium
+from tests.test_browser import ARTIFACTS, CHROMIUM, _free_port, _wait, launch_chromium
 
 POLICY = """# Badge Policy
 
@@ -36,19 +33,6 @@ ESCORT = """# Escort Procedure
 
 A visitor wearing a red badge is escorted by an employee at all times.
 """
-
-
-def _wait_for(url: str, server: subprocess.Popen, seconds: float = 90) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"shelfwise serve exited with {server.returncode}")
-        try:
-            urllib.request.urlopen(url, timeout=2)
-            return
-        except OSError:
-            time.sleep(0.25)
-    raise RuntimeError(f"{url} did not come up in {seconds:g} s")
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +59,7 @@ def live(tmp_path_factory):
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         base = f"http://127.0.0.1:{port}"
-        _wait_for(base + "/api/health", server)
+        _wait(base + "/api/health", seconds=90, process=server)
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as playwright:
