@@ -20,7 +20,7 @@ def shelf_build_dirs(shelves: list[str], settings: Settings) -> dict[str, Path]:
 
     A name may also be a shelf folder or a build folder holding store.sqlite.
     """
-    from compiler.build import shelf_build_dir
+    from compiler.build import shelf_dir_for
 
     found: dict[str, Path] = {}
     if not shelves:
@@ -31,15 +31,9 @@ def shelf_build_dirs(shelves: list[str], settings: Settings) -> dict[str, Path]:
             raise ShelfwiseError(f"no compiled shelves under {root}; run 'shelfwise build SHELF' first")
         return found
     for shelf in shelves:
-        path = Path(shelf)
-        if (path / "store.sqlite").exists():
-            found[path.resolve().name] = path
-        elif path.is_dir():
-            build = shelf_build_dir(path, settings)
-            found[build.name] = build
-        else:
-            found[shelf] = Path(settings.build_dir) / shelf
-        name = list(found)[-1]
+        build = shelf_dir_for(shelf, settings)
+        name = build.resolve().name
+        found[name] = build
         if not (found[name] / "store.sqlite").exists():
             raise ShelfwiseError(f"shelf '{shelf}' is not compiled (no {found[name] / 'store.sqlite'}); run 'shelfwise build' on it first")
     return found

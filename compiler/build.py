@@ -27,7 +27,7 @@ from compiler.sections import build_sections
 from compiler.settings import Settings, ShelfConfig, load_shelf_config, settings_hash
 from compiler.store import Store
 
-__all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "READER_EPOCH"]
+__all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "READER_EPOCH"]
 
 log = logging.getLogger("shelfwise.build")
 
@@ -48,6 +48,16 @@ def shelf_name(shelf_dir: Path, config: ShelfConfig) -> str:
 def shelf_build_dir(shelf_dir: Path, settings: Settings, config: ShelfConfig | None = None) -> Path:
     config = config or load_shelf_config(shelf_dir)
     return settings.build_dir / shelf_name(shelf_dir, config)
+
+
+def shelf_dir_for(shelf: str, settings) -> Path:
+    """A compiled shelf's build folder from its build folder, its shelf folder or its name under the build dir."""
+    path = Path(shelf)
+    if (path / "store.sqlite").exists():
+        return path
+    if path.is_dir() and not (settings.build_dir / shelf / "store.sqlite").exists():
+        return shelf_build_dir(path, settings)
+    return settings.build_dir / shelf
 
 
 def _read_options(settings: Settings, config: ShelfConfig, checkpoint_dir: Path, progress: Progress) -> ReadOptions:

@@ -9,23 +9,12 @@ from pathlib import Path
 
 from compiler.errors import ShelfwiseError
 
-__all__ = ["add_commands", "open_store", "shelf_dir_for"]
-
-
-def shelf_dir_for(shelf: str, settings) -> Path:
-    """A compiled shelf's build folder from its build folder, its shelf folder or its name under the build dir."""
-    from compiler.build import shelf_build_dir
-
-    path = Path(shelf)
-    if (path / "store.sqlite").exists():
-        return path
-    if path.is_dir() and not (settings.build_dir / shelf / "store.sqlite").exists():
-        return shelf_build_dir(path, settings)
-    return settings.build_dir / shelf
+__all__ = ["add_commands", "open_store"]
 
 
 def open_store(shelf: str, settings):
     """The compiled store of a shelf given as ``shelf_dir_for`` accepts it."""
+    from compiler.build import shelf_dir_for
     from compiler.store import Store
 
     return Store(shelf_dir_for(shelf, settings) / "store.sqlite", create=False)

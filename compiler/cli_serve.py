@@ -6,12 +6,11 @@ import argparse
 import json
 from pathlib import Path
 
-from compiler.cli_more import shelf_dir_for
-
 __all__ = ["add_commands"]
 
 
 def cmd_search(args: argparse.Namespace, settings) -> int:
+    from compiler.build import shelf_dir_for
     from compiler.search import format_result, run_search
 
     result = run_search(shelf_dir_for(args.shelf, settings), args.query, k=args.k, settings=settings)
