@@ -20,6 +20,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.static_files import create_static_files_router
 
 from api.answer import build_pipeline
+from api.compare_routes import COMPARE_ROUTES
 from api.errors import ApiError
 from api.routes import ROUTES
 from api.security import Grants, RateLimiter
@@ -122,7 +123,7 @@ def create_app(
                 shelf.close()
             traces.close()
 
-    handlers: list = list(ROUTES)
+    handlers: list = [*ROUTES, *COMPARE_ROUTES]
     for name, folder in sorted((sites or {}).items()):
         handlers.append(create_static_files_router(path=f"/sites/{name}", directories=[Path(folder)], html_mode=True, name=f"site-{name}"))
     cors = None

@@ -63,10 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--quiet", action="store_true", help="no progress lines")
     build.set_defaults(func=cmd_build)
 
-    from compiler import cli_more, cli_serve
+    from compiler import cli_compare, cli_more, cli_serve
 
     cli_more.add_commands(commands, _common, _settings)
     cli_serve.add_commands(commands, _common, _settings)
+    cli_compare.add_commands(commands, _common, _settings)
     return parser
 
 

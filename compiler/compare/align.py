@@ -27,16 +27,17 @@ class SectionPair:
     a: Section | None
     b: Section | None
     how: str  # root, path, heading, content, only_a, only_b
+    parents_a: tuple[str, ...] = ()
+    parents_b: tuple[str, ...] = ()
 
     @property
     def moved(self) -> bool:
-        if self.a is None or self.b is None or self.how in ("root", "path"):
-            return False
-        return [heading_key(h) for h in self.a.heading_path[:-1]] != [heading_key(h) for h in self.b.heading_path[:-1]]
+        """Paired by heading or content, under other parent headings (a title heading aside)."""
+        return self.a is not None and self.b is not None and self.how not in ("root", "path") and self.parents_a != self.parents_b
 
     @property
     def renamed(self) -> bool:
-        return self.a is not None and self.b is not None and heading_key(self.a.heading) != heading_key(self.b.heading)
+        return self.a is not None and self.b is not None and self.how != "root" and heading_key(self.a.heading) != heading_key(self.b.heading)
 
 
 def heading_key(heading: str) -> str:
@@ -48,6 +49,15 @@ def heading_key(heading: str) -> str:
 
 def _path_key(section: Section) -> tuple[str, ...]:
     return tuple(" ".join(h.lower().split()) for h in section.heading_path)
+
+
+def _parents(section: Section | None, title: str) -> tuple[str, ...]:
+    """Parent headings of a section as moves are judged: numbering and a heading that repeats the title aside."""
+    if section is None:
+        return ()
+    titled = " ".join(title.lower().split())
+    keys = [heading_key(h) for h in section.heading_path[:-1]]
+    return tuple(k for n, k in enumerate(keys) if not (n == 0 and len(k) > 3 and titled.startswith(k)))
 
 
 def _pair_by(key, left: list[Section], right: list[Section], how: str, pairs: list[SectionPair]) -> None:
@@ -106,6 +116,7 @@ def align_sections(a: list[Section], b: list[Section], title_a: str = "", title_
         pairs.append(SectionPair(left[i], right[j], "content"))
     pairs.extend(SectionPair(s, None, "only_a") for i, s in enumerate(left) if i not in used_a)
     pairs.extend(SectionPair(None, s, "only_b") for j, s in enumerate(right) if j not in used_b)
+    pairs = [SectionPair(p.a, p.b, p.how, _parents(p.a, title_a), _parents(p.b, title_b)) for p in pairs]
     return sorted(pairs, key=lambda p: (p.b.seq if p.b else _after(p.a, pairs), 0 if p.b else 1))
 
 

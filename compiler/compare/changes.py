@@ -197,10 +197,13 @@ def prose_units(prose: str) -> list[str]:
     return units
 
 
-def compare_prose(pair: SectionPair) -> list[Change]:
-    """Sentences reworded, added and removed between two aligned sections; values changed inside reworded ones."""
-    old = prose_units(prose_of(pair.a))
-    new = prose_units(prose_of(pair.b))
+def compare_prose(pair: SectionPair, headings_a: frozenset[str] = frozenset(), headings_b: frozenset[str] = frozenset()) -> list[Change]:
+    """Sentences reworded, added and removed between two aligned sections; values changed inside reworded ones.
+
+    A line that is a heading on the other side (one reader kept it as a heading, the other as a paragraph) is no change.
+    """
+    old = [u for u in prose_units(prose_of(pair.a)) if u.lower() not in headings_b]
+    new = [u for u in prose_units(prose_of(pair.b)) if u.lower() not in headings_a]
     keys_a = [s.lower() for s in old]
     keys_b = [s.lower() for s in new]
     where = dict(section_a=pair.a.id, section_b=pair.b.id, heading_a=pair.a.heading, heading_b=pair.b.heading)
@@ -246,15 +249,27 @@ def _section_changes(pair: SectionPair) -> list[Change]:
     return out
 
 
+def _headings(doc: DocView) -> frozenset[str]:
+    return frozenset(normalise(s.heading).lower() for s in doc.sections if s.heading)
+
+
+def _lines(doc: DocView) -> frozenset[str]:
+    return frozenset(u.lower() for s in doc.sections for u in prose_units(prose_of(s)))
+
+
 def compare_documents(a: DocView, b: DocView) -> ChangeSet:
     """The change set from A (older) to B (newer): fields and line items first, then sections in B's order."""
     if a.doc_id == b.doc_id:
         raise ValueError(f"document {a.doc_id!r} given twice; compare two different documents")
     changes, compared = compare_fields(a, b)
     pairs = align_sections(a.sections, b.sections, a.title, b.title)
+    headings_a, headings_b = _headings(a), _headings(b)
+    lines_a, lines_b = _lines(a), _lines(b)
     for pair in pairs:
+        if (pair.a is None and normalise(pair.b.heading).lower() in lines_a) or (pair.b is None and normalise(pair.a.heading).lower() in lines_b):
+            continue  # a heading the other reader kept as a paragraph: the same text, not a new section
         changes.extend(_section_changes(pair))
         if pair.a is not None and pair.b is not None:
-            changes.extend(compare_prose(pair))
+            changes.extend(compare_prose(pair, headings_a, headings_b))
     return ChangeSet(doc_a=a.doc_id, doc_b=b.doc_id, title_a=normalise(a.title), title_b=normalise(b.title), changes=changes,
                      fields_compared=compared, sections_aligned=sum(1 for p in pairs if p.a is not None and p.b is not None))

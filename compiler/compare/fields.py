@@ -62,7 +62,7 @@ def _table_fields(block: Block, section_id: str) -> list[FormField]:
     rows = [row + [""] * (width - len(row)) for row in rows]
     fields: list[FormField] = []
     if width == 2:
-        for label, value in rows[block.header_rows:]:
+        for label, value in rows:  # a first row marked as header is often data ("Name | …"); a real header never changes
             if _is_label(label):
                 fields.append(FormField(label, value, section_id))
         return fields

@@ -89,7 +89,8 @@ def identity_of(doc: DocView) -> Identity:
         name = found.get(f"{kind}_name", ("", ""))[1]
         label, number = found.get(f"{kind}_id", ("", ""))
         if name or number:
-            shown = f"{label.strip(' :')} {number}" if number else ""
+            short = re.search(r"\(([A-Z]{2,6})\)", label)
+            shown = f"{short.group(1) if short else label.strip(' :')} {number}" if number else ""
             return Identity(kind, name, shown, _family(doc.title, [name, number]), series)
     code = _CODE.search(doc.title)
     if code:
@@ -126,7 +127,7 @@ def pair_documents(docs: list[DocView], links: list[tuple[str, str, str]]) -> Pa
             result.alone.append((members[0], identities[members[0].doc_id]))
             continue
         for older, newer in zip(members, members[1:]):
-            result.pairs.append((older, newer, identities[newer], f"same {identities[newer].kind}"))
+            result.pairs.append((older, newer, identities[newer.doc_id], f"same {identities[newer.doc_id].kind}"))
     for doc in docs:
         if doc.doc_id not in taken and not identities[doc.doc_id].key:
             result.alone.append((doc, identities[doc.doc_id]))
