@@ -16,7 +16,7 @@ from compiler.compare.values import difference, parse_value, same_value
 from compiler.linking import links_stage
 from compiler.settings import Settings
 from compiler.store import Store
-from conftest import write_docx
+from conftest import write_docx, write_pdf
 
 INVOICE_A = [["Supplier", "Harbor Supplies Ltd"], ["ABN", "00 111 222 333"], ["Invoice date", "2024-03-05"], ["Total due", "$676.50"],
              ["Payment terms", "30 days"]]
@@ -62,6 +62,10 @@ def built(tmp_path_factory) -> Path:
     (shelf / "ellis-2023.md").write_text(_return("Jordan Ellis", "000-41-4417", 2023, "$5,655.00"), encoding="utf-8")
     (shelf / "ellis-2024.md").write_text(_return("Jordan Ellis", "000-41-4417", 2024, "$3,871.00"), encoding="utf-8")
     (shelf / "ellys-2024.md").write_text(_return("Jordan Ellys", "000-41-4471", 2024, "$4,996.00"), encoding="utf-8")
+    lines = ["Name: Ana Ruiz", "Social insurance number (SIN): 000 512 907", "Tax year: 2023", "Net federal tax: $8,843.00", "Refund: $643.00"]
+    write_docx(shelf / "ruiz-2023.docx", "Canada Return 2023 - Ana Ruiz", [(1, "Return lines", lines)])
+    later = ["Name: Ana Ruiz", "Social insurance number (SIN): 000 512 907", "Tax year: 2024", "Net federal tax: $9,325.00", "Refund: $643.00"]
+    write_pdf(shelf / "ruiz-2024.pdf", [[("h1", "Canada Return 2024 - Ana Ruiz"), ("h2", "Return lines"), *(("p", line) for line in later)]])
     (shelf / "sop-100-rev-a.md").write_text(SOP_A, encoding="utf-8")
     (shelf / "sop-100-rev-b.md").write_text(SOP_B, encoding="utf-8")
     return compile_shelf(shelf, root / "build")
@@ -116,6 +120,14 @@ def test_markdown_revision_value_in_a_sentence_reworded_sentence_and_added_secti
     assert "| changed | Returned goods are inspected within | 10 working days | 5 working days | −5 working days |" in result.markdown
 
 
+def test_label_lines_in_docx_against_the_same_lines_run_together_in_a_pdf(docs):
+    views, _ = docs
+    result = compare_pair(views, "ruiz-2023-docx", "ruiz-2024-pdf")
+    assert [(c.what, c.old, c.new, c.difference) for c in result.pairs[0].changes.changes if c.scope == "field"] == [
+        ("Tax year", "2023", "2024", "+1"), ("Net federal tax", "$8,843.00", "$9,325.00", "+$482.00")]
+    assert result.pairs[0].name == "Ana Ruiz (SIN 000 512 907)"
+
+
 def test_batch_pairs_by_id_number_and_keeps_the_near_identical_name_apart(docs):
     views, links = docs
     batch = compare_batch(views, links)
@@ -123,6 +135,7 @@ def test_batch_pairs_by_id_number_and_keeps_the_near_identical_name_apart(docs):
     assert pairs == {
         ("ellis-2023-md", "ellis-2024-md"): "Jordan Ellis (SSN 000-41-4417)",
         ("harbor-0117-docx", "harbor-0142-docx"): "Harbor Supplies Ltd (ABN 00 111 222 333)",
+        ("ruiz-2023-docx", "ruiz-2024-pdf"): "Ana Ruiz (SIN 000 512 907)",
         ("sop-100-rev-a-md", "sop-100-rev-b-md"): "SOP-100",
     }
     assert [a["doc_id"] for a in batch.alone] == ["ellys-2024-md"]
@@ -162,7 +175,7 @@ def test_api_compare_answers_a_pair_and_a_batch(client):
     assert [(c["what"], c["difference"]) for c in body["pairs"][0]["changes"]["changes"] if c["scope"] == "field"] == [
         ("Tax year", "+1"), ("Total tax", "−$1,784.00")]
     batch = client.post("/api/compare", json={"shelf": "pairs", "batch": True}, headers=READER).json()
-    assert len(batch["pairs"]) == 3 and batch["alone"][0]["name"] == "Jordan Ellys (SSN 000-41-4471)"
+    assert len(batch["pairs"]) == 4 and batch["alone"][0]["name"] == "Jordan Ellys (SSN 000-41-4471)"
 
 
 @pytest.mark.parametrize(("body", "headers", "status", "message"), [

@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from compiler.compare.align import SectionPair, align_sections
-from compiler.compare.fields import FormField, document_fields, label_key, prose_of
+from compiler.compare.fields import FormField, document_fields, known_labels, label_key, prose_of
 from compiler.compare.values import Value, difference, parse_value, same_value, values_in
 from compiler.ledger import normalise, sentences
 from compiler.records import Section
@@ -88,19 +88,25 @@ def _field_change(fa: FormField | None, fb: FormField | None, sa: dict, sb: dict
     va, vb = parse_value(old), parse_value(new)
     if same_value(va, vb):
         return None
-    words = word_diff(old, new) if va.kind == vb.kind == "text" and len(old.split()) + len(new.split()) > 8 else None
+    words = word_diff(old, new) if va.kind == vb.kind == "text" and _shares_words(old, new) else None
     return Change(kind="changed", old=old, new=new, difference=difference(va, vb), words=words, **base)
+
+
+def _shares_words(old: str, new: str) -> bool:
+    """A word diff helps only when the two texts keep some words in common."""
+    blocks = SequenceMatcher(None, old.split(), new.split(), autojunk=False).get_matching_blocks()
+    return sum(block.size for block in blocks) > 0
 
 
 def _item_summary(fields: list[FormField]) -> str:
     return "; ".join(f"{f.column}: {f.value}" for f in fields if f.value.strip())
 
 
-def compare_fields(a: DocView, b: DocView) -> tuple[list[Change], int]:
+def compare_fields(a: DocView, b: DocView, known: tuple[str, ...] = ()) -> tuple[list[Change], int]:
     """Changed, added and removed fields, and line items added or removed whole."""
     sa = {s.id: s for s in a.sections}
     sb = {s.id: s for s in b.sections}
-    fa, fb = document_fields(a.sections), document_fields(b.sections)
+    fa, fb = document_fields(a.sections, known), document_fields(b.sections, known)
     by_a = {f.key: f for f in fa}
     by_b = {f.key: f for f in fb}
     # A field whose key was qualified on one side only (its label repeats there) is matched by its plain label.
@@ -197,13 +203,14 @@ def prose_units(prose: str) -> list[str]:
     return units
 
 
-def compare_prose(pair: SectionPair, headings_a: frozenset[str] = frozenset(), headings_b: frozenset[str] = frozenset()) -> list[Change]:
+def compare_prose(pair: SectionPair, headings_a: frozenset[str] = frozenset(), headings_b: frozenset[str] = frozenset(),
+                  known: tuple[str, ...] = ()) -> list[Change]:
     """Sentences reworded, added and removed between two aligned sections; values changed inside reworded ones.
 
     A line that is a heading on the other side (one reader kept it as a heading, the other as a paragraph) is no change.
     """
-    old = [u for u in prose_units(prose_of(pair.a)) if u.lower() not in headings_b]
-    new = [u for u in prose_units(prose_of(pair.b)) if u.lower() not in headings_a]
+    old = [u for u in prose_units(prose_of(pair.a, known)) if u.lower() not in headings_b]
+    new = [u for u in prose_units(prose_of(pair.b, known)) if u.lower() not in headings_a]
     keys_a = [s.lower() for s in old]
     keys_b = [s.lower() for s in new]
     where = dict(section_a=pair.a.id, section_b=pair.b.id, heading_a=pair.a.heading, heading_b=pair.b.heading)
@@ -253,23 +260,24 @@ def _headings(doc: DocView) -> frozenset[str]:
     return frozenset(normalise(s.heading).lower() for s in doc.sections if s.heading)
 
 
-def _lines(doc: DocView) -> frozenset[str]:
-    return frozenset(u.lower() for s in doc.sections for u in prose_units(prose_of(s)))
+def _lines(doc: DocView, known: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(u.lower() for s in doc.sections for u in prose_units(prose_of(s, known)))
 
 
 def compare_documents(a: DocView, b: DocView) -> ChangeSet:
     """The change set from A (older) to B (newer): fields and line items first, then sections in B's order."""
     if a.doc_id == b.doc_id:
         raise ValueError(f"document {a.doc_id!r} given twice; compare two different documents")
-    changes, compared = compare_fields(a, b)
+    known = known_labels(a.sections, b.sections)
+    changes, compared = compare_fields(a, b, known)
     pairs = align_sections(a.sections, b.sections, a.title, b.title)
     headings_a, headings_b = _headings(a), _headings(b)
-    lines_a, lines_b = _lines(a), _lines(b)
+    lines_a, lines_b = _lines(a, known), _lines(b, known)
     for pair in pairs:
         if (pair.a is None and normalise(pair.b.heading).lower() in lines_a) or (pair.b is None and normalise(pair.a.heading).lower() in lines_b):
             continue  # a heading the other reader kept as a paragraph: the same text, not a new section
         changes.extend(_section_changes(pair))
         if pair.a is not None and pair.b is not None:
-            changes.extend(compare_prose(pair, headings_a, headings_b))
+            changes.extend(compare_prose(pair, headings_a, headings_b, known))
     return ChangeSet(doc_a=a.doc_id, doc_b=b.doc_id, title_a=normalise(a.title), title_b=normalise(b.title), changes=changes,
                      fields_compared=compared, sections_aligned=sum(1 for p in pairs if p.a is not None and p.b is not None))

@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from compiler.compare.runon import split_run_on
 from compiler.compare.values import parse_value
 from compiler.records import Block, Section
 
-__all__ = ["FormField", "document_fields", "prose_of", "label_key"]
+__all__ = ["FormField", "document_fields", "known_labels", "prose_of", "label_key", "section_fields"]
 
 _LABEL_LINE = re.compile(r"^\s*(?P<label>[^:\n]{1,60}?)\s*:\s+(?P<value>\S.*?)\s*$")
 _SENTENCE_END = re.compile(r"[.!?]\s*$")
@@ -83,9 +84,14 @@ def _table_fields(block: Block, section_id: str) -> list[FormField]:
     return fields
 
 
-def _line_fields(block: Block, section_id: str) -> tuple[list[FormField], list[str]]:
+def _line_fields(block: Block, section_id: str, known: list[str]) -> tuple[list[FormField], list[str]]:
     fields, rest = [], []
     for line in block.text.splitlines() or [block.text]:
+        run_on = split_run_on(" ".join(line.split()), known)
+        if run_on is not None and all(_is_label(label) for label, _ in run_on[0]):
+            fields.extend(FormField(label, value, section_id) for label, value in run_on[0])
+            rest.append(run_on[1])
+            continue
         match = _LABEL_LINE.match(line)
         if match and _is_label(match.group("label")) and not match.group("label").lower().startswith(("note", "http")):
             fields.append(FormField(match.group("label"), match.group("value").strip(), section_id))
@@ -99,8 +105,11 @@ def _cell_echo(block: Block, cells: set[str]) -> bool:
     return block.kind == "paragraph" and " ".join(block.text.split()) in cells
 
 
-def section_fields(section: Section) -> tuple[list[FormField], str]:
-    """The fields of one section and its remaining prose (paragraphs and list items not read as fields)."""
+def section_fields(section: Section, known: tuple[str, ...] = ()) -> tuple[list[FormField], str]:
+    """The fields of one section and its remaining prose (paragraphs and list items not read as fields).
+
+    ``known`` holds labels (lower case, longest first) that mark where a run-together paragraph of label lines splits.
+    """
     fields: list[FormField] = []
     prose: list[str] = []
     cells = {" ".join(c.split()) for b in section.blocks if b.kind == "table" for row in b.rows or [] for c in row}
@@ -108,16 +117,22 @@ def section_fields(section: Section) -> tuple[list[FormField], str]:
         if block.kind == "table":
             fields.extend(_table_fields(block, section.id))
         elif block.kind in ("paragraph", "list_item") and not _cell_echo(block, cells):
-            found, rest = _line_fields(block, section.id)
+            found, rest = _line_fields(block, section.id, list(known))
             fields.extend(found)
             if any(line.strip() for line in rest):
                 prose.append(" ".join(line.strip() for line in rest if line.strip()))
     return fields, "\n\n".join(prose)
 
 
-def document_fields(sections: list[Section]) -> list[FormField]:
+def known_labels(*documents: list[Section]) -> tuple[str, ...]:
+    """Every field label of the documents, lower case, longest first (how run-together label lines are split)."""
+    labels = {" ".join(f.label.lower().split()) for sections in documents for s in sections for f in section_fields(s)[0] if not f.item}
+    return tuple(sorted(labels, key=lambda label: (-len(label), label)))
+
+
+def document_fields(sections: list[Section], known: tuple[str, ...] = ()) -> list[FormField]:
     """Every field of a document with a matching key: the label, qualified by section and ordinal when it repeats."""
-    raw = [field for section in sections for field in section_fields(section)[0]]
+    raw = [field for section in sections for field in section_fields(section, known)[0]]
     headings = {section.id: section.heading for section in sections}
     counts: dict[str, int] = {}
     for field in raw:
@@ -134,6 +149,6 @@ def document_fields(sections: list[Section]) -> list[FormField]:
     return keyed
 
 
-def prose_of(section: Section) -> str:
+def prose_of(section: Section, known: tuple[str, ...] = ()) -> str:
     """A section's prose: its text less what was read as fields."""
-    return section_fields(section)[1]
+    return section_fields(section, known)[1]

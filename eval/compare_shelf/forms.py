@@ -2,7 +2,8 @@
 
 Every person, supplier and id number is invented; id numbers sit in ranges
 never issued (SSNs with area 000, SINs and TFNs starting 000). A document is a
-list of blocks: ("h", level, text), ("p", text), ("t", rows). ``PAIRS`` holds
+list of blocks: ("h", level, text), ("p", text), ("t", rows) for a table,
+("l", rows) for "Label: value" lines. ``PAIRS`` holds
 each pair's two documents as (file name, title, blocks), the truth of every
 changed field, and the fields that did not change.
 """
@@ -39,18 +40,18 @@ LAYOUTS = {
 }
 
 
-def _return(layout: str, name: str, number: str, year: int, status: str, address: str, amounts: list[str]) -> tuple[str, list]:
+def _return(layout: str, name: str, number: str, year: int, status: str, address: str, amounts: list[str], lines_kind: str = "t") -> tuple[str, list]:
     form, id_label, status_label, lines, symbol = LAYOUTS[layout]
     title = f"{form} {year} - {name}"
     rows = [["Name", name], [id_label, number], ["Tax year", str(year)], [status_label, status], ["Address", address]]
     rows += [[label, money(_d(a), symbol)] for (label, _), a in zip(lines, amounts)]
-    blocks = [("h", 1, title), ("p", f"Return of {name} for the tax year {year}, as filed."), ("h", 2, "Return lines"), ("t", rows)]
+    blocks = [("h", 1, title), ("p", f"Return of {name} for the tax year {year}, as filed."), ("h", 2, "Return lines"), (lines_kind, rows)]
     return title, blocks
 
 
-def _return_pair(layout, name, number, years, statuses, addresses, old, new, files):
-    title_a, blocks_a = _return(layout, name, number, years[0], statuses[0], addresses[0], old)
-    title_b, blocks_b = _return(layout, name, number, years[1], statuses[1], addresses[1], new)
+def _return_pair(layout, name, number, years, statuses, addresses, old, new, files, lines_kind="t"):
+    title_a, blocks_a = _return(layout, name, number, years[0], statuses[0], addresses[0], old, lines_kind)
+    title_b, blocks_b = _return(layout, name, number, years[1], statuses[1], addresses[1], new, lines_kind)
     _, _, status_label, lines, symbol = LAYOUTS[layout]
     truth, same = [], []
     fields = [("Tax year", "number", str(years[0]), str(years[1])), (status_label, "text", statuses[0], statuses[1]),
@@ -174,7 +175,7 @@ PAIRS = [
                  ("40 Rue Sainte-Anne, Quebec City", "12 Elm Street, Ottawa"),
                  ["72400.00", "73150.00", "70980.00", "70980.00", "8843.00", "9614.00", "19100.00", "643.00"],
                  ["75600.00", "76020.00", "74110.00", "74110.00", "9325.00", "4102.00", "14200.00", "773.00"],
-                 ("tremblay-2023.docx", "tremblay-2024.docx")),
+                 ("tremblay-2023.docx", "tremblay-2024.pdf"), lines_kind="l"),
     _return_pair("au", "Priya Natarajan", "000 771 209", (2023, 2024), ("Resident", "Resident"),
                  ("3/17 Wattle Street, Brisbane QLD", "3/17 Wattle Street, Brisbane QLD"),
                  ["88500.00", "1204.55", "89704.55", "2310.00", "87394.55", "19230.00", "1747.89", "21500.00", "522.11"],

@@ -33,6 +33,8 @@ def _pdf(blocks: list, title: str) -> bytes:
             story.append(Paragraph(block[2], styles["Heading1" if block[1] == 1 else "Heading2"]))
         elif block[0] == "p":
             story.append(Paragraph(block[1], styles["BodyText"]))
+        elif block[0] == "l":
+            story.extend(Paragraph(f"{label}: {value}", styles["BodyText"]) for label, value in block[1])
         else:
             table = Table(block[1])
             table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.black), ("FONTSIZE", (0, 0), (-1, -1), 9)]))
@@ -52,6 +54,9 @@ def _docx(blocks: list, title: str) -> bytes:
             document.add_heading(block[2], level=block[1])
         elif block[0] == "p":
             document.add_paragraph(block[1])
+        elif block[0] == "l":
+            for label, value in block[1]:
+                document.add_paragraph(f"{label}: {value}")
         else:
             rows = block[1]
             table = document.add_table(rows=len(rows), cols=len(rows[0]))
@@ -73,7 +78,7 @@ def _xlsx(blocks: list, title: str) -> bytes:
     book.properties.title = title
     row = 1
     for block in blocks:
-        if block[0] == "t":
+        if block[0] in ("t", "l"):
             for cells in block[1]:
                 for column, cell in enumerate(cells, start=1):
                     sheet.cell(row=row, column=column, value=cell)
