@@ -17,7 +17,9 @@ __all__ = ["SectionPair", "align_sections", "heading_key"]
 
 _NUMBERING = re.compile(r"^(?:(?:section|chapter|appendix|annex|part)\s+)?(?:[0-9]+(?:\.[0-9]+)*|[A-Z](?:\.[0-9]+)*|[ivxlc]+)[.)]?\s+", re.I)
 CONTENT_MATCH = 0.6
-"""Share of matching characters (difflib ratio) above which two unpaired sections are one section re-headed."""
+"""Share of matching words (difflib ratio) above which two unpaired sections are one section re-headed."""
+MAX_WORDS = 3000
+"""Words of a section compared for content pairing (a longer section is paired on its first words)."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,25 @@ def _pair_by(key, left: list[Section], right: list[Section], how: str, pairs: li
             right.remove(other)
 
 
+def _similar(left: list[Section], right: list[Section]):
+    """(ratio, i, j) for unpaired sections whose words match above CONTENT_MATCH (difflib on words, cheap bounds first)."""
+    words_b = [y.text.split()[:MAX_WORDS] for y in right]
+    for i, x in enumerate(left):
+        words_a = x.text.split()[:MAX_WORDS]
+        if not words_a:
+            continue
+        matcher = SequenceMatcher(None, autojunk=False)
+        matcher.set_seq2(words_a)
+        for j, words in enumerate(words_b):
+            if not words or 2 * min(len(words), len(words_a)) / (len(words) + len(words_a)) < CONTENT_MATCH:
+                continue
+            matcher.set_seq1(words)
+            if matcher.real_quick_ratio() >= CONTENT_MATCH and matcher.quick_ratio() >= CONTENT_MATCH:
+                ratio = matcher.ratio()
+                if ratio >= CONTENT_MATCH:
+                    yield ratio, i, j
+
+
 def _is_title(section: Section, title: str) -> bool:
     """A top heading that repeats the document's title (a reader made the title a section): part of the root."""
     key = heading_key(section.heading)
@@ -100,11 +121,7 @@ def align_sections(a: list[Section], b: list[Section], title_a: str = "", title_
         pairs.append(SectionPair(root_a, root_b, "root"))
     _pair_by(_path_key, left, right, "path", pairs)
     _pair_by(lambda s: heading_key(s.heading), left, right, "heading", pairs)
-    candidates = sorted(
-        ((SequenceMatcher(None, x.text, y.text, autojunk=False).ratio(), i, j) for i, x in enumerate(left) for j, y in enumerate(right)
-         if x.text and y.text and abs(len(x.text) - len(y.text)) < max(len(x.text), len(y.text)) / 2),
-        key=lambda t: (-t[0], t[1], t[2]),
-    )
+    candidates = sorted(_similar(left, right), key=lambda t: (-t[0], t[1], t[2]))
     used_a, used_b = set(), set()
     for ratio, i, j in candidates:
         if ratio < CONTENT_MATCH:

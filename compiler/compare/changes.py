@@ -203,6 +203,19 @@ def prose_units(prose: str) -> list[str]:
     return units
 
 
+def _reworded_candidates(old: list[str], new: list[str], left: list[int], right: list[int]):
+    """(ratio, i, j) for replaced sentences whose words match at least REWORDED (cheap bounds first)."""
+    for i in left:
+        matcher = SequenceMatcher(None, autojunk=False)
+        matcher.set_seq2(old[i].split())
+        for j in right:
+            matcher.set_seq1(new[j].split())
+            if matcher.real_quick_ratio() >= REWORDED and matcher.quick_ratio() >= REWORDED:
+                ratio = matcher.ratio()
+                if ratio >= REWORDED:
+                    yield ratio, i, j
+
+
 def compare_prose(pair: SectionPair, headings_a: frozenset[str] = frozenset(), headings_b: frozenset[str] = frozenset(),
                   known: tuple[str, ...] = ()) -> list[Change]:
     """Sentences reworded, added and removed between two aligned sections; values changed inside reworded ones.
@@ -219,8 +232,7 @@ def compare_prose(pair: SectionPair, headings_a: frozenset[str] = frozenset(), h
         if tag == "equal":
             continue
         left, right = list(range(i1, i2)), list(range(j1, j2))
-        scored = sorted(((SequenceMatcher(None, old[i].split(), new[j].split(), autojunk=False).ratio(), i, j)
-                         for i in left for j in right), key=lambda t: (-t[0], t[1], t[2]))
+        scored = sorted(_reworded_candidates(old, new, left, right), key=lambda t: (-t[0], t[1], t[2]))
         paired: dict[int, int] = {}
         for ratio, i, j in scored:
             if ratio >= REWORDED and i not in paired and j not in paired.values():
