@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from compiler.compare.align import SectionPair, align_sections
 from compiler.compare.fields import FormField, document_fields, known_labels, label_key, prose_of
-from compiler.compare.values import Value, difference, parse_value, same_value, values_in
+from compiler.compare.values import difference, parse_value, same_value, values_in
 from compiler.ledger import normalise, sentences
 from compiler.records import Section
 
