@@ -11,9 +11,10 @@ from answer_shelves import DEMO, HashEmbedder, compile_shelf
 from api.app import create_app
 from compiler.build import build_shelf
 from compiler.cli import main
-from compiler.compare import compare_batch, compare_pair, links_from_store, views_from_store
+from compiler.compare import DocView, compare_batch, compare_pair, links_from_store, pair_documents, views_from_store
 from compiler.compare.values import difference, parse_value, same_value
 from compiler.linking import links_stage
+from compiler.records import Block, Section
 from compiler.settings import Settings
 from compiler.store import Store
 from conftest import write_docx, write_pdf
@@ -32,10 +33,11 @@ def _return(name: str, ssn: str, year: int, tax: str) -> str:
 
 
 SOP_A = ("# SOP-100 Returns Handling, Rev A\n\n## 1 Scope\n\nThis procedure covers returned goods.\n\n## 2 Inspection\n\n"
-         "Returned goods are inspected within 10 working days of arrival. The inspector signs the return record.\n")
+         "Returned goods are inspected within 10 working days of arrival. The inspector signs the return record.\n\n"
+         "### 2.1 Records\n\nReturn records are kept for 3 years.\n")
 SOP_B = ("# SOP-100 Returns Handling, Rev B\n\n## 1 Scope\n\nThis procedure covers returned goods.\n\n## 2 Inspection\n\n"
          "Returned goods are inspected within 5 working days of arrival. The inspector signs and dates the return record.\n\n"
-         "## 3 Disposal\n\nGoods that fail inspection are scrapped.\n")
+         "## 3 Disposal\n\nGoods that fail inspection are scrapped.\n\n### 3.1 Records\n\nReturn records are kept for 3 years.\n")
 
 
 def _docx_form(path: Path, title: str, fields: list[list[str]], items: list[list[str]]) -> None:
@@ -115,7 +117,12 @@ def test_markdown_revision_value_in_a_sentence_reworded_sentence_and_added_secti
     assert value.heading_a == value.heading_b == "2 Inspection" and value.section_a and value.section_b
     reworded = next(c for c in changes if c.kind == "reworded")
     assert reworded.words == "The inspector signs {+and dates+} the return record."
-    assert [c.what for c in changes if c.scope == "section"] == ["SOP-100 Returns Handling, Rev B › 3 Disposal"]
+    assert [(c.kind, c.what, c.old, c.new) for c in changes if c.scope == "section"] == [
+        ("added", "SOP-100 Returns Handling, Rev B › 3 Disposal", None, None),
+        ("moved", "3.1 Records", "SOP-100 Returns Handling, Rev A › 2 Inspection › 2.1 Records",
+         "SOP-100 Returns Handling, Rev B › 3 Disposal › 3.1 Records"),
+    ]
+    assert not any(c.scope == "sentence" and "3 years" in (c.old or c.new or "") for c in changes)
     assert not any("Scope" in c.what or c.what == "1 Scope" for c in changes)
     assert "| changed | Returned goods are inspected within | 10 working days | 5 working days | −5 working days |" in result.markdown
 
@@ -142,6 +149,21 @@ def test_batch_pairs_by_id_number_and_keeps_the_near_identical_name_apart(docs):
     ellis = next(p for p in batch.pairs if p.changes.doc_a == "ellis-2023-md")
     assert {c.what: c.difference for c in ellis.changes.changes if c.scope == "field"} == {"Tax year": "+1", "Total tax": "−$1,784.00"}
     assert "### Jordan Ellis (SSN 000-41-4417):" in batch.markdown and "- Jordan Ellys (SSN 000-41-4471): `ellys-2024-md`" in batch.markdown
+
+
+def _form(doc_id: str, title: str, lines: list[str]) -> DocView:
+    root = Section(id=f"{doc_id}-root", doc_id=doc_id, parent_id=None, seq=0, level=0, heading=title, heading_path=[],
+                   blocks=[Block(kind="paragraph", text=line) for line in lines])
+    return DocView(doc_id, title, f"{doc_id}.md", [root])
+
+
+def test_without_id_numbers_names_pair_only_when_equal_after_case_and_spacing():
+    docs = [_form("a", "Return 2023", ["Name: Jordan Ellis", "Tax year: 2023"]),
+            _form("b", "Return 2024", ["Name: JORDAN  ELLIS", "Tax year: 2024"]),
+            _form("c", "Return 2024", ["Name: Jordan Ellys", "Tax year: 2024"])]
+    pairing = pair_documents(docs, [])
+    assert [(older.doc_id, newer.doc_id, identity.label) for older, newer, identity, _ in pairing.pairs] == [("a", "b", "JORDAN ELLIS")]
+    assert [(doc.doc_id, identity.label) for doc, identity in pairing.alone] == [("c", "Jordan Ellys")]
 
 
 def test_cli_compare_prints_the_table_and_errors_in_one_line(built, capsys):
