@@ -166,6 +166,15 @@ def test_without_id_numbers_names_pair_only_when_equal_after_case_and_spacing():
     assert [(doc.doc_id, identity.label) for doc, identity in pairing.alone] == [("c", "Jordan Ellys")]
 
 
+def test_a_supersedes_link_pairs_versions_of_one_series_only():
+    docs = [_form("qm-c", "QM-001 Quality Manual, Rev C", ["Owner: Quality"]), _form("qm-d", "QM-001 Quality Manual, Rev D", ["Owner: QA"]),
+            _form("notes", "Shelf sources", ["Source: RFC 6750"]), _form("rfc", "Bearer Token Usage", ["Status: standard"])]
+    links = [("supersedes", "qm-d", "qm-c"), ("supersedes", "notes", "rfc")]
+    pairing = pair_documents(docs, links)
+    assert [(older.doc_id, newer.doc_id, reason) for older, newer, _, reason in pairing.pairs] == [("qm-c", "qm-d", "supersedes link")]
+    assert sorted(doc.doc_id for doc, _ in pairing.alone) == ["notes", "rfc"]
+
+
 def test_cli_compare_prints_the_table_and_errors_in_one_line(built, capsys):
     build_dir = str(built.parent)
     assert main(["compare", "pairs", "ellis-2023-md", "ellis-2024-md", "--build-dir", build_dir]) == 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 
 from compiler.compare.changes import DocView
 from compiler.compare.fields import document_fields, label_key
@@ -98,6 +99,16 @@ def identity_of(doc: DocView) -> Identity:
     return Identity("", family=_family(doc.title, []), order=series)
 
 
+SAME_SERIES = 0.6
+"""Similarity (difflib ratio) of two titles' families above which a supersedes link joins two versions of one document."""
+
+
+def _one_series(newer: Identity, older: Identity) -> bool:
+    if newer.key and newer.key == older.key:
+        return True
+    return SequenceMatcher(None, newer.family, older.family).ratio() >= SAME_SERIES
+
+
 @dataclass
 class Pairing:
     """The pairs to compare (older, newer) with the identity that paired them, and the documents left alone."""
@@ -113,10 +124,13 @@ def pair_documents(docs: list[DocView], links: list[tuple[str, str, str]]) -> Pa
     result = Pairing()
     taken: set[str] = set()
     for kind, newer, older in sorted(links):
-        if kind in ("supersedes", "same_series") and newer in by_id and older in by_id and newer != older:
-            if (by_id[older], by_id[newer]) not in [(p[0], p[1]) for p in result.pairs]:
-                result.pairs.append((by_id[older], by_id[newer], identities[newer], f"{kind} link"))
-            taken.update((newer, older))
+        if kind not in ("supersedes", "same_series") or newer not in by_id or older not in by_id or newer == older:
+            continue
+        if kind == "supersedes" and not _one_series(identities[newer], identities[older]):
+            continue  # "supersedes" read from a sentence about another document; pair only versions of one series
+        if (older, newer) not in {(p[0].doc_id, p[1].doc_id) for p in result.pairs}:
+            result.pairs.append((by_id[older], by_id[newer], identities[newer], f"{kind} link"))
+        taken.update((newer, older))
     groups: dict[tuple, list[DocView]] = {}
     for doc in docs:
         if doc.doc_id not in taken and identities[doc.doc_id].key:
