@@ -31,6 +31,8 @@ class SectionPair:
     how: str  # root, path, heading, content, only_a, only_b
     parents_a: tuple[str, ...] = ()
     parents_b: tuple[str, ...] = ()
+    path_a: str = ""
+    path_b: str = ""
 
     @property
     def moved(self) -> bool:
@@ -51,6 +53,16 @@ def heading_key(heading: str) -> str:
 
 def _path_key(section: Section) -> tuple[str, ...]:
     return tuple(" ".join(h.lower().split()) for h in section.heading_path)
+
+
+def _shown(section: Section | None, title: str) -> str:
+    """'Parent › Heading' as a change names the section, without a leading heading that repeats the title."""
+    if section is None:
+        return ""
+    path = list(section.heading_path)
+    if len(path) > 1 and _is_title(section.model_copy(update={"level": 1, "heading": path[0]}), title):
+        path = path[1:]
+    return " › ".join(path)
 
 
 def _parents(section: Section | None, title: str) -> tuple[str, ...]:
@@ -133,7 +145,8 @@ def align_sections(a: list[Section], b: list[Section], title_a: str = "", title_
         pairs.append(SectionPair(left[i], right[j], "content"))
     pairs.extend(SectionPair(s, None, "only_a") for i, s in enumerate(left) if i not in used_a)
     pairs.extend(SectionPair(None, s, "only_b") for j, s in enumerate(right) if j not in used_b)
-    pairs = [SectionPair(p.a, p.b, p.how, _parents(p.a, title_a), _parents(p.b, title_b)) for p in pairs]
+    pairs = [SectionPair(p.a, p.b, p.how, _parents(p.a, title_a), _parents(p.b, title_b), _shown(p.a, title_a), _shown(p.b, title_b))
+             for p in pairs]
     return sorted(pairs, key=lambda p: (p.b.seq if p.b else _after(p.a, pairs), 0 if p.b else 1))
 
 

@@ -26,6 +26,9 @@ __all__ = ["Change", "ChangeSet", "DocView", "compare_documents"]
 REWORDED = 0.5
 """Word-level similarity (difflib ratio) above which a replaced sentence is the old one reworded, not a new one."""
 
+CONTEXT_WORDS = 10
+"""Words before a changed value that name it ("Complaints shall be closed within")."""
+
 ChangeKind = Literal["added", "removed", "changed", "reworded", "moved", "renamed"]
 Scope = Literal["field", "item", "value", "sentence", "section"]
 
@@ -142,7 +145,7 @@ def compare_fields(a: DocView, b: DocView, known: tuple[str, ...] = ()) -> tuple
 
 
 def _context(sentence: str, start: int, previous_end: int) -> str:
-    words = sentence[previous_end:start].split()[-7:]
+    words = sentence[previous_end:start].split()[-CONTEXT_WORDS:]
     return " ".join(words).strip(" ,;:(") or sentence[:start].strip()[-40:]
 
 
@@ -255,14 +258,13 @@ def compare_prose(pair: SectionPair, headings_a: frozenset[str] = frozenset(), h
 
 def _section_changes(pair: SectionPair) -> list[Change]:
     if pair.a is None:
-        return [Change(kind="added", scope="section", what=" › ".join(pair.b.heading_path), section_b=pair.b.id, heading_b=pair.b.heading)]
+        return [Change(kind="added", scope="section", what=pair.path_b, section_b=pair.b.id, heading_b=pair.b.heading)]
     if pair.b is None:
-        return [Change(kind="removed", scope="section", what=" › ".join(pair.a.heading_path), section_a=pair.a.id, heading_a=pair.a.heading)]
+        return [Change(kind="removed", scope="section", what=pair.path_a, section_a=pair.a.id, heading_a=pair.a.heading)]
     where = dict(section_a=pair.a.id, section_b=pair.b.id, heading_a=pair.a.heading, heading_b=pair.b.heading)
     out = []
     if pair.moved:
-        out.append(Change(kind="moved", scope="section", what=pair.b.heading, old=" › ".join(pair.a.heading_path),
-                          new=" › ".join(pair.b.heading_path), **where))
+        out.append(Change(kind="moved", scope="section", what=pair.b.heading, old=pair.path_a, new=pair.path_b, **where))
     elif pair.renamed:
         out.append(Change(kind="renamed", scope="section", what=pair.b.heading, old=pair.a.heading, new=pair.b.heading, **where))
     return out
