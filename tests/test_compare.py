@@ -248,3 +248,15 @@ def test_demo_quality_manual_rev_c_to_rev_d_lists_45_to_30_days_with_both_sectio
     row = f"| changed | Complaints shall be closed within | 45 calendar days | 30 calendar days | −15 calendar days | 8.2.2 Complaint handling (`{closure[0].section_a}`) | 8.2.2 Complaint handling (`{closure[0].section_b}`) |"
     assert row in batch.markdown
     assert not any(c.scope == "value" and c.old == c.new for c in changes)
+
+
+def test_benchmark_generator_is_deterministic_and_uses_never_issued_ids(tmp_path):
+    from eval.compare_shelf.generate import write_shelf
+
+    truth = write_shelf(tmp_path / "one")
+    write_shelf(tmp_path / "two")
+    files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file())
+    assert all((tmp_path / "one" / f).read_bytes() == (tmp_path / "two" / f).read_bytes() for f in files)
+    assert len(truth["pairs"]) >= 8 and {f.suffix for f in files} >= {".pdf", ".docx", ".xlsx"}
+    people = [p["name"] for p in truth["pairs"] if p["kind"] == "person"] + [a["name"] for a in truth["alone"]]
+    assert all(name.split(" (")[1].split(" ", 1)[1].startswith("000") for name in people)
