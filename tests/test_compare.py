@@ -11,7 +11,7 @@ from answer_shelves import DEMO, HashEmbedder, compile_shelf
 from api.app import create_app
 from compiler.build import build_shelf
 from compiler.cli import main
-from compiler.compare import DocView, compare_batch, compare_pair, links_from_store, pair_documents, views_from_store
+from compiler.compare import DocView, compare_batch, compare_documents, compare_pair, links_from_store, pair_documents, views_from_store
 from compiler.compare.values import difference, parse_value, same_value
 from compiler.linking import links_stage
 from compiler.records import Block, Section
@@ -260,3 +260,20 @@ def test_benchmark_generator_is_deterministic_and_uses_never_issued_ids(tmp_path
     assert len(truth["pairs"]) >= 8 and {f.suffix for f in files} >= {".pdf", ".docx", ".xlsx"}
     people = [p["name"] for p in truth["pairs"] if p["kind"] == "person"] + [a["name"] for a in truth["alone"]]
     assert all(name.split(" (")[1].split(" ", 1)[1].startswith("000") for name in people)
+
+
+def test_a_label_repeated_on_one_side_only_is_matched_by_its_section_then_reported():
+    def doc(doc_id: str, parts: list[tuple[str, str]]) -> DocView:
+        root = Section(id=f"{doc_id}-0", doc_id=doc_id, parent_id=None, seq=0, level=0, heading="Report", heading_path=[])
+        sections = [root] + [
+            Section(id=f"{doc_id}-{n}", doc_id=doc_id, parent_id=root.id, seq=n, level=1, heading=heading, heading_path=[heading],
+                    blocks=[Block(kind="paragraph", text=line)])
+            for n, (heading, line) in enumerate(parts, start=1)
+        ]
+        return DocView(doc_id, "Report", f"{doc_id}.md", sections)
+
+    older = doc("old", [("Spring", "Total: $100.00"), ("Autumn", "Total: $250.00")])
+    newer = doc("new", [("Spring", "Total: $120.00")])
+    changes = compare_documents(older, newer).changes
+    assert [(c.kind, c.what, c.old, c.new, c.difference) for c in changes if c.scope == "field"] == [
+        ("changed", "Total", "$100.00", "$120.00", "+$20.00"), ("removed", "Total", "$250.00", None, None)]

@@ -133,7 +133,7 @@ def compare_fields(a: DocView, b: DocView, known: tuple[str, ...] = ()) -> tuple
         changes.append(Change(kind="removed", scope="item", what=rows[0].item, old=_item_summary(rows),
                               section_a=rows[0].section_id, heading_a=_where(sa, rows[0].section_id)))
     compared = 0
-    for key in list(dict.fromkeys([*(f.key for f in fb), *by_b, *by_a])):
+    for key in list(dict.fromkeys([*by_b, *by_a])):
         one, two = by_a.get(key), by_b.get(key)
         if (one or two).item.lower() in whole:
             continue
