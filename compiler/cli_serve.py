@@ -42,11 +42,15 @@ def cmd_eval_retrieval(args: argparse.Namespace, settings) -> int:
     from eval.retrieval import run_retrieval_eval
 
     result = run_retrieval_eval(
-        args.questions, build_dir=settings.build_dir, results_path=args.out, progress=lambda line: print(line, file=sys.stderr, flush=True)
+        args.questions, build_dir=settings.build_dir, results_path=args.out, progress=lambda line: print(line, file=sys.stderr, flush=True),
+        section_read_chars=settings.answer.section_read_chars,
     )
+    from eval.retrieval import ablation_table
     from eval.scoreboard import retrieval_table
 
     print(retrieval_table(result))
+    print()
+    print(ablation_table(result))
     return 0
 
 
