@@ -90,7 +90,7 @@ class AnswerSettings(_Strict):
     hop_share: float = Field(default=0.15, ge=0, le=0.5, description="Share of the reading budget kept for one hop along resolved links.")
     recall_depth: int = Field(default=300, ge=1, le=2000, description="Sections each obligation's search returns as candidates.")
     section_read_chars: int = Field(
-        default=2000, ge=200,
+        default=1500, ge=200,
         description="When the scope does not fit the budget, a relevant section longer than this is read as its opening and its most relevant passages with their neighbours (this many characters).",
     )
     max_units_per_obligation: int = Field(default=6, ge=1, le=100, description="Sentences, items or rows the extractive writer gives one obligation (a procedure's steps are all kept).")
