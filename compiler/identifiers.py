@@ -75,19 +75,31 @@ class IdentifierIndex:
     def __init__(self, sections: dict[str, tuple[str, str, list[str], str]], *, max_sections: int = 8):
         self.sections = sections
         self.max_sections = max_sections
+        self._lower: dict[str, tuple[str, str]] | None = None
+
+    def _lowered(self) -> dict[str, tuple[str, str]]:
+        """Headings and texts in lower case, for a substring test before any regex (a regex over every section
+        of a large shelf took up to 190 ms a query; ``in`` on a lowered text takes microseconds)."""
+        if self._lower is None:
+            self._lower = {sid: (heading.lower(), body.lower()) for sid, (_, heading, _, body) in self.sections.items()}
+        return self._lower
 
     def holders(self, identifier: Identifier, doc_ids: Iterable[str] | None = None) -> list[str]:
         """Sections holding ``identifier`` (within ``doc_ids`` when given), in section-id order; [] when too common."""
         allowed = set(doc_ids) if doc_ids else None
         pattern = _pattern(identifier.text)
         start = re.compile(rf"^\s*(?:§\s*)?{re.escape(identifier.number)}(?![\d]|\.\d)") if identifier.number else None
+        needle = max(re.findall(r"[a-z0-9]+", identifier.text.lower()), key=len, default="")
+        number = identifier.number or ""
+        lowered = self._lowered()
         by_heading, by_text = [], []
         for sid, (doc_id, heading, _path, body) in self.sections.items():
             if allowed is not None and doc_id not in allowed:
                 continue
-            if pattern.search(heading) or (start is not None and start.search(heading)):
+            low_heading, low_body = lowered[sid]
+            if (needle in low_heading and pattern.search(heading)) or (start is not None and number in low_heading and start.search(heading)):
                 by_heading.append(sid)
-            elif body and pattern.search(body):
+            elif body and needle in low_body and pattern.search(body):
                 by_text.append(sid)
         for found in (by_heading, by_text):
             if found and len(found) <= self.max_sections:

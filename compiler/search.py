@@ -169,6 +169,11 @@ class ShelfSearcher:
             self._vectors[query] = self.embedder.embed_batch([query])[0]
         return self._vectors[query]
 
+    def forget_queries(self) -> None:
+        """Drop the remembered query embeddings and similarities (a benchmark times every query from scratch)."""
+        self._vectors.clear()
+        self._dense_scores.clear()
+
     def dense_scores(self, query: str):
         """Every passage's similarity to the query (numpy array in DenseIndex order), the last few kept."""
         if query not in self._dense_scores:

@@ -213,11 +213,25 @@ def passage_matrix(store, model_id: str) -> tuple[list[str], np.ndarray]:
     return [row[0] for row in rows], np.vstack([np.frombuffer(row[1], dtype=np.float32) for row in rows])
 
 
+_BLAS = None
+
+
+def _one_blas_thread():
+    """A context holding BLAS to one thread: OpenBLAS threads a 1,500 x 384 product and, on busy cores, spins
+    (measured 32 ms a query with two threads against 0.06 ms with one)."""
+    global _BLAS
+    if _BLAS is None:
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS = ThreadpoolController()
+    return _BLAS.limit(limits=1, user_api="blas")
+
+
 class DenseIndex:
     """Every passage vector of one model held in memory: exact cosine search by one matrix product.
 
-    Profiled on the oauth shelf (cProfile, 1,019 passages): the vec0 KNN at k = 400 with its join took 7-11 ms
-    a query against 0.6 ms for numpy over the same vectors, with the same top 10. Loaded once, on first use.
+    Measured by eval/bench/search.py: the vec0 KNN at k = 400 with its join took 5-28 ms a query against
+    0.1-0.6 ms here over the same vectors, with the same top 10 on every shelf. Loaded once, on first use.
     """
 
     def __init__(self, store, model_id: str):
@@ -247,7 +261,8 @@ class DenseIndex:
         if not len(self) or not vector.any():
             return np.zeros(len(self), dtype=np.float32)
         norm = float(np.linalg.norm(vector))
-        return self.matrix @ (vector / norm)
+        with _one_blas_thread():
+            return self.matrix @ (vector / norm)
 
     def sections(self, query_vector, *, passages: int = 400) -> list[tuple[str, float]]:
         """(section id, best passage similarity), best first, from the ``passages`` nearest passages (as dense_sections)."""
