@@ -6,7 +6,8 @@ import pytest
 
 from compiler.errors import SearchError
 from compiler.indexes import index_shelf, index_stage
-from compiler.search import ShelfSearcher, document_identifiers, format_result, rrf_fuse, run_search
+from compiler.search import ShelfSearcher, document_identifiers, rrf_fuse
+from compiler.search_cli import format_result, run_search
 from compiler.store import Store
 
 from search_fixtures import HashEmbedder, oauth_like_shelf

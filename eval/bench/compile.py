@@ -89,7 +89,10 @@ def embedding_throughput(shelf: Path, *, passages: int = 96, batch_sizes: tuple[
         store.close()
     texts = texts[:passages]
     embedder.embed_batch(texts[:2])  # load the model
+    import os
+
     out = {"model": embedder.model_id, "threads": settings.embeddings.threads, "passages": len(texts),
+           "load_average_1m_at_start": round(os.getloadavg()[0], 2),
            "documents_read": len(report.documents), "per_batch_size": {}}
     for size in batch_sizes:
         embedder.batch_size = size

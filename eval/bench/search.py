@@ -172,7 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     shelves = args.shelves or sorted(p.name for p in args.build_dir.iterdir() if (p / "store.sqlite").exists())
     embedder = LocalMiniLM()
     queries = _queries(args.questions)[: args.limit]
+    import os
+
     result = {"machine": platform.platform(), "embedder": embedder.model_id, "queries": len(queries), "hybrid_p95_target_ms": HYBRID_P95_MS,
+              "load_average_1m_at_start": round(os.getloadavg()[0], 2), "cpu_count": os.cpu_count(),
               "shelves": {}}
     for shelf in shelves:
         started = time.perf_counter()
