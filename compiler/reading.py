@@ -142,11 +142,14 @@ class SectionReader:
         return scores
 
     def read(self, section_id: str, queries: list[str], limit: int) -> SpanReading | None:
-        """The spans of ``section_id`` to read for ``queries``; None when the section fits ``limit`` (read whole)."""
+        """The spans of ``section_id`` to read for ``queries``; None when the section fits ``limit`` or has no
+        located passages (read whole)."""
         text = self.searcher.sections[section_id][3]
         if len(text) <= limit:
             return None
         spans = self.spans(section_id)
+        if not any(span is not None for span in spans):
+            return None  # no passages to choose from (no dense index for this embedder): read it whole
         fused = [0.0] * len(spans)
         for query in queries:
             rankings = [self._lexical(query, text, spans)]

@@ -130,6 +130,11 @@ def test_a_long_section_is_read_as_its_opening_and_its_relevant_passages(tmp_pat
         assert "Invoices are retained for seven years" in read
         assert part.chars <= 600 and part.chars == sum(b - a for a, b in part.spans) and part.passages_read < part.passages
         assert [a for a, _ in part.spans] == sorted(a for a, _ in part.spans)
+        other = ShelfSearcher(store, build / "lexical", HashEmbedder(window_tokens=48, model_id="test:other"))
+        try:  # no passages for this embedder: nothing to choose from, the section is read whole
+            assert SectionReader(other).read(long_id, ["how long are invoices retained?"], 600) is None
+        finally:
+            other.close()
     finally:
         searcher.close()
         store.close()
