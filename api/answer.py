@@ -189,7 +189,8 @@ def answer_question(
     step("recall", t)
 
     t = time.perf_counter()
-    reading = read_sections(recall, shelves, scope, budget=settings.answer.reading_budget_chars, hop_share=settings.answer.hop_share)
+    reading = read_sections(recall, shelves, scope, budget=settings.answer.reading_budget_chars, hop_share=settings.answer.hop_share,
+                            section_read_chars=settings.answer.section_read_chars)
     step("read", t)
 
     t = time.perf_counter()

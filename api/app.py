@@ -114,7 +114,7 @@ def create_app(
                 if isinstance(where, OpenShelf):
                     shelves[name] = where
                 else:
-                    shelves[name] = opened[name] = open_shelf(name, Path(where), embedder)
+                    shelves[name] = opened[name] = open_shelf(name, Path(where), embedder, settings=settings)
             app.state.shelves = shelves
             app.state.traces = traces
             yield

@@ -22,7 +22,7 @@ def ask_command(shelf: str, question: str, json_out: bool, settings: Settings, *
 
     build_dirs = shelf_build_dirs([shelf], settings)
     pipeline = build_pipeline(settings, chat_models(settings, http_client=http_client))
-    shelves = open_shelves(build_dirs, embedder if embedder is not None else embedder_from_settings(settings))
+    shelves = open_shelves(build_dirs, embedder if embedder is not None else embedder_from_settings(settings), settings=settings)
     traces = TraceStore(settings.api.trace_db)
     try:
         request = AskRequest(question=question, shelves=sorted(shelves))

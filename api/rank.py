@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from api.plan import Obligation, Plan
-from api.read import Reading
+from api.read import Reading, read_blocks
 from api.shelves import OpenShelf
 from api.terms import document_keys, identifier_key, identifiers, word_stems
 from compiler.ledger import find_thresholds
@@ -159,7 +159,10 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -
         defining = [f.quote for f in shelf.facts if f.section_id == read.section_id and f.kind == "definition"]
         doc_position = positions[(read.shelf, section.doc_id)]
         positions[(read.shelf, section.doc_id)] += 1
+        blocks = read_blocks(shelf, read)  # a long section read in part: only the blocks that were read
         for kind, text, group, position in section_units(shelf, read.section_id):
+            if blocks is not None and position[0] not in blocks:
+                continue
             units.append(Candidate((n_read, *position), read.shelf, read.section_id, section.doc_id, kind, text, group,
                                    _unit_terms(text, any(q in text or text in q for q in defining), kind), context, superseded.get((read.shelf, section.doc_id), ""), read.ranks,
                                    doc_position))

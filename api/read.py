@@ -6,6 +6,12 @@ documents, then the most relevant sections of the rest; then one hop along the
 ledger's resolved links from what was read fills the spare budget. What is
 read is given in document order. Every candidate not opened is recorded with
 the reason.
+
+A relevant section longer than ``section_read_chars`` is not read whole when the
+scope does not fit: it is read as its opening paragraph and its most relevant
+passages with their neighbours (compiler/reading.py); ``ReadSection.spans``
+says which characters, ``read_text`` gives them to the writers, and the rest is
+recorded as not opened ("section longer than N characters; passages k of n read").
 """
 
 from __future__ import annotations
@@ -14,8 +20,9 @@ from pydantic import BaseModel, Field
 
 from api.recall import Recall
 from api.shelves import OpenShelf
+from compiler.reading import SectionReader
 
-__all__ = ["ReadSection", "NotOpened", "Reading", "read_sections", "HOP_KINDS"]
+__all__ = ["ReadSection", "NotOpened", "Reading", "read_sections", "read_text", "read_blocks", "HOP_KINDS"]
 
 HOP_KINDS = ("resolves", "cites", "depends_on", "supersedes", "updates", "same_series", "shares_names")
 
@@ -31,6 +38,10 @@ class ReadSection(BaseModel):
     ranks: dict[int, int] = Field(
         default_factory=dict, description="Per obligation index, the section's 1-based rank among recall's candidates (absent: not found)."
     )
+    spans: list[tuple[int, int]] | None = Field(
+        default=None, description="Character spans of the section text that were read, in order; None: the whole section."
+    )
+    not_read: str = Field(default="", description="For a section read in part: what was left unopened, e.g. 'section longer than 6,000 characters; passages 3 of 9 read'.")
 
 
 class NotOpened(BaseModel):
@@ -65,8 +76,14 @@ def read_sections(
     *,
     budget: int,
     hop_share: float,
+    section_read_chars: int | None = None,
 ) -> Reading:
-    """Choose what to read from ``scope`` (shelf -> document ids) within ``budget`` characters."""
+    """Choose what to read from ``scope`` (shelf -> document ids) within ``budget`` characters.
+
+    ``section_read_chars``: when the scope does not fit, a relevant section longer than this is read in part
+    (its opening and its most relevant passages); None reads every chosen section whole.
+    """
+    partial: dict[tuple[str, str], tuple[list[tuple[int, int]], str, int]] = {}
     chosen: dict[tuple[str, str], str] = {}
     scope_chars = sum(
         shelves[name].chars(sid) for name in scope for doc_id in scope[name] for sid in _text_sections(shelves[name], doc_id)
@@ -98,9 +115,16 @@ def read_sections(
             if key in chosen:
                 continue
             cost = shelves[candidate.shelf].chars(candidate.section_id)
+            if section_read_chars and cost > section_read_chars:
+                part = _read_part(recall, shelves[candidate.shelf], candidate, section_read_chars)
+                if part is not None:
+                    partial[key] = part
+                    cost = part[2]
             if used + cost <= main:
                 chosen[key] = "relevant section"
                 used += cost
+            else:
+                partial.pop(key, None)
         used = _hop(shelves, scope, recall, chosen, used, budget)
     not_opened = []
     for candidate in recall.candidates:
@@ -127,11 +151,50 @@ def read_sections(
         )
         for sid in keys:
             section = shelf.sections[sid]
-            sections.append(ReadSection(shelf=name, section_id=sid, doc_id=section.doc_id, chars=shelf.chars(sid), why=chosen[(name, sid)],
-                                        ranks=ranks.get((name, sid), {})))
+            spans, not_read, cost = partial.get((name, sid), (None, "", shelf.chars(sid)))
+            sections.append(ReadSection(shelf=name, section_id=sid, doc_id=section.doc_id, chars=cost, why=chosen[(name, sid)],
+                                        ranks=ranks.get((name, sid), {}), spans=spans, not_read=not_read))
     return Reading(
         budget=budget, scope_chars=scope_chars, whole_scope=whole, chars_read=used, sections=sections, not_opened=not_opened
     )
+
+
+def _read_part(recall: Recall, shelf: OpenShelf, candidate, limit: int) -> tuple[list[tuple[int, int]], str, int] | None:
+    """(spans, what was not read, cost) of a long section read for the obligations that found it; None: read whole."""
+    reader = shelf.cache.get("section_reader")
+    if reader is None:
+        reader = shelf.cache["section_reader"] = SectionReader(shelf.searcher)
+    queries = [recall.obligations[i].query for i in sorted(candidate.scores) if i < len(recall.obligations)]
+    with shelf.lock:
+        part = reader.read(candidate.section_id, queries, limit)
+    if part is None or not part.spans:
+        return None
+    note = f"section longer than {limit:,} characters; passages {part.passages_read} of {part.passages} read, the rest not opened"
+    section = shelf.sections[candidate.section_id]
+    return part.spans, note, part.chars + sum(len(h) for h in section.heading_path)
+
+
+def read_text(shelf: OpenShelf, read: ReadSection) -> str:
+    """The text of ``read`` that was read: the whole section, or its spans in order joined by ' … '."""
+    text = shelf.sections[read.section_id].text
+    if read.spans is None:
+        return text
+    return "\n\n…\n\n".join(text[start:end].strip() for start, end in read.spans)
+
+
+def read_blocks(shelf: OpenShelf, read: ReadSection) -> set[int] | None:
+    """Indexes of the section's blocks that overlap what was read; None: every block (read whole)."""
+    if read.spans is None:
+        return None
+    kept, position = set(), 0
+    for index, block in enumerate(shelf.sections[read.section_id].blocks):
+        if not block.text:
+            continue
+        start, end = position, position + len(block.text)
+        if any(a < end and start < b for a, b in read.spans):
+            kept.add(index)
+        position = end + 2
+    return kept
 
 
 def _ranks(recall: Recall) -> dict[tuple[str, str], dict[int, int]]:

@@ -82,15 +82,17 @@ def _table_rows(store: Store, sql: str) -> list:
         return []
 
 
-def open_shelf(name: str, build_dir: Path, embedder: Embedder | None) -> OpenShelf:
-    """Open ``build_dir`` (holding store.sqlite and lexical/) as shelf ``name``; raises ShelfwiseError when it is not compiled."""
+def open_shelf(name: str, build_dir: Path, embedder: Embedder | None, *, settings=None) -> OpenShelf:
+    """Open ``build_dir`` (holding store.sqlite and lexical/) as shelf ``name``; raises ShelfwiseError when it is not compiled.
+
+    ``settings`` (optional) gives the searcher its ``search`` settings: the identifier limit and the reranker."""
     build_dir = Path(build_dir)
     if not (build_dir / "store.sqlite").exists():
         raise ShelfwiseError(f"shelf {name!r}: no compiled store at {build_dir / 'store.sqlite'}; run 'shelfwise build' on it first")
     if not (build_dir / "lexical").exists():
         raise ShelfwiseError(f"shelf {name!r}: no search index at {build_dir / 'lexical'}; rebuild it with 'shelfwise build'")
     store = Store(build_dir / "store.sqlite", create=False)
-    searcher = ShelfSearcher(store, build_dir / "lexical", embedder)
+    searcher = ShelfSearcher(store, build_dir / "lexical", embedder, **_search_options(settings))
     documents = {row["doc_id"]: dict(row) for row in store.documents()}
     sections: dict[str, Section] = {}
     doc_sections: dict[str, list[str]] = {}
@@ -115,12 +117,21 @@ def open_shelf(name: str, build_dir: Path, embedder: Embedder | None) -> OpenShe
     return OpenShelf(name, build_dir, store, searcher, documents, sections, doc_sections, facts, links, sorted(set(aliases)))
 
 
-def open_shelves(build_dirs: dict[str, Path], embedder: Embedder | None) -> dict[str, OpenShelf]:
+def _search_options(settings) -> dict:
+    """ShelfSearcher keywords from ``settings.search`` (none without settings: the defaults, no reranker)."""
+    if settings is None:
+        return {}
+    from compiler.rerank import reranker_from_settings
+
+    return {"identifier_max_sections": settings.search.identifier_max_sections, "reranker": reranker_from_settings(settings)}
+
+
+def open_shelves(build_dirs: dict[str, Path], embedder: Embedder | None, *, settings=None) -> dict[str, OpenShelf]:
     """Every shelf of ``build_dirs`` (name -> build folder) opened, in name order; closes what opened if one fails."""
     opened: dict[str, OpenShelf] = {}
     try:
         for name in sorted(build_dirs):
-            opened[name] = open_shelf(name, build_dirs[name], embedder)
+            opened[name] = open_shelf(name, build_dirs[name], embedder, settings=settings)
     except Exception:
         close_shelves(opened)
         raise

@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape, quoteattr
 from api.claims import parse_answer
 from api.plan import Plan
 from api.prompts import CANNOT_ANSWER, COMPOSE_SYSTEM, FORMATS, WRITE_MORE, WRITE_SYSTEM, WRITE_USER
-from api.read import Reading
+from api.read import Reading, read_text
 from api.shelves import OpenShelf
 from api.terms import stems
 from api.write import Draft, Unit
@@ -30,8 +30,8 @@ WRITER_BUDGET = 48_000
 """Characters of sections one writer call receives."""
 
 
-def section_xml(shelf: OpenShelf, section_id: str) -> str:
-    """One read section as the writer sees it."""
+def section_xml(shelf: OpenShelf, section_id: str, text: str | None = None) -> str:
+    """One read section as the writer sees it (``text``: what was read of it, when read in part)."""
     section = shelf.sections[section_id]
     document = shelf.documents.get(section.doc_id, {})
     page = "" if section.page_start is None else str(section.page_start)
@@ -39,7 +39,7 @@ def section_xml(shelf: OpenShelf, section_id: str) -> str:
         page += f"-{section.page_end}"
     attrs = (f"id={quoteattr(section_id)} document={quoteattr(str(document.get('title', section.doc_id)))} "
              f"page={quoteattr(page)} heading={quoteattr(' > '.join(section.heading_path))}")
-    return f"<section {attrs}>\n{escape(section.text)}\n</section>"
+    return f"<section {attrs}>\n{escape(section.text if text is None else text)}\n</section>"
 
 
 def batches(blocks: list[tuple[str, str, str]], budget: int) -> list[list[tuple[str, str, str]]]:
@@ -81,7 +81,7 @@ class ModelWriter:
         return max(self.min_tokens, min(self.max_tokens, int(chars * self.tokens_per_char)))
 
     def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> Draft:
-        blocks = [(r.shelf, r.section_id, section_xml(shelves[r.shelf], r.section_id)) for r in reading.sections
+        blocks = [(r.shelf, r.section_id, section_xml(shelves[r.shelf], r.section_id, read_text(shelves[r.shelf], r))) for r in reading.sections
                   if r.shelf in shelves and r.section_id in shelves[r.shelf].sections]
         shelf_of = {sid: shelf for shelf, sid, _ in blocks}
         parts: list[str] = []

@@ -11,7 +11,7 @@ __all__ = ["add_commands"]
 
 def cmd_search(args: argparse.Namespace, settings) -> int:
     from compiler.build import shelf_dir_for
-    from compiler.search import format_result, run_search
+    from compiler.search_cli import format_result, run_search
 
     result = run_search(shelf_dir_for(args.shelf, settings), args.query, k=args.k, settings=settings)
     print(json.dumps(result.model_dump(), indent=1, ensure_ascii=False) if args.json else format_result(result))
@@ -42,11 +42,15 @@ def cmd_eval_retrieval(args: argparse.Namespace, settings) -> int:
     from eval.retrieval import run_retrieval_eval
 
     result = run_retrieval_eval(
-        args.questions, build_dir=settings.build_dir, results_path=args.out, progress=lambda line: print(line, file=sys.stderr, flush=True)
+        args.questions, build_dir=settings.build_dir, results_path=args.out, progress=lambda line: print(line, file=sys.stderr, flush=True),
+        section_read_chars=settings.answer.section_read_chars,
     )
+    from eval.retrieval import ablation_table
     from eval.scoreboard import retrieval_table
 
     print(retrieval_table(result))
+    print()
+    print(ablation_table(result))
     return 0
 
 

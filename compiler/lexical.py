@@ -186,3 +186,7 @@ class LexicalIndex:
 
     def doc_count(self) -> int:
         return self._searcher.doc_count()
+
+    def doc_frequency(self, term: str, field: str = "text") -> int:
+        """Sections whose ``field`` holds the analysed word ``term``."""
+        return int(self._searcher.doc_frequency(field, term))

@@ -8,30 +8,36 @@ Routes (paper §3.3 "Recall"):
     named     a document the query names ("RFC 6750", "PEP 585", "SP 800-63B" or its full title):
               its sections by BM25, or in document order when nothing else matches
     figures   BM25 over figure captions (and vision descriptions)
-    numeric   sections holding the query's numbers (with the unit after them, if any)
+    numeric   sections holding the query's numbers with their unit
+    identifier  sections holding an exact identifier of the query (CAL-07, Article 32, RFC 6749 §4.1):
+              not fused but put first, in fused order (compiler/identifiers.py)
 
-``ShelfSearcher.search`` returns sections with each route's rank. A route with
-nothing to say (no number in the query, no document named) returns nothing and
-so does not move the fusion.
+Every route but bm25 and dense fires only on its trigger: a heading named in
+the query, a document named, a figure or table asked for, a number with a unit,
+an identifier held by few sections. Without its trigger a route returns nothing
+and so does not move the fusion (``SearchResult.routes`` shows 0).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
 from compiler.embedders import Embedder
 from compiler.errors import SearchError
+from compiler.identifiers import IdentifierIndex, query_identifiers
 from compiler.lexical import LexicalIndex
-from compiler.vectors import dense_sections
+from compiler.vectors import DenseIndex
 
 __all__ = [
     "ROUTES",
     "ROUTE_WEIGHTS",
     "RRF_K",
+    "IDENTIFIER_BONUS",
     "MAX_QUERY_CHARS",
     "SearchHit",
     "SearchResult",
@@ -40,18 +46,40 @@ __all__ = [
     "document_identifiers",
 ]
 
-ROUTES = ("bm25", "dense", "heading", "named", "figures", "numeric")
+ROUTES = ("bm25", "dense", "heading", "named", "figures", "numeric", "identifier")
 RRF_K = 60
-ROUTE_WEIGHTS: dict[str, float] = {"bm25": 1.0, "dense": 1.0, "named": 1.0, "heading": 0.25, "figures": 0.5, "numeric": 0.5}
-"""Weight of each route in the fusion. A heading the question names is often a near miss (a question on
-"memorized secret" names the usability section "Memorized Secrets" too), so it only breaks ties
-(dev nDCG@10: 0.542 without it, 0.522 at 0.25, 0.511 at 0.5); figures and numbers are narrow routes."""
+ROUTE_WEIGHTS: dict[str, float] = {"bm25": 1.0, "dense": 1.0, "named": 0.25, "heading": 0.75, "figures": 0.0, "numeric": 0.5}
+"""Weight of each route in the fusion, validated on three question sets at once (dev, dev-formats, northwind;
+eval/results/retrieval-*.json, "ablations"): every weighting of heading {0, .25, .5, .75, 1} x figures {0, .15}
+x numeric {0, .25, .5} x named {.25, .5, 1} x HEADING_MAX_SECTIONS {1, 2, 3} was scored with each route's
+ablation. With these, heading, numeric and identifier lower nDCG@10 on none of the three sets; named lifts dev
+(+0.023) and costs dev-formats 0.004 (a question naming a document whose BM25 order within it is worse than the
+fused one); every heavier named weight costs dev-formats more. Figures is not fused (weight 0: its ranks are
+still reported): on these sets it only ever lowered nDCG (a table caption the reader placed in the references
+outranks text), so it waits for a set where it helps."""
+HEADING_MAX_SECTIONS = 2
+"""A heading phrase held by more sections than this is a topic, not the name of a section (validated as above:
+at 1 the route cost northwind 0.005; 2 and 3 scored alike)."""
+IDENTIFIER_BONUS = 1.0
+"""Added to the fused score per exact identifier a section holds: more than any fusion gives, so holders come first."""
 MAX_QUERY_CHARS = 2000
 """Longer queries are cut at the last word boundary before this many characters (a warning says so)."""
 
 _IDENTIFIER = re.compile(r"(?<![a-z0-9])(rfc|pep|sp|fips|nistir|special publication)[\s_\-]*(\d+(?:[\-.]\d+)*[a-z]?)(?![a-z0-9])", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)(?:\s*(%|[a-z]+))?", re.IGNORECASE)
-_STOP_UNITS = {"and", "or", "the", "of", "to", "in", "for", "a", "an", "is", "are", "with"}
+_UNITS = re.compile(
+    r"^(%|percent|ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|"
+    r"bits?|bytes?|[kmgt]i?b|characters?|chars|digits?|words?|lines?|pages?|times|attempts?|tries|requests?|"
+    r"[kmg]?hz|[mkc]?m|kg|g|mg|lbs?|usd|eur|gbp|dollars?|euros?|px|pt|dpi|°[cf]?|degrees?)$",
+    re.IGNORECASE,
+)
+"""Units that make a number in a query a quantity (what the numeric route is for): time, size, count, money, measure."""
+_MONEY = re.compile(r"[$€£]\s?\d")
+_FIGURE_ASK = re.compile(
+    r"\b(figures?|fig\.|diagrams?|charts?|graphs?|plots?|tables?|illustrat\w*|images?|screenshots?|slides?|spreadsheets?|sheets?|cells?|columns?|rows?)\b",
+    re.IGNORECASE,
+)
+"""Words that ask for a figure or table: the figures route fires only when one is present."""
 
 
 class SearchHit(BaseModel):
@@ -64,7 +92,7 @@ class SearchHit(BaseModel):
     heading: str = Field(description="Section heading.")
     heading_path: list[str] = Field(description="Headings from the top level down to this section.")
     chars: int = Field(description="Length of the section's own text in characters.")
-    score: float = Field(description="Fused reciprocal-rank score: sum over routes of weight / (60 + rank).")
+    score: float = Field(description="Fused reciprocal-rank score: sum over routes of weight / (60 + rank), plus 1 per exact identifier held.")
     ranks: dict[str, int] = Field(description="1-based rank of the section in each route that found it.")
 
 
@@ -108,19 +136,70 @@ def rrf_fuse(rankings: dict[str, list[str]], *, k: int = RRF_K, weights: dict[st
 class ShelfSearcher:
     """Search over one compiled store and its lexical index; keeps both open for repeated queries."""
 
-    def __init__(self, store, index_dir: Path, embedder: Embedder | None, *, depth: int = 100):
+    def __init__(
+        self, store, index_dir: Path, embedder: Embedder | None, *, depth: int = 100, identifier_max_sections: int = 8, reranker=None
+    ):
         self.store = store
         self.lexical = LexicalIndex(Path(index_dir))
         self.embedder = embedder
         self.depth = depth
+        self.reranker = reranker
+        """compiler.rerank.Reranker, or None: the fused order stands."""
         self.documents = {row["doc_id"]: row for row in store.documents()}
         rows = store.db.execute("SELECT id, doc_id, heading, heading_path, text FROM sections").fetchall()
         self.sections = {row[0]: (row[1], row[2], json.loads(row[3]), row[4]) for row in rows}
         self._heading_words: dict[str, tuple[str, ...]] | None = None
+        self._heading_counts: Counter = Counter()
         self._caption_words: dict[str, set[str]] | None = None
         self._doc_keys = {
             doc_id: document_identifiers(f"{row['path']} {row['title']}") for doc_id, row in self.documents.items()
         }
+        self.identifiers = IdentifierIndex(self.sections, max_sections=identifier_max_sections)
+        self._dense: DenseIndex | None = None
+        self._vectors: dict[str, list[float]] = {}
+        self._dense_scores: dict = {}
+
+    def query_vector(self, query: str) -> list[float] | None:
+        """The query's embedding (the last few are kept: recall and reading ask for the same query twice)."""
+        if self.embedder is None:
+            return None
+        if query not in self._vectors:
+            if len(self._vectors) >= 64:
+                self._vectors.pop(next(iter(self._vectors)))
+            self._vectors[query] = self.embedder.embed_batch([query])[0]
+        return self._vectors[query]
+
+    def forget_queries(self) -> None:
+        """Drop the remembered query embeddings and similarities (a benchmark times every query from scratch)."""
+        self._vectors.clear()
+        self._dense_scores.clear()
+
+    def dense_scores(self, query: str):
+        """Every passage's similarity to the query (numpy array in DenseIndex order), the last few kept."""
+        if query not in self._dense_scores:
+            if len(self._dense_scores) >= 16:
+                self._dense_scores.pop(next(iter(self._dense_scores)))
+            self._dense_scores[query] = self.dense.scores(self.query_vector(query))
+        return self._dense_scores[query]
+
+    def best_passage(self, query: str, section_id: str) -> str:
+        """The section's passage most similar to the query (body only), else the start of its text."""
+        body = self.sections[section_id][3]
+        if self.embedder is None or not len(self.dense):
+            return body
+        passages = self.dense.section_passages(section_id, self.dense_scores(query))
+        if not passages:
+            return body
+        passage_id = max(passages, key=lambda p: (p[2], -p[1]))[0]
+        row = self.store.db.execute("SELECT text FROM passages WHERE id = ?", (passage_id,)).fetchone()
+        return row[0].split("\n\n", 1)[-1] if row else body
+
+    @property
+    def dense(self) -> DenseIndex:
+        """Every passage vector in memory, loaded on first use."""
+        if self._dense is None:
+            self._dense = DenseIndex(self.store, self.embedder.model_id)
+        return self._dense
 
     def close(self) -> None:
         self.lexical.close()
@@ -132,14 +211,15 @@ class ShelfSearcher:
     def route_dense(self, query: str) -> list[str]:
         if self.embedder is None:
             return []
-        vector = self.embedder.embed_batch([query])[0]
-        return [sid for sid, _ in dense_sections(self.store, self.embedder, vector, passages=self.depth * 4)][: self.depth]
+        return [sid for sid, _ in self.dense.ranked_sections(self.dense_scores(query), passages=self.depth * 4)][: self.depth]
 
     def route_heading(self, query: str) -> list[str]:
         """Sections whose heading the query names: the heading's words (two or more, numbers aside)
         stand in the query in the same order, next to each other once stop words are gone.
 
-        Longer headings first (more specific), then by BM25 over headings.
+        A heading held by more than HEADING_MAX_SECTIONS sections ("Introduction", "Memorized Secrets" in
+        three documents) names no section and is skipped. Longer headings first (more specific), then by BM25
+        over headings.
         """
         words = [t.text for t in self.lexical.analyzer(query) if not any(c.isdigit() for c in t.text)]
         if len(words) < 2:
@@ -151,8 +231,12 @@ class ShelfSearcher:
                     heading_words = tuple(t.text for t in self.lexical.analyzer(heading) if not any(c.isdigit() for c in t.text))
                     if len(heading_words) >= 2:
                         self._heading_words[sid] = heading_words
+            self._heading_counts = Counter(self._heading_words.values())
         text = " " + " ".join(words) + " "
-        named = {sid: len(hw) for sid, hw in self._heading_words.items() if f" {' '.join(hw)} " in text}
+        named = {
+            sid: len(hw) for sid, hw in self._heading_words.items()
+            if self._heading_counts[hw] <= HEADING_MAX_SECTIONS and f" {' '.join(hw)} " in text
+        }
         if not named:
             return []
         order = {sid: rank for rank, (sid, _) in enumerate(self.lexical.search(query, fields={"heading": 1.0}, limit=10_000))}
@@ -160,7 +244,9 @@ class ShelfSearcher:
         return ranked[: self.depth]
 
     def route_figures(self, query: str) -> list[str]:
-        """Sections whose figure captions share at least two distinct words with the query, by BM25 over captions."""
+        """When the query asks for a figure or table: sections whose captions share two or more of its words, by BM25 over captions."""
+        if not _FIGURE_ASK.search(query):
+            return []
         words = set(self.lexical.terms(query))
         if self._caption_words is None:
             self._caption_words = {}
@@ -186,7 +272,12 @@ class ShelfSearcher:
         return sorted(named, key=lambda d: self.documents[d]["path"])
 
     def route_named(self, query: str, named: list[str]) -> list[str]:
-        if not named:
+        """Sections of the documents the query names, by BM25 within them (in document order when BM25 finds
+        nothing). Nothing when the named documents are the whole shelf: naming every document singles out none.
+
+        BM25 within the named documents scored as BM25 fused with dense within them at the validated weight
+        (nDCG@10 0.530 / 0.517 / 0.647 on dev, dev-formats, northwind, both ways)."""
+        if not named or set(named) >= set(self.documents):
             return []
         text = _IDENTIFIER.sub(" ", query.lower())
         ranked = [sid for sid, _ in self.lexical.search(text, limit=self.depth, doc_ids=named)]
@@ -199,12 +290,13 @@ class ShelfSearcher:
         return [row[0] for row in order][: self.depth]
 
     def route_numeric(self, query: str) -> list[str]:
+        """When the query holds a quantity (a number with a unit, or money): sections holding its numbers."""
         text = _IDENTIFIER.sub(" ", query)
         numbers: dict[str, str | None] = {}
         for number, unit in _NUMBER.findall(text):
-            unit = unit.lower() if unit and unit.lower() not in _STOP_UNITS else None
+            unit = unit.lower() if unit and _UNITS.match(unit) else None
             numbers.setdefault(number, unit)
-        if not numbers:
+        if not any(numbers.values()) and not _MONEY.search(text):
             return []
         patterns = {
             n: (re.compile(rf"(?<![\w.]){re.escape(n)}(?![\w]|\.\d)"), re.compile(rf"(?<![\w.]){re.escape(n)}\s*{re.escape(u[:4])}", re.I) if u else None)
@@ -220,6 +312,27 @@ class ShelfSearcher:
                 scored.append((score, sid))
         scored.sort(key=lambda item: (-item[0], item[1]))
         return [sid for _, sid in scored[: self.depth]]
+
+    def route_identifier(self, query: str, named: list[str] | None = None) -> list[str]:
+        """Sections holding the query's exact identifiers, those holding most of them first."""
+        held = self.identifier_holders(query, named)
+        return sorted(held, key=lambda sid: (-held[sid], sid))[: self.depth]
+
+    def identifier_holders(self, query: str, named: list[str] | None = None) -> dict[str, int]:
+        """Section id -> how many of the query's exact identifiers it holds.
+
+        An identifier that names a document of the shelf ("PEP 604" when PEP 604 is on it) is the named
+        route's; a section number ("§4.1") is looked for inside the named documents when there are any.
+        """
+        named = self.named_documents(query) if named is None else named
+        held: dict[str, int] = {}
+        for identifier in query_identifiers(query):
+            keys = document_identifiers(identifier.text)
+            if keys and any(key in self._doc_keys[d] for d in named for key in keys):
+                continue
+            for sid in self.identifiers.holders(identifier, named if identifier.kind == "section" and named else None):
+                held[sid] = held.get(sid, 0) + 1
+        return held
 
     # --- fused -------------------------------------------------------------------
     def search(
@@ -245,14 +358,25 @@ class ShelfSearcher:
             warnings.append(f"query cut to its first {len(query)} characters (limit {MAX_QUERY_CHARS})")
         named = self.named_documents(query) if "named" in routes else []
         rankings: dict[str, list[str]] = {}
+        held: dict[str, int] = {}
         for route in routes:
             if route == "named":
                 rankings[route] = self.route_named(query, named)
+            elif route == "identifier":
+                held = self.identifier_holders(query, named if "named" in routes else None)
+                rankings[route] = sorted(held, key=lambda sid: (-held[sid], sid))
             else:
                 rankings[route] = getattr(self, f"route_{route}")(query)
         if "dense" in routes and self.embedder is None:
             warnings.append("no embedder given: the dense route did not run")
-        fused = rrf_fuse(rankings, weights=ROUTE_WEIGHTS if weights is None else weights)[:k]
+        weights = ROUTE_WEIGHTS if weights is None else weights
+        fused = rrf_fuse({r: ids for r, ids in rankings.items() if r != "identifier" and weights.get(r, 1.0) > 0}, weights=weights)
+        if held:  # exact identifiers first: holders of the most identifiers, each group in fused order; then the rest
+            scores = dict(fused)
+            scores.update({sid: scores.get(sid, 0.0) + IDENTIFIER_BONUS * count for sid, count in held.items()})
+            order = {sid: n for n, (sid, _) in enumerate(fused)}
+            fused = sorted(scores.items(), key=lambda item: (-item[1], order.get(item[0], len(order)), item[0]))
+        fused = fused[: max(k, self.reranker.depth) if self.reranker is not None else k]
         positions = {route: {sid: rank for rank, sid in enumerate(ids, start=1)} for route, ids in rankings.items()}
         hits = []
         for sid, score in fused:
@@ -271,6 +395,18 @@ class ShelfSearcher:
                     ranks={route: pos[sid] for route, pos in positions.items() if sid in pos},
                 )
             )
+        if self.reranker is not None and len(hits) > 1:
+            from compiler.rerank import rerank_hits
+
+            first = [h for h in hits if h.section_id in held]  # exact identifier holders stay first
+            rest, warning = rerank_hits(
+                self.reranker, query, [h for h in hits if h.section_id not in held],
+                lambda h: " > ".join([h.title, *h.heading_path]), lambda h: self.best_passage(query, h.section_id),
+            )
+            hits = first + rest
+            if warning:
+                warnings.append(warning)
+        hits = hits[:k]
         return SearchResult(
             query=query,
             truncated=truncated,
@@ -279,52 +415,3 @@ class ShelfSearcher:
             hits=hits,
             warnings=warnings,
         )
-
-
-def resolve_build_dir(target: Path, settings=None) -> Path:
-    """A shelf's build folder from either that folder (holding store.sqlite) or the shelf folder."""
-    target = Path(target)
-    if (target / "store.sqlite").exists():
-        return target
-    from compiler.build import shelf_build_dir
-    from compiler.settings import Settings
-
-    build_dir = shelf_build_dir(target, settings or Settings())
-    if not (build_dir / "store.sqlite").exists():
-        raise SearchError(f"no compiled store for {target} (looked in {build_dir}); run 'shelfwise build {target}' first")
-    return build_dir
-
-
-def open_searcher(target: Path, *, settings=None, embedder: Embedder | None = None) -> ShelfSearcher:
-    """A searcher over a compiled shelf (its build folder or its shelf folder), with the configured embedder."""
-    from compiler.embedders import embedder_from_settings
-    from compiler.settings import Settings
-    from compiler.store import Store
-
-    build_dir = resolve_build_dir(target, settings)
-    store = Store(build_dir / "store.sqlite", create=False)
-    return ShelfSearcher(store, build_dir / "lexical", embedder or embedder_from_settings(settings or Settings()))
-
-
-def run_search(target: Path, query: str, k: int = 10, *, settings=None, embedder: Embedder | None = None) -> SearchResult:
-    """``shelfwise search SHELF "query"``: the top ``k`` sections of a compiled shelf."""
-    searcher = open_searcher(target, settings=settings, embedder=embedder)
-    try:
-        return searcher.search(query, k=k)
-    finally:
-        searcher.close()
-        searcher.store.close()
-
-
-def format_result(result: SearchResult) -> str:
-    """Plain-text lines for the CLI: rank, section id, document path, heading path, route ranks."""
-    lines = [f"warning: {w}" for w in result.warnings]
-    if result.named_documents:
-        lines.append("named documents: " + ", ".join(result.named_documents))
-    for number, hit in enumerate(result.hits, start=1):
-        where = " > ".join(hit.heading_path) or "(document start)"
-        ranks = " ".join(f"{route}:{rank}" for route, rank in sorted(hit.ranks.items()))
-        lines.append(f"{number:>3}. {hit.section_id}  {hit.path}  {where}  [{ranks}]")
-    if not result.hits:
-        lines.append("no sections found")
-    return "\n".join(lines)

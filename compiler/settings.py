@@ -59,6 +59,10 @@ class EmbeddingSettings(_Strict):
     provider: Literal["local", "openai"] = Field(default="local", description="'local': all-MiniLM-L6-v2 shipped in a package; 'openai': an embeddings endpoint.")
     model: str = Field(default="all-MiniLM-L6-v2", description="Embedding model name (for 'openai', the endpoint's model id).")
     base_url: str | None = Field(default=None, description="Embeddings endpoint URL for provider 'openai'.")
+    threads: int = Field(
+        default=1, ge=0, le=256,
+        description="Torch threads the local model encodes with (0: torch's default). One thread: a query in ~11 ms; two on a busy 2-core machine: 20-450 ms.",
+    )
 
 
 class ApiToken(_Strict):
@@ -85,7 +89,22 @@ class AnswerSettings(_Strict):
     reading_budget_chars: int = Field(default=400_000, ge=1000, description="Characters read per answer: the whole scope when it fits, else a selection.")
     hop_share: float = Field(default=0.15, ge=0, le=0.5, description="Share of the reading budget kept for one hop along resolved links.")
     recall_depth: int = Field(default=300, ge=1, le=2000, description="Sections each obligation's search returns as candidates.")
+    section_read_chars: int = Field(
+        default=1500, ge=200,
+        description="When the scope does not fit the budget, a relevant section longer than this is read as its opening and its most relevant passages with their neighbours (this many characters).",
+    )
     max_units_per_obligation: int = Field(default=6, ge=1, le=100, description="Sentences, items or rows the extractive writer gives one obligation (a procedure's steps are all kept).")
+
+
+class SearchSettings(_Strict):
+    identifier_max_sections: int = Field(
+        default=8, ge=1, le=1000,
+        description="An exact identifier in a query (CAL-07, Article 32) puts the sections holding it first when at most this many hold it.",
+    )
+    rerank_model: str | None = Field(
+        default=None, description="Model (on models.base_url) that reranks the fused top sections listwise; None keeps the fused order."
+    )
+    rerank_depth: int = Field(default=50, ge=2, le=200, description="Fused sections the reranker is shown, each with its best passage.")
 
 
 class SiteSettings(_Strict):
@@ -106,6 +125,7 @@ class Settings(_Strict):
     site: SiteSettings = Field(default_factory=SiteSettings, description="The static knowledge site and its ask widget.")
     api: ApiSettings = Field(default_factory=ApiSettings, description="The answering endpoint: tokens, limits, CORS, traces.")
     answer: AnswerSettings = Field(default_factory=AnswerSettings, description="Answering: reading budget, recall depth, extractive writer.")
+    search: SearchSettings = Field(default_factory=SearchSettings, description="Search: exact identifiers, the optional reranker.")
 
 
 class DocumentDecl(_Strict):

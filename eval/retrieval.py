@@ -9,7 +9,13 @@ Metrics per question, then averaged over the questions that have evidence:
                            that many characters are spent; a unit that does not fit is skipped
 
 Systems: BM25 sections, dense sections, BM25 + dense sections, hybrid sections
-(all search routes) and the chunk-RAG baseline (eval/baseline.py).
+(all search routes), section reading units (the hybrid ranking, a section longer
+than ``answer.section_read_chars`` read as its opening and most relevant passages,
+as the answerer reads it: compiler/reading.py) and the chunk-RAG baseline
+(eval/baseline.py). A section read in part covers a must item at a budget only
+when one of the item's evidence quotes lies in what was read.
+
+Ablations: the hybrid without each of its routes, in turn (``ablations`` in the result).
 """
 
 from __future__ import annotations
@@ -25,12 +31,13 @@ from pydantic import BaseModel, Field
 
 from compiler.embedders import Embedder
 from compiler.errors import SearchError
-from compiler.search import ShelfSearcher
+from compiler.reading import SectionReader
+from compiler.search import ROUTES, ShelfSearcher
 from compiler.store import Store
 from eval.baseline import CHUNK_CHARS, CHUNK_OVERLAP, ChunkIndex
-from eval.questions import GoldQuestion, load_questions, map_gold
+from eval.questions import GoldQuestion, _key, load_questions, map_gold
 
-__all__ = ["Unit", "question_metrics", "mean_metrics", "run_retrieval_eval", "SYSTEMS", "BUDGETS", "METRICS"]
+__all__ = ["Unit", "question_metrics", "mean_metrics", "run_retrieval_eval", "ablation_table", "SYSTEMS", "BUDGETS", "METRICS"]
 
 DEPTH = 100
 BUDGETS = (4000, 16000, 64000)
@@ -38,8 +45,10 @@ SYSTEMS = {
     "bm25 sections": ("bm25",),
     "dense sections": ("dense",),
     "bm25+dense sections": ("bm25", "dense"),
-    "hybrid sections": ("bm25", "dense", "heading", "named", "figures", "numeric"),
+    "hybrid sections": ROUTES,
 }
+READING_SYSTEM = "section reading units"
+ABLATIONS = {f"hybrid - {route}": tuple(r for r in ROUTES if r != route) for route in ROUTES}
 CHUNK_SYSTEM = "chunk RAG (2000/250, bm25+dense)"
 METRICS = (
     "recall@5", "recall@10", "recall@20", "precision@5", "precision@10", "mrr", "ndcg@10",
@@ -52,6 +61,9 @@ class Unit(BaseModel):
 
     chars: int = Field(description="Characters the reader spends on the unit.")
     sections: list[str] = Field(description="Sections the unit retrieves.")
+    read_key: str | None = Field(
+        default=None, description="For a section read in part: its read text, normalised as quotes are; None: read whole."
+    )
 
 
 def _dedupe(units: list[Unit]) -> list[str]:
@@ -62,7 +74,10 @@ def question_metrics(gold: GoldQuestion, units: list[Unit]) -> dict[str, float]:
     """All metrics of one question for one system's ranked units."""
     ranked = _dedupe(units)
     relevant = gold.relevant
-    items = [set(item) for item in gold.items if item]
+    musts = list(gold.question.must) + [None] * max(0, len(gold.items) - len(gold.question.must))
+    pairs = [(set(item), must) for item, must in zip(gold.items, musts) if item]
+    items = [item for item, _ in pairs]
+    quotes = [[_key(e.quote) for e in must.evidence if _key(e.quote)] if must else [] for _, must in pairs]
     out: dict[str, float] = {}
     for k in (5, 10, 20):
         top = ranked[:k]
@@ -83,12 +98,19 @@ def question_metrics(gold: GoldQuestion, units: list[Unit]) -> dict[str, float]:
             precision_sum += hits / rank
     out["ctx_precision"] = precision_sum / hits if hits else 0.0
     for budget in BUDGETS:
-        spent, read = 0, set()
+        spent, read, parts = 0, set(), []
         for unit in units:
             if spent + unit.chars <= budget:
                 spent += unit.chars
-                read.update(unit.sections)
-        out[f"budget_{budget // 1000}k"] = sum(1 for item in items if item & read) / len(items)
+                if unit.read_key is None:
+                    read.update(unit.sections)
+                else:
+                    parts.append(unit)
+        covered = 0
+        for item, item_quotes in zip(items, quotes):
+            in_part = any(item & set(u.sections) and any(q in u.read_key for q in item_quotes) for u in parts)
+            covered += bool(item & read) or in_part
+        out[f"budget_{budget // 1000}k"] = covered / len(items)
     return out
 
 
@@ -101,26 +123,45 @@ def _section_units(searcher: ShelfSearcher, query: str, routes: tuple[str, ...])
     return [Unit(chars=len(hit.heading) + 2 + hit.chars, sections=[hit.section_id]) for hit in result.hits]
 
 
+def _reading_units(searcher: ShelfSearcher, reader: SectionReader, query: str, limit: int) -> list[Unit]:
+    """The hybrid ranking, each long section as the answerer reads it (heading, opening, best passages)."""
+    units = []
+    for hit in searcher.search(query, k=DEPTH, routes=ROUTES).hits:
+        part = reader.read(hit.section_id, [query], limit)
+        if part is None:
+            units.append(Unit(chars=len(hit.heading) + 2 + hit.chars, sections=[hit.section_id]))
+            continue
+        text = searcher.sections[hit.section_id][3]
+        read = " ".join(text[a:b] for a, b in part.spans)
+        units.append(Unit(chars=len(hit.heading) + 2 + part.chars, sections=[hit.section_id], read_key=_key(read)))
+    return units
+
+
 def _evaluate_shelf(
     shelf: str,
     golds: list[GoldQuestion],
     build_dir: Path,
     embedder: Embedder,
     progress: Callable[[str], None],
+    section_read_chars: int,
 ) -> dict[str, list[dict]]:
     shelf_dir = build_dir / shelf
     store = Store(shelf_dir / "store.sqlite", create=False)
     searcher = ShelfSearcher(store, shelf_dir / "lexical", embedder, depth=DEPTH)
     progress(f"retrieval: {shelf}: building the chunk baseline")
     chunks = ChunkIndex(store, embedder, shelf_dir / "eval-chunks", progress)
-    per_system: dict[str, list[dict]] = {name: [] for name in [*SYSTEMS, CHUNK_SYSTEM]}
+    reader = SectionReader(searcher)
+    per_system: dict[str, list[dict]] = {name: [] for name in [*SYSTEMS, READING_SYSTEM, CHUNK_SYSTEM, *ABLATIONS]}
     try:
         for gold in golds:
             query = gold.question.question
-            for name, routes in SYSTEMS.items():
+            for name, routes in {**SYSTEMS, **ABLATIONS}.items():
                 started = time.perf_counter()
                 units = _section_units(searcher, query, routes)
                 per_system[name].append(_row(gold, units, time.perf_counter() - started))
+            started = time.perf_counter()
+            units = _reading_units(searcher, reader, query, section_read_chars)
+            per_system[READING_SYSTEM].append(_row(gold, units, time.perf_counter() - started))
             started = time.perf_counter()
             found = chunks.search(query, DEPTH)
             units = [Unit(chars=len(c.text), sections=c.sections) for c in found]
@@ -149,6 +190,7 @@ def run_retrieval_eval(
     embedder: Embedder | None = None,
     results_path: Path | None = None,
     progress: Callable[[str], None] | None = None,
+    section_read_chars: int | None = None,
 ) -> dict:
     """``shelfwise eval retrieval --questions PATH``: score every system on the questions' compiled shelves.
 
@@ -157,7 +199,9 @@ def run_retrieval_eval(
     and returns it.
     """
     from compiler.embedders import default_embedder
+    from compiler.settings import AnswerSettings
 
+    section_read_chars = section_read_chars or AnswerSettings().section_read_chars
     progress = progress or (lambda line: None)
     embedder = embedder or default_embedder()
     questions = load_questions(Path(questions_path))
@@ -179,7 +223,7 @@ def run_retrieval_eval(
             notes.extend(gold.notes)
         scored = [g for g in golds if g.relevant]
         skipped.extend(g.question.id for g in golds if not g.relevant)
-        for name, rows in _evaluate_shelf(shelf, scored, Path(build_dir), embedder, progress).items():
+        for name, rows in _evaluate_shelf(shelf, scored, Path(build_dir), embedder, progress, section_read_chars).items():
             per_system.setdefault(name, []).extend(rows)
     result = {
         "kind": "retrieval",
@@ -190,11 +234,24 @@ def run_retrieval_eval(
         "embedder": embedder.model_id,
         "chunking": {"chars": CHUNK_CHARS, "overlap": CHUNK_OVERLAP},
         "machine": platform.platform(),
-        "systems": {name: mean_metrics([r["metrics"] for r in rows]) for name, rows in per_system.items()},
-        "per_question": per_system,
+        "section_read_chars": section_read_chars,
+        "systems": {name: mean_metrics([r["metrics"] for r in rows]) for name, rows in per_system.items() if name not in ABLATIONS},
+        "ablations": {name: mean_metrics([r["metrics"] for r in rows]) for name, rows in per_system.items() if name in ABLATIONS},
+        "per_question": {name: rows for name, rows in per_system.items() if name not in ABLATIONS},
         "gold_notes": notes,
     }
     results_path = results_path or Path("eval/results") / f"retrieval-{Path(questions_path).stem}.json"
     results_path.parent.mkdir(parents=True, exist_ok=True)
     results_path.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return result
+
+
+def ablation_table(result: dict) -> str:
+    """The hybrid against itself without each route: nDCG@10, MRR and the budget recalls, with the change in nDCG@10."""
+    hybrid = result.get("systems", {}).get("hybrid sections", {})
+    lines = ["| hybrid without | nDCG@10 | change | MRR | ctxR 4k | ctxR 16k |", "|---|---:|---:|---:|---:|---:|"]
+    for name, metrics in result.get("ablations", {}).items():
+        change = metrics.get("ndcg@10", 0.0) - hybrid.get("ndcg@10", 0.0)
+        lines.append(f"| {name.removeprefix('hybrid - ')} | {metrics['ndcg@10']:.3f} | {change:+.3f} | {metrics['mrr']:.3f} | "
+                     f"{metrics['budget_4k']:.3f} | {metrics['budget_16k']:.3f} |")
+    return "\n".join(["### Route ablations (a negative change: the route helps)", "", *lines])

@@ -17,7 +17,7 @@ RETRIEVAL_COLUMNS = [
 ]  # fmt: skip
 
 
-SYSTEM_ORDER = ["chunk RAG (2000/250, bm25+dense)", "bm25 sections", "dense sections", "bm25+dense sections", "hybrid sections"]
+SYSTEM_ORDER = ["chunk RAG (2000/250, bm25+dense)", "bm25 sections", "dense sections", "bm25+dense sections", "hybrid sections", "section reading units"]
 
 
 def _cell(value) -> str:

@@ -80,3 +80,99 @@ def test_char_cap_and_empty_sections_and_determinism():
     assert {p.section_id for p in first} == {"s1"}
     assert [p.ordinal for p in first] == list(range(len(first)))
     assert first == build_passages("T", [_section(text), _section("", ["Empty"])], sizing)
+
+
+def _reading_shelf(tmp_path):
+    """A built shelf (store, lexical and dense indexes over a hashing embedder) with one long section."""
+    from compiler.indexes import index_shelf
+    from compiler.store import Store
+
+    from search_fixtures import h, p, put_doc
+
+    filler = [p(f"Paragraph {i} describes the general background of the records programme in plain words.") for i in range(40)]
+    store = Store(tmp_path / "build" / "store.sqlite")
+    put_doc(store, "manual.md", "Records Manual", [
+        h("Retention"), p("This chapter sets out how long records are kept."), *filler[:20],
+        p("Invoices are retained for seven years after the financial year closes."), *filler[20:],
+        h("Contacts"), p("The records officer answers questions about retention."),
+    ])  # fmt: skip
+    index_shelf(store, tmp_path / "build" / "lexical", HashEmbedder(window_tokens=48), [d["doc_id"] for d in store.documents()], [])
+    store.close()
+    return tmp_path / "build"
+
+
+def test_a_long_section_is_read_as_its_opening_and_its_relevant_passages(tmp_path):
+    from compiler.passages import PassageSizing
+    from compiler.reading import SectionReader, passage_spans
+    from compiler.search import ShelfSearcher
+    from compiler.store import Store
+
+    text = _long_text()
+    sizing = PassageSizing(window_tokens=64, count_tokens=HashEmbedder().count_tokens)
+    passages = build_passages("SP 800-63B", [_section(text)], sizing)
+    spans = passage_spans(text, [ps.text.split("\n\n", 1)[1] for ps in passages])
+    assert all(span is not None for span in spans) and spans[0][0] == 0 and spans[-1][1] == len(text)
+    assert all(" ".join(text[a:b].split()) == " ".join(ps.text.split("\n\n", 1)[1].split()) for (a, b), ps in zip(spans, passages))
+    assert passage_spans("other text entirely", ["not here at all"]) == [None]
+
+    build = _reading_shelf(tmp_path)
+    store = Store(build / "store.sqlite", create=False)
+    searcher = ShelfSearcher(store, build / "lexical", HashEmbedder(window_tokens=48))
+    try:
+        reader = SectionReader(searcher)
+        long_id = next(sid for sid, row in searcher.sections.items() if row[1] == "Retention")
+        short_id = next(sid for sid, row in searcher.sections.items() if row[1] == "Contacts")
+        assert reader.read(short_id, ["retention questions"], 600) is None  # fits: read whole
+        part = reader.read(long_id, ["how long are invoices retained?"], 600)
+        body = searcher.sections[long_id][3]
+        read = " ".join(body[a:b] for a, b in part.spans)
+        assert part.spans[0][0] == 0 and read.startswith("This chapter sets out how long records are kept.")
+        assert "Invoices are retained for seven years" in read
+        assert part.chars <= 600 and part.chars == sum(b - a for a, b in part.spans) and part.passages_read < part.passages
+        assert [a for a, _ in part.spans] == sorted(a for a, _ in part.spans)
+        other = ShelfSearcher(store, build / "lexical", HashEmbedder(window_tokens=48, model_id="test:other"))
+        try:  # no passages for this embedder: nothing to choose from, the section is read whole
+            assert SectionReader(other).read(long_id, ["how long are invoices retained?"], 600) is None
+        finally:
+            other.close()
+    finally:
+        searcher.close()
+        store.close()
+
+
+def test_the_reader_and_the_writers_get_only_what_was_read_of_a_long_section(tmp_path):
+    from api.rank import build_pool
+    from api.read import read_blocks, read_sections, read_text
+    from api.recall import Candidate, ObligationRecall, Recall
+    from api.shelves import open_shelf
+    from api.write import section_units
+    from api.write_model import section_xml
+
+    shelf = open_shelf("records", _reading_shelf(tmp_path), HashEmbedder(window_tokens=48))
+    try:
+        long_id = next(sid for sid, s in shelf.sections.items() if s.heading == "Retention")
+        doc_id = shelf.sections[long_id].doc_id
+        query = "how long are invoices retained?"
+        recall = Recall(
+            candidates=[Candidate(shelf="records", section_id=long_id, doc_id=doc_id, score=0.5, scores={0: 0.5}, routes={"bm25": 1})],
+            obligations=[ObligationRecall(obligation=0, query=query, routes={"bm25": 1}, top=[])],
+        )
+        whole = read_sections(recall, {"records": shelf}, {"records": {doc_id}}, budget=100_000, hop_share=0.1, section_read_chars=600)
+        assert whole.whole_scope and all(r.spans is None for r in whole.sections)  # the scope fits: every section whole
+        reading = read_sections(recall, {"records": shelf}, {"records": {doc_id}}, budget=2000, hop_share=0.1, section_read_chars=600)
+        (read,) = [r for r in reading.sections if r.section_id == long_id]
+        assert read.spans and read.chars < shelf.chars(long_id)
+        assert re.fullmatch(r"section longer than 600 characters; passages \d+ of \d+ read, the rest not opened", read.not_read)
+        text = read_text(shelf, read)
+        assert "Invoices are retained for seven years" in text and "Paragraph 39 " not in text and "\n\n…\n\n" in text
+        blocks = read_blocks(shelf, read)
+        section = shelf.sections[long_id]
+        assert 0 in blocks and 21 in blocks and len(blocks) < len(section.blocks)  # block 21 holds the invoices
+        pool = build_pool(reading, {"records": shelf}, section_units)
+        shown = {u.text for u in pool.units if u.section_id == long_id}
+        assert any("seven years" in t for t in shown) and not any(t.startswith("Paragraph 39 ") for t in shown)
+        assert "Invoices are retained" in section_xml(shelf, long_id, text) and "Paragraph 39 " not in section_xml(shelf, long_id, text)
+        untouched = read_sections(recall, {"records": shelf}, {"records": {doc_id}}, budget=2000, hop_share=0.1)
+        assert long_id not in {r.section_id for r in untouched.sections}  # read whole only, as before: it does not fit
+    finally:
+        shelf.close()

@@ -12,7 +12,7 @@ from compiler.indexes import index_shelf
 from compiler.store import Store
 from eval.baseline import make_chunks
 from eval.questions import GoldQuestion, Question, load_questions, map_gold
-from eval.retrieval import Unit, question_metrics, run_retrieval_eval
+from eval.retrieval import Unit, ablation_table, question_metrics, run_retrieval_eval
 from eval.scoreboard import render_scoreboard, retrieval_table
 
 from search_fixtures import HashEmbedder, h, oauth_like_shelf, p, put_doc
@@ -115,12 +115,15 @@ def test_end_to_end_run_writes_results_and_the_scoreboard_reads_them(tmp_path):
     result = run_retrieval_eval(questions, build_dir=build, embedder=embedder, results_path=out)
     assert json.loads(out.read_text())["systems"] == result["systems"]
     assert result["n_scored"] == 1 and result["skipped_without_evidence"] == ["oauth-x2"]
-    assert set(result["systems"]) == {"bm25 sections", "dense sections", "bm25+dense sections", "hybrid sections", "chunk RAG (2000/250, bm25+dense)"}
+    assert set(result["systems"]) == {"bm25 sections", "dense sections", "bm25+dense sections", "hybrid sections", "section reading units",
+                                      "chunk RAG (2000/250, bm25+dense)"}
+    assert set(result["ablations"]) == {f"hybrid - {r}" for r in ("bm25", "dense", "heading", "named", "figures", "numeric", "identifier")}
     assert result["systems"]["hybrid sections"]["recall@20"] == 1.0  # five sections with text: all found
     del result["systems"]["dense sections"]["mrr"]
     (tmp_path / "results" / "retrieval-q.json").write_text(json.dumps(result))
     board = render_scoreboard(tmp_path / "results")
     assert "| dense sections | " in board and " n.m. |" in board
-    assert retrieval_table(result).count("\n| ") == 6
+    assert retrieval_table(result).count("\n| ") == 7
+    assert ablation_table(result).count("\n| ") == 8 and "| identifier | " in ablation_table(result)
     with pytest.raises(Exception, match="shelves not compiled"):
         run_retrieval_eval(questions, build_dir=tmp_path / "empty", embedder=embedder)

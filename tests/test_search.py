@@ -6,7 +6,8 @@ import pytest
 
 from compiler.errors import SearchError
 from compiler.indexes import index_shelf, index_stage
-from compiler.search import ShelfSearcher, document_identifiers, format_result, rrf_fuse, run_search
+from compiler.search import ShelfSearcher, document_identifiers, rrf_fuse
+from compiler.search_cli import format_result, run_search
 from compiler.store import Store
 
 from search_fixtures import HashEmbedder, oauth_like_shelf
@@ -98,3 +99,66 @@ def test_run_search_on_a_build_dir_and_the_stage(tmp_path):
     assert text.splitlines()[0].startswith("  1. s") and "rfc6750.txt  2.3. URI Query Parameter  [" in text
     with pytest.raises(SearchError, match="run 'shelfwise build"):
         run_search(tmp_path / "nothing-here", "token", embedder=HashEmbedder())
+
+
+def _identifier_shelf(tmp_path):
+    """A small shelf written here: a control register, a regulation with articles, a policy with numbered sections."""
+    from search_fixtures import h, p, put_doc
+
+    store = Store(tmp_path / "store.sqlite")
+    put_doc(store, "controls.md", "Control Register", [
+        h("Access controls"), p("CAL-07 requires quarterly access reviews for every privileged account."),
+        h("Change controls"), p("CAL-08 requires two approvers for production changes; see CMP-2026-0016 for the audit."),
+        h("Audit findings"), p("Finding CMP-2026-0016: access reviews for privileged accounts were late twice."),
+        h("Review cadence"), p("Privileged account access reviews happen quarterly and the review of accounts is logged."),
+    ])  # fmt: skip
+    put_doc(store, "regulation.md", "Data Regulation", [
+        h("Article 31 Cooperation with the authority"), p("Controllers cooperate with the supervisory authority."),
+        h("Article 32 Security of processing"), p("Controllers implement measures such as encryption of personal data."),
+        h("Article 33 Notification of a breach"), p("Controllers notify a breach; measures referred to in Article 32 apply. "
+                                                    "Encryption of personal data makes a breach less severe."),
+    ])  # fmt: skip
+    put_doc(store, "policy.md", "Retention Policy", [
+        h("4 Retention"), p("Records are kept as set out below."),
+        h("4.1 Retention periods", 2), p("Invoices are kept for 7 years."),
+        h("4.2 Deletion", 2), p("Records past their retention period are deleted within 30 days; retention periods of invoices vary."),
+    ])  # fmt: skip
+    embedder = HashEmbedder()
+    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
+    return store, ShelfSearcher(store, tmp_path / "lexical", embedder, identifier_max_sections=2)
+
+
+def test_exact_identifiers_rank_the_sections_holding_them_first(tmp_path):
+    from compiler.identifiers import query_identifiers
+
+    assert [(i.text, i.kind) for i in query_identifiers("Does CAL-07 or RFC 6749 §4.1 or Article 32 apply? In 2019, after 30 days")] == [
+        ("CAL-07", "code"), ("RFC 6749", "label"), ("§4.1", "section"), ("Article 32", "label")]
+    assert query_identifiers("Python 3.10 and v1.2.3 and 42") == [query_identifiers("Python 3.10")[0]]  # a version alone is a number
+    store, searcher = _identifier_shelf(tmp_path)
+    try:
+        result = searcher.search("what do the access reviews of privileged accounts under CAL-07 require?", k=5)
+        assert _headings(result)[0] == "Access controls" and result.hits[0].ranks["identifier"] == 1
+        finding = searcher.search("what was found in cmp-2026-0016 about access reviews", k=5)
+        assert set(_headings(finding)[:2]) == {"Change controls", "Audit findings"} and finding.routes["identifier"] == 2
+        article = searcher.search("What does Article 32 say about encryption of personal data?", k=5)
+        assert _headings(article)[0] == "Article 32 Security of processing"  # the heading holds it; Article 33 only cites it
+        section = searcher.search("How long are invoices kept under Section 4.1?", k=5)
+        assert _headings(section)[0] == "4.1 Retention periods"
+        plain = searcher.search("access reviews of privileged accounts", k=5)
+        assert plain.routes["identifier"] == 0 and "identifier" not in plain.hits[0].ranks
+        common = ShelfSearcher(store, tmp_path / "lexical", searcher.embedder, identifier_max_sections=1)
+        try:  # held by two sections and the limit is one: too common to single out
+            assert common.search("cmp-2026-0016", k=3).routes["identifier"] == 0
+        finally:
+            common.close()
+    finally:
+        searcher.close()
+        store.close()
+
+
+def test_narrow_routes_fire_only_on_their_trigger(searcher):
+    assert searcher.route_figures("the authorization code flow between client and server") == []  # no figure asked for
+    assert searcher.route_figures("which figure shows the authorization code flow") != []
+    assert searcher.route_numeric("is 10 the limit?") == []  # a number without a unit is not a quantity
+    assert searcher.route_numeric("a 10 minute limit") != []
+    assert searcher.route_named("What does RFC 6750 say?", sorted(searcher.documents)) == []  # naming the whole shelf names nothing

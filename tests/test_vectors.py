@@ -72,3 +72,25 @@ def test_real_minilm_on_a_handful_of_passages(tmp_path):
     assert len(vector) == 384 and abs(np.linalg.norm(vector) - 1) < 1e-3
     top = dense_sections(store, embedder, vector)[0][0]
     assert store.section(top).heading == "4.1.2. Authorization Response"
+
+
+def test_dense_index_in_memory_ranks_as_vec0(tmp_path):
+    from compiler.vectors import DenseIndex
+
+    store = Store(tmp_path / "store.sqlite")
+    put_doc(store, "long.md", "Long", [h("Mixed"), p(" ".join(["filler words about nothing"] * 30) + " zebra zebra giraffe")])
+    oauth_like_shelf(store)
+    embedder = HashEmbedder(window_tokens=40)
+    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
+    index = DenseIndex(store, embedder.model_id)
+    for text in ("zebra giraffe", "authorization code lifetime", "bearer token in the query string"):
+        query = embedder.embed_batch([text])[0]
+        by_vec0 = dense_sections(store, embedder, query)
+        by_numpy = index.sections(query)
+        assert [sid for sid, _ in by_numpy] == [sid for sid, _ in by_vec0]
+        assert np.allclose([s for _, s in by_numpy], [s for _, s in by_vec0], atol=1e-5)
+    mixed = store.db.execute("SELECT id FROM sections WHERE heading = 'Mixed'").fetchone()[0]
+    passages = index.section_passages(mixed, index.scores(embedder.embed_batch(["zebra giraffe"])[0]))
+    assert [ordinal for _, ordinal, _ in passages] == list(range(len(passages))) and len(passages) > 1
+    assert max(passages, key=lambda item: item[2])[1] == len(passages) - 1  # the zebra is in the last passage
+    assert index.sections([0.0] * embedder.dimensions) == []

@@ -5,6 +5,9 @@
 Each shelf is copied to a temporary folder and compiled from nothing (documents and pages per second),
 then one document is edited (a paragraph appended) and the shelf recompiled: the ratio of the two times
 is the incremental cost (target: at most 0.15). Both runs happen in this one process, side by side.
+
+It also measures the local embedder's throughput (passages/s) at several batch sizes on real headed passages of
+the first shelf (``--embed-only`` measures just that, without compiling anything): the dense index's build cost.
 """
 
 from __future__ import annotations
@@ -62,15 +65,64 @@ def bench_shelf(source: Path, work: Path, with_stages: bool) -> dict:
     }
 
 
+def embedding_throughput(shelf: Path, *, passages: int = 96, batch_sizes: tuple[int, ...] = (1, 8, 32, 64)) -> dict:
+    """Passages/s of the local embedder (embeddings.threads as configured) on ``passages`` headed passages of ``shelf``."""
+    from compiler.build import build_shelf as _build
+    from compiler.embedders import embedder_from_settings
+    from compiler.passages import PassageSizing, build_passages
+
+    settings = Settings()
+    embedder = embedder_from_settings(settings)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp) / shelf.name
+        shutil.copytree(shelf, work)
+        report = _build(work, Settings(build_dir=Path(tmp) / "build"), progress=lambda _l: None, stages=[], exclude=["SOURCES.md"])
+        from compiler.store import Store
+
+        store = Store(Path(tmp) / "build" / shelf.name / "store.sqlite", create=False)
+        sizing = PassageSizing(window_tokens=embedder.window_tokens, count_tokens=embedder.count_tokens, max_chars=embedder.passage_chars)
+        texts: list[str] = []
+        for row in store.documents():
+            texts.extend(p.text for p in build_passages(row["title"], store.sections(row["doc_id"]), sizing))
+            if len(texts) >= passages:
+                break
+        store.close()
+    texts = texts[:passages]
+    embedder.embed_batch(texts[:2])  # load the model
+    import os
+
+    out = {"model": embedder.model_id, "threads": settings.embeddings.threads, "passages": len(texts),
+           "load_average_1m_at_start": round(os.getloadavg()[0], 2),
+           "documents_read": len(report.documents), "per_batch_size": {}}
+    for size in batch_sizes:
+        embedder.batch_size = size
+        started = time.perf_counter()
+        for start in range(0, len(texts), size):
+            embedder.embed_batch(texts[start : start + size])
+        out["per_batch_size"][str(size)] = round(len(texts) / (time.perf_counter() - started), 1)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
     parser.add_argument("--shelves", default="")
     parser.add_argument("--no-stages", action="store_true", help="time conversion only (no indexes or ledger)")
     parser.add_argument("--out", type=Path, default=ROOT / "eval" / "results" / "compile.json")
+    parser.add_argument("--embed-only", action="store_true", help="only measure embedding throughput (written to --out)")
     args = parser.parse_args()
     names = args.shelves.split(",") if args.shelves else sorted(p.name for p in args.corpora.iterdir() if p.is_dir())
-    results = {}
+    source = "oauth" if "oauth" in names else names[0]  # plain-text RFCs: converted in seconds
+    throughput = embedding_throughput(args.corpora / source)
+    rates = ", ".join(f"batch {size}: {rate} passages/s" for size, rate in throughput["per_batch_size"].items())
+    print(f"embedding {throughput['model']} ({throughput['threads']} thread(s), {throughput['passages']} passages of {source}): {rates}", flush=True)
+    if args.embed_only:
+        previous = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps({**previous, "embedding_throughput": throughput}, indent=2) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}")
+        return
+    results: dict = {"embedding_throughput": throughput}
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
             results[name] = bench_shelf(args.corpora / name, Path(tmp), not args.no_stages)
