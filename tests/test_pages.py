@@ -64,6 +64,11 @@ def make_store(folder: Path, hostile: bool = True) -> Store:
         Element(kind="code", text="Request for Comments: 9002"),
         H("1. Introduction"), P("The revocation endpoint is defined in Section 4.2 of [RFC9001]. See Section 7 for more."),
         H("2. Revocation"), P("A client revokes a token by sending it to the revocation endpoint."),
+        Element(kind="table", text="", header_rows=1, rows=[
+            ["Token No.", "Client", "Issued", "Revoked", "Reason", "Status", "Back-up", "Review"],
+            *[[f"TOK-2025-{n:04d}", "Example client of the widget service", f"2025-10-{n + 10:02d}", f"2025-11-{n + 2:02d}",
+               "The client asked for revocation after the device holding the token was reported lost", "Closed",
+               "none", f"REV-2025-{n + 16:03d}"] for n in range(1, 4)]]),
     ], "rfc9002.txt")
     if hostile:
         put(store, "hostile-md", "Hostile <script>alert('title')</script> notes", [
@@ -108,7 +113,9 @@ def test_pages_anchor_every_section_and_write_figures(tmp_path):
         for section in store.sections(row["doc_id"]):
             assert "{#" + section.id + "}" in page
     page = (docs / "documents/rfc9001-txt.md").read_text(encoding="utf-8")
-    assert "| Grant | Lifetime \\| limit |" in page
+    grant = next(s for s in store.sections("rfc9001-txt") if s.heading.startswith("4.2"))
+    assert (f'<tr id="{grant.id}-r1"><th scope="col" class="sw-nw">Grant</th><th scope="col">Lifetime | limit</th></tr>' in page)
+    assert f'<tr id="{grant.id}-r2"><th scope="row" class="sw-nw">code</th><td>10 minutes</td></tr>' in page
     assert "*pp. 2–2*" not in page and "*p. 2*" in page
     figure = store.figures("rfc9001-txt")[0]
     assert (docs / f"documents/rfc9001-txt/{figure.id}.png").read_bytes() == figure.image
