@@ -30,10 +30,21 @@ def keep_whole(text: str) -> bool:
     return len(text) <= 24 and bool(_DATE.search(text))
 
 
+# inside a cell that wraps, a hyphenated token with a digit ("DPG-200", "2025-10-14") stays on one line
+_TOKEN = re.compile(r"[^\s-]*\d[^\s-]*(?:-[^\s-]+)+|[^\s-]+(?:-[^\s-]*\d[^\s-]*)+")
+
+
 def _cell(tag: str, text: str, extra: str = "") -> str:
     flat = " ".join(str(text).split())
-    cls = ' class="sw-nw"' if keep_whole(flat) else ""
-    return f"<{tag}{extra}{cls}>{html.escape(flat, quote=True)}</{tag}>"
+    if keep_whole(flat):
+        return f'<{tag}{extra} class="sw-nw">{html.escape(flat, quote=True)}</{tag}>'
+    parts, last = [], 0
+    for match in _TOKEN.finditer(flat):
+        parts.append(html.escape(flat[last:match.start()], quote=True))
+        parts.append(f'<span class="sw-nw">{html.escape(match.group(0), quote=True)}</span>')
+        last = match.end()
+    parts.append(html.escape(flat[last:], quote=True))
+    return f"<{tag}{extra}>{''.join(parts)}</{tag}>"
 
 
 def table_html(rows: list[list[str]], header_rows: int, section_id: str, first_row: int, name: str | None = None) -> tuple[Md, int]:

@@ -11,6 +11,7 @@ import markdown
 
 from compiler.inert import code_block, escape_inline, table
 from compiler.linking import link_shelf
+from compiler.page_tables import table_html
 from compiler.pages import render_pages
 from compiler.records import Converted, Element
 from compiler.sections import build_sections
@@ -99,6 +100,15 @@ def test_table_escapes_pipes_and_pads_rows():
     assert table([["x", "y"]]).splitlines()[0] == "|   |   |"
 
 
+def test_table_html_keeps_ids_and_dates_whole_and_anchors_rows():
+    markup, rows = table_html([["No.", "Instrument", "Due"], ["CAL-01", "Digital gauge DPG-200 <b>", "14 Oct 2025"]], 1, "s1", 5, "Register")
+    assert rows == 2 and '<caption>Register</caption>' in markup
+    assert '<tr id="s1-r5"><th scope="col" class="sw-nw">No.</th>' in markup
+    assert ('<tr id="s1-r6"><th scope="row" class="sw-nw">CAL-01</th><td>Digital gauge <span class="sw-nw">DPG-200</span> '
+            '&lt;b&gt;</td><td class="sw-nw">14 Oct 2025</td></tr>') in markup
+    assert "\n\n" not in markup  # one HTML block: Markdown passes it through
+
+
 def test_code_block_fence_cannot_be_closed_by_the_text():
     block = code_block("```\nbreak out\n````")
     assert block.startswith("`````text\n") and block.endswith("\n`````")
@@ -124,6 +134,11 @@ def test_pages_anchor_every_section_and_write_figures(tmp_path):
     target = next(s for s in store.sections("rfc9001-txt") if s.heading.startswith("4.2"))
     assert f"(../documents/rfc9001-txt.md#{target.id})" in citing
     assert "Open reference “Section 7”: no section 7 in the citing document" in citing
+    assert '??? info "Ledger and links: 1 assertion · refers to 2 sections · 1 open reference"' in citing
+    assert "`rfc9002.txt` · txt · read by test 1 · " in citing  # no "2 page(s)": a text file has no pages
+    shelf = (docs / "shelf.md").read_text(encoding="utf-8")
+    assert "· 1 table · 1 figure" in shelf and '<svg class="sw-linkmap-svg"' in shelf
+    assert '<a class="sw-node" href="documents/rfc9001-txt.html"' in shelf and ">depends on<" in shelf
     assert "Section 7" in (docs / "open-references.md").read_text(encoding="utf-8")
     sections_map = json.loads((docs / "assets/shelfwise/sections.json").read_text(encoding="utf-8"))
     assert sections_map["sections"][target.id][0] == f"documents/rfc9001-txt.html#{target.id}"

@@ -246,6 +246,20 @@
 
   var WHOLE = /^\S{1,32}$|^(?=.{1,24}$).*\b(\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4})\b/;
   function cells(text) { return String(text || "").split(" | "); }
+  var TOKEN = /[^\s-]*\d[^\s-]*(?:-[^\s-]+)+|[^\s-]+(?:-[^\s-]*\d[^\s-]*)+/g;
+  function cell(tag, attrs, value) {
+    // a cell that may wrap keeps its hyphenated ids and dates ("DPG-200", "2025-10-14") on one line
+    if (WHOLE.test(value)) { attrs["class"] = "sw-nw"; return el(tag, attrs, value); }
+    var node = el(tag, attrs), last = 0, match;
+    TOKEN.lastIndex = 0;
+    while ((match = TOKEN.exec(value)) !== null) {
+      node.appendChild(document.createTextNode(value.slice(last, match.index)));
+      node.appendChild(el("span", { class: "sw-nw" }, match[0]));
+      last = match.index + match[0].length;
+    }
+    node.appendChild(document.createTextNode(value.slice(last)));
+    return node;
+  }
 
   function tableOf(rows, answer, map, numbers, rowCites) {
     var wrap = el("div", { class: "sw-ask-tablewrap", role: "region", "aria-label": "Table from the documents", tabindex: "0" });
@@ -255,7 +269,7 @@
     var width = rows.reduce(function (w, r) { return Math.max(w, cells(r.text).length); }, 0);
     if (header) {
       var thead = el("thead"), tr = el("tr");
-      cells(header.text).forEach(function (c) { tr.appendChild(el("th", { scope: "col", class: WHOLE.test(c) ? "sw-nw" : "" }, c)); });
+      cells(header.text).forEach(function (c) { tr.appendChild(cell("th", { scope: "col" }, c)); });
       tr.appendChild(el("th", { scope: "col" }, "Source"));
       thead.appendChild(tr);
       table.appendChild(thead);
@@ -266,8 +280,7 @@
       var values = cells(row.text);
       for (var i = 0; i < width; i++) {
         var value = values[i] || "";
-        tr.appendChild(el(i === 0 ? "th" : "td", i === 0 ? { scope: "row", class: WHOLE.test(value) ? "sw-nw" : "" }
-                                                        : { class: WHOLE.test(value) ? "sw-nw" : "" }, value));
+        tr.appendChild(cell(i === 0 ? "th" : "td", i === 0 ? { scope: "row" } : {}, value));
       }
       var cite = el("td", { class: "sw-ask-rowcite" });
       cite.appendChild(citationLinks(row, answer, map, numbers, rowCites));
