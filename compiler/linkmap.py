@@ -12,7 +12,7 @@ import html
 import math
 
 from compiler.inert import Md
-from compiler.names import relation_words
+from compiler.names import count, relation_words
 
 __all__ = ["KIND_COLOURS", "link_pairs", "legend_html", "link_map_svg", "link_map_html"]
 
@@ -21,6 +21,7 @@ KIND_COLOURS = {
     "depends_on": "#1565c0", "cites": "#2e7d32", "resolves": "#00838f", "shares_names": "#757575",
 }
 _ORDER = list(KIND_COLOURS)
+_BACKGROUND = {"cites", "resolves", "shares_names"}  # many and routine: drawn under the others
 WIDTH, HEIGHT, RADIUS, NODE_R = 640, 480, 170, 9
 LABEL_CHARS = 22
 
@@ -71,30 +72,36 @@ def link_map_svg(documents: list[dict], links: list[dict], names: dict[str, str]
            f'{len(linked)} documents, {len(pairs)} linked pairs</title>', "<defs>"]
     for kind in kinds:
         colour = KIND_COLOURS.get(kind, "#455a64")
-        out.append(f'<marker id="sw-arrow-{kind}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
-                   f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>')
+        out.append(f'<marker id="sw-arrow-{kind}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="9" markerHeight="9" '
+                   f'markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>')
     out.append("</defs>")
     by_pair: dict[frozenset, list[tuple[str, str, str]]] = {}
     for key in sorted(pairs, key=lambda k: (k[0], k[1], kinds.index(k[2]))):
         by_pair.setdefault(frozenset(key[:2]), []).append(key)
+    edges = []
     for group in by_pair.values():
         for index, (src, dst, kind) in enumerate(group):
-            (x1, y1, _), (x2, y2, _) = place[src], place[dst]
-            dx, dy = x2 - x1, y2 - y1
-            length = math.hypot(dx, dy) or 1
-            ux, uy = dx / length, dy / length
-            sx, sy = x1 + ux * (NODE_R + 2), y1 + uy * (NODE_R + 2)
-            tx, ty = x2 - ux * (NODE_R + 4), y2 - uy * (NODE_R + 4)
-            bend = (index - (len(group) - 1) / 2) * 28 + (14 if len(group) == 1 and src > dst else 0)
-            bend = bend if src < dst else -bend
-            mx, my = (sx + tx) / 2 - uy * bend, (sy + ty) / 2 + ux * bend
-            colour = KIND_COLOURS.get(kind, "#455a64")
-            count = pairs[(src, dst, kind)]
-            dash = ' stroke-dasharray="6 4"' if kind in ("contradicts_candidate", "shares_names") else ""
-            out.append(f'<path class="sw-edge sw-edge-{kind}" d="M{sx:.1f},{sy:.1f} Q{mx:.1f},{my:.1f} {tx:.1f},{ty:.1f}" '
-                       f'fill="none" stroke="{colour}" stroke-width="{min(1.5 + count * 0.5, 5):.1f}"{dash} '
-                       f'marker-end="url(#sw-arrow-{kind})"><title>{_e(names[src])} {_e(relation_words(kind))} '
-                       f'{_e(names[dst])} ({count})</title></path>')
+            edges.append((kind in _BACKGROUND, index, len(group), src, dst, kind))
+    # plain citations underneath, thin and light; the kinds that change what a reader trusts on top
+    for _, index, size, src, dst, kind in sorted(edges, key=lambda e: (not e[0], kinds.index(e[5]), e[3], e[4])):
+        (x1, y1, _), (x2, y2, _) = place[src], place[dst]
+        dx, dy = x2 - x1, y2 - y1
+        length = math.hypot(dx, dy) or 1
+        ux, uy = dx / length, dy / length
+        sx, sy = x1 + ux * (NODE_R + 2), y1 + uy * (NODE_R + 2)
+        tx, ty = x2 - ux * (NODE_R + 4), y2 - uy * (NODE_R + 4)
+        bend = (index - (size - 1) / 2) * 28 + (14 if size == 1 and src > dst else 0)
+        bend = bend if src < dst else -bend
+        mx, my = (sx + tx) / 2 - uy * bend, (sy + ty) / 2 + ux * bend
+        colour = KIND_COLOURS.get(kind, "#455a64")
+        n_links = pairs[(src, dst, kind)]
+        dash = ' stroke-dasharray="6 4"' if kind in ("contradicts_candidate", "shares_names") else ""
+        width = min(1 + n_links * 0.25, 2.5) if kind in _BACKGROUND else min(2 + n_links * 0.5, 4)
+        opacity = ' stroke-opacity="0.45"' if kind in _BACKGROUND else ""
+        out.append(f'<path class="sw-edge sw-edge-{kind}" d="M{sx:.1f},{sy:.1f} Q{mx:.1f},{my:.1f} {tx:.1f},{ty:.1f}" '
+                   f'fill="none" stroke="{colour}" stroke-width="{width:.1f}"{opacity}{dash} '
+                   f'marker-end="url(#sw-arrow-{kind})"><title>{_e(names[src])} {_e(relation_words(kind))} '
+                   f'{_e(names[dst])} ({count(n_links, "link")})</title></path>')
     for doc in linked:
         x, y, angle = place[doc["doc_id"]]
         anchor = "start" if math.cos(angle) > 0.2 else "end" if math.cos(angle) < -0.2 else "middle"
@@ -108,22 +115,34 @@ def link_map_svg(documents: list[dict], links: list[dict], names: dict[str, str]
     return "".join(out)
 
 
+def _unlinked(documents: list[dict], pairs: dict) -> str:
+    linked = {d for s, t, _ in pairs for d in (s, t)}
+    alone = sum(1 for d in documents if d["doc_id"] not in linked)
+    return f" {count(alone, 'document')} without links to another document {'is' if alone == 1 else 'are'} not drawn." if alone else ""
+
+
 def link_map_html(documents: list[dict], links: list[dict], names: dict[str, str], titles: dict[str, str]) -> Md:
-    """The picture beside a table of the same links ("From", "Relation", "To", "Links"), as one HTML block."""
+    """The picture beside a table of the same links (a row per document pair: "From", "Relation", "To"), as one HTML block."""
     pairs = link_pairs(links)
     if not pairs:
         return Md("")
     order = {d["doc_id"]: n for n, d in enumerate(documents)}
+    by_pair: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    for (src, dst, kind), number in pairs.items():
+        by_pair.setdefault((src, dst), []).append((kind, number))
     rows = []
-    for (src, dst, kind), number in sorted(pairs.items(), key=lambda p: (order.get(p[0][0], 0), order.get(p[0][1], 0), p[0][2])):
+    for (src, dst), kinds in sorted(by_pair.items(), key=lambda p: (order.get(p[0][0], 0), order.get(p[0][1], 0))):
+        chips = " ".join(
+            f'<span class="sw-kind" style="border-color:{KIND_COLOURS.get(kind, "#455a64")}">{_e(relation_words(kind))}'
+            f'{" ×" + str(number) if number > 1 else ""}</span>'
+            for kind, number in sorted(kinds, key=lambda k: (_ORDER.index(k[0]) if k[0] in _ORDER else len(_ORDER), k[0])))
         rows.append(f'<tr><th scope="row"><a href="documents/{src}.html" title="{_e(titles[src])}">{_e(names[src])}</a></th>'
-                    f'<td><span class="sw-kind" style="border-color:{KIND_COLOURS.get(kind, "#455a64")}">{_e(relation_words(kind))}</span></td>'
-                    f'<td><a href="documents/{dst}.html" title="{_e(titles[dst])}">{_e(names[dst])}</a></td><td>{number}</td></tr>')
+                    f'<td>{chips}</td><td><a href="documents/{dst}.html" title="{_e(titles[dst])}">{_e(names[dst])}</a></td></tr>')
     table = ('<div class="sw-table" role="region" aria-label="Links between documents" tabindex="0"><table class="sw-grid">'
-             '<thead><tr><th scope="col">From</th><th scope="col">Relation</th><th scope="col">To</th><th scope="col">Links</th></tr></thead>'
+             '<thead><tr><th scope="col">From</th><th scope="col">Relation</th><th scope="col">To</th></tr></thead>'
              "<tbody>" + "".join(rows) + "</tbody></table></div>")
     svg = link_map_svg(documents, links, names)
     return Md(f'<div class="sw-linkmap"><figure class="sw-linkmap-figure">{svg}'
               f"{legend_html(_kinds(pairs))}<figcaption>Each dot is a document (select it to open its page); each arrow, "
-              "the links of one kind from one document to another.</figcaption>"
+              f"the links of one kind from one document to another.{_unlinked(documents, pairs)}</figcaption>"
               f"</figure>{table}</div>")

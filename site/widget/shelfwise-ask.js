@@ -105,10 +105,10 @@
   form.appendChild(submit);
   panel.appendChild(close);
   panel.appendChild(title);
+  panel.appendChild(reset);
   panel.appendChild(conversation);
   panel.appendChild(status);
   panel.appendChild(form);
-  panel.appendChild(reset);
   root.appendChild(toggle);
   root.appendChild(panel);
 
@@ -128,6 +128,7 @@
   }
   function followUpMode() {
     var asked = state.turns.length > 0;
+    if (asked) { toggle.setAttribute("data-turns", String(state.turns.length)); } else { toggle.removeAttribute("data-turns"); }
     label.textContent = asked ? "Ask a follow-up (the earlier questions are sent with it)"
                               : "Ask a question about " + (cfg.shelf || "this site");
     input.placeholder = asked ? "A follow-up question, press Enter" : "Type a question, press Enter";
@@ -145,6 +146,12 @@
   });
   root.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && !panel.hidden) { event.preventDefault(); event.stopPropagation(); shut(); }
+  });
+  conversation.addEventListener("click", function (event) {
+    // following a citation or a hit: the next page restores the conversation (open on a wide screen, where
+    // it sits beside the text; closed on a phone, where it would cover the cited passage)
+    var target = event.target && event.target.closest ? event.target.closest("a[href]") : null;
+    if (target) { state.followed = true; save(); }
   });
   form.addEventListener("submit", function (event) {
     event.preventDefault();
@@ -468,7 +475,16 @@
     state.turns.forEach(function (turn) { restored = restored.then(function () { return showTurn(turn, false); }); });
     restored.then(function () {
       if (state.turns.length) { status.textContent = "Your conversation continues (" + state.turns.length + " earlier question(s))."; }
-      if (state.open && state.turns.length) { open(false); }
+      var narrow = window.matchMedia && window.matchMedia("(max-width: 60em)").matches;
+      if (state.open && state.turns.length && !(state.followed && narrow)) {
+        open(false);
+        panel.scrollTop = panel.scrollHeight;  // the latest answer in view
+      } else if (state.followed && narrow) {
+        toggle.setAttribute("aria-expanded", "false");
+        state.open = false;
+      }
+      state.followed = false;
+      save();
     });
   }
   if (document.body) { start(); }
