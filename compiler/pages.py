@@ -4,7 +4,9 @@ Pages: home (index.md), the shelf (shelf.md), one page per document
 (documents/<doc>.md, its figures in documents/<doc>/), a ledger page per
 document (ledger/<doc>.md), a page per dossier (dossiers/<slug>.md), open
 references and index coverage; plus assets/shelfwise/sections.json, the map
-section id -> page URL#anchor that the ask widget links citations with.
+the ask widget links citations with: section id -> [page URL#anchor, label,
+document id], and document id -> [short name, title]. Tables are anchored HTML
+(compiler/page_tables.py), the shelf page's link map an SVG (compiler/linkmap.py).
 
 Incremental: each page's inputs are hashed (the template sources, the
 document's content and settings hashes, its ledger, hooks and links, the

@@ -46,6 +46,7 @@ def test_brief_is_verbatim_and_cited(tmp_path):
     markdown = brief_markdown(brief)
     assert f"- *Complaint*: a report of a deficiency as defined in QM-001. [{brief['definitions'][0]['section_id']}]" in markdown
     assert markdown.endswith("every sentence is a quote of the cited section._\n")
+    assert "\n- Cites: QM-001 Quality Manual, Rev D (1 link) — " in markdown
 
 
 def test_dossier_quotes_each_document_and_flags_disagreement(tmp_path):

@@ -62,6 +62,8 @@
     return cache[path];
   }
 
+  function count(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
   function plain(html) {
     // DOMParser documents are inert: no scripts run, nothing loads.
     return new DOMParser().parseFromString(String(html || ""), "text/html").body.textContent || "";
@@ -380,7 +382,7 @@
     if (answer.trace_id) { results.appendChild(el("p", { class: "sw-ask-trace" }, "trace " + answer.trace_id)); }
     item.appendChild(results);
     rowAnchors(rowCites);
-    if (announce) { status.textContent = (labels[answer.label] || "Answer") + " with " + sentences.length + " sentence(s)."; }
+    if (announce) { status.textContent = (labels[answer.label] || "Answer") + " with " + count(sentences.length, "sentence") + "."; }
   }
 
   // --- falling back to the site's search index --------------------------------------------
@@ -435,7 +437,7 @@
         return { location: hit.doc.location, title: plain(hit.doc.title), snippet: snippet(hit.text, found.words) };
       }) };
       keep(turn);
-      return showTurn(turn, true).then(function () { status.textContent = why + " " + found.hits.length + " result(s)."; });
+      return showTurn(turn, true).then(function () { status.textContent = why + " " + count(found.hits.length, "result") + "."; });
     }, function () {
       status.textContent = why + " The site's search index could not be loaded either.";
     });
@@ -474,7 +476,7 @@
     var restored = Promise.resolve();
     state.turns.forEach(function (turn) { restored = restored.then(function () { return showTurn(turn, false); }); });
     restored.then(function () {
-      if (state.turns.length) { status.textContent = "Your conversation continues (" + state.turns.length + " earlier question(s))."; }
+      if (state.turns.length) { status.textContent = "Your conversation continues (" + count(state.turns.length, "earlier question") + ")."; }
       var narrow = window.matchMedia && window.matchMedia("(max-width: 60em)").matches;
       if (state.open && state.turns.length && !(state.followed && narrow)) {
         open(false);
