@@ -11,6 +11,7 @@ import markdown
 
 from compiler.inert import code_block, escape_inline, table
 from compiler.linking import link_shelf
+from compiler.linkmap import link_map_html, link_map_svg
 from compiler.page_tables import table_html
 from compiler.pages import render_pages
 from compiler.records import Converted, Element
@@ -186,3 +187,18 @@ def test_a_shelf_template_overrides_and_stays_escaped(tmp_path):
     coverage = (tmp_path / "docs/coverage.md").read_text(encoding="utf-8")
     assert coverage.startswith("# Our coverage")
     assert "- Hostile &lt;script&gt;alert('title')&lt;/script&gt; notes" in coverage
+
+
+def test_link_map_svg_is_deterministic_escaped_and_links_each_node():
+    docs = [{"doc_id": "a-md", "title": "<script>alert(1)</script> A"}, {"doc_id": "b-md", "title": "B & co"},
+            {"doc_id": "c-md", "title": "Alone"}]
+    links = [{"src_doc": "a-md", "dst_doc": "b-md", "kind": "supersedes"}, {"src_doc": "a-md", "dst_doc": "b-md", "kind": "cites"},
+             {"src_doc": "b-md", "dst_doc": "a-md", "kind": "contradicts_candidate"}, {"src_doc": "a-md", "dst_doc": "a-md", "kind": "resolves"}]
+    names = {"a-md": "<b>A</b>", "b-md": "B & co", "c-md": "Alone"}
+    svg = link_map_svg(docs, links, names)
+    assert svg == link_map_svg(docs, links, names) and "<script" not in svg and "<b>" not in svg
+    assert svg.count('<a class="sw-node"') == 2 and 'href="documents/b-md.html"' in svg and "c-md" not in svg
+    assert svg.count('<path class="sw-edge') == 3  # a link inside one document is not drawn
+    block = link_map_html(docs, links, names, {d["doc_id"]: d["title"] for d in docs})
+    assert ">supersedes</span>" in block and ">may conflict with</span>" in block and "contradicts_candidate<" not in block
+    assert "1 document without links to another document is not drawn." in block
