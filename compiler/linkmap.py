@@ -136,8 +136,8 @@ def link_map_html(documents: list[dict], links: list[dict], names: dict[str, str
             f'<span class="sw-kind" style="border-color:{KIND_COLOURS.get(kind, "#455a64")}">{_e(relation_words(kind))}'
             f'{" ×" + str(number) if number > 1 else ""}</span>'
             for kind, number in sorted(kinds, key=lambda k: (_ORDER.index(k[0]) if k[0] in _ORDER else len(_ORDER), k[0])))
-        rows.append(f'<tr><th scope="row"><a href="documents/{src}.html" title="{_e(titles[src])}">{_e(names[src])}</a></th>'
-                    f'<td>{chips}</td><td><a href="documents/{dst}.html" title="{_e(titles[dst])}">{_e(names[dst])}</a></td></tr>')
+        rows.append(f'<tr><th scope="row" class="sw-nw"><a href="documents/{src}.html" title="{_e(titles[src])}">{_e(names[src])}</a></th>'
+                    f'<td>{chips}</td><td class="sw-nw"><a href="documents/{dst}.html" title="{_e(titles[dst])}">{_e(names[dst])}</a></td></tr>')
     table = ('<div class="sw-table" role="region" aria-label="Links between documents" tabindex="0"><table class="sw-grid">'
              '<thead><tr><th scope="col">From</th><th scope="col">Relation</th><th scope="col">To</th></tr></thead>'
              "<tbody>" + "".join(rows) + "</tbody></table></div>")
