@@ -13,6 +13,7 @@ its quotes). Composed by code from the ledger: verbatim, no model.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from compiler.aliases import Alias
@@ -29,8 +30,11 @@ _GENERIC = {"it", "they", "document", "specification", "section", "implementatio
 
 
 def topic_key(subject: str, expansions: dict[str, str]) -> str:
-    """Lower-case content words of a subject, the last in the singular; an aligned acronym becomes its expansion."""
-    subject = expansions.get(subject.strip(), subject)
+    """Lower-case content words of a subject, the last in the singular; an aligned acronym (also in the plural,
+    "CAPAs") becomes its expansion, and "Long Form (LF)" counts as "Long Form"."""
+    subject = re.sub(r"\s*\([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*s?\)\s*$", "", subject.strip()) or subject.strip()
+    plural_acronym = re.fullmatch(r"([A-Z][A-Za-z0-9]*[A-Z])s", subject)
+    subject = expansions.get(subject, expansions.get(plural_acronym.group(1), subject) if plural_acronym else subject)
     words = content_words(subject)
     if not words or all(w in _GENERIC or w.isdigit() for w in words) or len(words) > 5:
         return ""

@@ -140,9 +140,20 @@ def plain_heading(heading: str) -> str:
     return _NUMBERING.sub("", " ".join(heading.split()))
 
 
+def _balanced(text: str) -> str:
+    """Without a stray bracket or quote left by a cut ("Home page URI)" -> "Home page URI")."""
+    for left, right in ("()", "[]"):
+        if text.count(left) != text.count(right):
+            text = text.replace(left, "").replace(right, "")
+    return text.strip(' "\'“”') or text
+
+
 def subject_phrase(subject: str, quote: str = "", heading: str = "", title: str = "") -> str:
     """A noun phrase naming what an assertion is about (see the module docstring for the order tried)."""
     subject = " ".join(str(subject).split())
+    if re.match(r"^\d{1,2}(?:\.\d+)*\.?\s+[A-Z]", subject):  # a numbered heading ("10 Usability"), not "12 months"
+        subject = plain_heading(subject)
+    subject = _balanced(subject)
     if subject.lower() in {"it", "this", "this document", "the document"} and title:
         return title
     if is_noun_phrase(subject):

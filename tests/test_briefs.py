@@ -99,3 +99,16 @@ def test_names_in_words():
     assert subject_phrase("period of at least ten complaints before they", "Staff complete the training first.",
                           "7.2 Human resources and training") == "Human resources and training"
     assert subject_phrase("lots from Class B suppliers", "") == "lots from Class B suppliers"
+    assert subject_phrase("1 Purpose", "") == "Purpose" and subject_phrase("Home page URI)", "") == "Home page URI"
+
+
+def test_a_dossier_gathers_an_acronym_its_plural_and_its_expansion(tmp_path):
+    store = Store(tmp_path / "store.sqlite")
+    _put(store, "qm", "QM-010 Quality Manual", [
+        H("8 Improvement"), P("A Corrective and Preventive Action (CAPA) shall be opened for every repeated nonconformity."),
+        H("9 Terms"), P("Corrective and Preventive Action: an action that removes the cause of a nonconformity."),
+    ], path="qm.md")
+    _put(store, "sop", "SOP-050 CAPA Procedure", [H("4 Rules"), P("CAPAs shall be closed within 90 days of opening.")], path="sop.md")
+    link_shelf(store, ["qm", "sop"], [])
+    dossiers = [json.loads(r[0]) for r in store.db.execute("SELECT body FROM dossiers")]
+    assert [(d["topic"], d["doc_ids"]) for d in dossiers] == [("Corrective and Preventive Action", ["qm", "sop"])]
