@@ -50,6 +50,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         ok = self.path == "/api/ask" and self.headers.get("Authorization") == "Bearer t0k"
         answer = json.load(open(answer_file)) if ok else {"error": "unauthorized"}
         answer["trace_id"] = "trace-" + request.get("shelf", "") + "-h" + str(len(request.get("history", [])))
+        history = request.get("history", [])
+        answer["resolved_question"] = request["question"] + (" (about: " + history[-1]["question"] + ")" if history else "")
         body = json.dumps(answer).encode()
         self.send_response(200 if ok else 401)
         self._cors()
@@ -208,6 +210,8 @@ def test_widget_shows_cited_sentences_inertly_and_citations_land_on_sections(ser
     page.keyboard.press("Enter")
     page.locator(".sw-ask-turn >> nth=1 >> .sw-ask-trace").wait_for()
     assert page.locator(".sw-ask-trace").all_inner_texts() == ["trace trace-widgets-h0", "trace trace-widgets-h1"]
+    assert page.locator(".sw-ask-resolved").all_inner_texts() == [
+        "Read as: And how long is the code valid? (about: How often may the code be sent?)"]
     page.get_by_role("button", name="New conversation").click()
     assert page.locator(".sw-ask-turn").count() == 0
 

@@ -209,7 +209,8 @@
   function slim(answer) {
     // what the widget shows and sends back, no more (sessionStorage is small)
     return { answer_markdown: answer.answer_markdown, sentences: answer.sentences, not_covered: answer.not_covered,
-             label: answer.label, trace_id: answer.trace_id, sources: answer.sources };
+             label: answer.label, trace_id: answer.trace_id, sources: answer.sources,
+             resolved_question: answer.resolved_question };
   }
 
   // --- showing an answer -----------------------------------------------------------------
@@ -326,6 +327,10 @@
     return sectionsMap().then(function (map) {
       var item = el("section", { class: "sw-ask-turn", "aria-label": "Question: " + turn.question });
       item.appendChild(el("p", { class: "sw-ask-question" }, turn.question));
+      var resolved = turn.answer && typeof turn.answer.resolved_question === "string" ? turn.answer.resolved_question : "";
+      if (resolved && resolved.trim().toLowerCase() !== turn.question.trim().toLowerCase()) {
+        item.appendChild(el("p", { class: "sw-ask-resolved" }, "Read as: " + resolved));  // a follow-up, filled in
+      }
       if (turn.answer) { renderAnswer(item, turn.answer, map, announce); }
       else { renderHits(item, turn, map); }
       conversation.appendChild(item);
