@@ -19,7 +19,7 @@ KIND_WORDS: dict[str, tuple[str, str]] = {
     "resolves": ("refers to", "is referred to by"),
     "updates": ("updates", "is updated by"),
     "supersedes": ("supersedes", "is superseded by"),
-    "depends_on": ("depends on", "is depended on by"),
+    "depends_on": ("depends on", "is needed by"),
     "same_series": ("is a later revision in the series of", "is an earlier revision in the series of"),
     "shares_names": ("shares defined names with", "shares defined names with"),
     "contradicts_candidate": ("may conflict with", "may conflict with"),
