@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["KIND_WORDS", "relation_words", "plural", "count", "singular", "is_noun_phrase", "subject_phrase",
-           "page_count", "short_name", "plain_heading", "reader_label"]
+           "page_count", "page_unit", "short_name", "plain_heading", "reader_label"]
 
 # (src -> dst, dst <- src): how a link reads from either end.
 KIND_WORDS: dict[str, tuple[str, str]] = {
@@ -171,9 +171,14 @@ _PAGED = {"pdf": "page", "pptx": "slide", "ppt": "slide", "odp": "slide", "xlsx"
           "ods": "sheet", "csv": "sheet"}
 
 
+def page_unit(fmt: str) -> str:
+    """What a format's numbered parts are called: "page" (PDF), "slide", "sheet"; empty when it has none."""
+    return _PAGED.get((fmt or "").lower(), "")
+
+
 def page_count(fmt: str, pages: int | None) -> str:
     """"12 pages" for a PDF, "9 slides", "2 sheets"; empty for formats without pages (DOCX, HTML, Markdown)."""
-    unit = _PAGED.get((fmt or "").lower())
+    unit = page_unit(fmt)
     return count(int(pages), unit) if unit and pages else ""
 
 

@@ -47,13 +47,15 @@ def _cell(tag: str, text: str, extra: str = "") -> str:
     return f"<{tag}{extra}>{''.join(parts)}</{tag}>"
 
 
-def table_html(rows: list[list[str]], header_rows: int, section_id: str, first_row: int, name: str | None = None) -> tuple[Md, int]:
-    """The table as one HTML block, its rows anchored from ``first_row``; returns (html, rows written)."""
+def table_html(rows: list[list[str]], header_rows: int, section_id: str, first_row: int, name: str | None = None,
+               where: str = "") -> tuple[Md, int]:
+    """The table as one HTML block, its rows anchored from ``first_row``; returns (html, rows written).
+    ``where`` (the section's heading) names an untitled table for screen readers."""
     width = max((len(row) for row in rows), default=0)
     if width == 0:
         return Md(""), 0
     grid = [list(row) + [""] * (width - len(row)) for row in rows]
-    label = html.escape(" ".join(name.split()), quote=True) if name else "Table"
+    label = html.escape(" ".join((name or (f"Table in {where}" if where else "Table")).split()), quote=True)
     wide = " sw-wide" if width >= 5 else ""
     parts = [f'<div class="sw-table{wide}" role="region" aria-label="{label}" tabindex="0">',
              f'<table class="sw-grid">']

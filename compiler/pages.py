@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field
 from compiler.errors import SiteError
 from compiler.inert import Md, code_block, escape_inline, finalize, heading, link, table
 from compiler.linkmap import link_map_html
-from compiler.names import count, page_count, plural, reader_label, relation_words
+from compiler.names import count, page_count, page_unit, plural, reader_label, relation_words
 from compiler.page_tables import table_html
 from compiler.page_data import (
     ShelfData,
@@ -41,7 +41,7 @@ from compiler.page_data import (
 
 __all__ = ["PAGE_EPOCH", "TEMPLATES_DIR", "PagesResult", "render_pages", "page_url", "nav_title"]
 
-PAGE_EPOCH = 2  # bump when the page layout code changes, so every page re-renders
+PAGE_EPOCH = 3  # bump when the page layout code changes, so every page re-renders
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 TEMPLATE_NAMES = ("home", "shelf", "document", "ledger", "dossier", "open_references", "coverage")
 SECTIONS_MAP = "assets/shelfwise/sections.json"
@@ -103,16 +103,21 @@ def _linker(root: str) -> dict[str, Callable]:
     return {"href": href, "ref": ref, "page": page, "link": link}
 
 
-def _pages_label(start: int | None, end: int | None) -> str:
+def _pages_label(start: int | None, end: int | None, fmt: str = "") -> str:
+    """"p. 3", "pp. 3–4"; a slide or a sheet by its name ("slide 3", "sheets 1–2")."""
     if start is None:
         return ""
+    unit = page_unit(fmt)
+    if unit in ("slide", "sheet"):
+        return f"{unit} {start}" if end in (None, start) else f"{plural(unit)} {start}–{end}"
     return f"p. {start}" if end in (None, start) else f"pp. {start}–{end}"
 
 
 _BULLET = re.compile(r"^\s*(?:[-*+•·▪◦‣●○■□–—]\s*)+(?=\S)")
 
 
-def _block_md(block, figures: dict, doc_id: str, section_id: str = "", rows: list[int] | None = None) -> Md:
+def _block_md(block, figures: dict, doc_id: str, section_id: str = "", rows: list[int] | None = None, fmt: str = "",
+              where: str = "") -> Md:
     """One block as Markdown; a table becomes anchored HTML, its rows counted on in ``rows`` (one counter a section)."""
     if block.kind == "heading" or block.kind == "paragraph":
         return escape_inline(block.text)
@@ -123,7 +128,7 @@ def _block_md(block, figures: dict, doc_id: str, section_id: str = "", rows: lis
     if block.kind == "table":
         if block.rows and section_id:
             rows = rows if rows is not None else [1]
-            markup, written = table_html(block.rows, block.header_rows, section_id, rows[0], block.name)
+            markup, written = table_html(block.rows, block.header_rows, section_id, rows[0], block.name, where)
             rows[0] += written
             return markup
         name = f"**Table: {escape_inline(block.name)}**\n\n" if block.name else ""
@@ -135,7 +140,7 @@ def _block_md(block, figures: dict, doc_id: str, section_id: str = "", rows: lis
         parts.append(Md(f"![{caption}]({doc_id}/{figure.id}.png)"))
     else:
         parts.append(Md("*(the document holds no image for this figure)*"))
-    page = f" · {_pages_label(figure.page, None)}" if figure is not None and figure.page else ""
+    page = f" · {_pages_label(figure.page, None, fmt)}" if figure is not None and figure.page else ""
     parts.append(Md(f"*Figure: {caption}*{escape_inline(page)}"))
     if figure is not None and figure.description:
         parts.append(Md(f"Description ({escape_inline(figure.described_by or 'vision model')}): {escape_inline(figure.description)}"))
@@ -198,8 +203,8 @@ def _document_context(store, data: ShelfData, row: dict, panels: dict, relations
             "id": section.id,
             "level": section.level,
             "heading": heading(level, text, section.id),
-            "pages": _pages_label(section.page_start, section.page_end),
-            "blocks": [_block_md(block, figures, doc_id, section.id, rows) for block in section.blocks],
+            "pages": _pages_label(section.page_start, section.page_end, row["format"]),
+            "blocks": [_block_md(block, figures, doc_id, section.id, rows, row["format"], text) for block in section.blocks],
             "panel": panels.get(section.id),
         })
     widest = max((len(row) for sec in store_sections for b in sec.blocks if b.kind == "table" and b.rows for row in b.rows), default=0)

@@ -7,7 +7,7 @@ import json
 from compiler.briefs import brief_markdown
 from compiler.dossiers import dossier_markdown
 from compiler.ledger import normalise
-from compiler.names import count, is_noun_phrase, page_count, reader_label, relation_words, short_name, singular, subject_phrase
+from compiler.names import count, is_noun_phrase, page_count, page_unit, reader_label, relation_words, short_name, singular, subject_phrase
 from compiler.linking import link_shelf
 from compiler.store import Store
 from tests.test_ledger import H, P, _put
@@ -89,6 +89,7 @@ def test_names_in_words():
     assert relation_words("supersedes", "in") == "is superseded by" and relation_words("contradicts_candidate") == "may conflict with"
     assert page_count("pdf", 12) == "12 pages" and page_count("pptx", 1) == "1 slide"
     assert page_count("docx", 0) == page_count("html", 3) == page_count("md", None) == ""
+    assert (page_unit("xlsx"), page_unit("PPTX"), page_unit("pdf"), page_unit("docx")) == ("sheet", "slide", "page", "")
     assert reader_label("docling", "docling 2.143.0") == "docling 2.143.0" and reader_label("test", "1") == "test 1"
     assert short_name("QM-001 Quality Manual, Rev D") == "QM-001 Rev D" and short_name("RFC 6749 The OAuth 2.0 Framework") == "RFC 6749"
     assert short_name("Widget Token Revocation") == "Widget Token Revocation"
