@@ -247,6 +247,8 @@ def test_link_map_is_a_picture_whose_nodes_open_documents(served):
     assert page.locator("svg.sw-linkmap-svg path.sw-edge").count() >= 1
     legend = page.locator("ul.sw-legend").inner_text()
     assert "depends on" in legend and "_" not in legend
+    article = page.locator("article").inner_text()  # names and counts in words, as a reader sees them
+    assert "· 1 table · 1 figure" in article and "(s)" not in article and "depends_on" not in article
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "link-map.png"))
     page.locator('svg.sw-linkmap-svg a.sw-node[href="documents/rfc9001-txt.html"] circle').click()
