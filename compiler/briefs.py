@@ -13,6 +13,7 @@ from collections import defaultdict
 
 from compiler.ledger import Assertion, sentences
 from compiler.links import Link, ShelfIndex
+from compiler.names import count, relation_words
 
 __all__ = ["MAX_DEFINITIONS", "MAX_RULES", "build_briefs", "brief_markdown"]
 
@@ -124,7 +125,9 @@ def brief_markdown(brief: dict) -> str:
     for key, label in (("links_out", "Links to"), ("links_in", "Linked from")):
         if brief[key]:
             lines.append(f"**{label}**")
-            lines += [f"- {item['kind']}: {item['title']} ({item['count']}×) — {item['reason']}" for item in brief[key]]
+            direction = "out" if key == "links_out" else "in"
+            lines += [f"- {relation_words(item['kind'], direction).capitalize()}: {item['title']} ({count(item['count'], 'link')})"
+                      f" — {item['reason']}" for item in brief[key]]
             lines.append("")
     lines.append("_Composed from the ledger and the text (no model): every sentence is a quote of the cited section._")
     return "\n".join(lines).rstrip() + "\n"

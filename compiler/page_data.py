@@ -14,6 +14,8 @@ from collections import defaultdict
 
 from pydantic import BaseModel, Field
 
+from compiler.names import short_name, subject_phrase
+
 __all__ = ["ShelfData", "load_shelf_data", "dossier_slug", "section_panel", "document_relations"]
 
 # Link kinds that mean "the source section refers to the destination".
@@ -29,6 +31,7 @@ class ShelfData(BaseModel):
     description: str = Field(default="", description="Shelf description from shelf.toml.")
     documents: list[dict] = Field(description="Document rows in path order.")
     titles: dict[str, str] = Field(description="Document id -> title.")
+    short_names: dict[str, str] = Field(default_factory=dict, description="Document id -> short name (code and revision).")
     labels: dict[str, tuple[str, str]] = Field(description="Section id -> (document id, heading).")
     assertions: dict[str, list[dict]] = Field(default_factory=dict, description="Document id -> its ledger rows in order.")
     hooks: dict[str, list[dict]] = Field(default_factory=dict, description="Document id -> its hooks in order.")
@@ -51,9 +54,12 @@ def load_shelf_data(store, shelf: str) -> ShelfData:
     order = {row["doc_id"]: n for n, row in enumerate(documents)}
     labels = {row[0]: (row[1], row[2]) for row in db.execute("SELECT id, doc_id, heading FROM sections ORDER BY doc_id, seq")}
     assertions: dict[str, list[dict]] = defaultdict(list)
+    titles = {row["doc_id"]: row["title"] for row in documents}
     for row in db.execute("SELECT doc_id, section_id, seq, kind, subject, statement, quote, detail FROM assertions ORDER BY doc_id, seq"):
         item = dict(row)
         item["detail"] = json.loads(item["detail"] or "{}")
+        heading = labels.get(item["section_id"], ("", ""))[1]
+        item["subject"] = subject_phrase(item["subject"], item["quote"], heading, titles.get(item["doc_id"], ""))
         assertions[item["doc_id"]].append(item)
     hooks: dict[str, list[dict]] = defaultdict(list)
     for row in db.execute("SELECT doc_id, section_id, seq, kind, relation, text, quote, status, reason FROM hooks ORDER BY doc_id, seq"):
@@ -72,13 +78,15 @@ def load_shelf_data(store, shelf: str) -> ShelfData:
         dossier = json.loads(body)
         dossier["slug"] = dossier_slug(dossier.get("key") or topic)
         dossiers.append(dossier)
+    dossiers.sort(key=lambda d: (d["topic"].lower(), d["slug"]))
     ledger_ran = db.execute("SELECT COUNT(*) FROM ledger_state").fetchone()[0] > 0
     return ShelfData(
         shelf=shelf,
         title=store.get_meta("shelf_title") or shelf,
         description=store.get_meta("shelf_description") or "",
         documents=documents,
-        titles={row["doc_id"]: row["title"] for row in documents},
+        titles=titles,
+        short_names=_short_names(documents),
         labels=labels,
         assertions=dict(assertions),
         hooks=dict(hooks),
@@ -88,6 +96,15 @@ def load_shelf_data(store, shelf: str) -> ShelfData:
         ledger_ran=ledger_ran,
         failures=[dict(row) for row in store.failures()],
     )
+
+
+def _short_names(documents: list[dict]) -> dict[str, str]:
+    """Document id -> short name; where two documents would share one, both keep their full titles."""
+    names = {row["doc_id"]: short_name(row["title"], row["path"]) for row in documents}
+    taken = defaultdict(int)
+    for name in names.values():
+        taken[name] += 1
+    return {d: (n if taken[n] == 1 else " ".join(row["title"].split())) for row in documents for d, n in [(row["doc_id"], names[row["doc_id"]])]}
 
 
 def _target(data: ShelfData, doc_id: str, section_id: str | None) -> dict:

@@ -4,7 +4,9 @@ Pages: home (index.md), the shelf (shelf.md), one page per document
 (documents/<doc>.md, its figures in documents/<doc>/), a ledger page per
 document (ledger/<doc>.md), a page per dossier (dossiers/<slug>.md), open
 references and index coverage; plus assets/shelfwise/sections.json, the map
-section id -> page URL#anchor that the ask widget links citations with.
+the ask widget links citations with: section id -> [page URL#anchor, label,
+document id], and document id -> [short name, title]. Tables are anchored HTML
+(compiler/page_tables.py), the shelf page's link map an SVG (compiler/linkmap.py).
 
 Incremental: each page's inputs are hashed (the template sources, the
 document's content and settings hashes, its ledger, hooks and links, the
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,6 +28,9 @@ from pydantic import BaseModel, Field
 
 from compiler.errors import SiteError
 from compiler.inert import Md, code_block, escape_inline, finalize, heading, link, table
+from compiler.linkmap import link_map_html
+from compiler.names import count, page_count, page_unit, plural, reader_label, relation_words
+from compiler.page_tables import table_html
 from compiler.page_data import (
     ShelfData,
     document_relations,
@@ -35,10 +41,11 @@ from compiler.page_data import (
 
 __all__ = ["PAGE_EPOCH", "TEMPLATES_DIR", "PagesResult", "render_pages", "page_url", "nav_title"]
 
-PAGE_EPOCH = 1  # bump when the page layout code changes, so every page re-renders
+PAGE_EPOCH = 3  # bump when the page layout code changes, so every page re-renders
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 TEMPLATE_NAMES = ("home", "shelf", "document", "ledger", "dossier", "open_references", "coverage")
 SECTIONS_MAP = "assets/shelfwise/sections.json"
+WIDE_TABLE = 7  # columns from which a table is wide
 
 
 class PagesResult(BaseModel):
@@ -72,6 +79,9 @@ def _environment(templates_dir: Path | None) -> tuple[Environment, str]:
     )
     env.globals.update(table=table, heading=heading, code_block=code_block, text=escape_inline)
     env.filters["fromjson"] = json.loads
+    env.filters.update(plural=lambda word, n=2: plural(word, n), quantity=lambda n, word: count(n, word),
+                       relation=relation_words, page_count=page_count)
+    env.globals.update(reader_label=reader_label)
     digest = hashlib.sha256(str(PAGE_EPOCH).encode())
     for name in sorted({p.name for d in dirs for p in d.glob("*.md.j2")}):
         digest.update(name.encode() + env.loader.get_source(env, name)[0].encode("utf-8"))
@@ -93,20 +103,34 @@ def _linker(root: str) -> dict[str, Callable]:
     return {"href": href, "ref": ref, "page": page, "link": link}
 
 
-def _pages_label(start: int | None, end: int | None) -> str:
+def _pages_label(start: int | None, end: int | None, fmt: str = "") -> str:
+    """"p. 3", "pp. 3–4"; a slide or a sheet by its name ("slide 3", "sheets 1–2")."""
     if start is None:
         return ""
+    unit = page_unit(fmt)
+    if unit in ("slide", "sheet"):
+        return f"{unit} {start}" if end in (None, start) else f"{plural(unit)} {start}–{end}"
     return f"p. {start}" if end in (None, start) else f"pp. {start}–{end}"
 
 
-def _block_md(block, figures: dict, doc_id: str) -> Md:
+_BULLET = re.compile(r"^\s*(?:[-*+•·▪◦‣●○■□–—]\s*)+(?=\S)")
+
+
+def _block_md(block, figures: dict, doc_id: str, section_id: str = "", rows: list[int] | None = None, fmt: str = "",
+              where: str = "") -> Md:
+    """One block as Markdown; a table becomes anchored HTML, its rows counted on in ``rows`` (one counter a section)."""
     if block.kind == "heading" or block.kind == "paragraph":
         return escape_inline(block.text)
-    if block.kind == "list_item":
-        return Md("- " + escape_inline(block.text))
+    if block.kind == "list_item":  # the list marker is ours: a bullet the document typed is not repeated
+        return Md("- " + escape_inline(_BULLET.sub("", block.text)))
     if block.kind == "code":
         return code_block(block.text)
     if block.kind == "table":
+        if block.rows and section_id:
+            rows = rows if rows is not None else [1]
+            markup, written = table_html(block.rows, block.header_rows, section_id, rows[0], block.name, where)
+            rows[0] += written
+            return markup
         name = f"**Table: {escape_inline(block.name)}**\n\n" if block.name else ""
         return Md(name + table(block.rows, block.header_rows)) if block.rows else Md(name + escape_inline(block.text))
     figure = figures.get(block.figure_id)
@@ -116,7 +140,7 @@ def _block_md(block, figures: dict, doc_id: str) -> Md:
         parts.append(Md(f"![{caption}]({doc_id}/{figure.id}.png)"))
     else:
         parts.append(Md("*(the document holds no image for this figure)*"))
-    page = f" · {_pages_label(figure.page, None)}" if figure is not None and figure.page else ""
+    page = f" · {_pages_label(figure.page, None, fmt)}" if figure is not None and figure.page else ""
     parts.append(Md(f"*Figure: {caption}*{escape_inline(page)}"))
     if figure is not None and figure.description:
         parts.append(Md(f"Description ({escape_inline(figure.described_by or 'vision model')}): {escape_inline(figure.description)}"))
@@ -170,18 +194,22 @@ def _document_context(store, data: ShelfData, row: dict, panels: dict, relations
             if not writer.fresh(path, figure.image_hash or _hash(len(figure.image))):
                 writer.write(path, figure.image)
     sections = []
-    for section in store.sections(doc_id):
+    store_sections = store.sections(doc_id)
+    for section in store_sections:
         level = 1 if section.level == 0 else section.level + 1
         text = row["title"] if section.level == 0 else section.heading
+        rows = [1]
         sections.append({
             "id": section.id,
             "level": section.level,
             "heading": heading(level, text, section.id),
-            "pages": _pages_label(section.page_start, section.page_end),
-            "blocks": [_block_md(block, figures, doc_id) for block in section.blocks],
+            "pages": _pages_label(section.page_start, section.page_end, row["format"]),
+            "blocks": [_block_md(block, figures, doc_id, section.id, rows, row["format"], text) for block in section.blocks],
             "panel": panels.get(section.id),
         })
-    return {"sections": sections}
+    widest = max((len(row) for sec in store_sections for b in sec.blocks if b.kind == "table" and b.rows for row in b.rows), default=0)
+    # a short document with a wide table (a register, a log) gives the table the table of contents' room
+    return {"sections": sections, "hide_toc": widest >= WIDE_TABLE and len(sections) <= 5}
 
 
 def _keep_figure_paths(store, doc_id: str, writer: _Writer) -> None:
@@ -208,7 +236,7 @@ def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_di
 
     counts = {"documents": len(data.documents), "dossiers": len(data.dossiers),
               "open": sum(1 for hooks in data.hooks.values() for h in hooks if h["status"] == "open")}
-    pair_map = _link_map(data)
+    pair_map = link_map_html(data.documents, data.links, data.short_names, data.titles)
     home = {"documents": data.documents, "counts": counts, "failures": data.failures}
     writer.page(env, "home", "index.md", _hash(templates_key, base, home), ctx("", **home))
     shelf_page = {"documents": data.documents, "briefs": data.briefs, "dossiers": data.dossiers, "link_map": pair_map}
@@ -247,8 +275,9 @@ def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_di
         writer.page(env, "open_references", "open-references.md", _hash(templates_key, base, open_hooks), ctx("", hooks=open_hooks))
     coverage = {"documents": data.documents, "failures": data.failures}
     writer.page(env, "coverage", "coverage.md", _hash(templates_key, base, coverage), ctx("", **coverage))
-    sections_map = {"shelf": data.shelf, "sections": {
-        sid: [page_url(doc_id, sid), data.titles.get(doc_id, doc_id) + ("" if not heading_text or heading_text == data.titles.get(doc_id) else f" › {heading_text}")]
+    sections_map = {"shelf": data.shelf, "documents": {d: [data.short_names[d], t] for d, t in sorted(data.titles.items())},
+                    "sections": {
+        sid: [page_url(doc_id, sid), data.titles.get(doc_id, doc_id) + ("" if not heading_text or heading_text == data.titles.get(doc_id) else f" › {heading_text}"), doc_id]
         for sid, (doc_id, heading_text) in sorted(data.labels.items()) if doc_id in data.titles}}
     files = {SECTIONS_MAP: json.dumps(sections_map, ensure_ascii=False, sort_keys=True).encode("utf-8"), **(extra_files or {})}
     for path, content in sorted(files.items()):
@@ -261,17 +290,6 @@ def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_di
         unchanged=writer.unchanged, removed=removed, sections=section_count,
         figures=sum(1 for p in writer.new if p.endswith(".png")),
     )
-
-
-def _link_map(data: ShelfData) -> list[dict]:
-    """Document pairs with the kinds and counts of the links between them (the shelf page's map)."""
-    pairs: dict[tuple[str, str], dict[str, int]] = {}
-    for link in data.links:
-        if link["src_doc"] != link["dst_doc"]:
-            kinds = pairs.setdefault((link["src_doc"], link["dst_doc"]), {})
-            kinds[link["kind"]] = kinds.get(link["kind"], 0) + 1
-    return [{"src": {"doc_id": s, "label": data.titles[s]}, "dst": {"doc_id": d, "label": data.titles[d]},
-             "kinds": ", ".join(f"{k} ×{n}" for k, n in sorted(kinds.items()))} for (s, d), kinds in sorted(pairs.items())]
 
 
 _TITLE_SAFE = str.maketrans({"<": "‹", ">": "›", "&": "＆", '"': "”", "'": "’"})

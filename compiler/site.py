@@ -27,7 +27,7 @@ from compiler.pages import nav_title, render_pages
 __all__ = ["SITE_DIR", "WIDGET_FILES", "mkdocs_config", "run_mkdocs", "build_site", "site_stage", "directory_size"]
 
 SITE_DIR = Path(__file__).resolve().parent.parent / "site"
-WIDGET_FILES = ("shelfwise-ask.js", "shelfwise-ask.css")
+WIDGET_FILES = ("shelfwise-ask.js", "shelfwise-ask.css", "shelfwise-site.css")
 
 
 def mkdocs_config(shelf: str, title: str, docs_dir: Path, nav: list, *, endpoint: str | None = None,

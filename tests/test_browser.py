@@ -49,7 +49,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         ok = self.path == "/api/ask" and self.headers.get("Authorization") == "Bearer t0k"
         answer = json.load(open(answer_file)) if ok else {"error": "unauthorized"}
-        answer["trace_id"] = "trace-" + request.get("shelf", "")
+        answer["trace_id"] = "trace-" + request.get("shelf", "") + "-h" + str(len(request.get("history", [])))
+        history = request.get("history", [])
+        answer["resolved_question"] = request["question"] + (" (about: " + history[-1]["question"] + ")" if history else "")
         body = json.dumps(answer).encode()
         self.send_response(200 if ok else 401)
         self._cors()
@@ -102,7 +104,14 @@ def served(tmp_path_factory):
     answer = {
         "answer_markdown": "unused when sentences are given",
         "sentences": [{"text": HOSTILE_ANSWER, "citations": [grant.id]},
-                      {"text": "A client revokes a token at the revocation endpoint.", "citations": [revoke.id, "s000000000zz"]}],
+                      {"text": "A client revokes a token at the revocation endpoint.", "citations": [revoke.id, "s000000000zz"]},
+                      {"text": "Token No. | Client | Issued | Revoked | Reason | Status | Back-up | Review", "citations": [revoke.id],
+                       "kind": "table_header"},
+                      {"text": "TOK-2025-0002 | Example client of the widget service | 2025-10-12 | 2025-11-04 | The client asked for "
+                               "revocation after the device holding the token was reported lost | Closed | none | REV-2025-018",
+                       "citations": [revoke.id], "kind": "table_row"}],
+        "sources": [{"section_id": grant.id, "shelf": "widgets", "doc_id": "rfc9001-txt", "title": "The Example Widget Protocol",
+                     "path": "rfc9001.txt", "heading_path": ["4. Grants", "4.2. Authorization Code Grant"]}],
         "not_covered": ["The documents do not say how long a revoked token is remembered."],
         "label": "partial",
     }
@@ -164,29 +173,125 @@ def test_widget_shows_cited_sentences_inertly_and_citations_land_on_sections(ser
     assert page.evaluate("document.activeElement.id") == "sw-ask-input"
     page.keyboard.type("How often may the code be sent?")
     page.keyboard.press("Enter")
-    sentences = page.locator(".sw-ask-sentence")
+    sentences = page.locator("p.sw-ask-sentence")
     sentences.first.wait_for(timeout=10000)
     assert sentences.count() == 2
     assert HOSTILE_ANSWER in sentences.first.inner_text()
     assert page.locator(".sw-ask img").count() == 0 and page.title() != "pwned"
     assert "The documents do not say how long" in page.locator(".sw-ask-gaps").inner_text()
     assert "Partial answer" in page.locator(".sw-ask-results").inner_text()
-    assert page.locator(".sw-ask-trace").inner_text() == "trace trace-widgets"
-    assert page.locator(".sw-ask-sentence >> nth=1 >> span.sw-ask-cite").inner_text() == "[s000000000zz]"
+    assert page.locator(".sw-ask-trace").inner_text() == "trace trace-widgets-h0"
+    # each citation names its document (from the answer's sources, else the site's map), not only "[n]"
+    assert sentences.first.locator("a.sw-ask-cite").inner_text() == "[1] The Example Widget Protocol"
+    assert sentences.nth(1).locator("a.sw-ask-cite").inner_text() == "[2] Widget Token Revocation"
+    assert sentences.nth(1).locator("span.sw-ask-cite").inner_text() == "[s000000000zz]"
+    # table rows come as a table, the row's citation landing on the row's anchor
+    table = page.locator(".sw-ask-table")
+    assert table.locator("thead th").all_inner_texts()[:3] == ["Token No.", "Client", "Issued"]
+    row_cite = table.locator("tbody a.sw-ask-cite")
+    page.wait_for_function("document.querySelector('.sw-ask-table tbody a.sw-ask-cite').href.includes('-r')")
+    assert row_cite.get_attribute("href").endswith(f"rfc9002-txt.html#{revoke.id}-r3")
+    assert page.locator(".sw-ask-table td.sw-nw", has_text="2025-10-12").count() == 1
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "widget-answer.png"))
     page.keyboard.press("Escape")
     assert page.locator("#sw-ask-panel").is_hidden()
     assert page.evaluate("document.activeElement.classList.contains('sw-ask-toggle')")
     page.keyboard.press("Enter")
-    page.locator(".sw-ask-sentence a.sw-ask-cite").first.click()
+    # following a citation keeps the conversation: the next page restores it, open, with a follow-up box
+    page.locator("p.sw-ask-sentence a.sw-ask-cite").first.click()
     page.wait_for_url(f"**/site/documents/rfc9001-txt.html#{grant.id}")
     assert page.locator(f'[id="{grant.id}"]').is_visible()
+    page.locator(".sw-ask-turn").first.wait_for()
+    assert page.locator("#sw-ask-panel").is_visible() and page.locator(".sw-ask-question").all_inner_texts() == [
+        "How often may the code be sent?"]
+    assert page.locator(".sw-ask-label").inner_text().startswith("Ask a follow-up")
+    page.locator("#sw-ask-input").fill("And how long is the code valid?")
+    page.keyboard.press("Enter")
+    page.locator(".sw-ask-turn >> nth=1 >> .sw-ask-trace").wait_for()
+    assert page.locator(".sw-ask-trace").all_inner_texts() == ["trace trace-widgets-h0", "trace trace-widgets-h1"]
+    assert page.locator(".sw-ask-resolved").all_inner_texts() == [
+        "Read as: And how long is the code valid? (about: How often may the code be sent?)"]
+    page.get_by_role("button", name="New conversation").click()
+    assert page.locator(".sw-ask-turn").count() == 0
+
+
+def test_tables_keep_ids_and_dates_whole_with_sticky_header_and_row_anchors(served):
+    page, base, _, revoke = served
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(base + f"/site/documents/rfc9002-txt.html#{revoke.id}-r3")
+    row = page.locator(f'tr[id="{revoke.id}-r3"]')
+    assert row.is_visible() and row.locator("th").inner_text() == "TOK-2025-0002"
+    whole = page.evaluate("""() => [...document.querySelectorAll('table.sw-grid .sw-nw')].filter(c => /\\d/.test(c.textContent))
+        .map(c => { const r = document.createRange(); r.selectNodeContents(c); return [c.textContent, r.getClientRects().length]; })""")
+    assert whole and all(lines == 1 for _, lines in whole), whole  # no "2025-10-" / "14" breaks
+    box = page.locator(f'[id="{revoke.id}"] ~ .sw-table').first
+    box.evaluate("b => { b.scrollLeft = 400; b.scrollTop = 40; }")
+    left = page.evaluate(f"""() => {{ const b = document.querySelector('[id="{revoke.id}"] ~ .sw-table');
+        const first = b.querySelector('tbody th'), head = b.querySelector('thead th:last-child');
+        return [first.getBoundingClientRect().left - b.getBoundingClientRect().left,
+                head.getBoundingClientRect().top - b.getBoundingClientRect().top]; }}""")
+    assert abs(left[0]) < 2 and abs(left[1]) < 2, left  # first column and header row stay in view
+    box.evaluate("b => { b.scrollLeft = 0; b.scrollTop = 0; }")
+    ARTIFACTS.mkdir(exist_ok=True)
+    row.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "table.png"))
+
+
+def test_link_map_is_a_picture_whose_nodes_open_documents(served):
+    page, base, _, _ = served
+    page.goto(base + "/site/shelf.html")
+    svg = page.locator("svg.sw-linkmap-svg")
+    svg.scroll_into_view_if_needed()
+    assert svg.is_visible() and page.locator(".sw-linkmap table.sw-grid").is_visible()
+    assert page.locator("svg.sw-linkmap-svg path.sw-edge").count() >= 1
+    legend = page.locator("ul.sw-legend").inner_text()
+    assert "depends on" in legend and "_" not in legend
+    article = page.locator("article").inner_text()  # names and counts in words, as a reader sees them
+    assert "· 1 table · 1 figure" in article and "(s)" not in article and "depends_on" not in article
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "link-map.png"))
+    page.locator('svg.sw-linkmap-svg a.sw-node[href="documents/rfc9001-txt.html"] circle').click()
+    page.wait_for_url("**/site/documents/rfc9001-txt.html")
+    assert "The Example Widget Protocol" in page.locator("h1").first.inner_text()
+
+
+def test_widget_on_a_phone_fits_keeps_the_cited_passage_in_view_and_steps_aside_for_search(served):
+    page, base, grant, _ = served
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(base + "/site/index.html")
+    page.evaluate("sessionStorage.clear()")
+    page.reload()
+    toggle = page.locator(".sw-ask-toggle")
+    toggle.click()
+    page.locator("#sw-ask-input").fill("How often may the code be sent?")
+    page.keyboard.press("Enter")
+    page.locator("p.sw-ask-sentence").first.wait_for()
+    box = page.locator("#sw-ask-panel").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "widget-phone.png"))
+    # on a phone the restored panel stays closed after a citation, so it does not cover the cited passage
+    page.locator("p.sw-ask-sentence a.sw-ask-cite").first.click()
+    page.wait_for_url(f"**/site/documents/rfc9001-txt.html#{grant.id}")
+    page.wait_for_function("document.querySelector('.sw-ask-toggle') && document.querySelector('.sw-ask-toggle').dataset.turns === '1'")
+    assert page.locator("#sw-ask-panel").is_hidden() and page.locator(f'[id="{grant.id}"]').is_visible()
+    toggle.click()
+    assert page.locator(".sw-ask-question").all_inner_texts() == ["How often may the code be sent?"]
+    page.keyboard.press("Escape")
+    page.locator('label.md-header__button[for="__search"]').click()
+    page.locator("input.md-search__input").wait_for(state="visible")
+    assert toggle.is_hidden()  # the site's search overlay is not covered by the Ask button
+    page.screenshot(path=str(ARTIFACTS / "widget-phone-search.png"))
+    page.keyboard.press("Escape")
+    page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def test_widget_embedded_elsewhere_falls_back_to_site_search(served):
     page, base, _, _ = served
     page.goto(base + "/embed.html")
+    page.evaluate("sessionStorage.clear()")
+    page.reload()
     page.get_by_role("button", name="Ask", exact=True).click()
     page.locator("#sw-ask-input").fill("revokes token")
     page.keyboard.press("Enter")
@@ -194,6 +299,7 @@ def test_widget_embedded_elsewhere_falls_back_to_site_search(served):
     hits.first.wait_for(timeout=10000)
     assert "could not be reached" in page.locator(".sw-ask-status").inner_text()
     assert hits.first.get_attribute("href").startswith(base + "/site/documents/rfc9002-txt.html")
+    assert page.locator(".sw-ask-hits li").first.locator(".sw-ask-hitdoc").inner_text() == "Widget Token Revocation"
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "widget-fallback.png"))
     hits.first.click()

@@ -11,6 +11,8 @@ import markdown
 
 from compiler.inert import code_block, escape_inline, table
 from compiler.linking import link_shelf
+from compiler.linkmap import link_map_html, link_map_svg
+from compiler.page_tables import table_html
 from compiler.pages import render_pages
 from compiler.records import Converted, Element
 from compiler.sections import build_sections
@@ -64,6 +66,11 @@ def make_store(folder: Path, hostile: bool = True) -> Store:
         Element(kind="code", text="Request for Comments: 9002"),
         H("1. Introduction"), P("The revocation endpoint is defined in Section 4.2 of [RFC9001]. See Section 7 for more."),
         H("2. Revocation"), P("A client revokes a token by sending it to the revocation endpoint."),
+        Element(kind="table", text="", header_rows=1, rows=[
+            ["Token No.", "Client", "Issued", "Revoked", "Reason", "Status", "Back-up", "Review"],
+            *[[f"TOK-2025-{n:04d}", "Example client of the widget service", f"2025-10-{n + 10:02d}", f"2025-11-{n + 2:02d}",
+               "The client asked for revocation after the device holding the token was reported lost", "Closed",
+               "none", f"REV-2025-{n + 16:03d}"] for n in range(1, 4)]]),
     ], "rfc9002.txt")
     if hostile:
         put(store, "hostile-md", "Hostile <script>alert('title')</script> notes", [
@@ -94,6 +101,15 @@ def test_table_escapes_pipes_and_pads_rows():
     assert table([["x", "y"]]).splitlines()[0] == "|   |   |"
 
 
+def test_table_html_keeps_ids_and_dates_whole_and_anchors_rows():
+    markup, rows = table_html([["No.", "Instrument", "Due"], ["CAL-01", "Digital gauge DPG-200 <b>", "14 Oct 2025"]], 1, "s1", 5, "Register")
+    assert rows == 2 and '<caption>Register</caption>' in markup
+    assert '<tr id="s1-r5"><th scope="col" class="sw-nw">No.</th>' in markup
+    assert ('<tr id="s1-r6"><th scope="row" class="sw-nw">CAL-01</th><td>Digital gauge <span class="sw-nw">DPG-200</span> '
+            '&lt;b&gt;</td><td class="sw-nw">14 Oct 2025</td></tr>') in markup
+    assert "\n\n" not in markup  # one HTML block: Markdown passes it through
+
+
 def test_code_block_fence_cannot_be_closed_by_the_text():
     block = code_block("```\nbreak out\n````")
     assert block.startswith("`````text\n") and block.endswith("\n`````")
@@ -108,7 +124,9 @@ def test_pages_anchor_every_section_and_write_figures(tmp_path):
         for section in store.sections(row["doc_id"]):
             assert "{#" + section.id + "}" in page
     page = (docs / "documents/rfc9001-txt.md").read_text(encoding="utf-8")
-    assert "| Grant | Lifetime \\| limit |" in page
+    grant = next(s for s in store.sections("rfc9001-txt") if s.heading.startswith("4.2"))
+    assert (f'<tr id="{grant.id}-r1"><th scope="col" class="sw-nw">Grant</th><th scope="col">Lifetime | limit</th></tr>' in page)
+    assert f'<tr id="{grant.id}-r2"><th scope="row" class="sw-nw">code</th><td>10 minutes</td></tr>' in page
     assert "*pp. 2–2*" not in page and "*p. 2*" in page
     figure = store.figures("rfc9001-txt")[0]
     assert (docs / f"documents/rfc9001-txt/{figure.id}.png").read_bytes() == figure.image
@@ -117,6 +135,11 @@ def test_pages_anchor_every_section_and_write_figures(tmp_path):
     target = next(s for s in store.sections("rfc9001-txt") if s.heading.startswith("4.2"))
     assert f"(../documents/rfc9001-txt.md#{target.id})" in citing
     assert "Open reference “Section 7”: no section 7 in the citing document" in citing
+    assert '??? info "Ledger and links: 1 assertion · refers to 2 sections · 1 open reference"' in citing
+    assert "`rfc9002.txt` · txt · read by test 1 · " in citing  # no "2 page(s)": a text file has no pages
+    shelf = (docs / "shelf.md").read_text(encoding="utf-8")
+    assert "· 1 table · 1 figure" in shelf and '<svg class="sw-linkmap-svg"' in shelf
+    assert '<a class="sw-node" href="documents/rfc9001-txt.html"' in shelf and ">depends on<" in shelf
     assert "Section 7" in (docs / "open-references.md").read_text(encoding="utf-8")
     sections_map = json.loads((docs / "assets/shelfwise/sections.json").read_text(encoding="utf-8"))
     assert sections_map["sections"][target.id][0] == f"documents/rfc9001-txt.html#{target.id}"
@@ -164,3 +187,18 @@ def test_a_shelf_template_overrides_and_stays_escaped(tmp_path):
     coverage = (tmp_path / "docs/coverage.md").read_text(encoding="utf-8")
     assert coverage.startswith("# Our coverage")
     assert "- Hostile &lt;script&gt;alert('title')&lt;/script&gt; notes" in coverage
+
+
+def test_link_map_svg_is_deterministic_escaped_and_links_each_node():
+    docs = [{"doc_id": "a-md", "title": "<script>alert(1)</script> A"}, {"doc_id": "b-md", "title": "B & co"},
+            {"doc_id": "c-md", "title": "Alone"}]
+    links = [{"src_doc": "a-md", "dst_doc": "b-md", "kind": "supersedes"}, {"src_doc": "a-md", "dst_doc": "b-md", "kind": "cites"},
+             {"src_doc": "b-md", "dst_doc": "a-md", "kind": "contradicts_candidate"}, {"src_doc": "a-md", "dst_doc": "a-md", "kind": "resolves"}]
+    names = {"a-md": "<b>A</b>", "b-md": "B & co", "c-md": "Alone"}
+    svg = link_map_svg(docs, links, names)
+    assert svg == link_map_svg(docs, links, names) and "<script" not in svg and "<b>" not in svg
+    assert svg.count('<a class="sw-node"') == 2 and 'href="documents/b-md.html"' in svg and "c-md" not in svg
+    assert svg.count('<path class="sw-edge') == 3  # a link inside one document is not drawn
+    block = link_map_html(docs, links, names, {d["doc_id"]: d["title"] for d in docs})
+    assert ">supersedes</span>" in block and ">may conflict with</span>" in block and "contradicts_candidate<" not in block
+    assert "1 document without links to another document is not drawn." in block

@@ -81,9 +81,9 @@ def widget_site(tmp_path_factory):
 def test_site_anchors_figures_and_search(widget_site):
     store, folder, summary = widget_site
     _check_site(store, folder / "site")
-    assert summary["pages"] == summary["rendered"] - 5  # pages plus sections.json, the widget's two files, two images
+    assert summary["pages"] == summary["rendered"] - 6  # pages plus sections.json, the widget's three files, two images
     page = (folder / "site/documents/rfc9001-txt.html").read_text(encoding="utf-8")
-    assert "<table>" in page and "Lifetime | limit" in page
+    assert '<table class="sw-grid">' in page and "Lifetime | limit" in page
     assert 'data-endpoint="http://127.0.0.1:9"' in page and 'data-token="t0k"' in page and 'data-shelf="widgets' in page
 
 
@@ -99,7 +99,7 @@ def test_hostile_document_is_inert_in_the_site(widget_site):
             assert attrs.get("src") is None or not attrs["src"].startswith(("x", "javascript"))
     text = page.read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
-    assert "a | b" in text and "<td>[l](javascript:alert(6))</td>" in text
+    assert "a | b" in text and '<th scope="row" class="sw-nw">[l](javascript:alert(6))</th>' in text
     assert "Hostile ‹script›alert(’title’)‹/script› notes - Widget ‹Shelf›</title>" in text  # nav title and site name
 
 

@@ -11,10 +11,16 @@
  * data-site      the shelf's site root (default: two folders above this script)
  * data-timeout   milliseconds to wait for an answer (default 60000)
  *
- * Answer contract: {answer_markdown, sentences: [{text, citations: [section_id]}], not_covered: [str],
- * label: "complete"|"partial"|"conditional", trace_id}. Citations link through the site's
- * assets/shelfwise/sections.json (section id -> [page URL#anchor, label]). When the endpoint cannot
- * be reached or fails, the widget searches the site's search/search_index.json instead.
+ * Answer contract: {answer_markdown, sentences: [{text, citations: [section_id], kind}], not_covered: [str],
+ * label: "complete"|"partial"|"conditional"|"not_in_documents", sources: [{section_id, doc_id, title}],
+ * trace_id}. Each citation shows the cited document's short name (a sentence's own "source"/"document"
+ * field when the API gives one, else its sources entry, else the site's assets/shelfwise/sections.json:
+ * section id -> [page URL#anchor, label, doc id], documents: doc id -> [short name, title]). Rows of a
+ * table (kind table_header/table_row) are shown as a table, and a row's citation lands on the row's
+ * anchor (#<section id>-r<n>) when the cited page has it. The conversation is kept in sessionStorage
+ * (per shelf and site), so it survives following a citation; a follow-up sends the earlier turns as
+ * "history". When the endpoint cannot be reached or fails, the widget searches the site's
+ * search/search_index.json instead, naming each hit's document.
  * Server and document text is only ever set with textContent: it is shown, never interpreted.
  */
 (function () {
@@ -56,9 +62,26 @@
     return cache[path];
   }
 
+  function count(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
   function plain(html) {
     // DOMParser documents are inert: no scripts run, nothing loads.
     return new DOMParser().parseFromString(String(html || ""), "text/html").body.textContent || "";
+  }
+
+  // --- the conversation, kept across pages ----------------------------------------------------
+  var STORE_KEY = "shelfwise-ask:" + cfg.shelf + ":" + cfg.site;
+  var MAX_TURNS = 8;
+  function load() {
+    try {
+      var saved = JSON.parse(sessionStorage.getItem(STORE_KEY) || "null");
+      if (saved && Array.isArray(saved.turns)) { return saved; }
+    } catch (error) { /* storage off or corrupt: start afresh */ }
+    return { open: false, turns: [] };
+  }
+  var state = load();
+  function save() {
+    try { sessionStorage.setItem(STORE_KEY, JSON.stringify(state)); } catch (error) { /* full or off: keep in memory */ }
   }
 
   // --- the panel -------------------------------------------------------------------------
@@ -66,51 +89,96 @@
   document.head.appendChild(link);
   var root = el("div", { class: "sw-ask" });
   var toggle = el("button", { type: "button", class: "sw-ask-toggle", "aria-expanded": "false",
-                              "aria-controls": "sw-ask-panel" }, "Ask");
-  var panel = el("div", { id: "sw-ask-panel", class: "sw-ask-panel", role: "dialog", "aria-label": "Ask this shelf" });
+                              "aria-controls": "sw-ask-panel", "aria-label": "Ask" }, "Ask");
+  var panel = el("div", { id: "sw-ask-panel", class: "sw-ask-panel", role: "dialog", "aria-labelledby": "sw-ask-title" });
   panel.hidden = true;
-  var form = el("form", { class: "sw-ask-form", role: "search" });
+  var title = el("p", { id: "sw-ask-title", class: "sw-ask-title" }, "Ask " + (cfg.shelf || "this site"));
+  var conversation = el("div", { class: "sw-ask-conversation", role: "log", "aria-label": "Questions and answers" });
+  var form = el("form", { class: "sw-ask-form", role: "search", "aria-label": "Ask a question" });
   var label = el("label", { for: "sw-ask-input", class: "sw-ask-label" }, "Ask a question about " + (cfg.shelf || "this site"));
   var input = el("input", { id: "sw-ask-input", class: "sw-ask-input", type: "text", autocomplete: "off",
                             placeholder: "Type a question, press Enter" });
   var submit = el("button", { type: "submit", class: "sw-ask-submit" }, "Ask");
+  var reset = el("button", { type: "button", class: "sw-ask-reset" }, "New conversation");
   var close = el("button", { type: "button", class: "sw-ask-close", "aria-label": "Close" }, "\u00d7");
   var status = el("p", { class: "sw-ask-status", role: "status", "aria-live": "polite" });
-  var results = el("div", { class: "sw-ask-results", "aria-live": "polite" });
   form.appendChild(label);
   form.appendChild(input);
   form.appendChild(submit);
   panel.appendChild(close);
-  panel.appendChild(form);
+  panel.appendChild(title);
+  panel.appendChild(reset);
+  panel.appendChild(conversation);
   panel.appendChild(status);
-  panel.appendChild(results);
+  panel.appendChild(form);
   root.appendChild(toggle);
   root.appendChild(panel);
 
-  function open() {
+  function open(focus) {
     panel.hidden = false;
     toggle.setAttribute("aria-expanded", "true");
-    input.focus();
+    state.open = true;
+    save();
+    if (focus !== false) { input.focus(); }
   }
   function shut() {
     panel.hidden = true;
     toggle.setAttribute("aria-expanded", "false");
+    state.open = false;
+    save();
     toggle.focus();
+  }
+  function followUpMode() {
+    var asked = state.turns.length > 0;
+    if (asked) { toggle.setAttribute("data-turns", String(state.turns.length)); } else { toggle.removeAttribute("data-turns"); }
+    label.textContent = asked ? "Ask a follow-up (the earlier questions are sent with it)"
+                              : "Ask a question about " + (cfg.shelf || "this site");
+    input.placeholder = asked ? "A follow-up question, press Enter" : "Type a question, press Enter";
+    reset.hidden = !asked;
   }
   toggle.addEventListener("click", function () { if (panel.hidden) { open(); } else { shut(); } });
   close.addEventListener("click", shut);
+  reset.addEventListener("click", function () {
+    state.turns = [];
+    save();
+    conversation.textContent = "";
+    status.textContent = "Started a new conversation.";
+    followUpMode();
+    input.focus();
+  });
   root.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && !panel.hidden) { event.preventDefault(); event.stopPropagation(); shut(); }
+  });
+  conversation.addEventListener("click", function (event) {
+    // following a citation or a hit: the next page restores the conversation (open on a wide screen, where
+    // it sits beside the text; closed on a phone, where it would cover the cited passage)
+    var target = event.target && event.target.closest ? event.target.closest("a[href]") : null;
+    if (target) { state.followed = true; save(); }
   });
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     var question = input.value.trim();
-    if (question) { ask(question); }
+    if (question) { input.value = ""; ask(question); }
   });
 
   // --- asking ----------------------------------------------------------------------------
+  function history() {
+    return state.turns.filter(function (turn) { return turn.answer; }).slice(-MAX_TURNS).map(function (turn) {
+      return { question: turn.question, answer: String(turn.answer.answer_markdown || ""),
+               citations: (turn.answer.sentences || []).reduce(function (ids, s) {
+                 return ids.concat(Array.isArray(s.citations) ? s.citations.map(String) : []);
+               }, []).slice(0, 500) };
+    });
+  }
+
+  function keep(turn) {
+    state.turns.push(turn);
+    state.turns = state.turns.slice(-MAX_TURNS);
+    save();
+    followUpMode();
+  }
+
   function ask(question) {
-    results.textContent = "";
     if (!cfg.endpoint) {
       return fallback(question, "This site has no answering service configured; showing search results.");
     }
@@ -121,14 +189,16 @@
     if (cfg.token) { headers.Authorization = "Bearer " + cfg.token; }
     return fetch(cfg.endpoint + "/api/ask", {
       method: "POST", headers: headers, signal: controller.signal,
-      body: JSON.stringify({ question: question, shelf: cfg.shelf })
+      body: JSON.stringify({ question: question, shelf: cfg.shelf, history: history() })
     }).then(function (response) {
       if (!response.ok) { throw new Error("it answered HTTP " + response.status); }
       return response.json();
     }).then(function (answer) {
       clearTimeout(timer);
       if (!answer || typeof answer !== "object") { throw new Error("its reply was not an answer"); }
-      return showAnswer(answer);
+      var turn = { question: question, answer: slim(answer) };
+      keep(turn);
+      return showTurn(turn, true);
     }).catch(function (error) {
       clearTimeout(timer);
       var why = error && error.name === "AbortError" ? "it did not answer in time" : (error && error.message) || "unreachable";
@@ -136,61 +206,188 @@
     });
   }
 
-  function citationLinks(ids, sections, numbers) {
+  function slim(answer) {
+    // what the widget shows and sends back, no more (sessionStorage is small)
+    return { answer_markdown: answer.answer_markdown, sentences: answer.sentences, not_covered: answer.not_covered,
+             label: answer.label, trace_id: answer.trace_id, sources: answer.sources,
+             resolved_question: answer.resolved_question };
+  }
+
+  // --- showing an answer -----------------------------------------------------------------
+  function sectionsMap() {
+    return fetchJson("assets/shelfwise/sections.json").then(function (map) { return map || {}; }, function () { return {}; });
+  }
+
+  function documentName(sentence, id, answer, map) {
+    var own = sentence && (sentence.source || sentence.document);
+    if (own && typeof own === "object") { own = own.short_name || own.title || own.doc_id; }
+    if (own) { return String(own); }
+    var docs = map.documents || {}, entry = (map.sections || {})[id];
+    var source = (Array.isArray(answer.sources) ? answer.sources : []).filter(function (s) { return s && s.section_id === id; })[0];
+    var docId = (source && source.doc_id) || (entry && entry[2]);
+    if (docId && docs[docId]) { return docs[docId][0]; }
+    return (source && source.title) || "";
+  }
+
+  function citationLinks(sentence, answer, map, numbers, rowCites) {
+    var ids = Array.isArray(sentence && sentence.citations) ? sentence.citations : [];
+    var sections = map.sections || {};
     var span = el("span", { class: "sw-ask-cites" });
-    (Array.isArray(ids) ? ids : []).forEach(function (id) {
+    ids.forEach(function (id) {
       id = String(id);
       if (!(id in numbers)) { numbers[id] = Object.keys(numbers).length + 1; }
       var entry = sections[id];
       var href = entry ? siteUrl(entry[0]) : null;
-      var node = href ? el("a", { href: href, class: "sw-ask-cite", title: entry[1] }, "[" + numbers[id] + "]")
-                      : el("span", { class: "sw-ask-cite", title: "section " + id }, "[" + id + "]");
+      var name = documentName(sentence, id, answer, map);
+      var text = "[" + numbers[id] + "]" + (name ? " " + name : "");
+      var node;
+      if (href) {
+        node = el("a", { href: href, class: "sw-ask-cite", title: entry[1],
+                         "aria-label": "Source " + numbers[id] + ": " + entry[1] }, text);
+        if (sentence.kind === "table_row") { rowCites.push({ node: node, id: id, text: sentence.text, url: href }); }
+      } else {
+        node = el("span", { class: "sw-ask-cite", title: "section " + id }, "[" + id + "]" + (name ? " " + name : ""));
+      }
       span.appendChild(document.createTextNode(" "));
       span.appendChild(node);
     });
     return span;
   }
 
-  function showAnswer(answer) {
-    return fetchJson("assets/shelfwise/sections.json").then(function (map) { return map.sections || {}; },
-                                                            function () { return {}; }).then(function (sections) {
-      var labels = { complete: "Complete answer", partial: "Partial answer", conditional: "Conditional answer" };
-      results.textContent = "";
-      results.appendChild(el("p", { class: "sw-ask-label-" + (labels[answer.label] ? answer.label : "unknown") },
-                             labels[answer.label] || "Answer"));
-      var numbers = {};
-      var sentences = Array.isArray(answer.sentences) ? answer.sentences : [];
-      var body = el("div", { class: "sw-ask-answer" });
-      sentences.forEach(function (sentence) {
-        var p = el("p", { class: "sw-ask-sentence" }, sentence && sentence.text);
-        p.appendChild(citationLinks(sentence && sentence.citations, sections, numbers));
-        body.appendChild(p);
-      });
-      if (!sentences.length && answer.answer_markdown) {
-        body.appendChild(el("p", { class: "sw-ask-plain" }, answer.answer_markdown));
+  var WHOLE = /^\S{1,32}$|^(?=.{1,24}$).*\b(\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4})\b/;
+  function cells(text) { return String(text || "").split(" | "); }
+  var TOKEN = /[^\s-]*\d[^\s-]*(?:-[^\s-]+)+|[^\s-]+(?:-[^\s-]*\d[^\s-]*)+/g;
+  function cell(tag, attrs, value) {
+    // a cell that may wrap keeps its hyphenated ids and dates ("DPG-200", "2025-10-14") on one line
+    if (WHOLE.test(value)) { attrs["class"] = "sw-nw"; return el(tag, attrs, value); }
+    var node = el(tag, attrs), last = 0, match;
+    TOKEN.lastIndex = 0;
+    while ((match = TOKEN.exec(value)) !== null) {
+      node.appendChild(document.createTextNode(value.slice(last, match.index)));
+      node.appendChild(el("span", { class: "sw-nw" }, match[0]));
+      last = match.index + match[0].length;
+    }
+    node.appendChild(document.createTextNode(value.slice(last)));
+    return node;
+  }
+
+  function tableOf(rows, answer, map, numbers, rowCites) {
+    var wrap = el("div", { class: "sw-ask-tablewrap", role: "region", "aria-label": "Table from the documents", tabindex: "0" });
+    var table = el("table", { class: "sw-ask-table" });
+    var header = rows.filter(function (r) { return r.kind === "table_header"; })[0];
+    var body = rows.filter(function (r) { return r.kind !== "table_header"; });
+    var width = rows.reduce(function (w, r) { return Math.max(w, cells(r.text).length); }, 0);
+    if (header) {
+      var thead = el("thead"), tr = el("tr");
+      cells(header.text).forEach(function (c) { tr.appendChild(cell("th", { scope: "col" }, c)); });
+      tr.appendChild(el("th", { scope: "col" }, "Source"));
+      thead.appendChild(tr);
+      table.appendChild(thead);
+    }
+    var tbody = el("tbody");
+    body.forEach(function (row) {
+      var tr = el("tr", { class: "sw-ask-sentence sw-ask-row" });
+      var values = cells(row.text);
+      for (var i = 0; i < width; i++) {
+        var value = values[i] || "";
+        tr.appendChild(cell(i === 0 ? "th" : "td", i === 0 ? { scope: "row" } : {}, value));
       }
-      results.appendChild(body);
-      var gaps = Array.isArray(answer.not_covered) ? answer.not_covered : [];
-      if (gaps.length) {
-        results.appendChild(el("p", { class: "sw-ask-heading" }, "Not covered by the documents"));
-        var list = el("ul", { class: "sw-ask-gaps" });
-        gaps.forEach(function (line) { list.appendChild(el("li", {}, line)); });
-        results.appendChild(list);
-      }
-      var cited = Object.keys(numbers).filter(function (id) { return sections[id]; });
-      if (cited.length) {
-        results.appendChild(el("p", { class: "sw-ask-heading" }, "Sources"));
-        var sources = el("ol", { class: "sw-ask-sources" });
-        cited.forEach(function (id) {
-          var item = el("li", { value: String(numbers[id]) });
-          item.appendChild(el("a", { href: siteUrl(sections[id][0]) }, sections[id][1]));
-          sources.appendChild(item);
-        });
-        results.appendChild(sources);
-      }
-      if (answer.trace_id) { results.appendChild(el("p", { class: "sw-ask-trace" }, "trace " + answer.trace_id)); }
-      status.textContent = (labels[answer.label] || "Answer") + " with " + sentences.length + " sentence(s).";
+      var cite = el("td", { class: "sw-ask-rowcite" });
+      cite.appendChild(citationLinks(row, answer, map, numbers, rowCites));
+      tr.appendChild(cite);
+      tbody.appendChild(tr);
     });
+    table.appendChild(tbody);
+    wrap.appendChild(table);
+    return wrap;
+  }
+
+  var pages = {};
+  function rowAnchors(rowCites) {
+    // a row's citation lands on the row: the cited page (same site) is read inertly, the row found by its cells
+    rowCites.forEach(function (cite) {
+      var url = cite.url.split("#")[0];
+      if (!pages[url]) {
+        pages[url] = fetch(url, { credentials: "same-origin" }).then(function (r) { return r.ok ? r.text() : ""; })
+          .then(function (html) { return new DOMParser().parseFromString(html, "text/html"); }, function () { return null; });
+      }
+      pages[url].then(function (doc) {
+        if (!doc) { return; }
+        var want = String(cite.text).split(/\s+/).join(" ").trim();
+        var rows = doc.querySelectorAll("tr[id^='" + cite.id + "-r']");
+        for (var i = 0; i < rows.length; i++) {
+          var text = Array.prototype.map.call(rows[i].children, function (c) { return c.textContent.split(/\s+/).join(" ").trim(); }).join(" | ");
+          if (text === want) { cite.node.setAttribute("href", url + "#" + rows[i].id); return; }
+        }
+      });
+    });
+  }
+
+  function showTurn(turn, announce) {
+    return sectionsMap().then(function (map) {
+      var item = el("section", { class: "sw-ask-turn", "aria-label": "Question: " + turn.question });
+      item.appendChild(el("p", { class: "sw-ask-question" }, turn.question));
+      var resolved = turn.answer && typeof turn.answer.resolved_question === "string" ? turn.answer.resolved_question : "";
+      if (resolved && resolved.trim().toLowerCase() !== turn.question.trim().toLowerCase()) {
+        item.appendChild(el("p", { class: "sw-ask-resolved" }, "Read as: " + resolved));  // a follow-up, filled in
+      }
+      if (turn.answer) { renderAnswer(item, turn.answer, map, announce); }
+      else { renderHits(item, turn, map); }
+      conversation.appendChild(item);
+      if (announce) { item.scrollIntoView({ block: "nearest" }); }
+    });
+  }
+
+  function renderAnswer(item, answer, map, announce) {
+    var labels = { complete: "Complete answer", partial: "Partial answer", conditional: "Conditional answer",
+                   not_in_documents: "Not in the documents" };
+    var results = el("div", { class: "sw-ask-results" });
+    results.appendChild(el("p", { class: "sw-ask-label-" + (labels[answer.label] ? answer.label : "unknown") },
+                           labels[answer.label] || "Answer"));
+    var numbers = {}, rowCites = [];
+    var sentences = Array.isArray(answer.sentences) ? answer.sentences.filter(function (s) { return s && typeof s === "object"; }) : [];
+    var body = el("div", { class: "sw-ask-answer" });
+    for (var i = 0; i < sentences.length; i++) {
+      var sentence = sentences[i];
+      if (sentence.kind === "table_header" || sentence.kind === "table_row") {
+        var rows = [];
+        while (i < sentences.length && (sentences[i].kind === "table_header" || sentences[i].kind === "table_row")) { rows.push(sentences[i]); i++; }
+        i--;
+        body.appendChild(tableOf(rows, answer, map, numbers, rowCites));
+        continue;
+      }
+      var p = el("p", { class: "sw-ask-sentence" + (sentence.kind === "step" || sentence.kind === "list_item" ? " sw-ask-item" : "") },
+                 sentence.text);
+      p.appendChild(citationLinks(sentence, answer, map, numbers, rowCites));
+      body.appendChild(p);
+    }
+    if (!sentences.length && answer.answer_markdown) {
+      body.appendChild(el("p", { class: "sw-ask-plain" }, answer.answer_markdown));
+    }
+    results.appendChild(body);
+    var gaps = Array.isArray(answer.not_covered) ? answer.not_covered : [];
+    if (gaps.length) {
+      results.appendChild(el("p", { class: "sw-ask-heading" }, "Not covered by the documents"));
+      var list = el("ul", { class: "sw-ask-gaps" });
+      gaps.forEach(function (line) { list.appendChild(el("li", {}, line)); });
+      results.appendChild(list);
+    }
+    var sections = map.sections || {};
+    var cited = Object.keys(numbers).filter(function (id) { return sections[id]; });
+    if (cited.length) {
+      results.appendChild(el("p", { class: "sw-ask-heading" }, "Sources"));
+      var sources = el("ol", { class: "sw-ask-sources" });
+      cited.forEach(function (id) {
+        var li = el("li", { value: String(numbers[id]) });
+        li.appendChild(el("a", { href: siteUrl(sections[id][0]) }, sections[id][1]));
+        sources.appendChild(li);
+      });
+      results.appendChild(sources);
+    }
+    if (answer.trace_id) { results.appendChild(el("p", { class: "sw-ask-trace" }, "trace " + answer.trace_id)); }
+    item.appendChild(results);
+    rowAnchors(rowCites);
+    if (announce) { status.textContent = (labels[answer.label] || "Answer") + " with " + count(sentences.length, "sentence") + "."; }
   }
 
   // --- falling back to the site's search index --------------------------------------------
@@ -228,31 +425,75 @@
     return (start ? "\u2026" : "") + text.slice(start, start + 200) + (text.length > start + 200 ? "\u2026" : "");
   }
 
+  function hitDocument(location, map) {
+    // "documents/<doc>.html#<section>": the section's document, named as the site names it
+    var sid = location.split("#")[1] || "";
+    var entry = (map.sections || {})[sid];
+    var docs = map.documents || {};
+    var docId = entry ? entry[2] : (location.match(/^documents\/([^/#]+)\.html/) || [])[1];
+    return docId && docs[docId] ? docs[docId] : null;
+  }
+
   function fallback(question, why) {
     status.textContent = why;
     return fetchJson("search/search_index.json").then(function (index) {
       var found = search(index, question);
-      results.textContent = "";
-      results.appendChild(el("p", { class: "sw-ask-heading" }, "Search results"));
-      var list = el("ol", { class: "sw-ask-hits" });
-      found.hits.forEach(function (hit) {
-        var href = siteUrl(hit.doc.location);
-        if (!href) { return; }
-        var item = el("li");
-        item.appendChild(el("a", { href: href, class: "sw-ask-hit" }, plain(hit.doc.title) || hit.doc.location));
-        item.appendChild(el("p", { class: "sw-ask-snippet" }, snippet(hit.text, found.words)));
-        list.appendChild(item);
-      });
-      if (!found.hits.length) { results.appendChild(el("p", {}, "No page of the site matches these words.")); }
-      results.appendChild(list);
-      var more = siteUrl("index.html?q=" + encodeURIComponent(question));
-      if (more) { results.appendChild(el("a", { href: more, class: "sw-ask-more" }, "Open the site search")); }
-      status.textContent = why + " " + found.hits.length + " result(s).";
+      var turn = { question: question, why: why, hits: found.hits.map(function (hit) {
+        return { location: hit.doc.location, title: plain(hit.doc.title), snippet: snippet(hit.text, found.words) };
+      }) };
+      keep(turn);
+      return showTurn(turn, true).then(function () { status.textContent = why + " " + count(found.hits.length, "result") + "."; });
     }, function () {
       status.textContent = why + " The site's search index could not be loaded either.";
     });
   }
 
-  if (document.body) { document.body.appendChild(root); }
-  else { document.addEventListener("DOMContentLoaded", function () { document.body.appendChild(root); }); }
+  function renderHits(item, turn, map) {
+    var results = el("div", { class: "sw-ask-results" });
+    results.appendChild(el("p", { class: "sw-ask-heading" }, "Search results"));
+    var list = el("ol", { class: "sw-ask-hits" });
+    (turn.hits || []).forEach(function (hit) {
+      var href = siteUrl(hit.location);
+      if (!href) { return; }
+      var li = el("li");
+      var doc = hitDocument(hit.location, map);
+      var a = el("a", { href: href, class: "sw-ask-hit" }, hit.title || hit.location);
+      if (doc) {
+        li.appendChild(el("span", { class: "sw-ask-hitdoc", title: doc[1] }, doc[0]));
+        li.appendChild(document.createTextNode(" "));
+        a.setAttribute("aria-label", doc[1] + ": " + (hit.title || hit.location));
+      }
+      li.appendChild(a);
+      li.appendChild(el("p", { class: "sw-ask-snippet" }, hit.snippet));
+      list.appendChild(li);
+    });
+    if (!(turn.hits || []).length) { results.appendChild(el("p", {}, "No page of the site matches these words.")); }
+    results.appendChild(list);
+    var more = siteUrl("index.html?q=" + encodeURIComponent(turn.question));
+    if (more) { results.appendChild(el("a", { href: more, class: "sw-ask-more" }, "Open the site search")); }
+    item.appendChild(results);
+  }
+
+  // --- starting: restore the conversation of this tab -----------------------------------------
+  function start() {
+    document.body.appendChild(root);
+    followUpMode();
+    var restored = Promise.resolve();
+    state.turns.forEach(function (turn) { restored = restored.then(function () { return showTurn(turn, false); }); });
+    restored.then(function () {
+      if (state.turns.length) { status.textContent = "Your conversation continues (" + count(state.turns.length, "earlier question") + ")."; }
+      var narrow = window.matchMedia && window.matchMedia("(max-width: 60em)").matches;
+      if (state.open && state.turns.length && !(state.followed && narrow)) {
+        open(false);
+        panel.scrollTop = panel.scrollHeight;  // the latest answer in view
+      } else if (state.followed && narrow) {
+        toggle.setAttribute("aria-expanded", "false");
+        state.open = false;
+      }
+      state.followed = false;
+      save();
+    });
+  }
+  if (document.body) { start(); }
+  else { document.addEventListener("DOMContentLoaded", start); }
 })();

@@ -1,0 +1,208 @@
+"""Names from the documents, in words a reader expects: noun-phrase subjects, topic keys merged across
+singular and plural, relation kinds in words, counts with correct plurals, document short names.
+
+Generic rules over English text (no shelf's names): a ledger subject that does not read as a noun phrase
+("It", "and the verification of effectiveness that") is replaced by the noun phrase that opens its quote,
+else by the heading of its section, else by the document's title.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["KIND_WORDS", "relation_words", "plural", "count", "singular", "is_noun_phrase", "subject_phrase",
+           "page_count", "page_unit", "short_name", "plain_heading", "reader_label"]
+
+# (src -> dst, dst <- src): how a link reads from either end.
+KIND_WORDS: dict[str, tuple[str, str]] = {
+    "cites": ("cites", "is cited by"),
+    "resolves": ("refers to", "is referred to by"),
+    "updates": ("updates", "is updated by"),
+    "supersedes": ("supersedes", "is superseded by"),
+    "depends_on": ("depends on", "is needed by"),
+    "same_series": ("is a later revision in the series of", "is an earlier revision in the series of"),
+    "shares_names": ("shares defined names with", "shares defined names with"),
+    "contradicts_candidate": ("may conflict with", "may conflict with"),
+}
+
+
+def relation_words(kind: str, direction: str = "out") -> str:
+    """A link kind in words, read from its source (``out``) or its destination (``in``)."""
+    forward, backward = KIND_WORDS.get(kind, (kind.replace("_", " "), "is linked (" + kind.replace("_", " ") + ") from"))
+    return backward if direction == "in" else forward
+
+
+_IRREGULAR = {"person": "people", "child": "children", "criterion": "criteria", "analysis": "analyses",
+              "index": "indexes", "matrix": "matrices", "appendix": "appendices", "datum": "data"}
+_IRREGULAR_BACK = {v: k for k, v in _IRREGULAR.items()}
+
+
+def plural(word: str, n: int = 2) -> str:
+    """``word`` in the plural unless ``n`` is 1 (English rules for regular nouns, a few irregular ones)."""
+    if n == 1:
+        return word
+    lower = word.lower()
+    if lower in _IRREGULAR:
+        return _IRREGULAR[lower]
+    if re.search(r"[^aeiou]y$", lower):
+        return word[:-1] + "ies"
+    if re.search(r"(s|x|z|ch|sh)$", lower):
+        return word + "es"
+    return word + "s"
+
+
+def count(n: int, word: str) -> str:
+    """``"1 table"``, ``"3 tables"``."""
+    return f"{n} {plural(word, n)}"
+
+
+def singular(word: str) -> str:
+    """The singular of a lower-case English noun ("complaints" -> "complaint", "policies" -> "policy")."""
+    if word in _IRREGULAR_BACK:
+        return _IRREGULAR_BACK[word]
+    if len(word) <= 3 or not word.endswith("s") or re.search(r"(ss|us|is|ics|ous)$", word):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if re.search(r"(ches|shes|xes|zes|sses)$", word):
+        return word[:-2]
+    return word[:-1]
+
+
+_DETERMINERS = {"a", "an", "the", "this", "that", "these", "those", "each", "every", "any", "all", "its", "their",
+                "our", "such", "some", "no", "both"}
+_PRONOUNS = {"it", "they", "this", "these", "those", "he", "she", "we", "you", "one", "there", "that", "which",
+             "who", "itself", "them", "this document", "the document", "this procedure", "this manual"}
+_FUNCTION = {"and", "or", "but", "nor", "that", "which", "who", "whom", "whose", "when", "where", "whether", "if",
+             "unless", "because", "so", "than", "as", "of", "to", "in", "on", "at", "by", "for", "with", "from",
+             "into", "before", "after", "they", "it", "its", "their", "is", "are", "was", "were", "be", "been",
+             "has", "have", "had", "does", "do", "did", "not", "also", "then", "while", "until"}
+_VERBS = {"shall", "must", "may", "should", "will", "would", "can", "cannot", "could", "might", "is", "are", "was",
+          "were", "has", "have", "does", "do", "did", "need", "needs", "means", "refers"}
+_NOT_S_VERB = re.compile(r"(ss|us|is|ics|ous|'s)$")
+
+
+def is_noun_phrase(text: str) -> bool:
+    """Whether ``text`` reads as a noun phrase: not a pronoun, no clause words at its ends or inside, 1-6 words."""
+    words = text.split()
+    if not words or len(words) > 6 or text.strip().lower() in _PRONOUNS:
+        return False
+    lower = [w.lower().strip(",;:.") for w in words]
+    if lower[0] in _FUNCTION or lower[-1] in _FUNCTION or lower[-1] in _DETERMINERS:
+        return False
+    if any(w in {"whether", "that", "which", "who", "before", "because", "so"} or w in _VERBS for w in lower):
+        return False
+    # a lower-case verb form before a determiner ("lists the ...") opens a clause, not a noun phrase
+    if not words[0][0].isupper() and len(words) > 2 and lower[0].endswith("s") and not _NOT_S_VERB.search(lower[0]) \
+            and lower[1] in _DETERMINERS:
+        return False
+    return True
+
+
+def _strip_determiners(words: list[str]) -> list[str]:
+    while words and words[0].lower() in _DETERMINERS:
+        words = words[1:]
+    while words and words[-1].lower().strip(",;:.") in _FUNCTION | _DETERMINERS:
+        words = words[:-1]
+    return words
+
+
+def _opening_phrase(quote: str) -> str:
+    """The noun phrase a sentence opens with: "Term: ..." gives the term; else the words before its verb."""
+    text = " ".join(quote.split())
+    term = re.match(r"^([A-Z][\w/-]*(?: [\w/-]+){0,4}):\s", text)
+    if term:
+        return term.group(1)
+    words = text.split()[:8]
+    cut = None
+    for i, word in enumerate(words):
+        w = word.lower().strip(",;:.()")
+        if i > 0 and (w in _VERBS or w in {"that", "which", "who"}):
+            cut = i
+            break
+        if i > 0 and word[0].islower() and w.endswith("s") and not _NOT_S_VERB.search(w) and i >= 2:
+            cut = i  # "The CAPA procedure states ...": a third-person verb after the noun
+            break
+        if word.endswith((",", ";", ":")) or "(" in word:
+            cut = i + 1 if i else None
+            break
+    if cut is None:
+        return ""
+    phrase = _strip_determiners([w.strip(",;:.()") for w in words[:cut]])
+    return " ".join(phrase)
+
+
+_NUMBERING = re.compile(r"^(?:(?:section|chapter|part|appendix|annex)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z]\.(?:\d+\.?)*|[A-Z](?:\.\d+)+)\)?\s+(?=\S)", re.I)
+
+
+def plain_heading(heading: str) -> str:
+    """A heading without its numbering ("4.2 Complaint intake" -> "Complaint intake")."""
+    return _NUMBERING.sub("", " ".join(heading.split()))
+
+
+def _balanced(text: str) -> str:
+    """Without a stray bracket or quote left by a cut ("Home page URI)" -> "Home page URI")."""
+    for left, right in ("()", "[]"):
+        if text.count(left) != text.count(right):
+            text = text.replace(left, "").replace(right, "")
+    return text.strip(' "\'“”') or text
+
+
+def subject_phrase(subject: str, quote: str = "", heading: str = "", title: str = "") -> str:
+    """A noun phrase naming what an assertion is about (see the module docstring for the order tried)."""
+    subject = " ".join(str(subject).split())
+    if re.match(r"^\d{1,2}(?:\.\d+)*\.?\s+[A-Z]", subject):  # a numbered heading ("10 Usability"), not "12 months"
+        subject = plain_heading(subject)
+    subject = _balanced(subject)
+    if subject.lower() in {"it", "this", "this document", "the document"} and title:
+        return title
+    if is_noun_phrase(subject):
+        return subject
+    opening = _opening_phrase(quote)
+    if opening and is_noun_phrase(opening):
+        return opening[0].upper() + opening[1:] if opening[0].islower() else opening
+    heading = plain_heading(heading)
+    if heading and len(heading.split()) <= 8:
+        return heading
+    return title or subject
+
+
+_PAGED = {"pdf": "page", "pptx": "slide", "ppt": "slide", "odp": "slide", "xlsx": "sheet", "xls": "sheet",
+          "ods": "sheet", "csv": "sheet"}
+
+
+def page_unit(fmt: str) -> str:
+    """What a format's numbered parts are called: "page" (PDF), "slide", "sheet"; empty when it has none."""
+    return _PAGED.get((fmt or "").lower(), "")
+
+
+def page_count(fmt: str, pages: int | None) -> str:
+    """"12 pages" for a PDF, "9 slides", "2 sheets"; empty for formats without pages (DOCX, HTML, Markdown)."""
+    unit = page_unit(fmt)
+    return count(int(pages), unit) if unit and pages else ""
+
+
+def reader_label(reader: str, version: str) -> str:
+    """"docling 2.143.0", not "docling docling 2.143.0"."""
+    reader, version = (reader or "").strip(), (version or "").strip()
+    if not version or version == reader:
+        return reader
+    return version if version.lower().startswith(reader.lower()) else f"{reader} {version}"
+
+
+_CODE = re.compile(r"\b(?:[A-Z]{2,}[A-Z0-9]*-\d[\w.-]*|RFC ?\d{3,5}|ISO(?:/IEC)? ?\d{3,6}(?::\d{4})?)")
+_REVISION = re.compile(r"\b(?:Rev(?:ision)?\.?\s*[A-Z0-9][\w.]*|v\d+(?:\.\d+)*|Version\s+\d[\w.]*|Issue\s+\d+)\b", re.I)
+
+
+def short_name(title: str, path: str = "") -> str:
+    """A document's short name: its code and revision when its title has them ("QM-001 Rev D"), else the
+    title cut to about 40 characters at a word boundary."""
+    title = " ".join((title or "").split()) or (path.rsplit("/", 1)[-1] if path else "")
+    code = _CODE.search(title)
+    revision = _REVISION.search(title)
+    if code:
+        return code.group(0) + (" " + revision.group(0) if revision and revision.start() > code.start() else "")
+    if len(title) <= 40:
+        return title
+    cut = title[:40].rsplit(" ", 1)[0].rstrip(",;:-–")
+    return cut + "…" + (" " + revision.group(0) if revision and revision.start() >= len(cut) else "")
