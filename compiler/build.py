@@ -32,7 +32,7 @@ __all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "REA
 log = logging.getLogger("shelfwise.build")
 
 # Bump when a reader's output changes, so stores compiled by older code reconvert.
-READER_EPOCH = 2
+READER_EPOCH = 3
 
 Progress = Callable[[str], None]
 

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from compiler.convert.pdf_chars import SPACE_GAP_RATIO, Char, image_boxes, page_chars, page_words
+from compiler.convert.pdf_bidi import is_rtl, logical_order
 from compiler.convert.pdf_tables import find_tables
 
 __all__ = ["PageItem", "PageData", "read_page", "CAPTION"]
@@ -49,6 +50,7 @@ class PageItem(BaseModel):
     size: float = Field(default=0.0, description="Median font size of the line's characters.")
     bold: bool = Field(default=False, description="Nearly all letters are set in a bold font.")
     mono: bool = Field(default=False, description="Nearly all characters are set in a monospace font.")
+    rtl: bool = Field(default=False, description="A right-to-left line (Arabic, Hebrew): its text is in logical order, its edge is x1.")
     rows: list[list[str]] | None = Field(default=None, description="Table cells, row by row.")
     png: str | None = Field(default=None, description="Figure crop as base64 PNG (JSON-safe).")
 
@@ -107,6 +109,9 @@ def _line_item(words: list[dict], page_no: int) -> PageItem:
             text += " "
         text += word["text"]
     text = _CID.sub("", _LEADING_CID.sub("• ", text)).strip()  # glyphs without unicode: a leading one is a bullet
+    rtl = is_rtl(text)
+    if rtl:
+        text = logical_order(text)
     letters = [(len(w["text"]), _font_style(w["fontname"])) for w in words]
     total = sum(n for n, _ in letters) or 1
     bold = sum(n for n, style in letters if style[0]) / total >= 0.9
@@ -123,6 +128,7 @@ def _line_item(words: list[dict], page_no: int) -> PageItem:
         size=round(sizes[len(sizes) // 2], 2),
         bold=bold,
         mono=mono,
+        rtl=rtl,
     )
 
 
