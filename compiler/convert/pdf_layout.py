@@ -34,6 +34,7 @@ _CID = re.compile(r"\(cid:\d+\)")
 _FIGURE_CAPTION = re.compile(r"^(figure|fig\.|chart|exhibit)\s*\d", re.IGNORECASE)
 
 MAX_CROP_PIXELS = 800  # longest side of a figure crop, in pixels
+_MIN_TEXT_CHARS = 20  # a page with fewer characters in its text layer is a scan (read by OCR when that is on)
 
 
 class PageItem(BaseModel):
@@ -62,6 +63,8 @@ class PageData(BaseModel):
     width: float
     height: float
     items: list[PageItem] = Field(default_factory=list, description="Items in reading order.")
+    ocr: bool = Field(default=False, description="The page had no text layer and its lines were read by OCR.")
+    no_text: bool = Field(default=False, description="The page had (almost) no text layer and was not read by OCR.")
 
 
 def _cluster_lines(words: list[dict]) -> list[list[dict]]:
@@ -239,9 +242,20 @@ def _vector_figure_box(caption: PageItem, lines: list[PageItem], used: set[int],
     return (margin_x0, ceiling + 2, margin_x1, caption.top - 2)
 
 
-def read_page(pdfium_page: Any, page_no: int) -> PageData:
-    """The positioned items of one page (opened in pdfium), in reading order."""
+def read_page(pdfium_page: Any, page_no: int, ocr: bool = False) -> PageData:
+    """The positioned items of one page (opened in pdfium), in reading order; ``ocr``: read a page without text by OCR."""
     chars, width, height = page_chars(pdfium_page)
+    if sum(1 for ch in chars if not ch.text.isspace()) < _MIN_TEXT_CHARS:
+        if not ocr:
+            return PageData(page=page_no, width=width, height=height, items=_text_page(pdfium_page, chars, page_no, width, height).items, no_text=True)
+        from compiler.convert.ocr import ocr_lines
+
+        lines = _reading_order(ocr_lines(pdfium_page, page_no, width, height), width)
+        return PageData(page=page_no, width=width, height=height, items=lines, ocr=True)
+    return _text_page(pdfium_page, chars, page_no, width, height)
+
+
+def _text_page(pdfium_page: Any, chars: list[Char], page_no: int, width: float, height: float) -> PageData:
     tables = _tables(pdfium_page, chars, page_no)
     boxes = [(t.x0, t.top, t.x1, t.bottom) for t in tables]
     words = [w for w in page_words(chars) if w["text"].strip() and not any(_inside(w, b) for b in boxes)]
