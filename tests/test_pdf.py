@@ -410,3 +410,28 @@ def test_ocr_off_leaves_a_scan_unread_and_says_so(tmp_path: Path) -> None:
     path = scanned_pdf(tmp_path / "scan.pdf")
     with pytest.raises(ConversionError, match=r"^no text found \(a blank or image-only document; scanned PDF pages are read by OCR when pdf.ocr is on"):
         convert_file(path, ReadOptions(ocr=False))
+
+
+def test_borderless_table_from_aligned_columns_reaches_the_section_grid(tmp_path: Path) -> None:
+    from compiler.sections import build_sections
+
+    path = tmp_path / "borderless.pdf"
+    page = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))
+    page.setFont("Helvetica-Bold", 14)
+    page.drawString(72, 720, "4 Calibration intervals")
+    page.setFont("Helvetica", 10)
+    page.drawString(72, 695, "Every instrument of the test bench is calibrated at the interval below.")
+    rows = [["Instrument", "Interval", "Last calibrated"], ["Flow meter FM-2", "6 months", "2026-01-14"], ["Pressure gauge PG-7", "12 months", "2025-11-02"], ["Scale SC-1", "12 months", "2026-02-20"]]
+    for number, row in enumerate(rows):
+        for x, cell in zip((72, 230, 340), row):
+            page.setFont("Helvetica-Bold" if number == 0 else "Helvetica", 10)
+            page.drawString(x, 665 - 16 * number, cell)
+    page.setFont("Helvetica", 10)
+    page.drawString(72, 590, "Instruments past their due date are tagged and withdrawn from use.")
+    page.save()
+    converted = read(path, ReadOptions())
+    assert [e.kind for e in converted.elements] == ["heading", "paragraph", "table", "paragraph"]
+    sections, _ = build_sections("doc", converted)
+    table = next(b for s in sections for b in s.blocks if b.kind == "table")
+    assert table.rows == rows and table.header_rows == 1
+    assert next(s for s in sections if s.heading_path == ["4 Calibration intervals"]).blocks[1] is table

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import pypdfium2.raw as raw
 
-__all__ = ["Char", "Matrix", "page_chars", "page_words", "image_boxes", "page_objects", "compose", "display_transform"]
+__all__ = ["Char", "Matrix", "page_chars", "page_words", "image_boxes", "image_coverage", "page_objects", "compose", "display_transform"]
 
 Matrix = tuple[float, float, float, float, float, float]
 LIGATURES = {"ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "ﬁ": "fi", "ﬂ": "fl", "ﬆ": "st", "ﬅ": "st"}  # as pdfplumber expands them
@@ -308,3 +308,16 @@ def image_boxes(page: Any, width: float, height: float) -> list[tuple[float, flo
         if box not in boxes:
             boxes.append(box)
     return boxes
+
+
+def image_coverage(page: Any) -> float:
+    """The share of the page's area its largest embedded image covers (a scan covers most of it; a blank page 0)."""
+    ctm, width, height = display_transform(page)
+    largest = 0.0
+    for kind, obj, matrix in page_objects(page):
+        if kind != raw.FPDF_PAGEOBJ_IMAGE or (bounds := _bounds(obj)) is None:
+            continue
+        x0, top, x1, bottom = _box(compose(matrix, ctm), height, *bounds)
+        area = max(0.0, min(x1, width) - max(x0, 0.0)) * max(0.0, min(bottom, height) - max(top, 0.0))
+        largest = max(largest, area)
+    return largest / max(width * height, 1.0)

@@ -20,9 +20,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from compiler.convert.pdf_chars import SPACE_GAP_RATIO, Char, image_boxes, page_chars, page_words
+from compiler.convert.pdf_chars import SPACE_GAP_RATIO, Char, image_boxes, image_coverage, page_chars, page_words
 from compiler.convert.pdf_bidi import is_rtl, logical_order
-from compiler.convert.pdf_tables import find_tables
+from compiler.convert.pdf_tables import find_tables, text_tables
 
 __all__ = ["PageItem", "PageData", "read_page", "CAPTION"]
 
@@ -34,7 +34,8 @@ _CID = re.compile(r"\(cid:\d+\)")
 _FIGURE_CAPTION = re.compile(r"^(figure|fig\.|chart|exhibit)\s*\d", re.IGNORECASE)
 
 MAX_CROP_PIXELS = 800  # longest side of a figure crop, in pixels
-_MIN_TEXT_CHARS = 20  # a page with fewer characters in its text layer is a scan (read by OCR when that is on)
+_MIN_TEXT_CHARS = 20  # a page with fewer characters in its text layer ...
+_MIN_SCAN_COVERAGE = 0.3  # ... and an image over this share of its area is a scan (read by OCR when that is on)
 
 
 class PageItem(BaseModel):
@@ -245,7 +246,7 @@ def _vector_figure_box(caption: PageItem, lines: list[PageItem], used: set[int],
 def read_page(pdfium_page: Any, page_no: int, ocr: bool = False) -> PageData:
     """The positioned items of one page (opened in pdfium), in reading order; ``ocr``: read a page without text by OCR."""
     chars, width, height = page_chars(pdfium_page)
-    if sum(1 for ch in chars if not ch.text.isspace()) < _MIN_TEXT_CHARS:
+    if sum(1 for ch in chars if not ch.text.isspace()) < _MIN_TEXT_CHARS and image_coverage(pdfium_page) >= _MIN_SCAN_COVERAGE:
         if not ocr:
             return PageData(page=page_no, width=width, height=height, items=_text_page(pdfium_page, chars, page_no, width, height).items, no_text=True)
         from compiler.convert.ocr import ocr_lines
@@ -259,7 +260,13 @@ def _text_page(pdfium_page: Any, chars: list[Char], page_no: int, width: float, 
     tables = _tables(pdfium_page, chars, page_no)
     boxes = [(t.x0, t.top, t.x1, t.bottom) for t in tables]
     words = [w for w in page_words(chars) if w["text"].strip() and not any(_inside(w, b) for b in boxes)]
-    lines = [_line_item(seg, page_no) for line in _cluster_lines(words) for seg in _segments(line, width)]
+    physical = _cluster_lines(words)
+    aligned, taken = text_tables(physical, lambda word: _font_style(word["fontname"])[1])
+    for (x0, top, x1, bottom), rows in aligned:
+        tables.append(PageItem(kind="table", page=page_no, x0=x0, x1=x1, top=top, bottom=bottom, rows=rows))
+    if taken:
+        physical = [kept for line in physical if (kept := [w for w in line if id(w) not in taken])]
+    lines = [_line_item(seg, page_no) for line in physical for seg in _segments(line, width)]
     lines = _reading_order(lines, width)
     used: set[int] = set()
     figures: list[PageItem] = []
