@@ -420,7 +420,7 @@ def test_borderless_table_from_aligned_columns_reaches_the_section_grid(tmp_path
     page.setFont("Helvetica-Bold", 14)
     page.drawString(72, 720, "4 Calibration intervals")
     page.setFont("Helvetica", 10)
-    page.drawString(72, 695, "Every instrument of the test bench is calibrated at the interval below.")
+    page.drawString(72, 695, "Table 3: Calibration intervals of the test bench instruments")
     rows = [["Instrument", "Interval", "Last calibrated"], ["Flow meter FM-2", "6 months", "2026-01-14"], ["Pressure gauge PG-7", "12 months", "2025-11-02"], ["Scale SC-1", "12 months", "2026-02-20"]]
     for number, row in enumerate(rows):
         for x, cell in zip((72, 230, 340), row):
@@ -430,8 +430,9 @@ def test_borderless_table_from_aligned_columns_reaches_the_section_grid(tmp_path
     page.drawString(72, 590, "Instruments past their due date are tagged and withdrawn from use.")
     page.save()
     converted = read(path, ReadOptions())
-    assert [e.kind for e in converted.elements] == ["heading", "paragraph", "table", "paragraph"]
+    assert [e.kind for e in converted.elements] == ["heading", "table", "paragraph"]
     sections, _ = build_sections("doc", converted)
     table = next(b for s in sections for b in s.blocks if b.kind == "table")
     assert table.rows == rows and table.header_rows == 1
-    assert next(s for s in sections if s.heading_path == ["4 Calibration intervals"]).blocks[1] is table
+    assert table.name == "Table 3: Calibration intervals of the test bench instruments"
+    assert next(s for s in sections if s.heading_path == ["4 Calibration intervals"]).blocks[0] is table

@@ -45,6 +45,9 @@ def test_levels_follow_the_numbering_scheme(samples: dict[str, Sample]) -> None:
     report = read(samples["bold-numbered-report"].path, ReadOptions())
     levels = {e.text: e.level for e in report.elements if e.kind == "heading"}
     assert (levels["1 Introduction"], levels["1.1 Scope of the review"], levels["Appendix A Method"]) == (1, 2, 1)
+    chinese = read(samples["chinese-report"].path, ReadOptions())
+    levels = {e.text: e.level for e in chinese.elements if e.kind == "heading"}
+    assert (levels["第一章 总则"], levels["1.1 适用范围"], levels["第二章 经营情况"]) == (1, 2, 1)
     roman = read(samples["roman-sections"].path, ReadOptions())
     levels = {e.text: e.level for e in roman.elements if e.kind == "heading"}
     assert levels["I. BACKGROUND"] < levels["A. Scope"]

@@ -200,10 +200,12 @@ def heading_levels(lines: Sequence[PageItem], heads: set[int], texts: dict[int, 
     schemes = sorted(typical, key=lambda s: (-typical[s], _RANK[s]))
     offset: dict[str, int] = {}
     level = 0
+    shallowest: dict[str, int] = {}
     for scheme in schemes:
-        offset[scheme] = level
-        depth = max(n[1] for n in numbers.values() if n and n[0] == scheme)
-        level += depth if scheme in ("decimal", "article") else 1
+        depths = [n[1] for n in numbers.values() if n and n[0] == scheme]
+        shallowest[scheme] = min(depths)  # "1.1" under "第一章": the chapter is the first number
+        offset[scheme] = level - shallowest[scheme] + 1
+        level += max(depths) - shallowest[scheme] + 1
     # an appendix sits beside the document's outermost numbered parts
     offset["appendix"] = offset[schemes[0]] if schemes else 0
     numbered_level = {index: offset[n[0]] + n[1] for index, n in numbers.items() if n}

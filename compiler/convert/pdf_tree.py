@@ -229,7 +229,26 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None) -> li
             open_block = Element(kind=kind, text=item.text.strip(), page=item.page)
             elements.append(open_block)
         prev = item
-    return elements
+    return _table_captions(elements)
+
+
+_TABLE_CAPTION = re.compile(r"^(table|tab\.)\s*([0-9]+|[A-Z](\.[0-9]+)?)(\.[0-9]+)?\s*[:.|—–-]", re.IGNORECASE)
+
+
+def _table_captions(elements: list[Element]) -> list[Element]:
+    """A "Table N: ..." paragraph just above (or else just below) a table on its page names it, and leaves the text flow."""
+    taken: set[int] = set()
+    for index, element in enumerate(elements):
+        if element.kind != "table" or element.name:
+            continue
+        for near in (index - 1, index + 1):
+            if 0 <= near < len(elements) and near not in taken:
+                other = elements[near]
+                if other.kind == "paragraph" and other.page == element.page and _TABLE_CAPTION.match(other.text):
+                    element.name = other.text
+                    taken.add(near)
+                    break
+    return [element for index, element in enumerate(elements) if index not in taken]
 
 
 def _label(caption: str) -> str | None:
