@@ -29,6 +29,7 @@ _SCHEMES: list[tuple[str, re.Pattern]] = [
     ("article", re.compile(rf"^(?:제\s*\d+\s*[조절]|第\s*[\d{_CJK_NUM}]+\s*[条节]|(?:article|section|§)\s*\d+(?:\.\d+)*\b)", re.IGNORECASE)),
     ("appendix", re.compile(r"^(?:appendix|annex|annexe|schedule)\s+(?:[A-Z]|\d+|[IVX]+)\b", re.IGNORECASE)),
     ("roman", re.compile(r"^(?=[IVXLC]+\.\s)(?:X{0,3})(?:IX|IV|V?I{0,3})\.\s+\S")),
+    ("decimal", re.compile(r"^[A-Z](?:\.\d{1,3})+\.?(?=\s+\S)")),  # "A.1.1 Web Search": an appendix's numbered parts
     ("letter", re.compile(r"^[A-Z]\.\s+\S")),
     ("decimal", re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?(?=\s+\S)")),
     ("cjk_list", re.compile(rf"^(?:[{_CJK_NUM}]+[、.]|[가나다라마바사아자차카타파하]\.)\s*\S")),
@@ -52,7 +53,7 @@ def numbering(text: str) -> Numbering | None:
             continue
         if scheme == "decimal":
             number = match.group(0).rstrip(".")
-            if int(number.split(".")[0]) > 999:
+            if number[0].isdigit() and int(number.split(".")[0]) > 999:
                 return None
             return scheme, number.count(".") + 1
         if scheme == "article":
@@ -135,7 +136,7 @@ def heading_lines(lines: Sequence[PageItem], body: float, pages: int) -> set[int
         if line.bold and _short(text, 14) and not listed and (not _ends_sentence(text) or (number and not text.endswith(","))):
             heads.add(index)
             continue
-        isolated = _paragraph_break_above(prev, line, gap) and _ends_short(line, edges) and not _ends_sentence(text)
+        isolated = _paragraph_break_above(prev, line, gap) and _ends_short(line, edges) and not _ends_sentence(text) and not text.endswith(":")
         if not isolated or listed or not _short(text, 12):
             continue
         if number is not None and _starts_like_a_title(text):
@@ -150,8 +151,8 @@ def _starts_like_a_title(text: str) -> bool:
     rest = re.sub(r"^\S+\s*", "", text, count=1)
     if re.match(r"^(?:appendix|annex|chapter|part|section|article)\b", text, re.IGNORECASE):
         rest = re.sub(r"^\S+\s*", "", rest, count=1)
-    first = next((ch for ch in rest if ch.isalpha()), "")
-    return bool(first) and not first.islower()
+    letters = [ch for ch in rest if ch.isalpha()]
+    return len(letters) >= 2 and not letters[0].islower()  # "1 X" is a label in a drawing, "1. Purpose" a heading
 
 
 def _next_in_list(line: PageItem, after: PageItem | None, number: Numbering) -> bool:

@@ -235,7 +235,9 @@ def text_tables(lines: list[list[dict]], mono: Callable[[dict], bool]) -> tuple[
 
     def close() -> None:
         nonlocal run
-        while len(run) >= _MIN_ROWS:
+        for _attempt in range(3):  # the run, then without one or two leading lines (a caption or heading set in columns)
+            if len(run) < _MIN_ROWS:
+                break
             columns = _columns(run)
             if _is_table(run, columns):
                 words = [w for row in run for cell in row for w in cell]
@@ -243,7 +245,7 @@ def text_tables(lines: list[list[dict]], mono: Callable[[dict], bool]) -> tuple[
                 found.append((bbox, _grid(run, columns)))
                 used.update(id(w) for w in words)
                 break
-            run = run[1:]  # a leading line that does not fit (a caption or heading): try without it
+            run = run[1:]
         run = []
 
     for line in lines:
