@@ -124,7 +124,7 @@ def heading_lines(lines: Sequence[PageItem], body: float, pages: int) -> set[int
             continue
         big = line.size >= max(body * 1.12, body + 1.0)
         if big:
-            if _short(text, 25) and not (len(text.split()) > 12 and _ends_sentence(text)):
+            if _short(text, 25) and not (len(text.split()) > 12 and _ends_sentence(text)) and not _byline(text, line, lines[index - 1] if index else None):
                 heads.add(index)
             continue
         if line.size < body * 0.9:
@@ -144,6 +144,15 @@ def heading_lines(lines: Sequence[PageItem], body: float, pages: int) -> set[int
         elif _all_caps(text) and _short(text, 8):
             heads.add(index)
     return heads
+
+
+def _byline(text: str, line: PageItem, prev: PageItem | None) -> bool:
+    """Names under a title on the first pages ("Ana Lima and Bo Chen, University of Examples"): capitalised words and commas."""
+    if line.page > 2 or prev is None or prev.size <= line.size or numbering(text) is not None or "," not in text:
+        return False
+    words = [w for w in re.split(r"[\s,]+", text) if w and w.lower() not in ("and", "of", "the", "&", "de", "van", "von")]
+    capitalised = sum(1 for w in words if w[0].isupper())
+    return len(words) >= 3 and capitalised >= 0.9 * len(words) and (text.count(",") >= 2 or " and " in text or "&" in text)
 
 
 def _starts_like_a_title(text: str) -> bool:
