@@ -10,6 +10,8 @@ then how many statements were not shown, then a line saying which mode produced 
 
 from __future__ import annotations
 
+import re
+
 from api.complete import NOT_IN_DOCUMENTS, Completion
 from api.gate import DERIVED_LABEL
 from api.plan import Plan
@@ -18,6 +20,18 @@ from api.shelves import OpenShelf
 from api.write import Unit
 
 __all__ = ["render_markdown", "sources_of"]
+
+_OWN_NUMBER = re.compile(r"^(\d{1,3})[.)]\s+")  # a step that carries its document's number: "7. Review ..."
+
+
+def _item(kind: str, n: int, unit: Unit) -> str:
+    """One list line: a step keeps the number its document gives it ("7."), else counts from 1; other items are bullets."""
+    if kind != "step":
+        return f"- {unit.text} {_cite(unit)}"
+    own = _OWN_NUMBER.match(unit.text)
+    if own:
+        return f"{own.group(1)}. {unit.text[own.end():]} {_cite(unit)}"
+    return f"{n}. {unit.text} {_cite(unit)}"
 
 MODE_LINES = {
     "model-free": "_Model-free answer: every sentence above is quoted from the section it cites._",
@@ -58,8 +72,7 @@ def _blocks(units: list[Unit], *, split_by_source: bool = True) -> list[str]:
             while index < len(units) and units[index].kind == unit.kind:
                 run.append(units[index])
                 index += 1
-            mark = (lambda n: f"{n}.") if unit.kind == "step" else (lambda n: "-")
-            blocks.append("\n".join(f"{mark(n)} {u.text} {_cite(u)}" for n, u in enumerate(run, start=1)))
+            blocks.append("\n".join(_item(unit.kind, n, u) for n, u in enumerate(run, start=1)))
         elif unit.kind == "figure":
             blocks.append(f"*{unit.text}* {_cite(unit)}")
             index += 1

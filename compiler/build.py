@@ -32,7 +32,7 @@ __all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "REA
 log = logging.getLogger("shelfwise.build")
 
 # Bump when a reader's output changes, so stores compiled by older code reconvert.
-READER_EPOCH = 2
+READER_EPOCH = 3
 
 Progress = Callable[[str], None]
 
@@ -64,6 +64,7 @@ def _read_options(settings: Settings, config: ShelfConfig, checkpoint_dir: Path,
     return ReadOptions(
         window_pages=config.options.pdf_window_pages or settings.pdf.window_pages,
         use_outline=settings.pdf.use_outline if config.options.use_outline is None else config.options.use_outline,
+        ocr=settings.pdf.ocr,
         checkpoint_dir=checkpoint_dir,
         docling_artifacts_path=settings.pdf.docling_artifacts_path,
         progress=progress,
@@ -151,7 +152,7 @@ def build_shelf(
                 )
         for number, source in enumerate(todo, 1):
             options = _read_options(settings, config, out / "checkpoints" / source.doc_id / source.content_hash[:16], progress)
-            reader_hash = settings_hash(READER_EPOCH, options.window_pages, options.use_outline, str(options.docling_artifacts_path), settings.models.vision)
+            reader_hash = settings_hash(READER_EPOCH, options.window_pages, options.use_outline, options.ocr, str(options.docling_artifacts_path), settings.models.vision)
             previous = existing.get(source.relpath)
             if previous and previous["content_hash"] == source.content_hash and previous["settings_hash"] == reader_hash and previous["doc_id"] == source.doc_id:
                 report.documents.append(

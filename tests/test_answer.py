@@ -114,7 +114,7 @@ def test_document_scope_limits_what_is_read(tenants):
 def test_a_procedure_is_given_as_ordered_steps(tenants):
     answer = _ask(tenants, "What are the steps of the backup procedure?", only=["alpha"])
     steps = [s.text for s in answer.sentences if s.kind == "step"]
-    assert steps == ["Stop the database writer.", "Copy the data folder to the vault.", "Start the database writer again."]
+    assert steps == ["1. Stop the database writer.", "2. Copy the data folder to the vault.", "3. Start the database writer again."]  # the document's own numbers
     assert "1. Stop the database writer." in answer.answer_markdown and "3. Start the database writer again." in answer.answer_markdown
 
 

@@ -160,3 +160,20 @@ def test_declared_ids_and_bad_shelf_toml(tmp_path: Path):
 def test_every_command_has_help(command: str):
     result = subprocess.run([sys.executable, "-m", "compiler.cli", command, "--help"], capture_output=True, text=True)
     assert result.returncode == 0 and "usage: shelfwise" in result.stdout
+
+
+def test_scanned_pdf_compiles_through_ocr_and_the_report_says_so(tmp_path: Path):
+    sys.path.insert(0, str(Path(__file__).parent))
+    from scanned_pdf import scanned_pdf
+
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    scanned_pdf(shelf / "scan.pdf")
+    report = build_shelf(shelf, _settings(tmp_path), progress=_quiet)
+    assert [(d.status, d.reader) for d in report.documents] == [("converted", "pdf-ocr")]
+    assert report.documents[0].reason == "page 1 has no text layer; read by OCR (rapidocr-onnxruntime 1.4.4): check the text of it"
+    store = Store(tmp_path / "build" / "shelf" / "store.sqlite")
+    section = next(s for s in store.sections("scan-pdf") if s.heading_path == ["3 Calibration Results"])
+    assert "within two percent of the set rate" in section.text
+    assert "on pages 1" in store.document("scan-pdf")["reader_version"]
+    store.close()

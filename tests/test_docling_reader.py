@@ -99,3 +99,54 @@ def test_pptx_picture_takes_the_following_figure_caption(tmp_path: Path):
     assert [f.caption for f in figures] == ["Figure 1: Triage decision flow"]
     assert figures[0].image and figures[0].image.startswith(b"\x89PNG")
     assert "Figure 1: Triage decision flow" in sections[1].text
+
+
+def test_titles_come_from_the_core_properties_never_a_sheet_name(tmp_path: Path):
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.active.title = "Calibration"
+    book.active.append(["Instrument", "Due"])
+    book.active.append(["CAL-07", "2026-03-01"])
+    book.properties.title = "REG-007 Calibration Register"
+    book.save(tmp_path / "register.xlsx")
+    assert convert_file(tmp_path / "register.xlsx").title == "REG-007 Calibration Register"
+    book.properties.title = None
+    book.save(tmp_path / "calibration-register.xlsx")
+    assert convert_file(tmp_path / "calibration-register.xlsx").title == "calibration register"
+
+
+def test_numbered_word_list_keeps_its_numbers(tmp_path: Path):
+    from docx import Document
+
+    document = Document()
+    document.add_heading("Procedure", level=1)
+    for step in ("Receive the complaint.", "Record it.", "Acknowledge it."):
+        document.add_paragraph(step, style="List Number")
+    document.save(tmp_path / "steps.docx")
+    items = [e.text for e in convert_file(tmp_path / "steps.docx").elements if e.kind == "list_item"]
+    assert items == ["1. Receive the complaint.", "2. Record it.", "3. Acknowledge it."]
+
+
+def test_slide_figure_takes_the_caption_two_paragraphs_below(tmp_path: Path):
+    import io
+
+    from PIL import Image
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Triage"
+    picture = io.BytesIO()
+    Image.new("RGB", (120, 80), (200, 30, 30)).save(picture, format="PNG")
+    slide.shapes.add_picture(picture, Inches(1), Inches(1.5), width=Inches(3))
+    box = slide.shapes.add_textbox(Inches(1), Inches(4), Inches(8), Inches(2)).text_frame
+    box.text = "The specialist decides at step 4."
+    for text in ("A death or serious injury is always reportable.", "Figure 1: Triage decision for a new complaint"):
+        box.add_paragraph().text = text
+    deck.save(tmp_path / "deck.pptx")
+    converted = convert_file(tmp_path / "deck.pptx")
+    figures = [e for e in converted.elements if e.kind == "figure"]
+    assert [f.text for f in figures] == ["Figure 1: Triage decision for a new complaint"]
+    assert "Figure 1: Triage decision for a new complaint" not in [e.text for e in converted.elements if e.kind == "paragraph"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from compiler.convert import ReadOptions, convert_file
 from compiler.convert.pdf import read, read_text_layer
 from compiler.errors import ConversionError
 
+sys.path.insert(0, str(Path(__file__).parent))
 PAPER = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "papers" / "HyDE.pdf"
 WIDTH, HEIGHT = 612, 792
 BODY = [
@@ -264,11 +266,11 @@ def test_zero_page_pdf_is_a_conversion_error(tmp_path: Path) -> None:
 
 def test_image_only_pdf_reports_no_text(tmp_path: Path) -> None:
     path = tmp_path / "scan.pdf"
-    page = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))
-    page.drawImage(ImageReader(Image.new("RGB", (60, 80), (90, 90, 90))), 0, 0, width=WIDTH, height=HEIGHT)
+    page = canvas.Canvas(str(path), pagesize=(200, 260))
+    page.drawImage(ImageReader(Image.new("RGB", (60, 80), (90, 90, 90))), 0, 0, width=200, height=260)
     page.save()
     with pytest.raises(ConversionError, match="^no text found"):
-        convert_file(path)
+        convert_file(path)  # OCR ran on the page and found no text
 
 
 def test_missing_docling_weights_fall_back_to_the_text_layer(sample: Path, tmp_path: Path) -> None:
@@ -387,3 +389,50 @@ def test_docling_document_maps_to_elements(tmp_path: Path) -> None:
     ]
     table = next(e for e in elements if e.kind == "table")
     assert table.rows == [["Key", "Value"], ["a", "1"]] and table.header_rows == 1
+
+
+def test_scanned_page_is_read_by_ocr_into_headings_and_paragraphs(tmp_path: Path) -> None:
+    from scanned_pdf import HEADING, PARAGRAPH, scanned_pdf
+
+    converted = convert_file(scanned_pdf(tmp_path / "scan.pdf"))
+    assert converted.reader == "pdf-ocr"
+    assert "OCR rapidocr-onnxruntime" in converted.reader_version and converted.reader_version.endswith("on pages 1")
+    assert converted.warnings == ["page 1 has no text layer; read by OCR (rapidocr-onnxruntime 1.4.4): check the text of it"]
+    assert [(e.kind, e.text, e.level) for e in converted.elements if e.kind == "heading"] == [("heading", HEADING, 1)]
+    paragraph = " ".join(e.text for e in converted.elements if e.kind == "paragraph").split()
+    wanted = " ".join(PARAGRAPH).split()
+    assert sum(1 for word in wanted if word in paragraph) >= 0.95 * len(wanted)
+
+
+def test_ocr_off_leaves_a_scan_unread_and_says_so(tmp_path: Path) -> None:
+    from scanned_pdf import scanned_pdf
+
+    path = scanned_pdf(tmp_path / "scan.pdf")
+    with pytest.raises(ConversionError, match=r"^no text found \(a blank or image-only document; scanned PDF pages are read by OCR when pdf.ocr is on"):
+        convert_file(path, ReadOptions(ocr=False))
+
+
+def test_borderless_table_from_aligned_columns_reaches_the_section_grid(tmp_path: Path) -> None:
+    from compiler.sections import build_sections
+
+    path = tmp_path / "borderless.pdf"
+    page = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))
+    page.setFont("Helvetica-Bold", 14)
+    page.drawString(72, 720, "4 Calibration intervals")
+    page.setFont("Helvetica", 10)
+    page.drawString(72, 695, "Table 3: Calibration intervals of the test bench instruments")
+    rows = [["Instrument", "Interval", "Last calibrated"], ["Flow meter FM-2", "6 months", "2026-01-14"], ["Pressure gauge PG-7", "12 months", "2025-11-02"], ["Scale SC-1", "12 months", "2026-02-20"]]
+    for number, row in enumerate(rows):
+        for x, cell in zip((72, 230, 340), row):
+            page.setFont("Helvetica-Bold" if number == 0 else "Helvetica", 10)
+            page.drawString(x, 665 - 16 * number, cell)
+    page.setFont("Helvetica", 10)
+    page.drawString(72, 590, "Instruments past their due date are tagged and withdrawn from use.")
+    page.save()
+    converted = read(path, ReadOptions())
+    assert [e.kind for e in converted.elements] == ["heading", "table", "paragraph"]
+    sections, _ = build_sections("doc", converted)
+    table = next(b for s in sections for b in s.blocks if b.kind == "table")
+    assert table.rows == rows and table.header_rows == 1
+    assert table.name == "Table 3: Calibration intervals of the test bench instruments"
+    assert next(s for s in sections if s.heading_path == ["4 Calibration intervals"]).blocks[0] is table

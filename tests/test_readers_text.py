@@ -313,3 +313,15 @@ def test_corpora_files_convert_to_section_trees(pattern, min_sections):
         assert sum(len(s.text) for s in sections) >= 50, path
         if "identity" not in pattern or path.name.startswith("sec"):
             assert len(sections) >= min_sections or "mit" in path.name, (path, len(sections))
+
+
+def test_numbered_list_items_keep_their_numbers(tmp_path: Path) -> None:
+    markdown = tmp_path / "steps.md"
+    markdown.write_text("# Procedure\n\n7. Review the record.\n8. Test the device\n   on the bench.\n\n- a bullet keeps no marker\n")
+    assert [e.text for e in _kinds(convert_file(markdown), "list_item")] == ["7. Review the record.", "8. Test the device on the bench.", "a bullet keeps no marker"]
+    rst = tmp_path / "steps.rst"
+    rst.write_text("Procedure\n=========\n\n3. Open the valve.\n4. Close it.\n\n#. auto item\n")
+    assert [e.text for e in _kinds(convert_file(rst), "list_item")] == ["3. Open the valve.", "4. Close it.", "auto item"]
+    texi = tmp_path / "steps.texi"
+    texi.write_text("\\input texinfo\n@settitle Steps\n@node Top\n@top Steps\n@enumerate 5\n@item\nFirst step.\n@item\nSecond step.\n@end enumerate\n@bye\n")
+    assert [e.text for e in _kinds(convert_file(texi), "list_item")] == ["5. First step.", "6. Second step."]

@@ -53,6 +53,7 @@ class ReadOptions(BaseModel):
 
     window_pages: int = Field(default=10, description="PDF pages per window (each window is checkpointed).")
     use_outline: bool = Field(default=True, description="Take PDF headings from the outline (bookmarks) when the file has one.")
+    ocr: bool = Field(default=True, description="Read PDF pages that have no text layer (scans) by OCR.")
     checkpoint_dir: Path | None = Field(default=None, description="Where finished PDF windows are kept; None: no checkpoints.")
     docling_artifacts_path: Path | None = Field(default=None, description="Local docling model weights for the standard PDF pipeline.")
     progress: Callable[[str], None] | None = Field(default=None, description="Called with a short progress line.")
@@ -141,5 +142,5 @@ def convert_file(path: Path, options: ReadOptions | None = None) -> Converted:
     fmt = detect_format(path)
     converted = _reader(fmt)(path, options or ReadOptions())
     if not any(element.text.strip() or element.rows for element in converted.elements):
-        raise ConversionError("no text found (an image-only or blank document; it needs OCR, which shelfwise does not do)")
+        raise ConversionError("no text found (a blank or image-only document; scanned PDF pages are read by OCR when pdf.ocr is on, other formats are not)")
     return converted

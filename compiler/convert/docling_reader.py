@@ -1,7 +1,11 @@
 """Word, Excel, PowerPoint and HTML through docling (offline: these formats need no model weights).
 
 docling loses an Excel sheet's name (its page number is the sheet's index), so
-sheet names are read from the workbook and each sheet becomes a heading.
+sheet names are read from the workbook and each sheet becomes a heading. The
+title is the file's core-properties title, else its first title-styled text,
+else (never a sheet's name) the file name. Numbered list items keep their
+number; a "Figure N:"/"Table N:" paragraph up to two paragraphs from a figure
+or table without a caption becomes its caption.
 """
 
 from __future__ import annotations
@@ -76,27 +80,69 @@ def _picture(item, doc) -> Element:
     return Element(kind="figure", text=" ".join(caption.split()), page=_page(item), image=image)
 
 
-_CAPTION = re.compile(r"^(figure|fig\.|table|chart|diagram)\s*\d+[.:]", re.IGNORECASE)
+_CAPTION = re.compile(r"^(figure|fig\.|table|chart|diagram|exhibit)\s*\d+[.:]", re.IGNORECASE)
+_REACH = 3  # a caption may be this many paragraphs away (two others between) before or after its figure or table
+
+
+def _caption_index(elements: list[Element], index: int, taken: set[int]) -> int | None:
+    """The nearest "Figure N:"/"Table N:" paragraph within _REACH paragraphs after, else before, element ``index`` (same page)."""
+    wanted = ("table",) if elements[index].kind == "table" else ("figure", "fig.", "chart", "diagram", "exhibit")
+    for step in (1, -1):
+        seen = 0
+        probe = index + step
+        while 0 <= probe < len(elements) and seen < _REACH:
+            element = elements[probe]
+            if element.kind != "paragraph" or (element.page is not None and elements[index].page is not None and element.page != elements[index].page):
+                break  # a heading, list, table or figure in between, or another slide or page: the caption belongs elsewhere
+            match = _CAPTION.match(element.text)
+            if probe not in taken and match and match.group(1).lower() in wanted:
+                return probe
+            seen += 1
+            probe += step
+    return None
 
 
 def _attach_captions(elements: list[Element]) -> list[Element]:
-    """A figure docling left without a caption takes the next (or previous) "Figure N: ..." paragraph as it."""
-    out: list[Element] = []
-    skip = -1
+    """A figure or table docling left without a caption takes the adjacent "Figure N: ..." ("Table N: ...") paragraph."""
+    taken: set[int] = set()
+    updates: dict[int, Element] = {}
     for index, element in enumerate(elements):
-        if index == skip:
-            continue
-        if element.kind == "figure" and not element.text:
-            after = elements[index + 1] if index + 1 < len(elements) else None
-            before = out[-1] if out else None
-            if after is not None and after.kind == "paragraph" and _CAPTION.match(after.text):
-                element = element.model_copy(update={"text": after.text})
-                skip = index + 1
-            elif before is not None and before.kind == "paragraph" and _CAPTION.match(before.text):
-                element = element.model_copy(update={"text": before.text})
-                out.pop()
-        out.append(element)
-    return out
+        if element.kind == "figure" and not element.text or element.kind == "table" and not element.name:
+            found = _caption_index(elements, index, taken)
+            if found is None:
+                continue
+            taken.add(found)
+            caption = " ".join(elements[found].text.split())
+            field = "text" if element.kind == "figure" else "name"
+            updates[index] = element.model_copy(update={field: caption})
+    return [updates.get(index, element) for index, element in enumerate(elements) if index not in taken]
+
+
+_CORE = {"dc": "http://purl.org/dc/elements/1.1/"}
+_JUNK_TITLES = re.compile(r"^(untitled|document\d*|presentation\d*|powerpoint presentation|slide \d+|book\d*|sheet\d*|microsoft (word|excel|powerpoint)\b.*)$", re.IGNORECASE)
+
+
+def _core_title(path: Path) -> str:
+    """The title in an Office file's core properties (docProps/core.xml), when it is a real one."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            root = ElementTree.fromstring(archive.read("docProps/core.xml"))
+    except (KeyError, zipfile.BadZipFile, ElementTree.ParseError, OSError):
+        return ""
+    node = root.find("dc:title", _CORE)
+    title = " ".join((node.text or "").split()) if node is not None else ""
+    return "" if _JUNK_TITLES.match(title) or title.lower().endswith((".docx", ".doc", ".pptx", ".xlsx")) else title
+
+
+def _list_text(item, counters: dict) -> str:
+    """A list item's text with its number when the list is numbered (docling's marker, else its place in the list)."""
+    text = item.text.strip()
+    if not getattr(item, "enumerated", False):
+        return text
+    parent = getattr(getattr(item, "parent", None), "cref", None)
+    counters[parent] = counters.get(parent, 0) + 1
+    marker = (getattr(item, "marker", "") or "").strip() or f"{counters[parent]}."
+    return text if text.startswith(marker) else f"{marker} {text}"
 
 
 def read(path: Path, options: ReadOptions) -> Converted:
@@ -128,7 +174,9 @@ def read(path: Path, options: ReadOptions) -> Converted:
         for ref in getattr(item, "captions", []) or []:
             captions.add(ref.cref)
     elements: list[Element] = []
-    title = ""
+    counters: dict = {}
+    title = _core_title(path) if fmt in (".docx", ".pptx", ".xlsx") else ""
+    properties_title = bool(title)
     current_sheet = None
     for item, _depth in doc.iterate_items():
         page = _page(item)
@@ -152,6 +200,8 @@ def read(path: Path, options: ReadOptions) -> Converted:
             if not title and fmt != ".pptx":
                 title = text
                 continue
+            if properties_title and text == title and fmt != ".pptx":
+                continue  # the title page repeats the document's title
             elements.append(Element(kind="heading", text=text, level=1, page=page))
         elif isinstance(item, SectionHeaderItem):
             text = " ".join(item.text.split())
@@ -160,7 +210,7 @@ def read(path: Path, options: ReadOptions) -> Converted:
                 elements.append(Element(kind="heading", text=text, level=level, page=page))
         elif isinstance(item, ListItem):
             if item.text.strip():
-                elements.append(Element(kind="list_item", text=item.text.strip(), page=page))
+                elements.append(Element(kind="list_item", text=_list_text(item, counters), page=page))
         elif isinstance(item, TextItem):
             text = item.text.strip()
             if not text:
@@ -170,7 +220,7 @@ def read(path: Path, options: ReadOptions) -> Converted:
     elements = _attach_captions(elements)
     pages = len(sheets) if sheets else (len(doc.pages) if doc.pages else 0)
     if not title:
-        first = next((e.text for e in elements if e.kind == "heading"), None)
+        first = None if sheets else next((e.text for e in elements if e.kind == "heading"), None)  # a sheet's name is no title
         title = first or path.stem.replace("_", " ").replace("-", " ")
     return Converted(
         title=title,

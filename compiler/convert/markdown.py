@@ -22,7 +22,7 @@ from compiler.records import Converted, Element
 
 __all__ = ["read", "parse_markdown"]
 
-READER_VERSION = "1"
+READER_VERSION = "2"
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
@@ -216,7 +216,8 @@ def parse_markdown(text: str) -> tuple[list[Element], str | None]:
         listed = _ITEM.match(line)
         if listed and (listed.group(3) or "").strip() and not (para and listed.group(2)[0].isdigit()):
             flush()
-            item = [listed.group(3)]
+            marker = listed.group(2)
+            item = [f"{marker} {listed.group(3)}" if marker[0].isdigit() else listed.group(3)]  # "7. Review ...": the step keeps its number
             i += 1
             prev_blank = False
             continue

@@ -30,7 +30,7 @@ from compiler.records import Converted
 
 __all__ = ["read", "read_text_layer", "outline", "WINDOW_FORMAT"]
 
-WINDOW_FORMAT = 2  # bump when PageData or read_page changes what a stored window means
+WINDOW_FORMAT = 3  # bump when PageData or read_page changes what a stored window means
 _ENCRYPTED = "PDF is encrypted (password-protected); remove the password and compile again"
 _PDFIUM_PASSWORD_ERROR = 4
 
@@ -47,6 +47,7 @@ class WindowFile(BaseModel):
     file_size: int = Field(description="Size in bytes of the PDF that was read.")
     page_count: int = Field(description="Pages in the whole PDF.")
     window_pages: int = Field(description="Window size the read used.")
+    ocr: bool = Field(description="Whether pages without a text layer were read by OCR.")
     first_page: int = Field(description="First page of the window (1-based).")
     last_page: int = Field(description="Last page of the window (1-based, inclusive).")
     pages: list[PageData] = Field(description="The window's pages, in order.")
@@ -116,14 +117,14 @@ def _save_window(path: Path, window: WindowFile) -> None:
     os.replace(partial, path)  # a kill mid-write leaves only the .partial file
 
 
-def _read_window(document: pdfium.PdfDocument, first: int, last: int) -> list[PageData]:
-    """Pages first..last (1-based, inclusive) read from the text layer."""
+def _read_window(document: pdfium.PdfDocument, first: int, last: int, ocr: bool) -> list[PageData]:
+    """Pages first..last (1-based, inclusive) read from the text layer (pages without one by OCR when ``ocr``)."""
     pages = []
     try:
         for page_no in range(first, last + 1):
             pdfium_page = document[page_no - 1]
             try:
-                pages.append(read_page(pdfium_page, page_no))
+                pages.append(read_page(pdfium_page, page_no, ocr))
             finally:
                 pdfium_page.close()
     except ConversionError:
@@ -146,6 +147,7 @@ def read_text_layer(path: Path, options: ReadOptions, *, use_outline: bool = Tru
             "file_size": path.stat().st_size,
             "page_count": count,
             "window_pages": window,
+            "ocr": options.ocr,
         }
         pages: list[PageData] = []
         for index, first in enumerate(range(1, count + 1, window)):
@@ -156,7 +158,7 @@ def read_text_layer(path: Path, options: ReadOptions, *, use_outline: bool = Tru
             target = _window_path(options.checkpoint_dir, index) if options.checkpoint_dir else None
             stored = _load_window(target, expected) if target else None
             if stored is None:
-                stored = _read_window(document, first, last)
+                stored = _read_window(document, first, last, options.ocr)
                 if target:
                     _save_window(target, WindowFile(**expected, pages=stored))
             pages.extend(stored)
@@ -164,13 +166,40 @@ def read_text_layer(path: Path, options: ReadOptions, *, use_outline: bool = Tru
     finally:
         document.close()
     elements = assemble(pages, marks or None)
+    scanned = [page.page for page in pages if page.ocr]
+    blank = [page.page for page in pages if page.no_text]
+    warnings = []
+    reader_version = _reader_version()
+    if scanned:
+        from compiler.convert.ocr import ocr_version
+
+        reader_version += f"; OCR {ocr_version()} on pages {_page_list(scanned)}"
+        warnings.append(f"{_pages_phrase(scanned)} no text layer; read by OCR ({ocr_version()}): check the text of {'it' if len(scanned) == 1 else 'them'}")
+    if blank and not options.ocr:
+        warnings.append(f"{_pages_phrase(blank)} no text layer and OCR is off (pdf.ocr = false): {'its' if len(blank) == 1 else 'their'} content is not read")
     return Converted(
         title=_title(metadata.get("Title", ""), elements, path),
         elements=elements,
         pages=count,
-        reader="pdf-text",
-        reader_version=_reader_version(),
+        reader="pdf-text" if len(scanned) < count else "pdf-ocr",
+        reader_version=reader_version,
+        warnings=warnings,
     )
+
+
+def _page_list(numbers: list[int]) -> str:
+    """1-based page numbers as ranges: [1, 2, 3, 7] -> '1-3, 7'."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
+
+
+def _pages_phrase(numbers: list[int]) -> str:
+    return f"page {numbers[0]} has" if len(numbers) == 1 else f"pages {_page_list(numbers)} have"
 
 
 def _title(meta_title: str, elements: list, path: Path) -> str:

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import pypdfium2.raw as raw
 
-__all__ = ["Char", "Matrix", "page_chars", "page_words", "image_boxes", "page_objects", "compose", "display_transform"]
+__all__ = ["Char", "Matrix", "page_chars", "page_words", "image_boxes", "image_coverage", "page_objects", "compose", "display_transform"]
 
 Matrix = tuple[float, float, float, float, float, float]
 LIGATURES = {"ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "ﬁ": "fi", "ﬂ": "fl", "ﬆ": "st", "ﬅ": "st"}  # as pdfplumber expands them
@@ -28,6 +28,8 @@ Y_TOLERANCE = 3.0  # characters whose tops differ by up to this many points shar
 _LINE_END_HYPHENS = (0x02, 0xFFFE)  # pdfium's codes for a hyphen that ends a line (per character; in page text)
 _DRAWING_FONTS = re.compile(r"^(LCIRCLE|LINE)W?10$")  # TeX's picture fonts: box corners and rules, not text
 _SPACES = frozenset((32, 9, 10, 13, 0xA0))
+_FORCE_BOLD = 1 << 18  # PDF font descriptor flag ForceBold
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 _MAX_DEPTH = 8  # Form XObjects nested deeper than this are not searched for images or paths
 
 
@@ -144,6 +146,8 @@ def page_chars(page: Any) -> tuple[list[Char], float, float]:
                 upright = da * dd > 0 and db * dc <= 0
                 vertical_scale = abs(dd) if upright else math.hypot(dc, dd)  # pdfminer's size: the glyph box's height
                 font, size = buffer.value.decode("utf-8", "replace"), round(font_size * vertical_scale, 3)
+                if (flags.value & _FORCE_BOLD or raw.FPDFText_GetFontWeight(textpage, index) >= 600) and not _BOLD_NAME.search(font):
+                    font += " Bold"  # bold by the font's flags or weight, not its name: say so in the name the layout reads
                 drawing = bool(_DRAWING_FONTS.match(font))
                 font_handle, stretch = (_object_font(obj) if obj else 0) or 0, font_size * math.hypot(da, db)
                 advances = fonts.setdefault(font_handle, {})
@@ -304,3 +308,16 @@ def image_boxes(page: Any, width: float, height: float) -> list[tuple[float, flo
         if box not in boxes:
             boxes.append(box)
     return boxes
+
+
+def image_coverage(page: Any) -> float:
+    """The share of the page's area its largest embedded image covers (a scan covers most of it; a blank page 0)."""
+    ctm, width, height = display_transform(page)
+    largest = 0.0
+    for kind, obj, matrix in page_objects(page):
+        if kind != raw.FPDF_PAGEOBJ_IMAGE or (bounds := _bounds(obj)) is None:
+            continue
+        x0, top, x1, bottom = _box(compose(matrix, ctm), height, *bounds)
+        area = max(0.0, min(x1, width) - max(x0, 0.0)) * max(0.0, min(bottom, height) - max(top, 0.0))
+        largest = max(largest, area)
+    return largest / max(width * height, 1.0)

@@ -20,8 +20,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from compiler.convert.pdf_chars import SPACE_GAP_RATIO, Char, image_boxes, page_chars, page_words
-from compiler.convert.pdf_tables import find_tables
+from compiler.convert.pdf_chars import SPACE_GAP_RATIO, Char, image_boxes, image_coverage, page_chars, page_words
+from compiler.convert.pdf_bidi import is_rtl, logical_order
+from compiler.convert.pdf_tables import find_tables, text_tables
 
 __all__ = ["PageItem", "PageData", "read_page", "CAPTION"]
 
@@ -33,6 +34,8 @@ _CID = re.compile(r"\(cid:\d+\)")
 _FIGURE_CAPTION = re.compile(r"^(figure|fig\.|chart|exhibit)\s*\d", re.IGNORECASE)
 
 MAX_CROP_PIXELS = 800  # longest side of a figure crop, in pixels
+_MIN_TEXT_CHARS = 20  # a page with fewer characters in its text layer ...
+_MIN_SCAN_COVERAGE = 0.3  # ... and an image over this share of its area is a scan (read by OCR when that is on)
 
 
 class PageItem(BaseModel):
@@ -49,6 +52,7 @@ class PageItem(BaseModel):
     size: float = Field(default=0.0, description="Median font size of the line's characters.")
     bold: bool = Field(default=False, description="Nearly all letters are set in a bold font.")
     mono: bool = Field(default=False, description="Nearly all characters are set in a monospace font.")
+    rtl: bool = Field(default=False, description="A right-to-left line (Arabic, Hebrew): its text is in logical order, its edge is x1.")
     rows: list[list[str]] | None = Field(default=None, description="Table cells, row by row.")
     png: str | None = Field(default=None, description="Figure crop as base64 PNG (JSON-safe).")
 
@@ -60,6 +64,8 @@ class PageData(BaseModel):
     width: float
     height: float
     items: list[PageItem] = Field(default_factory=list, description="Items in reading order.")
+    ocr: bool = Field(default=False, description="The page had no text layer and its lines were read by OCR.")
+    no_text: bool = Field(default=False, description="The page had (almost) no text layer and was not read by OCR.")
 
 
 def _cluster_lines(words: list[dict]) -> list[list[dict]]:
@@ -107,6 +113,9 @@ def _line_item(words: list[dict], page_no: int) -> PageItem:
             text += " "
         text += word["text"]
     text = _CID.sub("", _LEADING_CID.sub("• ", text)).strip()  # glyphs without unicode: a leading one is a bullet
+    rtl = is_rtl(text)
+    if rtl:
+        text = logical_order(text)
     letters = [(len(w["text"]), _font_style(w["fontname"])) for w in words]
     total = sum(n for n, _ in letters) or 1
     bold = sum(n for n, style in letters if style[0]) / total >= 0.9
@@ -123,6 +132,7 @@ def _line_item(words: list[dict], page_no: int) -> PageItem:
         size=round(sizes[len(sizes) // 2], 2),
         bold=bold,
         mono=mono,
+        rtl=rtl,
     )
 
 
@@ -233,13 +243,30 @@ def _vector_figure_box(caption: PageItem, lines: list[PageItem], used: set[int],
     return (margin_x0, ceiling + 2, margin_x1, caption.top - 2)
 
 
-def read_page(pdfium_page: Any, page_no: int) -> PageData:
-    """The positioned items of one page (opened in pdfium), in reading order."""
+def read_page(pdfium_page: Any, page_no: int, ocr: bool = False) -> PageData:
+    """The positioned items of one page (opened in pdfium), in reading order; ``ocr``: read a page without text by OCR."""
     chars, width, height = page_chars(pdfium_page)
+    if sum(1 for ch in chars if not ch.text.isspace()) < _MIN_TEXT_CHARS and image_coverage(pdfium_page) >= _MIN_SCAN_COVERAGE:
+        if not ocr:
+            return PageData(page=page_no, width=width, height=height, items=_text_page(pdfium_page, chars, page_no, width, height).items, no_text=True)
+        from compiler.convert.ocr import ocr_lines
+
+        lines = _reading_order(ocr_lines(pdfium_page, page_no, width, height), width)
+        return PageData(page=page_no, width=width, height=height, items=lines, ocr=True)
+    return _text_page(pdfium_page, chars, page_no, width, height)
+
+
+def _text_page(pdfium_page: Any, chars: list[Char], page_no: int, width: float, height: float) -> PageData:
     tables = _tables(pdfium_page, chars, page_no)
     boxes = [(t.x0, t.top, t.x1, t.bottom) for t in tables]
     words = [w for w in page_words(chars) if w["text"].strip() and not any(_inside(w, b) for b in boxes)]
-    lines = [_line_item(seg, page_no) for line in _cluster_lines(words) for seg in _segments(line, width)]
+    physical = _cluster_lines(words)
+    aligned, taken = text_tables(physical, lambda word: _font_style(word["fontname"])[1])
+    for (x0, top, x1, bottom), rows in aligned:
+        tables.append(PageItem(kind="table", page=page_no, x0=x0, x1=x1, top=top, bottom=bottom, rows=rows))
+    if taken:
+        physical = [kept for line in physical if (kept := [w for w in line if id(w) not in taken])]
+    lines = [_line_item(seg, page_no) for line in physical for seg in _segments(line, width)]
     lines = _reading_order(lines, width)
     used: set[int] = set()
     figures: list[PageItem] = []

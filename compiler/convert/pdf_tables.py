@@ -6,12 +6,17 @@ full of vector drawings. Here the same edges are taken from pdfium's path
 objects, the way pdfminer turns paths into lines, rectangles and curves and
 pdfplumber turns those into edges, and handed with pdfium's characters to
 pdfplumber's own ``TableFinder``; cells are filled by pdfplumber's
-``Table.extract``. Nothing is parsed twice.
+``Table.extract``. Nothing is parsed twice. Tables drawn without ruling
+lines are found from the words alone (``text_tables``): three or more
+consecutive lines whose words stand in the same columns, the blank x-ranges
+between the columns running through every line.
 """
 
 from __future__ import annotations
 
 import ctypes
+import re
+from collections.abc import Callable
 from typing import Any
 
 import pypdfium2.raw as raw
@@ -19,7 +24,7 @@ from pdfplumber.table import TableFinder
 
 from compiler.convert.pdf_chars import Char, Matrix, compose, display_transform, page_objects
 
-__all__ = ["page_edges", "find_tables"]
+__all__ = ["page_edges", "find_tables", "text_tables"]
 
 _SAME = 0.01  # points: coordinates this close count as equal (pdfium computes in single precision)
 _MIN_EDGE = 3.0  # pdfplumber's edge_min_length: shorter edges never bound a cell
@@ -150,3 +155,108 @@ def find_tables(page: Any, chars: list[Char]) -> list[tuple[tuple[float, float, 
         table.page = _Page(width, height, edges, inside)  # extract() tests every char of its page against every cell
         found.append((table.bbox, table.extract()))
     return found
+
+
+_CELL_GAP = 1.0  # a gap between words wider than this many font sizes separates two cells of a borderless table
+_MIN_ROWS = 3
+_LEADER = re.compile(r"(\.\s?){4,}|…{2,}|\(cid:\d+\)")  # contents lines, and glyphs without text
+_MARKER = re.compile(r"^([•◦▪●○■□‣⁃∙·*–—-]|\(?\d{1,2}[.)]|\(?[a-z][.)])$")
+
+
+def _cells(line: list[dict]) -> list[list[dict]]:
+    """A physical line's words split at gaps of at least a font size (the space between two table columns)."""
+    cells = [[line[0]]]
+    for word in line[1:]:
+        prev = cells[-1][-1]
+        if word["x0"] - prev["x1"] > _CELL_GAP * max(prev["size"], word["size"]):
+            cells.append([word])
+        else:
+            cells[-1].append(word)
+    return cells
+
+
+def _columns(rows: list[list[list[dict]]]) -> list[tuple[float, float]]:
+    """The x-ranges the rows' cells cover, merged: the blank 'rivers' between them separate the columns."""
+    spans = sorted((min(w["x0"] for w in cell), max(w["x1"] for w in cell)) for row in rows for cell in row)
+    merged = [list(spans[0])]
+    for x0, x1 in spans[1:]:
+        if x0 <= merged[-1][1] + 2.0:
+            merged[-1][1] = max(merged[-1][1], x1)
+        else:
+            merged.append([x0, x1])
+    return [(a, b) for a, b in merged]
+
+
+def _grid(rows: list[list[list[dict]]], columns: list[tuple[float, float]]) -> list[list[str]]:
+    grid = []
+    for row in rows:
+        cells = [""] * len(columns)
+        for cell in row:
+            x0 = min(w["x0"] for w in cell)
+            index = next(i for i, (a, b) in enumerate(columns) if a - 0.5 <= x0 <= b + 0.5)
+            cells[index] = " ".join(filter(None, [cells[index], " ".join(w["text"] for w in cell)]))
+        grid.append(cells)
+    return grid
+
+
+def _is_table(rows: list[list[list[dict]]], columns: list[tuple[float, float]]) -> bool:
+    """Aligned columns of short cells: each column filled in most rows, no list bullets, not two columns of prose."""
+    if len(rows) < _MIN_ROWS or len(columns) < 2:
+        return False
+    grid = _grid(rows, columns)
+    filled = [sum(1 for cell in row if cell) for row in grid]
+    if sum(1 for n in filled if n >= 2) < max(_MIN_ROWS, 0.6 * len(rows)):
+        return False
+    if any(sum(1 for row in grid if row[i]) < 0.5 * len(rows) for i in range(len(columns))):
+        return False  # a column almost empty: labels scattered in a drawing, not a table
+    if sum(1 for row in grid if _MARKER.match(row[0])) > 0.3 * len(rows):
+        return False  # bullets or numbers set apart from their text: a list
+    width = columns[-1][1] - columns[0][0]
+    if len(columns) == 2 and max(b - a for a, b in columns) > 0.4 * width:
+        return False  # two wide columns: a two-column page of prose
+    prose = 0
+    for i in range(len(columns)):
+        counts = sorted(len(row[i].split()) for row in grid if row[i])
+        prose += counts[len(counts) // 2] >= 5
+    if prose >= 2:
+        return False  # two columns of running text (with a figure or gutter between): a page, not a table
+    words_per_cell = sum(len(cell) for row in rows for cell in row) / sum(len(row) for row in rows)
+    return words_per_cell <= 6
+
+
+def text_tables(lines: list[list[dict]], mono: Callable[[dict], bool]) -> tuple[list[tuple[tuple[float, float, float, float], list[list[str]]]], set[int]]:
+    """Tables drawn without ruling lines: runs of at least three lines whose words stand in the same columns.
+
+    ``lines`` are a page's physical lines (words sorted by x), top to bottom. Returns
+    each table's (bbox, rows) and the ids of the words it took.
+    """
+    found, used = [], set()
+    run: list[list[list[dict]]] = []
+
+    def close() -> None:
+        nonlocal run
+        for _attempt in range(3):  # the run, then without one or two leading lines (a caption or heading set in columns)
+            if len(run) < _MIN_ROWS:
+                break
+            columns = _columns(run)
+            if _is_table(run, columns):
+                words = [w for row in run for cell in row for w in cell]
+                bbox = (min(w["x0"] for w in words), min(w["top"] for w in words), max(w["x1"] for w in words), max(w["bottom"] for w in words))
+                found.append((bbox, _grid(run, columns)))
+                used.update(id(w) for w in words)
+                break
+            run = run[1:]
+        run = []
+
+    for line in lines:
+        cells = _cells(line)
+        size = max(w["size"] for w in line)
+        tight = run and line[0]["top"] - max(w["bottom"] for cell in run[-1] for w in cell) < 1.5 * size
+        if len(cells) >= 2 and not any(mono(w) or _LEADER.search(w["text"]) for w in line):  # contents lines (dot leaders) are not columns
+            if run and not tight:
+                close()
+            run.append(cells)
+        else:
+            close()
+    close()
+    return found, used

@@ -14,6 +14,7 @@ import base64
 import re
 from collections import Counter, defaultdict
 
+from compiler.convert.pdf_headings import heading_levels, heading_lines, numbering
 from compiler.convert.pdf_layout import CAPTION, PageData, PageItem
 from compiler.records import Element
 from compiler.sections import numbering_depth
@@ -24,9 +25,9 @@ Bookmark = tuple[int, str, int | None]  # (level, 1 = top; title; 1-based page o
 
 _PAGE_NUMBER = re.compile(r"^\W*(page\s*)?([0-9]+|[ivxlcdm]+)(\s*(of|/)\s*[0-9]+)?\W*$", re.IGNORECASE)
 _BULLET = re.compile(r"^([•◦▪▫●○■□‣⁃∙·*–—-]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\([ivx]+\))\s+\S")
-_LEADERS = re.compile(r"(\.\s?){4,}|…{2,}|\.{2,}\s*\d+$")
-_NUMBERED_TOC = re.compile(r"^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\s+.+\s\d+$")
-_SENTENCE_END = (".", "!", "?", ":", ";")
+_SENTENCE_END = (".", "!", "?", ":", ";", "。", "！", "？", "：", "؛", "؟")
+_CJK_END = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]$")
+_CJK_START = re.compile(r"^[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
 _NUMBER_PREFIX = re.compile(r"^(?:(?:appendix|annex|chapter|part|section)\s+)?(?:\d+|[A-Z]|[IVXL]+)(?:\.\d+)*\.?\s+", re.IGNORECASE)
 
 
@@ -55,10 +56,12 @@ def _running_lines(pages: list[PageData]) -> set[int]:
             candidates.append((item, zone, key, place))
     n = len(pages)
     text_min = 2 if n <= 4 else 3
+    body = _body_size([item for page in pages for item in page.items if item.kind == "line"])
     drop = set()
     for item, _zone, key, place in candidates:
         numbered = bool(re.search(r"(^\d+\s)|(\s\d+$)|^\d+$", item.text.strip())) or bool(_PAGE_NUMBER.match(item.text))
-        if len(by_text[key]) >= text_min or (numbered and n >= 3 and len(by_place[place]) >= max(2, n * 0.4)):
+        small = item.size <= body + 0.5  # a running title set no larger than the body: furniture even on two pages
+        if len(by_text[key]) >= (2 if small else text_min) or (numbered and n >= 3 and len(by_place[place]) >= max(2, n * 0.4)):
             drop.add(id(item))
         elif _PAGE_NUMBER.match(item.text) and len(item.text) < 12:
             drop.add(id(item))
@@ -77,21 +80,6 @@ def _body_size(lines: list[PageItem]) -> float:
     return weights.most_common(1)[0][0] if weights else 10.0
 
 
-def _heading_like(line: PageItem, body: float) -> bool:
-    text = line.text.strip()
-    if line.mono or len(text) > 160 or not re.search(r"[A-Za-z]", text) or CAPTION.match(text):
-        return False
-    if _LEADERS.search(text) or _NUMBERED_TOC.match(text) or _PAGE_NUMBER.match(text):
-        return False
-    big = line.size >= max(body * 1.12, body + 1.0)
-    if big:
-        return len(text.split()) <= 25
-    if line.bold and line.size >= body * 0.9:
-        short = len(text.split()) <= 14
-        return short and (not text.endswith((".", ",", ";")) or numbering_depth(text) is not None)
-    return False
-
-
 def _merge_heading_lines(lines: list[PageItem], heads: set[int], absorbed: set[int]) -> dict[int, str]:
     """Heading text per first line id; a heading wrapped over lines of one style becomes one heading."""
     merged: dict[int, str] = {}
@@ -105,7 +93,7 @@ def _merge_heading_lines(lines: list[PageItem], heads: set[int], absorbed: set[i
             and _style(previous) == _style(line)
             and previous.page == line.page
             and 0 <= line.top - previous.bottom < 0.8 * line.size
-            and numbering_depth(line.text) is None
+            and numbering(line.text) is None
         ):
             first = next(reversed(merged))
             merged[first] += " " + line.text
@@ -114,37 +102,6 @@ def _merge_heading_lines(lines: list[PageItem], heads: set[int], absorbed: set[i
             merged[id(line)] = line.text
         previous = line
     return merged
-
-
-def _levels(lines: list[PageItem], heads: set[int], texts: dict[int, str]) -> dict[int, int]:
-    """Level per heading: numbering depth when numbered; else by style rank, anchored to numbered styles."""
-    styles = sorted({_style(line) for line in lines if id(line) in heads}, key=lambda s: (-s[0], not s[1]))
-    depths: dict[tuple[float, bool], Counter] = defaultdict(Counter)
-    for line in lines:
-        if id(line) in heads and (depth := numbering_depth(texts[id(line)])) is not None:
-            depths[_style(line)][depth] += 1
-    anchored = {style: counter.most_common(1)[0][0] for style, counter in depths.items()}
-    style_level: dict[tuple[float, bool], int] = {}
-    for rank, style in enumerate(styles):
-        if style in anchored:
-            style_level[style] = anchored[style]
-            continue
-        above = [(r, anchored[s]) for r, s in enumerate(styles[:rank]) if s in anchored]
-        below = [(r, anchored[s]) for r, s in enumerate(styles) if r > rank and s in anchored]
-        if above:
-            r, level = above[-1]
-            style_level[style] = level + (rank - r)
-        elif below:
-            r, level = below[0]
-            style_level[style] = max(1, level - (r - rank))
-        else:
-            style_level[style] = rank + 1
-    levels = {}
-    for line in lines:
-        if id(line) in heads:
-            depth = numbering_depth(texts[id(line)])
-            levels[id(line)] = depth if depth is not None else style_level[_style(line)]
-    return levels
 
 
 def _apply_outline(
@@ -199,13 +156,20 @@ def _join(text: str, more: str, vocabulary: set[str]) -> str:
         if whole in vocabulary or hyphenated not in vocabulary:
             return text[:-1] + more
         return text + more
+    if text and _CJK_END.search(text) and _CJK_START.match(more):
+        return text + more  # Chinese and Japanese lines wrap between characters, not at spaces
     return f"{text} {more}" if text else more
 
 
-def _left_edges(lines: list[PageItem]) -> dict[tuple[int, int], float]:
-    edges: dict[tuple[int, int], Counter] = defaultdict(Counter)
+def _start(line: PageItem) -> float:
+    """Where a line starts, as a coordinate that grows in reading direction (a right-to-left line starts at its right edge)."""
+    return -line.x1 if line.rtl else line.x0
+
+
+def _left_edges(lines: list[PageItem]) -> dict[tuple[int, int, bool], float]:
+    edges: dict[tuple[int, int, bool], Counter] = defaultdict(Counter)
     for line in lines:
-        edges[(line.page, line.column)][round(line.x0)] += 1
+        edges[(line.page, line.column, line.rtl)][round(_start(line))] += 1
     return {key: float(counter.most_common(1)[0][0]) for key, counter in edges.items()}
 
 
@@ -215,7 +179,7 @@ def _line_gap(lines: list[PageItem]) -> float:
         for a, b in zip(lines, lines[1:])
         if a.page == b.page and a.column == b.column and 0 <= b.top - a.bottom < a.size
     )
-    return gaps[len(gaps) // 2] if gaps else 2.0
+    return gaps[int(0.3 * len(gaps))] if gaps else 2.0  # the lower third: paragraph breaks of short paragraphs do not count
 
 
 def assemble(pages: list[PageData], outline: list[Bookmark] | None = None) -> list[Element]:
@@ -224,11 +188,13 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None) -> li
     items = [item for page in pages for item in page.items if id(item) not in drop]
     lines = [item for item in items if item.kind == "line"]
     body = _body_size(lines)
-    heads = {id(line) for line in lines if _heading_like(line, body)}
+    heads = {id(lines[index]) for index in heading_lines(lines, body, len(pages))}
     absorbed: set[int] = set()
     texts = _merge_heading_lines(lines, heads, absorbed)
     heads -= absorbed
-    levels = _levels(lines, heads, texts)
+    position = {id(line): index for index, line in enumerate(lines)}
+    by_index = heading_levels(lines, {position[h] for h in heads}, {position[k]: v for k, v in texts.items() if k in heads})
+    levels = {id(lines[index]): level for index, level in by_index.items()}
     if outline:
         _apply_outline(lines, outline, heads, texts, levels, absorbed)
     vocabulary = _vocabulary(lines)
@@ -263,7 +229,26 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None) -> li
             open_block = Element(kind=kind, text=item.text.strip(), page=item.page)
             elements.append(open_block)
         prev = item
-    return elements
+    return _table_captions(elements)
+
+
+_TABLE_CAPTION = re.compile(r"^(table|tab\.)\s*([0-9]+|[A-Z](\.[0-9]+)?)(\.[0-9]+)?\s*[:.|—–-]", re.IGNORECASE)
+
+
+def _table_captions(elements: list[Element]) -> list[Element]:
+    """A "Table N: ..." paragraph just above (or else just below) a table on its page names it, and leaves the text flow."""
+    taken: set[int] = set()
+    for index, element in enumerate(elements):
+        if element.kind != "table" or element.name:
+            continue
+        for near in (index - 1, index + 1):
+            if 0 <= near < len(elements) and near not in taken:
+                other = elements[near]
+                if other.kind == "paragraph" and other.page == element.page and _TABLE_CAPTION.match(other.text):
+                    element.name = other.text
+                    taken.add(near)
+                    break
+    return [element for index, element in enumerate(elements) if index not in taken]
 
 
 def _label(caption: str) -> str | None:
@@ -279,13 +264,13 @@ def _continues(block: Element, prev: PageItem, line: PageItem, kind: str, edges:
         return block.kind == kind == "code" and prev.page == line.page and line.top - prev.bottom < 1.2 * line.size
     if abs(line.size - prev.size) > 1.0:
         return False
-    edge = edges.get((line.page, line.column), line.x0)
-    indented = line.x0 - edge > 0.8 * line.size and line.x0 - edge < 6 * line.size
+    edge = edges.get((line.page, line.column, line.rtl), _start(line))
+    indented = _start(line) - edge > 0.8 * line.size and _start(line) - edge < 6 * line.size
     ended = block.text.rstrip().endswith(_SENTENCE_END)
     if prev.page != line.page or prev.column != line.column or line.top < prev.top:
         return not ended and not indented
     if line.top - prev.bottom > gap + 0.2 * line.size:
         return False
     if block.kind == "list_item":
-        return line.x0 > edges.get((prev.page, prev.column), prev.x0) + 0.5 * line.size or not ended
-    return line.x0 - prev.x0 <= 0.8 * line.size
+        return _start(line) > edges.get((prev.page, prev.column, prev.rtl), _start(prev)) + 0.5 * line.size or not ended
+    return _start(line) - _start(prev) <= 0.8 * line.size

@@ -21,7 +21,7 @@ from compiler.records import Converted, Element
 
 __all__ = ["read", "parse_rst"]
 
-READER_VERSION = "1"
+READER_VERSION = "2"
 
 _ADORN = re.compile(r"^([!-/:-@\[-`{-~])\1+\s*$")
 _HEADER_FIELD = re.compile(r"^([A-Z][A-Za-z0-9-]*(?: [A-Za-z0-9-]+)*):\s*(.*)$")
@@ -207,6 +207,9 @@ class _Parser:
                     first.append(lines[j])
                     j += 1
                 text = _join(first)
+                marker = item.group(1)
+                if item.re is _ENUM and "#" not in marker:
+                    text = f"{marker} {text}"  # an enumerated item keeps its number ("3." or "(c)")
                 self.elements.append(Element(kind="list_item", text=text))
                 if text.endswith("::"):
                     literal_next = True

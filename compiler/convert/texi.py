@@ -19,7 +19,7 @@ from compiler.records import Converted, Element
 
 __all__ = ["read", "parse_texinfo"]
 
-READER_VERSION = "1"
+READER_VERSION = "2"
 
 _LEVELS = {
     "chapter": 1, "unnumbered": 1, "appendix": 1, "majorheading": 1, "chapheading": 1,
@@ -184,6 +184,15 @@ def _expand_includes(path: Path, lines: list[str], warnings: list[str], depth: i
     return out
 
 
+
+def _enumerated(start: str, n: int) -> str:
+    """The label of an @enumerate list's n-th item: "@enumerate 3" counts 3, 4, ...; "@enumerate a" counts a, b, ..."""
+    if start.isdigit():
+        return f"{int(start) + n - 1}."
+    if len(start) == 1 and start.isalpha():
+        return f"{chr(ord(start) + n - 1)}."
+    return f"{n}."
+
 class _Reader:
     def __init__(self, values: dict[str, str]) -> None:
         self.values = values
@@ -200,6 +209,8 @@ class _Reader:
             term = top.pop("pending")
             if top["kind"] == "table":
                 text = f"{term}: {text}" if text and term else (term or text)
+            elif top["kind"] == "enumerate" and text:
+                text = f"{term} {text}"  # the item keeps its number, so "step 3" can be found
             if text:
                 self.elements.append(Element(kind="list_item", text=text))
             return
@@ -210,6 +221,9 @@ class _Reader:
         self.flush()
         top = self.lists[-1]
         term = " ".join(render(top["wrap"].format(argument.strip()) if argument.strip() else "", self.values).split())
+        if top["kind"] == "enumerate":
+            top["n"] = top.get("n", 0) + 1
+            term = _enumerated(top.get("start", "1"), top["n"])
         top["pending"] = term
         if top["kind"] != "table" and argument.strip():
             self.para.append(argument)
@@ -303,7 +317,7 @@ def parse_texinfo(lines: list[str], values: dict[str, str] | None = None) -> tup
             continue
         if name in {"itemize", "enumerate"}:
             reader.flush()
-            reader.lists.append({"kind": name, "wrap": "{}"})
+            reader.lists.append({"kind": name, "wrap": "{}", "start": argument.strip() or "1"})
             continue
         if name in {"table", "ftable", "vtable"}:
             reader.flush()
