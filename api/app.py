@@ -23,7 +23,7 @@ from api.answer import build_pipeline
 from api.errors import ApiError
 from api.routes import ROUTES
 from api.security import Grants, RateLimiter
-from api.shelves import OpenShelf, open_shelf
+from api.shelves import OpenShelf, ShelfRegistry
 from api.trace import TraceStore
 from compiler import __version__
 from compiler.embedders import Embedder
@@ -104,22 +104,16 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        opened: dict[str, OpenShelf] = {}
-        shelves: dict[str, OpenShelf] = {}
+        shelves = ShelfRegistry(embedder)
         traces = TraceStore(settings.api.trace_db)
         try:
             for name in sorted(stores):
-                where = stores[name]
-                if isinstance(where, OpenShelf):
-                    shelves[name] = where
-                else:
-                    shelves[name] = opened[name] = open_shelf(name, Path(where), embedder)
+                shelves.add(name, stores[name])
             app.state.shelves = shelves
             app.state.traces = traces
             yield
         finally:
-            for shelf in opened.values():
-                shelf.close()
+            shelves.close()
             traces.close()
 
     handlers: list = list(ROUTES)

@@ -16,7 +16,7 @@ from typing import Annotated
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
 from api.answer import answer_question
-from api.errors import BadRequest, NotFound
+from api.errors import BadRequest, Forbidden, NotFound
 from api.schemas import AskRequest, AskResponse, HealthResponse, SearchHitOut, SearchResponse, SectionResponse
 from api.security import Principal
 from compiler import __version__
@@ -41,11 +41,15 @@ def _principal(request: Request) -> Principal:
     return request.state.principal
 
 
-def _served(request: Request, shelf: str):
+def _check_served(request: Request, names: list[str]) -> None:
+    """NotFound for a granted shelf this server does not serve; the message names only shelves the caller may read."""
     shelves = request.app.state.shelves
-    if shelf not in shelves:
-        raise NotFound(f"shelf '{shelf}' is not served here; the server was started with: {', '.join(sorted(shelves))}")
-    return shelves[shelf]
+    principal = _principal(request)
+    for shelf in names:
+        if shelf not in shelves:
+            readable = sorted(n for n in shelves if n in principal.shelves)
+            listed = ", ".join(readable) if readable else "none"
+            raise NotFound(f"shelf '{shelf}' is not served here; shelves your token can read here: {listed}")
 
 
 @post("/api/ask", status_code=200, guards=[authenticate], sync_to_thread=True, summary="Answer a question from a shelf")
@@ -63,8 +67,9 @@ def ask(request: Request, data: JSONBody[AskRequest]) -> AskResponse:
         raise BadRequest("question is empty; write the question in plain words")
     if len(data.history) > limits.max_history_turns:
         raise BadRequest(f"history has {len(data.history)} turns; send at most the last {limits.max_history_turns} (api.max_history_turns)")
-    shelves = {name: _served(request, name) for name in names}
-    return answer_question(state.pipeline, data, shelves, token=principal.name, traces=state.traces)
+    _check_served(request, names)
+    with state.shelves.use(names) as shelves:
+        return answer_question(state.pipeline, data, shelves, token=principal.name, traces=state.traces)
 
 
 @get("/api/search", guards=[authenticate], sync_to_thread=True, summary="Search a shelf's sections")
@@ -75,9 +80,9 @@ def search(
     k: Annotated[int, QueryParameter(ge=1, le=100, description="How many sections to return.")] = 10,
 ) -> SearchResponse:
     _principal(request).require([shelf])
-    open_shelf = _served(request, shelf)
-    with open_shelf.lock:
-        result = open_shelf.searcher.search(q, k=k)
+    _check_served(request, [shelf])
+    with request.app.state.shelves.use([shelf]) as shelves, shelves[shelf].lock:
+        result = shelves[shelf].searcher.search(q, k=k)
     hits = [
         SearchHitOut(section_id=h.section_id, doc_id=h.doc_id, title=h.title, path=h.path, heading_path=h.heading_path, score=h.score, ranks=h.ranks)
         for h in result.hits
@@ -85,7 +90,7 @@ def search(
     return SearchResponse(shelf=shelf, query=result.query, hits=hits, warnings=result.warnings)
 
 
-@get("/api/sections/{section_id:str}", guards=[authenticate], sync_to_thread=False, summary="One section's text, by id")
+@get("/api/sections/{section_id:str}", guards=[authenticate], sync_to_thread=True, summary="One section's text, by id")
 def section(request: Request, section_id: FromPath[str], shelf: FromQuery[str | None] = None) -> SectionResponse:
     principal = _principal(request)
     if shelf is not None:
@@ -93,27 +98,34 @@ def section(request: Request, section_id: FromPath[str], shelf: FromQuery[str | 
         names = [shelf]
     else:
         names = sorted(n for n in principal.shelves if n in request.app.state.shelves)
-    for name in names:
-        open_shelf = _served(request, name)
-        found = open_shelf.sections.get(section_id)
-        if found is not None:
-            document = open_shelf.documents[found.doc_id]
-            return SectionResponse(
-                shelf=name, section_id=section_id, doc_id=found.doc_id, title=document["title"], path=document["path"],
-                heading=found.heading, heading_path=found.heading_path, page_start=found.page_start, page_end=found.page_end,
-                text=found.text, blocks=[b.model_dump(exclude={"figure_id"}, exclude_defaults=True) for b in found.blocks],
-            )
+    _check_served(request, names)
+    with request.app.state.shelves.use(names) as shelves:
+        for name in names:
+            found = shelves[name].sections.get(section_id)
+            if found is not None:
+                document = shelves[name].documents[found.doc_id]
+                return _section_response(name, section_id, found, document)
     where = f"shelf '{shelf}'" if shelf else "the shelves this token grants"
     raise NotFound(f"no section '{section_id}' in {where}; section ids come from answers' citations and /api/search")
+
+
+def _section_response(name: str, section_id: str, found, document: dict) -> SectionResponse:
+    return SectionResponse(
+        shelf=name, section_id=section_id, doc_id=found.doc_id, title=document["title"], path=document["path"],
+        heading=found.heading, heading_path=found.heading_path, page_start=found.page_start, page_end=found.page_end,
+        text=found.text, blocks=[b.model_dump(exclude={"figure_id"}, exclude_defaults=True) for b in found.blocks],
+    )
 
 
 @get("/api/answers/{trace_id:str}", guards=[authenticate], sync_to_thread=False, summary="The stored trace of an answer")
 def answer_trace(request: Request, trace_id: FromPath[str]) -> dict:
     traces = request.app.state.traces
     shelves = traces.shelves_of(trace_id)
+    principal = _principal(request)
     if shelves is None:
         raise NotFound(f"no answer with trace id '{trace_id}'; the id is the trace_id field of an /api/ask answer")
-    _principal(request).require(shelves)
+    if any(name not in principal.shelves for name in shelves):
+        raise Forbidden(f"the token '{principal.name}' does not grant the shelves answer '{trace_id}' read; use the token that asked it")
     return traces.get(trace_id).model_dump()
 
 

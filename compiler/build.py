@@ -21,13 +21,14 @@ from compiler.convert import ReadOptions, convert_file
 from compiler.discover import SourceFile, discover
 from compiler.errors import ConversionError
 from compiler.figures import describe_figures
+from compiler.generations import BuildLock, begin_generation, current_generation, flip_generation
 from compiler.models import ChatModel, make_client
 from compiler.report import BuildReport, DocReport
 from compiler.sections import build_sections
 from compiler.settings import Settings, ShelfConfig, load_shelf_config, settings_hash
 from compiler.store import Store
 
-__all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "READER_EPOCH"]
+__all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "current_build", "READER_EPOCH"]
 
 log = logging.getLogger("shelfwise.build")
 
@@ -51,13 +52,24 @@ def shelf_build_dir(shelf_dir: Path, settings: Settings, config: ShelfConfig | N
 
 
 def shelf_dir_for(shelf: str, settings) -> Path:
-    """A compiled shelf's build folder from its build folder, its shelf folder or its name under the build dir."""
+    """A compiled shelf's build folder (its root, holding ``current`` and ``generations/``) from its build
+    folder, its shelf folder or its name under the build dir."""
     path = Path(shelf)
     if (path / "store.sqlite").exists():
         return path
     if path.is_dir() and not (settings.build_dir / shelf / "store.sqlite").exists():
         return shelf_build_dir(path, settings)
     return settings.build_dir / shelf
+
+
+def current_build(shelf: str | Path, settings=None) -> Path:
+    """The folder of a shelf's current build generation (store.sqlite, lexical/, site/ of one build, never a mix).
+
+    ``shelf`` is what ``shelf_dir_for`` takes, or a build root or generation folder; when nothing is compiled
+    there the root is returned (its store.sqlite is then missing, for the caller's own message).
+    """
+    root = Path(shelf) if settings is None else shelf_dir_for(str(shelf), settings)
+    return current_generation(root) or root
 
 
 def _read_options(settings: Settings, config: ShelfConfig, checkpoint_dir: Path, progress: Progress) -> ReadOptions:
@@ -130,11 +142,21 @@ def build_shelf(
     config = load_shelf_config(shelf_dir)
     if exclude:
         config = config.model_copy(update={"exclude": [*config.exclude, *exclude]})
-    out = shelf_build_dir(shelf_dir, settings, config)
-    out.mkdir(parents=True, exist_ok=True)
-    store = Store(out / "store.sqlite")
-    report = BuildReport(shelf=shelf_name(shelf_dir, config), store=str(out / "store.sqlite"))
+    root = shelf_build_dir(shelf_dir, settings, config)
+    lock = BuildLock(root, shelf_name(shelf_dir, config))
     try:
+        return _build(shelf_dir, settings, config, root, progress, vision_http_client, stages, started)
+    finally:
+        lock.release()
+
+
+def _build(shelf_dir, settings, config, root, progress, vision_http_client, stages, started) -> BuildReport:
+    """One build into a new generation beside the current one, flipped in only when every stage succeeded."""
+    out = begin_generation(root, progress)
+    store = Store(out / "store.sqlite")
+    report = BuildReport(shelf=shelf_name(shelf_dir, config), store=str(root / "store.sqlite"))
+    try:
+        store.set_meta("shelf_name", report.shelf)
         store.set_meta("shelf_title", config.title or report.shelf)
         store.set_meta("shelf_description", config.description)
         sources = discover(shelf_dir, config)
@@ -150,7 +172,7 @@ def build_shelf(
                     DocReport(path=source.relpath, doc_id=source.doc_id, status="skipped", reason=f"unsupported file type {source.path.suffix or '(none)'}")
                 )
         for number, source in enumerate(todo, 1):
-            options = _read_options(settings, config, out / "checkpoints" / source.doc_id / source.content_hash[:16], progress)
+            options = _read_options(settings, config, root / "checkpoints" / source.doc_id / source.content_hash[:16], progress)
             reader_hash = settings_hash(READER_EPOCH, options.window_pages, options.use_outline, str(options.docling_artifacts_path), settings.models.vision)
             previous = existing.get(source.relpath)
             if previous and previous["content_hash"] == source.content_hash and previous["settings_hash"] == reader_hash and previous["doc_id"] == source.doc_id:
@@ -178,7 +200,6 @@ def build_shelf(
                 doc_report = _failed(store, source, f"reader error {type(exc).__name__}: {exc}", previous is not None)
             else:
                 changed.append(source.doc_id)
-                shutil.rmtree(out / "checkpoints" / source.doc_id, ignore_errors=True)
                 progress(f"      {doc_report.sections} sections, {doc_report.tables} tables, {doc_report.figures} figures ({doc_report.seconds:.1f} s)")
             report.documents.append(doc_report)
         present = {s.relpath for s in sources}
@@ -199,6 +220,9 @@ def build_shelf(
         (out / "report.json").write_text(report.to_json(), encoding="utf-8")
     finally:
         store.close()
+    flip_generation(root, out)
+    for doc_id in changed:  # finished windows are kept until the build that used them is the current one
+        shutil.rmtree(root / "checkpoints" / doc_id, ignore_errors=True)
     return report
 
 
