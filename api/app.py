@@ -17,13 +17,13 @@ from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi import OpenAPIConfig
-from litestar.static_files import create_static_files_router
 
 from api.answer import build_pipeline
 from api.errors import ApiError
 from api.routes import ROUTES
-from api.security import Grants, RateLimiter
+from api.security import FailedAuthLimiter, Grants, RateLimiter
 from api.shelves import OpenShelf, ShelfRegistry
+from api.sites import SITE_ROUTES
 from api.trace import TraceStore
 from compiler import __version__
 from compiler.embedders import Embedder
@@ -94,7 +94,7 @@ def create_app(
     Build folders are opened in the lifespan and closed at shutdown; open
     shelves given in are left open. ``chat`` maps answering roles (planner,
     writer, checker) to models; ``sites`` maps shelf names to static site folders
-    served, public, under /sites/<shelf>/.
+    served under /sites/<shelf>/ to tokens granting the shelf (api/sites.py), or to anyone for api.public_sites.
     """
     for name, where in stores.items():
         if not isinstance(where, OpenShelf) and not (Path(where) / "store.sqlite").exists():
@@ -105,7 +105,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         shelves = ShelfRegistry(embedder)
-        traces = TraceStore(settings.api.trace_db)
+        traces = TraceStore(settings.api.trace_db, settings.api.trace_retention_days)
         try:
             for name in sorted(stores):
                 shelves.add(name, stores[name])
@@ -117,8 +117,8 @@ def create_app(
             traces.close()
 
     handlers: list = list(ROUTES)
-    for name, folder in sorted((sites or {}).items()):
-        handlers.append(create_static_files_router(path=f"/sites/{name}", directories=[Path(folder)], html_mode=True, name=f"site-{name}"))
+    if sites:
+        handlers.extend(SITE_ROUTES)
     cors = None
     if settings.api.cors_origins:
         cors = CORSConfig(
@@ -141,7 +141,10 @@ def create_app(
             HTTPException: _http,
             Exception: _crash,
         },
-        state=State({"settings": settings, "pipeline": pipeline, "grants": grants, "limiter": RateLimiter(settings.api.rate_limit_per_minute)}),
+        state=State({
+            "settings": settings, "pipeline": pipeline, "grants": grants, "limiter": RateLimiter(settings.api.rate_limit_per_minute),
+            "failed_auth": FailedAuthLimiter(settings.api.failed_auth_per_minute), "sites": dict(sites or {}),
+        }),
         debug=False,
     )
 

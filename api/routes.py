@@ -18,7 +18,8 @@ from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from api.answer import answer_question
 from api.errors import BadRequest, Forbidden, NotFound
 from api.schemas import AskRequest, AskResponse, HealthResponse, SearchHitOut, SearchResponse, SectionResponse
-from api.security import Principal
+from api.hygiene import check_json_depth, clean_text, error_responses
+from api.security import Principal, resolve_principal
 from compiler import __version__
 
 __all__ = ["authenticate", "ROUTES"]
@@ -28,10 +29,8 @@ def authenticate(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
     """Guard: resolve the bearer token (required unless the route says 'optional'), then count it against the rate limit."""
     state = connection.app.state
     header = connection.headers.get("authorization")
-    if handler.opt.get("auth") == "optional":
-        principal = state.grants.principal(header)
-    else:
-        principal = state.grants.required(header)
+    address = connection.client.host if connection.client else "unknown"
+    principal = resolve_principal(state, address, header, required=handler.opt.get("auth") != "optional")
     if principal is not None:
         state.limiter.hit(principal.name)
     connection.state.principal = principal
@@ -52,11 +51,16 @@ def _check_served(request: Request, names: list[str]) -> None:
             raise NotFound(f"shelf '{shelf}' is not served here; shelves your token can read here: {listed}")
 
 
-@post("/api/ask", status_code=200, guards=[authenticate], sync_to_thread=True, summary="Answer a question from a shelf")
+@post("/api/ask", status_code=200, guards=[authenticate], sync_to_thread=True, summary="Answer a question from a shelf",
+      before_request=check_json_depth, responses=error_responses(400, 401, 403, 404, 413, 429, 502, 504))
 def ask(request: Request, data: JSONBody[AskRequest]) -> AskResponse:
     state = request.app.state
     limits = state.settings.api
     principal = _principal(request)
+    data = data.model_copy(update={
+        "question": clean_text(data.question),
+        "history": [turn.model_copy(update={"question": clean_text(turn.question)}) for turn in data.history],
+    })
     names = data.shelf_names()
     principal.require(names)
     if len(data.question) > limits.max_question_chars:
@@ -72,7 +76,8 @@ def ask(request: Request, data: JSONBody[AskRequest]) -> AskResponse:
         return answer_question(state.pipeline, data, shelves, token=principal.name, traces=state.traces)
 
 
-@get("/api/search", guards=[authenticate], sync_to_thread=True, summary="Search a shelf's sections")
+@get("/api/search", guards=[authenticate], sync_to_thread=True, summary="Search a shelf's sections",
+     responses=error_responses(400, 401, 403, 404, 429))
 def search(
     request: Request,
     shelf: FromQuery[str],
@@ -90,7 +95,8 @@ def search(
     return SearchResponse(shelf=shelf, query=result.query, hits=hits, warnings=result.warnings)
 
 
-@get("/api/sections/{section_id:str}", guards=[authenticate], sync_to_thread=True, summary="One section's text, by id")
+@get("/api/sections/{section_id:str}", guards=[authenticate], sync_to_thread=True, summary="One section's text, by id",
+     responses=error_responses(400, 401, 403, 404, 429))
 def section(request: Request, section_id: FromPath[str], shelf: FromQuery[str | None] = None) -> SectionResponse:
     principal = _principal(request)
     if shelf is not None:
@@ -117,7 +123,8 @@ def _section_response(name: str, section_id: str, found, document: dict) -> Sect
     )
 
 
-@get("/api/answers/{trace_id:str}", guards=[authenticate], sync_to_thread=False, summary="The stored trace of an answer")
+@get("/api/answers/{trace_id:str}", guards=[authenticate], sync_to_thread=False, summary="The stored trace of an answer",
+     responses=error_responses(400, 401, 403, 404, 429))
 def answer_trace(request: Request, trace_id: FromPath[str]) -> dict:
     traces = request.app.state.traces
     shelves = traces.shelves_of(trace_id)
@@ -129,7 +136,8 @@ def answer_trace(request: Request, trace_id: FromPath[str]) -> dict:
     return traces.get(trace_id).model_dump()
 
 
-@get("/api/health", guards=[authenticate], opt={"auth": "optional"}, sync_to_thread=False, summary="Liveness, and the caller's shelves")
+@get("/api/health", guards=[authenticate], opt={"auth": "optional"}, sync_to_thread=False, summary="Liveness, and the caller's shelves",
+     responses=error_responses(400, 401, 429))
 def health(request: Request) -> HealthResponse:
     principal = request.state.principal
     served = request.app.state.shelves

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from compiler.convert import ReadOptions, convert_file
-from compiler.discover import SourceFile, discover
+from compiler.discover import Refused, SourceFile, discover, display_name
 from compiler.errors import ConversionError
 from compiler.figures import describe_figures
 from compiler.generations import BuildLock, begin_generation, current_generation, flip_generation
@@ -89,13 +89,13 @@ def _convert_one(
     converted = convert_file(source.path, options)
     sections, figures = build_sections(source.doc_id, converted)
     _, warnings = describe_figures(figures, store, vision, progress)
-    warnings = converted.warnings + warnings
+    warnings = converted.warnings + warnings + ([source.note] if source.note else [])
     seconds = time.perf_counter() - started
     n_tables = sum(1 for s in sections for b in s.blocks if b.kind == "table")
     row = {
         "doc_id": source.doc_id,
         "path": source.relpath,
-        "title": source.title or converted.title,
+        "title": source.title or display_name(converted.title),
         "format": source.path.suffix.lower().lstrip("."),
         "content_hash": source.content_hash,
         "size": source.size,
@@ -159,12 +159,15 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
         store.set_meta("shelf_name", report.shelf)
         store.set_meta("shelf_title", config.title or report.shelf)
         store.set_meta("shelf_description", config.description)
-        sources = discover(shelf_dir, config)
+        refused: list[Refused] = []
+        sources = discover(shelf_dir, config, refused, allow_outside=settings.compile.follow_symlinks_outside)
         existing = {row["path"]: row for row in store.documents()}
         vision = None
         if settings.models.vision:
             vision = ChatModel(make_client(settings.models, http_client=vision_http_client), settings.models.vision)
         changed: list[str] = []
+        for item in refused:
+            report.documents.append(DocReport(path=item.relpath, doc_id="", status="failed", reason=item.reason))
         todo = [s for s in sources if s.supported]
         for source in sources:
             if not source.supported:

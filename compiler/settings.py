@@ -40,6 +40,7 @@ class PdfSettings(_Strict):
 
 class CompileSettings(_Strict):
     max_file_mb: float = Field(default=200, gt=0, description="Files larger than this many MB are reported and skipped.")
+    follow_symlinks_outside: bool = Field(default=False, description="Compile files that symbolic links in the shelf point to outside the shelf folder (refused by default).")
 
 
 class ModelSettings(_Strict):
@@ -77,7 +78,11 @@ class ApiSettings(_Strict):
     max_history_turns: int = Field(default=10, ge=0, description="Conversation turns a request may carry.")
     cors_origins: list[str] = Field(default_factory=list, description="Origins allowed to call the API from a browser (the ask widget's sites).")
     answer_timeout_s: float = Field(default=120, gt=0, description="Seconds an answer may take; past it the request gets HTTP 504.")
-    serve_sites: bool = Field(default=True, description="'shelfwise serve' also serves build/<shelf>/site under /sites/<shelf>/ (static, public).")
+    serve_sites: bool = Field(default=True, description="'shelfwise serve' also serves build/<shelf>/site under /sites/<shelf>/, to tokens granting the shelf (header or the /sites/login cookie).")
+    public_sites: list[str] = Field(default_factory=list, description="Shelves whose served site /sites/<shelf>/ anyone may read without a token (the API stays under api.tokens).")
+    failed_auth_per_minute: int = Field(default=20, ge=1, description="Failed token checks one client address may make per minute; past it every request from it gets HTTP 429 until the minute is over.")
+    max_json_depth: int = Field(default=32, ge=2, le=1000, description="Deepest nesting of arrays and objects a JSON request body may have; deeper gets HTTP 400 before it is parsed.")
+    trace_retention_days: float | None = Field(default=30, gt=0, description="Answer traces older than this many days are deleted (checked as new traces are stored); None keeps every trace.")
     trace_db: Path = Field(default=Path("build/traces.sqlite"), description="SQLite file where every answer's trace is stored.")
 
 
