@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from compiler.convert import ReadOptions, convert_file
+from compiler.convert.worker import ConvertWorker
 from compiler.discover import Refused, SourceFile, discover, display_name
 from compiler.errors import ConversionError
 from compiler.figures import describe_figures
@@ -28,7 +29,7 @@ from compiler.sections import build_sections
 from compiler.settings import Settings, ShelfConfig, load_shelf_config, settings_hash
 from compiler.store import Store
 
-__all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "current_build", "READER_EPOCH"]
+__all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "current_build", "conversion_peak_mb", "READER_EPOCH"]
 
 log = logging.getLogger("shelfwise.build")
 
@@ -73,20 +74,44 @@ def current_build(shelf: str | Path, settings=None) -> Path:
 
 
 def _read_options(settings: Settings, config: ShelfConfig, checkpoint_dir: Path, progress: Progress) -> ReadOptions:
+    limits = settings.compile
     return ReadOptions(
         window_pages=config.options.pdf_window_pages or settings.pdf.window_pages,
         use_outline=settings.pdf.use_outline if config.options.use_outline is None else config.options.use_outline,
         checkpoint_dir=checkpoint_dir,
         docling_artifacts_path=settings.pdf.docling_artifacts_path,
         progress=progress,
+        max_unzipped_mb=limits.max_unzipped_mb,
+        max_xml_elements=limits.max_xml_elements,
+        max_sheet_rows=limits.max_sheet_rows,
+        max_text_chars=limits.max_text_chars,
     )
 
 
+_WORKERS: dict[tuple, ConvertWorker] = {}
+
+
+def _converter(settings: Settings) -> Callable[[Path, ReadOptions], object]:
+    """convert_file, in the shared worker process under the compile limits unless compile.convert_in_subprocess is off."""
+    if not settings.compile.convert_in_subprocess:
+        return convert_file
+    key = (settings.compile.convert_memory_mb, settings.compile.convert_timeout_s)
+    if key not in _WORKERS:
+        _WORKERS[key] = ConvertWorker(*key)
+    return _WORKERS[key].convert
+
+
+def conversion_peak_mb() -> float:
+    """The largest peak resident memory (MB) a conversion worker of this process reported after a document."""
+    return max((worker.last_peak_mb for worker in _WORKERS.values()), default=0.0)
+
+
 def _convert_one(
-    source: SourceFile, store: Store, options: ReadOptions, reader_hash: str, vision: ChatModel | None, progress: Progress
+    source: SourceFile, store: Store, options: ReadOptions, reader_hash: str, vision: ChatModel | None, progress: Progress,
+    convert: Callable = convert_file,
 ) -> DocReport:
     started = time.perf_counter()
-    converted = convert_file(source.path, options)
+    converted = convert(source.path, options)
     sections, figures = build_sections(source.doc_id, converted)
     _, warnings = describe_figures(figures, store, vision, progress)
     warnings = converted.warnings + warnings + ([source.note] if source.note else [])
@@ -166,6 +191,7 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
         if settings.models.vision:
             vision = ChatModel(make_client(settings.models, http_client=vision_http_client), settings.models.vision)
         changed: list[str] = []
+        convert = _converter(settings)
         for item in refused:
             report.documents.append(DocReport(path=item.relpath, doc_id="", status="failed", reason=item.reason))
         todo = [s for s in sources if s.supported]
@@ -193,7 +219,7 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
                     raise ConversionError(
                         f"file is {source.size / 1e6:.0f} MB, over the {settings.compile.max_file_mb:g} MB limit (compile.max_file_mb)"
                     )
-                doc_report = _convert_one(source, store, options, reader_hash, vision, progress)
+                doc_report = _convert_one(source, store, options, reader_hash, vision, progress, convert)
             except ConversionError as exc:
                 doc_report = _failed(store, source, str(exc), previous is not None)
             except (KeyboardInterrupt, SystemExit):

@@ -41,6 +41,13 @@ class PdfSettings(_Strict):
 class CompileSettings(_Strict):
     max_file_mb: float = Field(default=200, gt=0, description="Files larger than this many MB are reported and skipped.")
     follow_symlinks_outside: bool = Field(default=False, description="Compile files that symbolic links in the shelf point to outside the shelf folder (refused by default).")
+    max_unzipped_mb: float = Field(default=500, gt=0, description="A docx/xlsx/pptx whose parts add up to more than this many MB uncompressed is reported and skipped (a zip bomb).")
+    max_xml_elements: int = Field(default=2_000_000, ge=1000, description="A docx/xlsx/pptx with more XML elements than this in its document parts is reported and skipped.")
+    max_sheet_rows: int = Field(default=20_000, ge=1, description="A workbook with a sheet of more rows than this is reported and skipped.")
+    max_text_chars: int = Field(default=5_000_000, ge=1000, description="A text file (Markdown, HTML, RST, Texinfo, plain text) of more characters than this is reported and skipped.")
+    convert_in_subprocess: bool = Field(default=True, description="Convert each document in a separate worker process under the memory and time limits below (false: in the build's own process, no limits).")
+    convert_memory_mb: int = Field(default=2048, ge=256, description="Address space the conversion worker may use (RLIMIT_AS), in MB; a document needing more is reported and skipped. Raise it for docling's standard PDF pipeline.")
+    convert_timeout_s: float = Field(default=1800, gt=0, description="Seconds one document may take to convert; past it the worker is stopped and the document reported.")
 
 
 class ModelSettings(_Strict):
