@@ -103,3 +103,22 @@ def test_generations_are_flipped_last_and_only_the_last_two_are_kept(tmp_path: P
     assert sorted(p.name for p in (root / GENERATIONS).iterdir()) == ["2", "3"]
     assert current_build(root) == (root / GENERATIONS / "3").resolve()
     assert (root / "store.sqlite").resolve() == (root / GENERATIONS / "3" / "store.sqlite").resolve()
+
+
+def test_a_build_folder_from_before_generations_is_moved_into_the_first_one(tmp_path: Path):
+    import shutil
+
+    from compiler.build import build_shelf
+    from compiler.settings import Settings
+
+    shelf = tmp_path / "plant"
+    shelf.mkdir()
+    (shelf / "pumps.md").write_text(PUMPS.format(days=10), encoding="utf-8")
+    root = compile_shelf(shelf, tmp_path / "build")
+    legacy = tmp_path / "legacy" / "plant"
+    shutil.copytree(current_build(root), legacy)  # store.sqlite, lexical/ ... directly in the shelf's folder
+    assert current_build(legacy) == legacy
+    report = build_shelf(shelf, Settings(build_dir=tmp_path / "legacy"), progress=lambda line: None)
+    assert [d.status for d in report.documents] == ["unchanged"]
+    assert sorted(p.name for p in (legacy / GENERATIONS).iterdir()) == ["1", "2"]
+    assert current_build(legacy) == (legacy / GENERATIONS / "2").resolve() and (legacy / "store.sqlite").is_symlink()

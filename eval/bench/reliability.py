@@ -109,6 +109,7 @@ def bench_sites(server: Server, build: Path) -> dict:
     callers = {"no token": {}, "unknown token": {"Authorization": "Bearer guess"}, "other tenant": {"Authorization": f"Bearer {OTHER}"}}
     readable, tried, leaks = 0, 0, []
     with httpx.Client(base_url=server.base, timeout=30) as client:
+        granted = sum(client.get(u, headers={"Authorization": f"Bearer {READER}"}).status_code == 200 for u in urls)
         for url in urls:
             for caller, headers in callers.items():
                 response = client.get(url, headers=headers, follow_redirects=False)
@@ -117,10 +118,19 @@ def bench_sites(server: Server, build: Path) -> dict:
                     readable += 1
                     leaks.append(f"{caller} {url}")
             client.cookies.clear()
-        granted = sum(client.get(u, headers={"Authorization": f"Bearer {READER}"}).status_code == 200 for u in urls)
         unserved = client.get("/api/search", params={"shelf": "nowhere", "q": "x"}, headers={"Authorization": f"Bearer {OTHER}"})
     return {"urls": len(urls), "url_caller_pairs": tried, "readable_without_grant": readable, "leaks": leaks,
             "readable_with_granting_token": granted, "unserved_404_names_other_shelves": "licenses" in unserved.text}
+
+
+def bench_failed_auth(server: Server, attempts: int = 500) -> dict:
+    """Wrong tokens from one address: how many are refused 429 (api.failed_auth_per_minute), and whether the right token is then too."""
+    started = time.perf_counter()
+    with httpx.Client(base_url=server.base, timeout=30) as client:
+        codes = [client.get("/api/health", headers={"Authorization": f"Bearer guess-{n}"}).status_code for n in range(attempts)]
+        after = client.get("/api/search", params={"shelf": "licenses", "q": "x"}, headers={"Authorization": f"Bearer {READER}"}).status_code
+    return {"attempts": attempts, "401": codes.count(401), "429": codes.count(429), "seconds": round(time.perf_counter() - started, 2),
+            "right_token_from_the_same_address_then": after}
 
 
 def _load(base: str, stop: threading.Event, outcomes: list, section_id: str) -> None:
@@ -155,7 +165,7 @@ def bench_rebuild(server: Server, shelf: Path, config: Path, clients: int, secon
             while not stop.is_set() and "at" not in seen:
                 hits = client.get("/api/search", params={"shelf": "licenses", "q": "zebrafish aquarium"}).json()["hits"]
                 if any(h["path"] == "mit.txt" and "zebrafish" in client.get(f"/api/sections/{h['section_id']}").json()["text"] for h in hits[:3]):
-                    seen["at"] = time.perf_counter()
+                    seen["at"], seen["wall"] = time.perf_counter(), time.time()
                 time.sleep(0.05)
 
     started = time.perf_counter()
@@ -186,6 +196,8 @@ def bench_rebuild(server: Server, shelf: Path, config: Path, clients: int, secon
         "error_examples": [f"{c} {u}" for c, u, _ in errors[:5]],
         "build_seconds": round(build_ended - build_started, 2),
         "new_content_visible_after_build_end_s": round(seen["at"] - build_ended, 3) if "at" in seen else None,
+        "new_content_visible_after_flip_s": round(seen["wall"] - os.lstat(shelf.parent.parent / "build" / "licenses" / "current").st_mtime, 3)
+        if "wall" in seen else None,
         "removed_section_status": removed,
         "removed_document_cited": any(s.get("path", "").startswith("apache") for s in answer.get("sources", [])),
         "site_search_index_has_new_text": "zebrafish" in site_index,
@@ -350,15 +362,17 @@ def main(argv: list[str] | None = None) -> int:
         shelf, config = _setup(args.work)
         server = Server(config)
         try:
-            if "sites" not in skip:
-                result["sites"] = bench_sites(server, args.work / "build")
-                print("sites:", json.dumps(result["sites"]), flush=True)
-            if "schemathesis" not in skip:
-                result["schemathesis"] = bench_schemathesis(server, args.examples)
-                print("schemathesis:", json.dumps(result["schemathesis"]), flush=True)
             if "rebuild" not in skip:
                 result["rebuild_under_load"] = bench_rebuild(server, shelf, config, args.clients, args.seconds)
                 print("rebuild:", json.dumps(result["rebuild_under_load"]), flush=True)
+            if "schemathesis" not in skip:
+                result["schemathesis"] = bench_schemathesis(server, args.examples)
+                print("schemathesis:", json.dumps(result["schemathesis"]), flush=True)
+            if "sites" not in skip:  # last: its unknown-token requests use up this address's failed checks
+                result["sites"] = bench_sites(server, args.work / "build")
+                print("sites:", json.dumps(result["sites"]), flush=True)
+                result["failed_auth"] = bench_failed_auth(server)
+                print("failed auth:", json.dumps(result["failed_auth"]), flush=True)
         finally:
             server.stop()
     if "hostile" not in skip:
