@@ -1,8 +1,9 @@
 """Conversion in a separate, long-lived process with a memory and a time limit.
 
-The build hands each document to one worker process (started with the
-'spawn' method, so it shares nothing with the build's threads and memory) and
-reuses it for the next, so docling is imported once per build, not per
+The build hands each document to one worker process (a fresh interpreter,
+``python -m compiler.convert.worker``, so it shares nothing with the build's
+threads and memory and never re-runs the caller's main module) and reuses it
+for the next, so docling is imported once per build, not per
 document. The worker caps its own address space (``RLIMIT_AS``,
 ``compile.convert_memory_mb``); the build waits at most
 ``compile.convert_timeout_s`` for a document, then kills the worker. Either
@@ -14,9 +15,13 @@ Progress lines of a reader (PDF windows) come back through the same pipe.
 from __future__ import annotations
 
 import ctypes
-import multiprocessing
+import os
 import resource
+import socket
+import subprocess
+import sys
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 from compiler.errors import ConversionError
@@ -74,12 +79,18 @@ class ConvertWorker:
         self._conn = None
 
     def _start(self) -> None:
-        context = multiprocessing.get_context("spawn")
-        parent, child = context.Pipe()
-        self._process = context.Process(target=_serve, args=(child, self.memory_mb), daemon=True, name="shelfwise-convert")
-        self._process.start()
-        child.close()
-        self._conn = parent
+        mine, theirs = socket.socketpair()
+        package_root = str(Path(__file__).resolve().parents[2])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "compiler.convert.worker", str(theirs.fileno()), str(self.memory_mb or 0)],
+            pass_fds=[theirs.fileno()], env=env, stdin=subprocess.DEVNULL,
+        )
+        theirs.close()
+        self._conn = Connection(mine.detach())
+
+    def _alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
 
     def _stop(self) -> int | None:
         process, self._process = self._process, None
@@ -88,16 +99,18 @@ class ConvertWorker:
             self._conn = None
         if process is None:
             return None
-        if process.is_alive():
+        if process.poll() is None:
             process.kill()
-        process.join(timeout=10)
-        return process.exitcode
+        try:
+            return process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            return None
 
     def close(self) -> None:
         self._stop()
 
     def convert(self, path: Path, options) -> Converted:
-        if self._process is None or not self._process.is_alive():
+        if not self._alive():
             self._stop()
             self._start()
         progress = options.progress
@@ -127,3 +140,7 @@ class ConvertWorker:
             if message[0] == "failed":
                 raise ConversionError(message[1])
             return message[1]
+
+
+if __name__ == "__main__":
+    _serve(Connection(int(sys.argv[1])), int(sys.argv[2]) or None)

@@ -31,8 +31,8 @@ CLI = [sys.executable, "-m", "compiler.cli"]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "NO_MKDOCS_2_WARNING": "1"}
 READER, OTHER = "reader-secret", "other-secret"
 # progress lines that mark each stage boundary: the build is killed when its output reaches one
-BOUNDARIES = {"convert": "[2/", "lexical": "lexical: indexed", "embeddings": "dense: embedded", "indexes": "indexes:",
-              "ledger": "ledger 2/", "site": "page 2/"}
+BOUNDARIES = {"convert": "[", "lexical": "lexical: indexed", "embeddings": "dense: embedded", "indexes": "indexes:",
+              "ledger": "ledger 1/", "site": "site:"}
 QUERIES = ["permission to use copy modify", "warranty disclaimer", "patent license grant", "attribution notice", "zebrafish clause"]
 NEW_TEXT = "\n\nThe zebrafish clause: a licensee keeps a copy of this notice in every aquarium.\n"
 
@@ -119,7 +119,7 @@ def bench_sites(server: Server, build: Path) -> dict:
                     leaks.append(f"{caller} {url}")
             client.cookies.clear()
         unserved = client.get("/api/search", params={"shelf": "nowhere", "q": "x"}, headers={"Authorization": f"Bearer {OTHER}"})
-    return {"urls": len(urls), "url_caller_pairs": tried, "readable_without_grant": readable, "leaks": leaks,
+    return {"urls": len(urls), "url_caller_pairs": tried, "readable_without_grant": readable, "leak_examples": leaks[:5],
             "readable_with_granting_token": granted, "unserved_404_names_other_shelves": "licenses" in unserved.text}
 
 
@@ -242,7 +242,7 @@ from pathlib import Path
 from compiler.build import build_shelf, conversion_peak_mb
 from compiler.settings import Settings
 started = time.perf_counter()
-report = build_shelf(Path(sys.argv[1]), Settings(build_dir=Path(sys.argv[2]), compile={"convert_timeout_s": float(sys.argv[3])}),
+report = build_shelf(Path(sys.argv[1]), Settings(build_dir=Path(sys.argv[2]), compile=json.loads(sys.argv[3])),
                      progress=lambda line: None, stages=[])
 print(json.dumps({"seconds": round(time.perf_counter() - started, 2), "worker_peak_mb": round(conversion_peak_mb(), 1),
                   "build_peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
@@ -254,20 +254,25 @@ def bench_hostile(work: Path, timeout_s: float) -> dict:
     sys.path.insert(0, str(ROOT))
     from tests.bombs import long_sheet_xlsx, many_elements_docx, one_line_markdown, zip_bomb_docx
 
+    no_element_limit = {"max_xml_elements": 10**9}
     cases = {
-        "zip bomb, 105 MB of paragraphs": lambda p: many_elements_docx(p / "bomb.docx", paragraphs=2_900_000),
-        "zip bomb, one 105 MB text run": lambda p: zip_bomb_docx(p / "bomb.docx", expanded_mb=105),
-        "20 MB one-line Markdown": lambda p: one_line_markdown(p / "long.md", chars=20_000_000),
-        "50,000-row sheet": lambda p: long_sheet_xlsx(p / "readings.xlsx", rows=50_000),
+        "zip bomb, 105 MB of paragraphs": (lambda p: many_elements_docx(p / "bomb.docx", paragraphs=2_900_000), {}),
+        "zip bomb, 105 MB of paragraphs, element limit off (memory cap only)":
+            (lambda p: many_elements_docx(p / "bomb.docx", paragraphs=2_900_000), no_element_limit),
+        "zip bomb, one 105 MB text run": (lambda p: zip_bomb_docx(p / "bomb.docx", expanded_mb=105), {}),
+        "20 MB one-line Markdown": (lambda p: one_line_markdown(p / "long.md", chars=20_000_000), {}),
+        "20 MB one-line Markdown, character limit off": (lambda p: one_line_markdown(p / "long.md", chars=20_000_000), {"max_text_chars": 10**9}),
+        "50,000-row sheet": (lambda p: long_sheet_xlsx(p / "readings.xlsx", rows=50_000), {}),
     }
     out = {}
-    for number, (name, make) in enumerate(cases.items()):
+    for number, (name, (make, overrides)) in enumerate(cases.items()):
         shelf = work / "hostile" / f"case{number}"
         shutil.rmtree(shelf, ignore_errors=True)
         shelf.mkdir(parents=True)
         (shelf / "rules.md").write_text("# Rules\n\n## Gates\n\nGates close at ten.\n", encoding="utf-8")
         path = make(shelf)
-        done = subprocess.run([sys.executable, "-c", HOSTILE_RUNNER, str(shelf), str(work / "hostile-build" / str(number)), str(timeout_s)],
+        limits = json.dumps({"convert_timeout_s": timeout_s, **overrides})
+        done = subprocess.run([sys.executable, "-c", HOSTILE_RUNNER, str(shelf), str(work / "hostile-build" / str(number)), limits],
                               env=ENV, cwd=ROOT, capture_output=True, text=True)
         if done.returncode != 0:
             out[name] = {"error": done.stderr[-1500:]}
@@ -275,7 +280,7 @@ def bench_hostile(work: Path, timeout_s: float) -> dict:
         result = json.loads(done.stdout.strip().splitlines()[-1])
         documents = result.pop("documents")
         hostile = documents[path.name]
-        out[name] = {"file_bytes": path.stat().st_size, "outcome": hostile[0], "reason": hostile[1],
+        out[name] = {"file_bytes": path.stat().st_size, "limits": limits, "outcome": hostile[0], "reason": hostile[1],
                      "rest_compiled": documents["rules.md"][0] == "converted", **result}
     return out
 
