@@ -43,6 +43,31 @@ def _limit_arenas() -> None:
         pass  # not glibc: nothing to tune
 
 
+def _vm_peak_mb() -> float:
+    """This process's peak address space (what RLIMIT_AS limits) in MB."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmPeak:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _reason(exc: BaseException, memory_mb: int | None) -> str:
+    """The failure in words; running out of the memory limit anywhere in the chain of causes is named as such
+    (readers such as docling wrap a MemoryError in their own 'could not load')."""
+    seen, cause = set(), exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, MemoryError):
+            return f"needs more than {memory_mb or 0:,} MB of memory to convert (compile.convert_memory_mb); it is not converted"
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    if isinstance(exc, ConversionError):
+        return str(exc)
+    return f"reader error {type(exc).__name__}: {exc}"
+
+
 def _serve(conn, memory_mb: int | None) -> None:
     _limit_arenas()
     if memory_mb:
@@ -58,12 +83,13 @@ def _serve(conn, memory_mb: int | None) -> None:
         options = ReadOptions(**fields, progress=lambda line: conn.send(("progress", line)))
         try:
             converted = convert_file(Path(path), options)
-        except ConversionError as exc:
-            conn.send(("failed", str(exc), peak_mb()))
-        except MemoryError:
-            conn.send(("failed", f"needs more than {memory_mb or 0:,} MB of memory to convert (compile.convert_memory_mb)", peak_mb()))
         except Exception as exc:  # noqa: BLE001 - a reader library failed on this file: the build reports it
-            conn.send(("failed", f"reader error {type(exc).__name__}: {exc}", peak_mb()))
+            reason = _reason(exc, memory_mb)
+            if memory_mb and _vm_peak_mb() >= 0.9 * memory_mb and "convert_memory_mb" not in reason:
+                reason += f"; the reader reached its {memory_mb:,} MB memory limit (compile.convert_memory_mb)"
+            conn.send(("failed", reason, peak_mb()))
+            if "convert_memory_mb" in reason:
+                return  # its address space is spent: the next document gets a fresh worker
         else:
             conn.send(("done", converted, peak_mb()))
 
@@ -138,6 +164,8 @@ class ConvertWorker:
                 continue
             self.last_peak_mb = max(self.last_peak_mb, message[2])
             if message[0] == "failed":
+                if "convert_memory_mb" in message[1]:
+                    self._stop()  # the worker ends after reaching its limit; the next document starts a fresh one
                 raise ConversionError(message[1])
             return message[1]
 
