@@ -71,6 +71,7 @@ class OpenShelf:
     lock: threading.Lock = field(default_factory=threading.Lock)
     cache: dict = field(default_factory=dict)
     hold: ReaderHold | None = None
+    generation: Path | None = None  # the build generation it was opened from (store.sqlite, lexical/, site/); build_dir is the shelf's build folder
 
     def doc_order(self) -> list[str]:
         """Document ids in shelf order (by path)."""
@@ -98,20 +99,21 @@ def _table_rows(store: Store, sql: str) -> list:
 def open_shelf(name: str, build_dir: Path, embedder: Embedder | None) -> OpenShelf:
     """Open the current generation of ``build_dir`` (a shelf's build folder, or one generation holding store.sqlite
     and lexical/) as shelf ``name``; raises ShelfwiseError when it is not compiled."""
-    build_dir = current_generation(Path(build_dir)) or Path(build_dir)
+    root = Path(build_dir)
+    build_dir = current_generation(root) or root
     if not (build_dir / "store.sqlite").exists():
         raise ShelfwiseError(f"shelf {name!r}: no compiled store at {build_dir / 'store.sqlite'}; run 'shelfwise build' on it first")
     if not (build_dir / "lexical").exists():
         raise ShelfwiseError(f"shelf {name!r}: no search index at {build_dir / 'lexical'}; rebuild it with 'shelfwise build'")
     hold = ReaderHold(build_dir)
     try:
-        return _load(name, build_dir, embedder, hold)
+        return _load(name, root, build_dir, embedder, hold)
     except BaseException:
         hold.release()
         raise
 
 
-def _load(name: str, build_dir: Path, embedder: Embedder | None, hold: ReaderHold) -> OpenShelf:
+def _load(name: str, root: Path, build_dir: Path, embedder: Embedder | None, hold: ReaderHold) -> OpenShelf:
     store = Store(build_dir / "store.sqlite", create=False)
     searcher = ShelfSearcher(store, build_dir / "lexical", embedder)
     documents = {row["doc_id"]: dict(row) for row in store.documents()}
@@ -135,7 +137,8 @@ def _load(name: str, build_dir: Path, embedder: Embedder | None, hold: ReaderHol
     aliases = [
         (r[0], r[1]) for r in _table_rows(store, "SELECT short, long FROM aliases WHERE decision = 'aligned' ORDER BY short, long")
     ]
-    return OpenShelf(name, build_dir, store, searcher, documents, sections, doc_sections, facts, links, sorted(set(aliases)), hold=hold)
+    return OpenShelf(name, root, store, searcher, documents, sections, doc_sections, facts, links, sorted(set(aliases)),
+                     hold=hold, generation=build_dir)
 
 
 class _Slot:

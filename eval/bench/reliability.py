@@ -290,7 +290,7 @@ def _snapshot(root: Path, embedder) -> dict:
 
     shelf = open_shelf("licenses", root, embedder)
     try:
-        site = shelf.build_dir / "site"
+        site = shelf.generation / "site"
         return {
             "documents": sorted((d, r["content_hash"]) for d, r in shelf.documents.items()),
             "sections": hashlib.sha256(json.dumps(sorted((s.id, s.text) for s in shelf.sections.values())).encode()).hexdigest(),
