@@ -17,14 +17,14 @@ from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi import OpenAPIConfig
-from litestar.static_files import create_static_files_router
 
 from api.answer import build_pipeline
 from api.compare_routes import COMPARE_ROUTES
 from api.errors import ApiError
 from api.routes import ROUTES
-from api.security import Grants, RateLimiter
-from api.shelves import OpenShelf, open_shelf
+from api.security import FailedAuthLimiter, Grants, RateLimiter
+from api.shelves import OpenShelf, ShelfRegistry
+from api.sites import SITE_ROUTES
 from api.trace import TraceStore
 from compiler import __version__
 from compiler.embedders import Embedder
@@ -95,7 +95,7 @@ def create_app(
     Build folders are opened in the lifespan and closed at shutdown; open
     shelves given in are left open. ``chat`` maps answering roles (planner,
     writer, checker) to models; ``sites`` maps shelf names to static site folders
-    served, public, under /sites/<shelf>/.
+    served under /sites/<shelf>/ to tokens granting the shelf (api/sites.py), or to anyone for api.public_sites.
     """
     for name, where in stores.items():
         if not isinstance(where, OpenShelf) and not (Path(where) / "store.sqlite").exists():
@@ -105,27 +105,21 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        opened: dict[str, OpenShelf] = {}
-        shelves: dict[str, OpenShelf] = {}
-        traces = TraceStore(settings.api.trace_db)
+        shelves = ShelfRegistry(embedder, settings=settings)
+        traces = TraceStore(settings.api.trace_db, settings.api.trace_retention_days)
         try:
             for name in sorted(stores):
-                where = stores[name]
-                if isinstance(where, OpenShelf):
-                    shelves[name] = where
-                else:
-                    shelves[name] = opened[name] = open_shelf(name, Path(where), embedder, settings=settings)
+                shelves.add(name, stores[name])
             app.state.shelves = shelves
             app.state.traces = traces
             yield
         finally:
-            for shelf in opened.values():
-                shelf.close()
+            shelves.close()
             traces.close()
 
     handlers: list = [*ROUTES, *COMPARE_ROUTES]
-    for name, folder in sorted((sites or {}).items()):
-        handlers.append(create_static_files_router(path=f"/sites/{name}", directories=[Path(folder)], html_mode=True, name=f"site-{name}"))
+    if sites:
+        handlers.extend(SITE_ROUTES)
     cors = None
     if settings.api.cors_origins:
         cors = CORSConfig(
@@ -148,7 +142,10 @@ def create_app(
             HTTPException: _http,
             Exception: _crash,
         },
-        state=State({"settings": settings, "pipeline": pipeline, "grants": grants, "limiter": RateLimiter(settings.api.rate_limit_per_minute)}),
+        state=State({
+            "settings": settings, "pipeline": pipeline, "grants": grants, "limiter": RateLimiter(settings.api.rate_limit_per_minute),
+            "failed_auth": FailedAuthLimiter(settings.api.failed_auth_per_minute), "sites": dict(sites or {}),
+        }),
         debug=False,
     )
 

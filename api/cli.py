@@ -23,7 +23,7 @@ def ask_command(shelf: str, question: str, json_out: bool, settings: Settings, *
     build_dirs = shelf_build_dirs([shelf], settings)
     pipeline = build_pipeline(settings, chat_models(settings, http_client=http_client))
     shelves = open_shelves(build_dirs, embedder if embedder is not None else embedder_from_settings(settings), settings=settings)
-    traces = TraceStore(settings.api.trace_db)
+    traces = TraceStore(settings.api.trace_db, settings.api.trace_retention_days)
     try:
         request = AskRequest(question=question, shelves=sorted(shelves))
         response = answer_question(pipeline, request, shelves, token="cli", traces=traces)
@@ -49,7 +49,7 @@ def trace_command(trace_id: str, settings: Settings, *, json_out: bool = False) 
     from api.trace import TraceStore, format_trace
     from compiler.errors import ShelfwiseError
 
-    traces = TraceStore(settings.api.trace_db)
+    traces = TraceStore(settings.api.trace_db, settings.api.trace_retention_days)
     try:
         trace = traces.get(trace_id)
     finally:

@@ -13,7 +13,8 @@ from litestar.params import JSONBody
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.errors import BadRequest, NotFound
-from api.routes import _served, authenticate
+from api.hygiene import check_json_depth, error_responses
+from api.routes import _check_served, authenticate
 from api.shelves import OpenShelf
 from compiler.compare import Comparison, CompareError, DocView, UnknownDocument, compare_batch, compare_pair
 
@@ -43,25 +44,28 @@ def _views(shelf: OpenShelf) -> dict[str, DocView]:
     return views
 
 
-@post("/api/compare", status_code=200, guards=[authenticate], sync_to_thread=True, summary="What changed between two documents, or every pair of versions")
+@post("/api/compare", status_code=200, guards=[authenticate], sync_to_thread=True, before_request=check_json_depth,
+      summary="What changed between two documents, or every pair of versions", responses=error_responses(400, 401, 403, 404, 413, 429))
 def compare(request: Request, data: JSONBody[CompareRequest]) -> Comparison:
     request.state.principal.require([data.shelf])
-    shelf = _served(request, data.shelf)
+    _check_served(request, [data.shelf])
     given = [d for d in (data.doc_a, data.doc_b) if d]
     if data.batch and given:
         raise BadRequest("give either 'doc_a' and 'doc_b' or 'batch': true, not both")
     if not data.batch and len(given) != 2:
         raise BadRequest("give 'doc_a' and 'doc_b' (two document ids, the older first), or 'batch': true for every pair of versions")
-    views = _views(shelf)
-    if data.batch:
-        links = [(link.kind, link.src_doc, link.dst_doc) for link in shelf.links if link.kind in ("supersedes", "same_series")]
-        return compare_batch(views, links)
-    try:
-        return compare_pair(views, data.doc_a, data.doc_b)
-    except UnknownDocument as exc:
-        raise NotFound(f"{exc} (shelf '{data.shelf}')") from exc
-    except CompareError as exc:
-        raise BadRequest(str(exc)) from exc
+    with request.app.state.shelves.use([data.shelf]) as served:
+        shelf = served[data.shelf]
+        views = _views(shelf)
+        if data.batch:
+            links = [(link.kind, link.src_doc, link.dst_doc) for link in shelf.links if link.kind in ("supersedes", "same_series")]
+            return compare_batch(views, links)
+        try:
+            return compare_pair(views, data.doc_a, data.doc_b)
+        except UnknownDocument as exc:
+            raise NotFound(f"{exc} (shelf '{data.shelf}')") from exc
+        except CompareError as exc:
+            raise BadRequest(str(exc)) from exc
 
 
 COMPARE_ROUTES = [compare]

@@ -16,9 +16,10 @@ from typing import Annotated
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
 from api.answer import answer_question
-from api.errors import BadRequest, NotFound
+from api.errors import BadRequest, Forbidden, NotFound
 from api.schemas import AskRequest, AskResponse, HealthResponse, SearchHitOut, SearchResponse, SectionResponse
-from api.security import Principal
+from api.hygiene import check_json_depth, clean_text, error_responses
+from api.security import Principal, resolve_principal
 from compiler import __version__
 
 __all__ = ["authenticate", "ROUTES"]
@@ -28,10 +29,8 @@ def authenticate(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
     """Guard: resolve the bearer token (required unless the route says 'optional'), then count it against the rate limit."""
     state = connection.app.state
     header = connection.headers.get("authorization")
-    if handler.opt.get("auth") == "optional":
-        principal = state.grants.principal(header)
-    else:
-        principal = state.grants.required(header)
+    address = connection.client.host if connection.client else "unknown"
+    principal = resolve_principal(state, address, header, required=handler.opt.get("auth") != "optional")
     if principal is not None:
         state.limiter.hit(principal.name)
     connection.state.principal = principal
@@ -41,18 +40,27 @@ def _principal(request: Request) -> Principal:
     return request.state.principal
 
 
-def _served(request: Request, shelf: str):
+def _check_served(request: Request, names: list[str]) -> None:
+    """NotFound for a granted shelf this server does not serve; the message names only shelves the caller may read."""
     shelves = request.app.state.shelves
-    if shelf not in shelves:
-        raise NotFound(f"shelf '{shelf}' is not served here; the server was started with: {', '.join(sorted(shelves))}")
-    return shelves[shelf]
+    principal = _principal(request)
+    for shelf in names:
+        if shelf not in shelves:
+            readable = sorted(n for n in shelves if n in principal.shelves)
+            listed = ", ".join(readable) if readable else "none"
+            raise NotFound(f"shelf '{shelf}' is not served here; shelves your token can read here: {listed}")
 
 
-@post("/api/ask", status_code=200, guards=[authenticate], sync_to_thread=True, summary="Answer a question from a shelf")
+@post("/api/ask", status_code=200, guards=[authenticate], sync_to_thread=True, summary="Answer a question from a shelf",
+      before_request=check_json_depth, responses=error_responses(400, 401, 403, 404, 413, 429, 502, 504))
 def ask(request: Request, data: JSONBody[AskRequest]) -> AskResponse:
     state = request.app.state
     limits = state.settings.api
     principal = _principal(request)
+    data = data.model_copy(update={
+        "question": clean_text(data.question),
+        "history": [turn.model_copy(update={"question": clean_text(turn.question)}) for turn in data.history],
+    })
     names = data.shelf_names()
     principal.require(names)
     if len(data.question) > limits.max_question_chars:
@@ -63,11 +71,13 @@ def ask(request: Request, data: JSONBody[AskRequest]) -> AskResponse:
         raise BadRequest("question is empty; write the question in plain words")
     if len(data.history) > limits.max_history_turns:
         raise BadRequest(f"history has {len(data.history)} turns; send at most the last {limits.max_history_turns} (api.max_history_turns)")
-    shelves = {name: _served(request, name) for name in names}
-    return answer_question(state.pipeline, data, shelves, token=principal.name, traces=state.traces)
+    _check_served(request, names)
+    with state.shelves.use(names) as shelves:
+        return answer_question(state.pipeline, data, shelves, token=principal.name, traces=state.traces)
 
 
-@get("/api/search", guards=[authenticate], sync_to_thread=True, summary="Search a shelf's sections")
+@get("/api/search", guards=[authenticate], sync_to_thread=True, summary="Search a shelf's sections",
+     responses=error_responses(400, 401, 403, 404, 429))
 def search(
     request: Request,
     shelf: FromQuery[str],
@@ -75,9 +85,9 @@ def search(
     k: Annotated[int, QueryParameter(ge=1, le=100, description="How many sections to return.")] = 10,
 ) -> SearchResponse:
     _principal(request).require([shelf])
-    open_shelf = _served(request, shelf)
-    with open_shelf.lock:
-        result = open_shelf.searcher.search(q, k=k)
+    _check_served(request, [shelf])
+    with request.app.state.shelves.use([shelf]) as shelves, shelves[shelf].lock:
+        result = shelves[shelf].searcher.search(q, k=k)
     hits = [
         SearchHitOut(section_id=h.section_id, doc_id=h.doc_id, title=h.title, path=h.path, heading_path=h.heading_path, score=h.score, ranks=h.ranks)
         for h in result.hits
@@ -85,7 +95,8 @@ def search(
     return SearchResponse(shelf=shelf, query=result.query, hits=hits, warnings=result.warnings)
 
 
-@get("/api/sections/{section_id:str}", guards=[authenticate], sync_to_thread=False, summary="One section's text, by id")
+@get("/api/sections/{section_id:str}", guards=[authenticate], sync_to_thread=True, summary="One section's text, by id",
+     responses=error_responses(400, 401, 403, 404, 429))
 def section(request: Request, section_id: FromPath[str], shelf: FromQuery[str | None] = None) -> SectionResponse:
     principal = _principal(request)
     if shelf is not None:
@@ -93,31 +104,40 @@ def section(request: Request, section_id: FromPath[str], shelf: FromQuery[str | 
         names = [shelf]
     else:
         names = sorted(n for n in principal.shelves if n in request.app.state.shelves)
-    for name in names:
-        open_shelf = _served(request, name)
-        found = open_shelf.sections.get(section_id)
-        if found is not None:
-            document = open_shelf.documents[found.doc_id]
-            return SectionResponse(
-                shelf=name, section_id=section_id, doc_id=found.doc_id, title=document["title"], path=document["path"],
-                heading=found.heading, heading_path=found.heading_path, page_start=found.page_start, page_end=found.page_end,
-                text=found.text, blocks=[b.model_dump(exclude={"figure_id"}, exclude_defaults=True) for b in found.blocks],
-            )
+    _check_served(request, names)
+    with request.app.state.shelves.use(names) as shelves:
+        for name in names:
+            found = shelves[name].sections.get(section_id)
+            if found is not None:
+                document = shelves[name].documents[found.doc_id]
+                return _section_response(name, section_id, found, document)
     where = f"shelf '{shelf}'" if shelf else "the shelves this token grants"
     raise NotFound(f"no section '{section_id}' in {where}; section ids come from answers' citations and /api/search")
 
 
-@get("/api/answers/{trace_id:str}", guards=[authenticate], sync_to_thread=False, summary="The stored trace of an answer")
+def _section_response(name: str, section_id: str, found, document: dict) -> SectionResponse:
+    return SectionResponse(
+        shelf=name, section_id=section_id, doc_id=found.doc_id, title=document["title"], path=document["path"],
+        heading=found.heading, heading_path=found.heading_path, page_start=found.page_start, page_end=found.page_end,
+        text=found.text, blocks=[b.model_dump(exclude={"figure_id"}, exclude_defaults=True) for b in found.blocks],
+    )
+
+
+@get("/api/answers/{trace_id:str}", guards=[authenticate], sync_to_thread=False, summary="The stored trace of an answer",
+     responses=error_responses(400, 401, 403, 404, 429))
 def answer_trace(request: Request, trace_id: FromPath[str]) -> dict:
     traces = request.app.state.traces
     shelves = traces.shelves_of(trace_id)
+    principal = _principal(request)
     if shelves is None:
         raise NotFound(f"no answer with trace id '{trace_id}'; the id is the trace_id field of an /api/ask answer")
-    _principal(request).require(shelves)
+    if any(name not in principal.shelves for name in shelves):
+        raise Forbidden(f"the token '{principal.name}' does not grant the shelves answer '{trace_id}' read; use the token that asked it")
     return traces.get(trace_id).model_dump()
 
 
-@get("/api/health", guards=[authenticate], opt={"auth": "optional"}, sync_to_thread=False, summary="Liveness, and the caller's shelves")
+@get("/api/health", guards=[authenticate], opt={"auth": "optional"}, sync_to_thread=False, summary="Liveness, and the caller's shelves",
+     responses=error_responses(400, 401, 429))
 def health(request: Request) -> HealthResponse:
     principal = request.state.principal
     served = request.app.state.shelves

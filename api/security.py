@@ -18,7 +18,7 @@ from api.errors import Forbidden, RateLimited, Unauthorized
 from compiler.errors import SettingsError
 from compiler.settings import ApiSettings
 
-__all__ = ["Principal", "Grants", "RateLimiter"]
+__all__ = ["Principal", "Grants", "RateLimiter", "FailedAuthLimiter"]
 
 
 @dataclass(frozen=True)
@@ -103,3 +103,55 @@ class RateLimiter:
                     headers={"Retry-After": str(wait)},
                 )
             window.append(now)
+
+
+class FailedAuthLimiter:
+    """At most ``per_minute`` failed token checks per client address in any sliding 60-second window.
+
+    Past it, every request from that address that presents a token gets 429 until the window has room again,
+    so tokens cannot be guessed at speed.
+    """
+
+    def __init__(self, per_minute: int):
+        self.per_minute = per_minute
+        self._failed: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def _window(self, address: str, now: float) -> deque[float]:
+        window = self._failed.setdefault(address, deque())
+        while window and now - window[0] >= 60:
+            window.popleft()
+        if not window:
+            self._failed.pop(address, None)
+        return window
+
+    def check(self, address: str) -> None:
+        """RateLimited when ``address`` has used up its failed checks for now."""
+        now = time.monotonic()
+        with self._lock:
+            window = self._window(address, now)
+            if len(window) >= self.per_minute:
+                wait = max(1, int(60 - (now - window[0])) + 1)
+                raise RateLimited(
+                    f"too many failed token checks from this address ({self.per_minute} a minute, api.failed_auth_per_minute); "
+                    f"retry in {wait} s",
+                    headers={"Retry-After": str(wait)},
+                )
+
+    def failed(self, address: str) -> None:
+        with self._lock:
+            window = self._window(address, time.monotonic())
+            window.append(time.monotonic())
+            self._failed[address] = window
+
+
+def resolve_principal(state, address: str, authorization: str | None, *, required: bool) -> Principal | None:
+    """The request's principal from its Authorization value, counting a failed check against ``address``."""
+    if authorization:
+        state.failed_auth.check(address)
+    try:
+        return state.grants.required(authorization) if required else state.grants.principal(authorization)
+    except Unauthorized:
+        if authorization:
+            state.failed_auth.failed(address)
+        raise

@@ -1,23 +1,33 @@
 """Open compiled shelves, read-only, for answering: the store, its searcher, and the sections and ledger in memory.
 
-One ``OpenShelf`` per shelf, opened once (in the app's lifespan or by
-``shelfwise ask``). Its ``lock`` serialises use of the SQLite connection and the
-whoosh searcher, which are not safe to share between threads.
+One ``OpenShelf`` per shelf and build generation (compiler/generations.py), opened
+in the app's lifespan or by ``shelfwise ask``. Its ``lock`` serialises use of the
+SQLite connection and the whoosh searcher, which are not safe to share between
+threads. The server holds its shelves in a ``ShelfRegistry``: at the start of each
+request it reads the shelf's ``current`` pointer (one readlink) and, when a build
+flipped it, opens the new generation and swaps the whole OpenShelf, so a request
+sees one generation; the old one is closed when its last request ends.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.embedders import Embedder
 from compiler.errors import ShelfwiseError
+from compiler.generations import ReaderHold, current_generation, pointer_target
 from compiler.records import Section
 from compiler.search import ShelfSearcher
 from compiler.store import Store
 
-__all__ = ["OpenShelf", "LedgerFact", "ShelfLink", "open_shelf", "open_shelves", "close_shelves"]
+__all__ = ["OpenShelf", "LedgerFact", "ShelfLink", "ShelfRegistry", "open_shelf", "open_shelves", "close_shelves"]
+
+log = logging.getLogger("shelfwise.api")
 
 
 @dataclass(frozen=True)
@@ -60,6 +70,8 @@ class OpenShelf:
     aliases: list[tuple[str, str]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     cache: dict = field(default_factory=dict)
+    hold: ReaderHold | None = None
+    generation: Path | None = None  # the build generation it was opened from (store.sqlite, lexical/, site/); build_dir is the shelf's build folder
 
     def doc_order(self) -> list[str]:
         """Document ids in shelf order (by path)."""
@@ -73,6 +85,8 @@ class OpenShelf:
     def close(self) -> None:
         self.searcher.close()
         self.store.close()
+        if self.hold is not None:
+            self.hold.release()
 
 
 def _table_rows(store: Store, sql: str) -> list:
@@ -83,14 +97,25 @@ def _table_rows(store: Store, sql: str) -> list:
 
 
 def open_shelf(name: str, build_dir: Path, embedder: Embedder | None, *, settings=None) -> OpenShelf:
-    """Open ``build_dir`` (holding store.sqlite and lexical/) as shelf ``name``; raises ShelfwiseError when it is not compiled.
+    """Open the current generation of ``build_dir`` (a shelf's build folder, or one generation holding store.sqlite
+    and lexical/) as shelf ``name``; raises ShelfwiseError when it is not compiled.
 
     ``settings`` (optional) gives the searcher its ``search`` settings: the identifier limit and the reranker."""
-    build_dir = Path(build_dir)
+    root = Path(build_dir)
+    build_dir = current_generation(root) or root
     if not (build_dir / "store.sqlite").exists():
         raise ShelfwiseError(f"shelf {name!r}: no compiled store at {build_dir / 'store.sqlite'}; run 'shelfwise build' on it first")
     if not (build_dir / "lexical").exists():
         raise ShelfwiseError(f"shelf {name!r}: no search index at {build_dir / 'lexical'}; rebuild it with 'shelfwise build'")
+    hold = ReaderHold(build_dir)
+    try:
+        return _load(name, root, build_dir, embedder, hold, settings)
+    except BaseException:
+        hold.release()
+        raise
+
+
+def _load(name: str, root: Path, build_dir: Path, embedder: Embedder | None, hold: ReaderHold, settings=None) -> OpenShelf:
     store = Store(build_dir / "store.sqlite", create=False)
     searcher = ShelfSearcher(store, build_dir / "lexical", embedder, **_search_options(settings))
     documents = {row["doc_id"]: dict(row) for row in store.documents()}
@@ -114,7 +139,110 @@ def open_shelf(name: str, build_dir: Path, embedder: Embedder | None, *, setting
     aliases = [
         (r[0], r[1]) for r in _table_rows(store, "SELECT short, long FROM aliases WHERE decision = 'aligned' ORDER BY short, long")
     ]
-    return OpenShelf(name, build_dir, store, searcher, documents, sections, doc_sections, facts, links, sorted(set(aliases)))
+    return OpenShelf(name, root, store, searcher, documents, sections, doc_sections, facts, links, sorted(set(aliases)),
+                     hold=hold, generation=build_dir)
+
+
+class _Slot:
+    """One served shelf: its build folder, the open generation, and how many requests use each open generation."""
+
+    def __init__(self, name: str, root: Path | None, shelf: OpenShelf, owned: bool):
+        self.name, self.root, self.shelf, self.owned = name, root, shelf, owned
+        self.pointer = pointer_target(root) if root is not None else None
+        self.users: dict[int, int] = {}
+        self.retired: list[OpenShelf] = []
+
+
+class ShelfRegistry:
+    """The served shelves by name; ``use`` hands a request the current generation of each and swaps in new builds.
+
+    Shelves given already open are served as they are (never reloaded, never closed here).
+    """
+
+    def __init__(self, embedder: Embedder | None, *, settings=None):
+        self.embedder = embedder
+        self.settings = settings
+        self._slots: dict[str, _Slot] = {}
+        self._lock = threading.Lock()
+
+    def add(self, name: str, where: Path | OpenShelf) -> None:
+        if isinstance(where, OpenShelf):
+            self._slots[name] = _Slot(name, None, where, owned=False)
+        else:
+            self._slots[name] = _Slot(name, Path(where), open_shelf(name, Path(where), self.embedder, settings=self.settings), owned=True)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._slots
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._slots))
+
+    def __len__(self) -> int:
+        return len(self._slots)
+
+    def current(self, name: str) -> OpenShelf:
+        """The shelf's open generation now (checking for a newer build first), without holding it."""
+        slot = self._slots[name]
+        self._refresh(slot)
+        return slot.shelf
+
+    @contextmanager
+    def use(self, names: list[str]) -> Iterator[dict[str, OpenShelf]]:
+        """The current generation of each named shelf, held (not closed by a swap) until the block ends."""
+        taken: list[tuple[_Slot, OpenShelf]] = []
+        try:
+            for name in names:
+                slot = self._slots[name]
+                self._refresh(slot)
+                with self._lock:
+                    shelf = slot.shelf
+                    slot.users[id(shelf)] = slot.users.get(id(shelf), 0) + 1
+                taken.append((slot, shelf))
+            yield {slot.name: shelf for slot, shelf in taken}
+        finally:
+            for slot, shelf in taken:
+                self._release(slot, shelf)
+
+    def _refresh(self, slot: _Slot) -> None:
+        if slot.root is None:
+            return
+        pointer = pointer_target(slot.root)
+        if pointer == slot.pointer or pointer is None:
+            return
+        with self._lock:
+            if pointer == slot.pointer:
+                return
+            try:
+                fresh = open_shelf(slot.name, slot.root, self.embedder, settings=self.settings)
+            except Exception:  # noqa: BLE001 - a broken new build: keep serving the one that works
+                log.exception("shelf %s: could not open the new build %s; still serving %s", slot.name, pointer, slot.pointer)
+                slot.pointer = pointer
+                return
+            old, slot.shelf, slot.pointer = slot.shelf, fresh, pointer
+            log.info("shelf %s: now serving build %s", slot.name, pointer)
+            if slot.users.get(id(old), 0) == 0:
+                old.close()
+            else:
+                slot.retired.append(old)
+
+    def _release(self, slot: _Slot, shelf: OpenShelf) -> None:
+        with self._lock:
+            left = slot.users.get(id(shelf), 1) - 1
+            if left > 0:
+                slot.users[id(shelf)] = left
+                return
+            slot.users.pop(id(shelf), None)
+            if any(old is shelf for old in slot.retired):
+                slot.retired = [old for old in slot.retired if old is not shelf]
+                shelf.close()
+
+    def close(self) -> None:
+        with self._lock:
+            for slot in self._slots.values():
+                if slot.owned:
+                    for shelf in [slot.shelf, *slot.retired]:
+                        shelf.close()
+            self._slots.clear()
 
 
 def _search_options(settings) -> dict:

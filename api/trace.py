@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -68,10 +68,12 @@ def now_iso() -> str:
 class TraceStore:
     """The traces database (one SQLite file), safe to share between request threads."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, retention_days: float | None = None):
         self.path = Path(path)
+        self.retention_days = retention_days
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        self._stored = 0
         self.db = sqlite3.connect(str(self.path), check_same_thread=False)
         self.db.execute("PRAGMA journal_mode = WAL")
         with self.db:
@@ -79,6 +81,16 @@ class TraceStore:
                 "CREATE TABLE IF NOT EXISTS traces (trace_id TEXT PRIMARY KEY, created TEXT NOT NULL, token TEXT NOT NULL, "
                 "shelves TEXT NOT NULL, question TEXT NOT NULL, label TEXT NOT NULL, body TEXT NOT NULL)"
             )
+            self.db.execute("CREATE INDEX IF NOT EXISTS traces_created ON traces(created)")
+        self.prune()
+
+    def prune(self) -> int:
+        """Delete traces older than ``retention_days`` (none when it is None); returns how many went."""
+        if self.retention_days is None:
+            return 0
+        cutoff = (datetime.now(timezone.utc) - timedelta(days=self.retention_days)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        with self._lock, self.db:
+            return self.db.execute("DELETE FROM traces WHERE created < ?", (cutoff,)).rowcount
 
     def put(self, trace: Trace) -> None:
         with self._lock, self.db:
@@ -94,6 +106,9 @@ class TraceStore:
                     trace.model_dump_json(),
                 ),
             )
+        self._stored += 1
+        if self._stored % 100 == 1:
+            self.prune()
 
     def get(self, trace_id: str) -> Trace | None:
         with self._lock:

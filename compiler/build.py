@@ -18,16 +18,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 from compiler.convert import ReadOptions, convert_file
-from compiler.discover import SourceFile, discover
+from compiler.convert.worker import ConvertWorker
+from compiler.discover import Refused, SourceFile, discover, display_name
 from compiler.errors import ConversionError
 from compiler.figures import describe_figures
+from compiler.generations import BuildLock, begin_generation, current_generation, flip_generation
 from compiler.models import ChatModel, make_client
 from compiler.report import BuildReport, DocReport
 from compiler.sections import build_sections
 from compiler.settings import Settings, ShelfConfig, load_shelf_config, settings_hash
 from compiler.store import Store
 
-__all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "READER_EPOCH"]
+__all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "current_build", "conversion_peak_mb", "READER_EPOCH"]
 
 log = logging.getLogger("shelfwise.build")
 
@@ -51,7 +53,8 @@ def shelf_build_dir(shelf_dir: Path, settings: Settings, config: ShelfConfig | N
 
 
 def shelf_dir_for(shelf: str, settings) -> Path:
-    """A compiled shelf's build folder from its build folder, its shelf folder or its name under the build dir."""
+    """A compiled shelf's build folder (its root, holding ``current`` and ``generations/``) from its build
+    folder, its shelf folder or its name under the build dir."""
     path = Path(shelf)
     if (path / "store.sqlite").exists():
         return path
@@ -60,7 +63,18 @@ def shelf_dir_for(shelf: str, settings) -> Path:
     return settings.build_dir / shelf
 
 
+def current_build(shelf: str | Path, settings=None) -> Path:
+    """The folder of a shelf's current build generation (store.sqlite, lexical/, site/ of one build, never a mix).
+
+    ``shelf`` is what ``shelf_dir_for`` takes, or a build root or generation folder; when nothing is compiled
+    there the root is returned (its store.sqlite is then missing, for the caller's own message).
+    """
+    root = Path(shelf) if settings is None else shelf_dir_for(str(shelf), settings)
+    return current_generation(root) or root
+
+
 def _read_options(settings: Settings, config: ShelfConfig, checkpoint_dir: Path, progress: Progress) -> ReadOptions:
+    limits = settings.compile
     return ReadOptions(
         window_pages=config.options.pdf_window_pages or settings.pdf.window_pages,
         use_outline=settings.pdf.use_outline if config.options.use_outline is None else config.options.use_outline,
@@ -68,23 +82,46 @@ def _read_options(settings: Settings, config: ShelfConfig, checkpoint_dir: Path,
         checkpoint_dir=checkpoint_dir,
         docling_artifacts_path=settings.pdf.docling_artifacts_path,
         progress=progress,
+        max_unzipped_mb=limits.max_unzipped_mb,
+        max_xml_elements=limits.max_xml_elements,
+        max_sheet_rows=limits.max_sheet_rows,
+        max_text_chars=limits.max_text_chars,
     )
 
 
+_WORKERS: dict[tuple, ConvertWorker] = {}
+
+
+def _converter(settings: Settings) -> Callable[[Path, ReadOptions], object]:
+    """convert_file, in the shared worker process under the compile limits unless compile.convert_in_subprocess is off."""
+    if not settings.compile.convert_in_subprocess:
+        return convert_file
+    key = (settings.compile.convert_memory_mb, settings.compile.convert_timeout_s)
+    if key not in _WORKERS:
+        _WORKERS[key] = ConvertWorker(*key)
+    return _WORKERS[key].convert
+
+
+def conversion_peak_mb() -> float:
+    """The largest peak resident memory (MB) a conversion worker of this process reported after a document."""
+    return max((worker.last_peak_mb for worker in _WORKERS.values()), default=0.0)
+
+
 def _convert_one(
-    source: SourceFile, store: Store, options: ReadOptions, reader_hash: str, vision: ChatModel | None, progress: Progress
+    source: SourceFile, store: Store, options: ReadOptions, reader_hash: str, vision: ChatModel | None, progress: Progress,
+    convert: Callable = convert_file,
 ) -> DocReport:
     started = time.perf_counter()
-    converted = convert_file(source.path, options)
+    converted = convert(source.path, options)
     sections, figures = build_sections(source.doc_id, converted)
     _, warnings = describe_figures(figures, store, vision, progress)
-    warnings = converted.warnings + warnings
+    warnings = converted.warnings + warnings + ([source.note] if source.note else [])
     seconds = time.perf_counter() - started
     n_tables = sum(1 for s in sections for b in s.blocks if b.kind == "table")
     row = {
         "doc_id": source.doc_id,
         "path": source.relpath,
-        "title": source.title or converted.title,
+        "title": source.title or display_name(converted.title),
         "format": source.path.suffix.lower().lstrip("."),
         "content_hash": source.content_hash,
         "size": source.size,
@@ -131,19 +168,33 @@ def build_shelf(
     config = load_shelf_config(shelf_dir)
     if exclude:
         config = config.model_copy(update={"exclude": [*config.exclude, *exclude]})
-    out = shelf_build_dir(shelf_dir, settings, config)
-    out.mkdir(parents=True, exist_ok=True)
-    store = Store(out / "store.sqlite")
-    report = BuildReport(shelf=shelf_name(shelf_dir, config), store=str(out / "store.sqlite"))
+    root = shelf_build_dir(shelf_dir, settings, config)
+    lock = BuildLock(root, shelf_name(shelf_dir, config))
     try:
+        return _build(shelf_dir, settings, config, root, progress, vision_http_client, stages, started)
+    finally:
+        lock.release()
+
+
+def _build(shelf_dir, settings, config, root, progress, vision_http_client, stages, started) -> BuildReport:
+    """One build into a new generation beside the current one, flipped in only when every stage succeeded."""
+    out = begin_generation(root, progress)
+    store = Store(out / "store.sqlite")
+    report = BuildReport(shelf=shelf_name(shelf_dir, config), store=str(root / "store.sqlite"))
+    try:
+        store.set_meta("shelf_name", report.shelf)
         store.set_meta("shelf_title", config.title or report.shelf)
         store.set_meta("shelf_description", config.description)
-        sources = discover(shelf_dir, config)
+        refused: list[Refused] = []
+        sources = discover(shelf_dir, config, refused, allow_outside=settings.compile.follow_symlinks_outside)
         existing = {row["path"]: row for row in store.documents()}
         vision = None
         if settings.models.vision:
             vision = ChatModel(make_client(settings.models, http_client=vision_http_client), settings.models.vision)
         changed: list[str] = []
+        convert = _converter(settings)
+        for item in refused:
+            report.documents.append(DocReport(path=item.relpath, doc_id="", status="failed", reason=item.reason))
         todo = [s for s in sources if s.supported]
         for source in sources:
             if not source.supported:
@@ -151,7 +202,7 @@ def build_shelf(
                     DocReport(path=source.relpath, doc_id=source.doc_id, status="skipped", reason=f"unsupported file type {source.path.suffix or '(none)'}")
                 )
         for number, source in enumerate(todo, 1):
-            options = _read_options(settings, config, out / "checkpoints" / source.doc_id / source.content_hash[:16], progress)
+            options = _read_options(settings, config, root / "checkpoints" / source.doc_id / source.content_hash[:16], progress)
             reader_hash = settings_hash(READER_EPOCH, options.window_pages, options.use_outline, options.ocr, str(options.docling_artifacts_path), settings.models.vision)
             previous = existing.get(source.relpath)
             if previous and previous["content_hash"] == source.content_hash and previous["settings_hash"] == reader_hash and previous["doc_id"] == source.doc_id:
@@ -169,7 +220,7 @@ def build_shelf(
                     raise ConversionError(
                         f"file is {source.size / 1e6:.0f} MB, over the {settings.compile.max_file_mb:g} MB limit (compile.max_file_mb)"
                     )
-                doc_report = _convert_one(source, store, options, reader_hash, vision, progress)
+                doc_report = _convert_one(source, store, options, reader_hash, vision, progress, convert)
             except ConversionError as exc:
                 doc_report = _failed(store, source, str(exc), previous is not None)
             except (KeyboardInterrupt, SystemExit):
@@ -179,7 +230,6 @@ def build_shelf(
                 doc_report = _failed(store, source, f"reader error {type(exc).__name__}: {exc}", previous is not None)
             else:
                 changed.append(source.doc_id)
-                shutil.rmtree(out / "checkpoints" / source.doc_id, ignore_errors=True)
                 progress(f"      {doc_report.sections} sections, {doc_report.tables} tables, {doc_report.figures} figures ({doc_report.seconds:.1f} s)")
             report.documents.append(doc_report)
         present = {s.relpath for s in sources}
@@ -200,6 +250,9 @@ def build_shelf(
         (out / "report.json").write_text(report.to_json(), encoding="utf-8")
     finally:
         store.close()
+    flip_generation(root, out)
+    for doc_id in changed:  # finished windows are kept until the build that used them is the current one
+        shutil.rmtree(root / "checkpoints" / doc_id, ignore_errors=True)
     return report
 
 

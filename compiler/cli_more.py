@@ -14,10 +14,10 @@ __all__ = ["add_commands", "open_store"]
 
 def open_store(shelf: str, settings):
     """The compiled store of a shelf given as ``shelf_dir_for`` accepts it."""
-    from compiler.build import shelf_dir_for
+    from compiler.build import current_build
     from compiler.store import Store
 
-    return Store(shelf_dir_for(shelf, settings) / "store.sqlite", create=False)
+    return Store(current_build(shelf, settings) / "store.sqlite", create=False)
 
 
 def cmd_sections(args: argparse.Namespace, settings) -> int:

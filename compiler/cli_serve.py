@@ -10,10 +10,10 @@ __all__ = ["add_commands"]
 
 
 def cmd_search(args: argparse.Namespace, settings) -> int:
-    from compiler.build import shelf_dir_for
+    from compiler.build import current_build
     from compiler.search_cli import format_result, run_search
 
-    result = run_search(shelf_dir_for(args.shelf, settings), args.query, k=args.k, settings=settings)
+    result = run_search(current_build(args.shelf, settings), args.query, k=args.k, settings=settings)
     print(json.dumps(result.model_dump(), indent=1, ensure_ascii=False) if args.json else format_result(result))
     return 0
 

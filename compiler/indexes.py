@@ -3,12 +3,16 @@
 ``index_shelf`` is what ``compiler/build.py`` calls: it (re)indexes the changed
 documents in the lexical (whoosh) and dense (sqlite-vec) indexes and drops the
 removed ones. It also heals: a document the store holds but an index lacks is
-indexed, and one an index holds but the store lost is dropped, so an
-interrupted build is repaired by the next.
+indexed, and one an index holds but the store lost is dropped. What each
+document was indexed from is recorded in the store (meta ``index_state``: its
+content and reader-settings hashes, and the embedder), written only after both
+indexes are updated; a document whose record differs is re-indexed, so a build
+interrupted between storing a document and indexing it is repaired by the next.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -19,7 +23,7 @@ from compiler.embedders import Embedder
 from compiler.lexical import indexed_doc_ids, update_lexical
 from compiler.vectors import VectorStats, passage_doc_ids, update_vectors
 
-__all__ = ["IndexStats", "index_shelf"]
+__all__ = ["IndexStats", "index_shelf", "STATE_KEY"]
 
 
 class IndexStats(BaseModel):
@@ -42,6 +46,22 @@ def _captions(store, doc_id: str) -> dict[str, list[str]]:
     return captions
 
 
+STATE_KEY = "index_state"
+
+
+def _key(row) -> str:
+    return f"{row['content_hash']}:{row['settings_hash']}"
+
+
+def _indexed_state(store, documents: dict, trusted: set[str], model_id: str) -> dict[str, str]:
+    """doc id -> the key it was indexed from; a store indexed before the record existed trusts what both indexes hold."""
+    raw = store.get_meta(STATE_KEY)
+    if raw is None:
+        return {d: _key(documents[d]) for d in trusted}
+    state = json.loads(raw)
+    return state.get("docs", {}) if state.get("embedder") == model_id else {}
+
+
 def index_shelf(
     store,
     index_dir: Path,
@@ -55,8 +75,13 @@ def index_shelf(
     changed = set(changed_doc_ids) & set(documents)
     removed = set(removed_doc_ids) - set(documents)
 
+    in_lexical = indexed_doc_ids(Path(index_dir))
+    have = passage_doc_ids(store, embedder.model_id)
+    state = _indexed_state(store, documents, set(documents) & in_lexical & have, embedder.model_id)
+    stale = {d for d, row in documents.items() if state.get(d) != _key(row)}
+
     started = time.perf_counter()
-    lexical_todo = sorted(changed | (set(documents) - indexed_doc_ids(Path(index_dir))))
+    lexical_todo = sorted(changed | stale | (set(documents) - in_lexical))
     lexical = update_lexical(
         Path(index_dir),
         ((d, documents[d]["title"], store.sections(d), _captions(store, d)) for d in lexical_todo),
@@ -67,8 +92,7 @@ def index_shelf(
     lexical_seconds = time.perf_counter() - started
 
     started = time.perf_counter()
-    have = passage_doc_ids(store, embedder.model_id)
-    dense_todo = sorted(changed | (set(documents) - have))
+    dense_todo = sorted(changed | stale | (set(documents) - have))
     vectors = update_vectors(
         store,
         embedder,
@@ -77,6 +101,7 @@ def index_shelf(
         progress,
     )
     dense_seconds = time.perf_counter() - started
+    store.set_meta(STATE_KEY, json.dumps({"embedder": embedder.model_id, "docs": {d: _key(row) for d, row in sorted(documents.items())}}))
     if progress:
         progress(
             f"indexes: {len(lexical_todo)} documents in whoosh, {vectors.passages} passages "

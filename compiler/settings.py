@@ -41,6 +41,14 @@ class PdfSettings(_Strict):
 
 class CompileSettings(_Strict):
     max_file_mb: float = Field(default=200, gt=0, description="Files larger than this many MB are reported and skipped.")
+    follow_symlinks_outside: bool = Field(default=False, description="Compile files that symbolic links in the shelf point to outside the shelf folder (refused by default).")
+    max_unzipped_mb: float = Field(default=500, gt=0, description="A docx/xlsx/pptx whose parts add up to more than this many MB uncompressed is reported and skipped (a zip bomb).")
+    max_xml_elements: int = Field(default=2_000_000, ge=1000, description="A docx/xlsx/pptx with more XML elements than this in its document parts is reported and skipped.")
+    max_sheet_rows: int = Field(default=20_000, ge=1, description="A workbook with a sheet of more rows than this is reported and skipped.")
+    max_text_chars: int = Field(default=5_000_000, ge=1000, description="A text file (Markdown, HTML, RST, Texinfo, plain text) of more characters than this is reported and skipped.")
+    convert_in_subprocess: bool = Field(default=True, description="Convert each document in a separate worker process under the memory and time limits below (false: in the build's own process, no limits).")
+    convert_memory_mb: int = Field(default=2048, ge=256, description="Address space the conversion worker may use (RLIMIT_AS), in MB; a document needing more is reported and skipped. Raise it for docling's standard PDF pipeline.")
+    convert_timeout_s: float = Field(default=1800, gt=0, description="Seconds one document may take to convert; past it the worker is stopped and the document reported.")
 
 
 class ModelSettings(_Strict):
@@ -82,7 +90,11 @@ class ApiSettings(_Strict):
     max_history_turns: int = Field(default=10, ge=0, description="Conversation turns a request may carry.")
     cors_origins: list[str] = Field(default_factory=list, description="Origins allowed to call the API from a browser (the ask widget's sites).")
     answer_timeout_s: float = Field(default=120, gt=0, description="Seconds an answer may take; past it the request gets HTTP 504.")
-    serve_sites: bool = Field(default=True, description="'shelfwise serve' also serves build/<shelf>/site under /sites/<shelf>/ (static, public).")
+    serve_sites: bool = Field(default=True, description="'shelfwise serve' also serves build/<shelf>/site under /sites/<shelf>/, to tokens granting the shelf (header or the /sites/login cookie).")
+    public_sites: list[str] = Field(default_factory=list, description="Shelves whose served site /sites/<shelf>/ anyone may read without a token (the API stays under api.tokens).")
+    failed_auth_per_minute: int = Field(default=20, ge=1, description="Failed token checks one client address may make per minute; past it every request from it gets HTTP 429 until the minute is over.")
+    max_json_depth: int = Field(default=32, ge=2, le=1000, description="Deepest nesting of arrays and objects a JSON request body may have; deeper gets HTTP 400 before it is parsed.")
+    trace_retention_days: float | None = Field(default=30, gt=0, description="Answer traces older than this many days are deleted (checked as new traces are stored); None keeps every trace.")
     trace_db: Path = Field(default=Path("build/traces.sqlite"), description="SQLite file where every answer's trace is stored.")
 
 

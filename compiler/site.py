@@ -140,6 +140,7 @@ def site_stage(settings, shelf_dir: Path | None = None) -> Callable:
             )
 
     def stage(store, out_dir, changed_ids, removed_ids, progress):
-        return "site", build_site(store, out_dir, progress, templates_dir, endpoint=settings.site.ask_endpoint, token=token)
+        return "site", build_site(store, out_dir, progress, templates_dir, endpoint=settings.site.ask_endpoint, token=token,
+                                  shelf=store.get_meta("shelf_name"))
 
     return stage

@@ -5,6 +5,7 @@ land on the cited sections of the site the same server serves."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -75,7 +76,11 @@ def live(tmp_path_factory):
 
 def test_widget_asks_the_real_endpoint_and_citations_land_on_sections(live):
     page, base = live
-    page.goto(base + "/sites/badges/")
+    page.goto(base + "/sites/badges/")  # no credential yet: the server sends the browser to its sign-in form
+    page.wait_for_url(re.compile(r"/sites/login\?next=/sites/badges/$"))
+    page.locator("#token").fill("live-token")
+    page.get_by_role("button", name="Read the site").click()
+    page.wait_for_url(f"{base}/sites/badges/")
     page.get_by_role("button", name="Ask", exact=True).first.click()
     page.locator("#sw-ask-input").fill("Which badge must visitors wear?")
     page.keyboard.press("Enter")

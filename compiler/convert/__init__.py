@@ -8,12 +8,14 @@ with a reason a person can act on.
 
 from __future__ import annotations
 
+import tempfile
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from compiler.convert.limits import check_limits
 from compiler.errors import ConversionError
 from compiler.records import Converted
 
@@ -57,6 +59,10 @@ class ReadOptions(BaseModel):
     checkpoint_dir: Path | None = Field(default=None, description="Where finished PDF windows are kept; None: no checkpoints.")
     docling_artifacts_path: Path | None = Field(default=None, description="Local docling model weights for the standard PDF pipeline.")
     progress: Callable[[str], None] | None = Field(default=None, description="Called with a short progress line.")
+    max_unzipped_mb: float | None = Field(default=None, description="docx/xlsx/pptx: largest sum of uncompressed part sizes; None: no limit.")
+    max_xml_elements: int | None = Field(default=None, description="docx/xlsx/pptx: most XML elements in the document parts; None: no limit.")
+    max_sheet_rows: int | None = Field(default=None, description="xlsx: most rows in one sheet; None: no limit.")
+    max_text_chars: int | None = Field(default=None, description="Text formats: most characters in one file; None: no limit.")
 
 
 def _sniff(head: bytes, path: Path) -> str:
@@ -137,10 +143,30 @@ def _reader(fmt: str) -> Callable[[Path, ReadOptions], Converted]:
     return texi.read
 
 
+def _read_html(path: Path, options: ReadOptions) -> Converted:
+    """HTML through its reader, decoded first (textio.decode_text) so a page in another encoding reaches the
+    reader as UTF-8 with the guess warned about, never silently decoded by a library's own guess."""
+    from compiler.convert.textio import utf8_html
+
+    transcoded, warnings = utf8_html(path.read_bytes())
+    if transcoded is None:
+        return _reader("html")(path, options)
+    with tempfile.TemporaryDirectory(prefix="shelfwise-html-") as folder:
+        copy = Path(folder) / path.name
+        copy.write_bytes(transcoded)
+        converted = _reader("html")(copy, options)
+    return converted.model_copy(update={"warnings": [*warnings, *converted.warnings]})
+
+
 def convert_file(path: Path, options: ReadOptions | None = None) -> Converted:
     """Read one file into its element stream; raises ConversionError with the reason."""
     fmt = detect_format(path)
-    converted = _reader(fmt)(path, options or ReadOptions())
+    options = options or ReadOptions()
+    check_limits(path, fmt, options)
+    if fmt == "html":
+        converted = _read_html(path, options)
+    else:
+        converted = _reader(fmt)(path, options)
     if not any(element.text.strip() or element.rows for element in converted.elements):
         raise ConversionError("no text found (a blank or image-only document; scanned PDF pages are read by OCR when pdf.ocr is on, other formats are not)")
     return converted

@@ -1,0 +1,60 @@
+"""Hostile documents made on the spot: a docx zip bomb, a docx of too many elements, a one-line Markdown file,
+a workbook with one long sheet (used by tests/test_limits.py and eval/bench/reliability.py)."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+from tests.conftest import write_docx
+
+_HEAD = (b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+         b'<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>')
+_TAIL = b"</w:body></w:document>"
+
+
+def _with_body(path: Path, chunks) -> Path:
+    """A real docx (python-docx) whose word/document.xml is replaced by ``_HEAD + chunks + _TAIL``, streamed."""
+    plain = path.with_suffix(".plain.docx")
+    write_docx(plain, "Bomb", [(1, "Start", ["x"])])
+    with zipfile.ZipFile(plain) as source, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as target:
+        for info in source.infolist():
+            if info.filename == "word/document.xml":
+                with target.open("word/document.xml", "w", force_zip64=True) as member:
+                    member.write(_HEAD)
+                    for chunk in chunks:
+                        member.write(chunk)
+                    member.write(_TAIL)
+            else:
+                target.writestr(info, source.read(info))
+    plain.unlink()
+    return path
+
+
+def zip_bomb_docx(path: Path, expanded_mb: int) -> Path:
+    """A docx of a few hundred KB whose document part expands to ``expanded_mb`` MB of one paragraph's text."""
+    block = b"A" * 1_000_000
+    return _with_body(path, [b"<w:p><w:r><w:t>", *([block] * expanded_mb), b"</w:t></w:r></w:p>"])
+
+
+def many_elements_docx(path: Path, paragraphs: int) -> Path:
+    """A small docx whose body holds ``paragraphs`` one-word paragraphs (four elements each)."""
+    paragraph = b"<w:p><w:r><w:t>word</w:t></w:r></w:p>"
+    return _with_body(path, (paragraph * 10_000 for _ in range(paragraphs // 10_000)))
+
+
+def one_line_markdown(path: Path, chars: int) -> Path:
+    path.write_text("# Long\n\n" + ("lorem ipsum " * (chars // 12 + 1))[:chars] + "\n", encoding="utf-8")
+    return path
+
+
+def long_sheet_xlsx(path: Path, rows: int) -> Path:
+    import openpyxl
+
+    book = openpyxl.Workbook(write_only=True)
+    sheet = book.create_sheet("Readings")
+    sheet.append(["id", "gauge", "reading"])
+    for n in range(rows):
+        sheet.append([n, f"G{n % 40}", n * 0.5])
+    book.save(path)
+    return path
