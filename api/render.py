@@ -10,8 +10,12 @@ then how many statements were not shown, then a line saying which mode produced 
 
 from __future__ import annotations
 
+import re
+
 from api.complete import NOT_IN_DOCUMENTS, Completion
+from api.currency import superseded_prefix
 from api.gate import DERIVED_LABEL
+from api.premise import CORRECTION_LABEL
 from api.plan import Plan
 from api.schemas import Source
 from api.shelves import OpenShelf
@@ -33,33 +37,67 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").strip()
 
 
+_STEP_NUMBER = re.compile(r"^\(?(\d{1,3})[.)]\s+(?=\S)")
+
+
+def _label(unit: Unit) -> str:
+    """'**QM-001 Rev D:**', or '**QM-001 Rev C (superseded by Rev D) said:**' (empty without a source)."""
+    if not unit.source:
+        return ""
+    return f"**{superseded_prefix(unit.source, unit.superseded_by)}**" if unit.superseded_by else f"**{unit.source}:**"
+
+
+def _step_lines(run: list[Unit]) -> list[str]:
+    """Numbered as the source numbers them ('7. Review ...' stays 7); unnumbered steps counted from 1."""
+    lines = []
+    for n, unit in enumerate(run, start=1):
+        match = _STEP_NUMBER.match(unit.text)
+        number, text = (match.group(1), unit.text[match.end():]) if match else (str(n), unit.text)
+        lines.append(f"{number}. {text} {_cite(unit)}")
+    return lines
+
+
+def _table(rows: list[Unit]) -> str:
+    header = next((u for u in rows if u.kind == "table_header"), None)
+    body = [u for u in rows if u.kind == "table_row"]
+    width = max(len(u.text.split(" | ")) for u in rows)
+    head_cells = header.text.split(" | ") if header else [""] * width
+    lines = ["| " + " | ".join(_cell(c) for c in [*head_cells, *[""] * (width - len(head_cells))]) + " | Source |"]
+    lines.append("|" + " --- |" * (width + 1))
+    for row in body:
+        cells = row.text.split(" | ")
+        source = f"{row.source} " if row.source else ""
+        lines.append("| " + " | ".join(_cell(c) for c in [*cells, *[""] * (width - len(cells))]) + f" | {source}{_cite(row)} |")
+    return "\n".join(lines)
+
+
 def _blocks(units: list[Unit], *, split_by_source: bool = True) -> list[str]:
     """Markdown blocks of one part; ``split_by_source`` starts a new paragraph when the cited sections change
-    (the extractive writer's quotes), else sentences run as the model wrote them."""
+    (the extractive writer's quotes), else sentences run as the model wrote them. A block of one document opens
+    with its short name; a superseded document's says what superseded it."""
     blocks: list[str] = []
     index = 0
     while index < len(units):
         unit = units[index]
-        if unit.kind in ("table_header", "table_row"):
-            rows = [u for u in units[index:] if u.group == unit.group and u.kind in ("table_header", "table_row")]
-            header = next((u for u in rows if u.kind == "table_header"), None)
-            body = [u for u in rows if u.kind == "table_row"]
-            width = max(len(u.text.split(" | ")) for u in rows)
-            head_cells = header.text.split(" | ") if header else [""] * width
-            lines = ["| " + " | ".join(_cell(c) for c in [*head_cells, *[""] * (width - len(head_cells))]) + " | Source |"]
-            lines.append("|" + " --- |" * (width + 1))
-            for row in body:
-                cells = row.text.split(" | ")
-                lines.append("| " + " | ".join(_cell(c) for c in [*cells, *[""] * (width - len(cells))]) + f" | {_cite(row)} |")
-            blocks.append("\n".join(lines))
-            index += len(rows)
+        if unit.group == "correction":
+            blocks.append(f"**{CORRECTION_LABEL}** {unit.text} {_cite(unit)}".rstrip())
+            index += 1
+        elif unit.kind in ("table_header", "table_row"):
+            rows = []
+            while index < len(units) and units[index].group == unit.group and units[index].kind in ("table_header", "table_row"):
+                rows.append(units[index])
+                index += 1
+            if any(r.kind == "table_row" for r in rows):
+                label = _label(next(r for r in rows if r.kind == "table_row"))
+                blocks.append((label + "\n\n" if label else "") + _table(rows))
         elif unit.kind in ("step", "list_item"):
             run = []
-            while index < len(units) and units[index].kind == unit.kind:
+            while index < len(units) and units[index].kind == unit.kind and units[index].source == unit.source:
                 run.append(units[index])
                 index += 1
-            mark = (lambda n: f"{n}.") if unit.kind == "step" else (lambda n: "-")
-            blocks.append("\n".join(f"{mark(n)} {u.text} {_cite(u)}" for n, u in enumerate(run, start=1)))
+            lines = _step_lines(run) if unit.kind == "step" else [f"- {u.text} {_cite(u)}" for u in run]
+            label = _label(unit)
+            blocks.append((label + "\n" if label else "") + "\n".join(lines))
         elif unit.kind == "figure":
             blocks.append(f"*{unit.text}* {_cite(unit)}")
             index += 1
@@ -76,10 +114,13 @@ def _blocks(units: list[Unit], *, split_by_source: bool = True) -> list[str]:
                 if units[index].citations:
                     if split_by_source and cited is not None and units[index].citations != cited:
                         break
+                    if run and (units[index].source, units[index].superseded_by) != (run[0].source, run[0].superseded_by):
+                        break
                     cited = units[index].citations
                 run.append(units[index])
                 index += 1
-            blocks.append(" ".join(_sentence(u) for u in run))
+            label = _label(run[0]) if split_by_source or len({(u.source, u.superseded_by) for u in run if u.citations}) == 1 else ""
+            blocks.append(" ".join([*([label] if label else []), *(_sentence(u) for u in run)]))
     return blocks
 
 
@@ -99,8 +140,7 @@ def render_markdown(plan: Plan, shown: list[Unit], completion: Completion, shelv
     """The whole answer as Markdown; ``not_shown`` is the gate's line on units not shown (``api.gate.not_shown_line``)."""
     parts: list[str] = []
     if completion.label == "not_in_documents":
-        asked = "; ".join(line.removeprefix("The documents do not say ").rstrip(".") for line in completion.gaps)
-        parts.append(f"{NOT_IN_DOCUMENTS}: the documents do not say {asked}.")
+        parts.append(f"{NOT_IN_DOCUMENTS}. " + " ".join(completion.gaps))
         parts.append("No section answers it, so no references are given.")
         return "\n\n".join(parts)
     for index in range(len(plan.obligations)):

@@ -23,7 +23,7 @@ from api.rank import MIN_SHOWN, Pool, build_pool, coverage, score_units
 from api.terms import capitalised_phrases, identifiers, normalise, word_stems
 from compiler.ledger import sentences
 
-__all__ = ["Unit", "Draft", "Writer", "ExtractiveWriter", "section_units", "coverage", "COVERED", "MIN_SHOWN"]
+__all__ = ["Unit", "Draft", "Writer", "ExtractiveWriter", "section_units", "coverage", "is_question", "COVERED", "MIN_SHOWN"]
 
 UnitKind = Literal["sentence", "list_item", "step", "table_header", "table_row", "figure", "heading", "connective"]
 COVERED = 0.75
@@ -53,6 +53,8 @@ class Unit(BaseModel):
     status: str = Field(default="written", description="written, verbatim, supports, unconfirmed, ... as the checker sets it.")
     group: str = Field(default="", description="Units that display together (one table, one procedure).")
     also: list[int] = Field(default_factory=list, description="Other obligations this unit establishes (it is shown once).")
+    source: str = Field(default="", description="Short name of the cited document (\"QM-001 Rev D\"), set by api.currency.label_units.")
+    superseded_by: str = Field(default="", description="Short name of the document superseding the cited one; empty when current.")
 
 
 class Draft(BaseModel):
@@ -70,6 +72,11 @@ class Writer(Protocol):
     name: str
 
     def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> Draft: ...
+
+
+def is_question(text: str) -> bool:
+    """A question sentence (a quiz item, a heading asking something): it asks, it does not state, so it is never an answer."""
+    return text.rstrip(" *_)\"'\u201d").endswith("?")
 
 
 _NUMBERED = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|step\s+\d+)", re.I)
@@ -94,8 +101,9 @@ def section_units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, str
             units.append(("step", normalise(block.text), f"{section_id}:numbered", (b_index, 0)))
         elif block.kind == "paragraph":
             for s_index, sentence in enumerate(sentences(block.text)):
-                units.append(("sentence", sentence, "", (b_index, s_index)))
-        elif block.kind == "list_item" and normalise(block.text):
+                if not is_question(sentence):
+                    units.append(("sentence", sentence, "", (b_index, s_index)))
+        elif block.kind == "list_item" and normalise(block.text) and not is_question(block.text):
             units.append(("step" if steps else "list_item", normalise(block.text), f"{section_id}:list", (b_index, 0)))
         elif block.kind == "table":
             lines = [normalise(line) for line in block.text.split("\n") if normalise(line)]
@@ -140,7 +148,7 @@ class ExtractiveWriter:
                 covered[o_index] = 0.0
                 continue
             share = self.answer_chars * (2 if obligation.kind in ("compare", "list") else 1) // len(plan.obligations)
-            budget = min(self.budget_chars * (2 if obligation.kind in ("compare", "list") else 1), share)
+            budget = min(max(self.budget_chars * (2 if obligation.kind in ("compare", "list") else 1), share), self.answer_chars)
             picked = self._select(pool, query, eligible, budget)
             if obligation.kind == "trace":
                 picked = self._whole_procedure(pool, picked, eligible)

@@ -86,6 +86,7 @@ class AnswerSettings(_Strict):
     hop_share: float = Field(default=0.15, ge=0, le=0.5, description="Share of the reading budget kept for one hop along resolved links.")
     recall_depth: int = Field(default=300, ge=1, le=2000, description="Sections each obligation's search returns as candidates.")
     max_units_per_obligation: int = Field(default=6, ge=1, le=100, description="Sentences, items or rows the extractive writer gives one obligation (a procedure's steps are all kept).")
+    max_answer_chars: int = Field(default=4000, ge=500, le=100_000, description="Characters of quoted text one answer shows at most; the least relevant units go first (a procedure's steps are kept whole).")
 
 
 class SiteSettings(_Strict):

@@ -22,6 +22,8 @@ __all__ = ["displayed_statements", "verified_share", "label_agrees", "CLAIMS_COM
 
 CLAIMS_COMPLETE = ("complete", "conditional")
 _RULE = re.compile(r"^\|?\s*:?-{3,}")
+_SOURCE_LABEL = re.compile(r"^\*\*[^*]+:\*\*$")
+"""A line that only names the document the list or table under it comes from ("**WI-022:**")."""
 
 
 def displayed_statements(markdown: str, not_covered: list[str] | None = None) -> list[str]:
@@ -31,7 +33,7 @@ def displayed_statements(markdown: str, not_covered: list[str] | None = None) ->
     lines = blind_text(markdown).splitlines()
     for number, line in enumerate(lines):
         text = line.strip()
-        if not text or text.startswith("#") or _RULE.match(text) or _plain(text) in gaps:
+        if not text or text.startswith("#") or _RULE.match(text) or _SOURCE_LABEL.match(text) or _plain(text) in gaps:
             continue
         if text.startswith("|"):
             following = lines[number + 1].strip() if number + 1 < len(lines) else ""
@@ -57,8 +59,13 @@ def verified_share(record: dict) -> tuple[int, int]:
     return verified, len(shown)
 
 
-def label_agrees(label: str | None, item_scores: list[float]) -> bool | None:
-    """Whether the answer's own label matches its grade; None when either is missing."""
+def label_agrees(label: str | None, item_scores: list[float], expect: str = "") -> bool | None:
+    """Whether the answer's own label matches its grade; None when either is missing. A not-in-documents question
+    agrees when labelled not_in_documents; a false-premise one when not labelled complete (its premise fails)."""
+    if expect == "not_in_documents" and label:
+        return label == "not_in_documents"
+    if expect == "false_premise" and label:
+        return label not in CLAIMS_COMPLETE
     if not label or label == "n/a" or not item_scores:
         return None
     graded_complete = all(score >= 1.0 for score in item_scores)
