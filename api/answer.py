@@ -30,6 +30,7 @@ from api.render import render_markdown, sources_of
 from api.schemas import AnswerSentence, AskRequest, AskResponse
 from api.shape import shape_answer
 from api.shelves import OpenShelf
+from api.verdict import derive_verdicts
 from api.trace import StepCost, Trace, TraceStore, new_trace_id, now_iso
 from api.write import COVERED, Draft, ExtractiveWriter, Writer
 from api.write_model import ModelWriter
@@ -221,10 +222,13 @@ def answer_question(
     gated = pipeline.gate(draft)
     unstated = unstated_obligations(plan, reading, shelves)
     correction = correction_unit(plan.question, reading, shelves)
-    shown, short = shape_answer([*([correction] if correction else []), *(u for u in _distinct(gated.shown) if u.obligation not in unstated)],
+    checked = [u for u in _distinct(gated.shown) if u.obligation not in unstated]
+    verdicts = derive_verdicts(plan.question, [(o.kind, o.ask) for o in plan.obligations], checked) if draft.writer == "extractive" else []
+    shown, short = shape_answer([*([correction] if correction else []), *verdicts, *checked],
                                 [o.ask for o in plan.obligations], shelves, max_chars=settings.answer.max_answer_chars,
                                 extractive=draft.writer == "extractive")
-    completion = complete_answer(plan, shown, draft.covered, COVERED, unstated=unstated, short=short, false_premise=correction is not None)
+    completion = complete_answer(plan, shown, draft.covered, COVERED, unstated=unstated, short=short,
+                                 false_premise=correction is not None)
     shown = shown if completion.label != "not_in_documents" else []
     step("complete", t)
 

@@ -22,12 +22,10 @@ from pydantic import BaseModel, Field
 from api.plan import Plan
 from api.write import Unit
 
-__all__ = ["ObligationStatus", "Completion", "complete_answer", "gap_line", "part_line", "unstated_line", "NOT_IN_DOCUMENTS",
-           "PREMISE_GAP"]
+__all__ = ["ObligationStatus", "Completion", "complete_answer", "gap_line", "part_line", "unstated_line", "NOT_IN_DOCUMENTS"]
 
 Label = Literal["complete", "partial", "conditional", "not_in_documents"]
 NOT_IN_DOCUMENTS = "This is not in these documents"
-PREMISE_GAP = "The question's premise does not hold, so the question is answered as the documents state it."
 _CONDITION = re.compile(r"\b(unless|except|provided that|only if|only when|subject to)\b", re.I)
 
 

@@ -21,14 +21,14 @@ import re
 from api.shelves import OpenShelf
 from api.terms import identifiers, word_stems
 
-__all__ = ["doc_label", "superseded_documents", "label_units", "current_first", "asks_about_versions", "superseded_prefix"]
+__all__ = ["doc_label", "superseded_documents", "label_units", "current_first", "changed_rule", "asks_about_versions", "superseded_prefix"]
 
 _REVISION = re.compile(r"\b(?:Rev(?:ision)?\.?\s*|Edition\s+|Version\s+|v)([A-Z]|\d+(?:\.\d+)*[a-z]?)\b", re.I)
 _PATH_REVISION = re.compile(r"(?:^|[-_/])rev[-_]?([a-z0-9]{1,3})(?=[-_.]|$)", re.I)
 _PATH_CODE = re.compile(r"^([a-z]{2,5})[-_ ]?(\d{2,5})$", re.I)
 _VERSIONS = re.compile(r"\b(revisions?|versions?|editions?|changed?|changes|previous|earlier|prior|older|superseded|"
                        r"supersedes|replaced?|history|used to|in force|was (?:it|that) always|always so)\b", re.I)
-_DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)?|\b(?:once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b", re.I)
 SAME_RULE = 0.6
 """Two sentences state the same rule when this share of their words (numbers left out) is shared."""
 
@@ -111,20 +111,24 @@ def _rule_words(text: str) -> set[str]:
     return {w for w in word_stems(_DIGITS.sub(" ", text)) if not w.isdigit()}
 
 
-def _changed_rule(old: str, current: list[str]) -> bool:
+def _figures(text: str) -> set[str]:
+    return {f.lower() for f in _DIGITS.findall(text)}
+
+
+def changed_rule(old: str, current: list[str]) -> bool:
     """Whether a current sentence states the same rule as ``old`` with other numbers."""
-    words, figures = _rule_words(old), set(_DIGITS.findall(old))
+    words, figures = _rule_words(old), _figures(old)
     for text in current:
         other = _rule_words(text)
-        if words and other and len(words & other) / len(words | other) >= SAME_RULE and figures != set(_DIGITS.findall(text)):
+        if words and other and len(words & other) / len(words | other) >= SAME_RULE and figures != _figures(text):
             return True
     return False
 
 
 def _restated(old: str, current: list[str]) -> bool:
     """Whether a current sentence states the same rule as ``old`` with the same numbers (the old one adds nothing)."""
-    words, figures = _rule_words(old), set(_DIGITS.findall(old))
-    return any(len(words & _rule_words(t)) / max(len(words | _rule_words(t)), 1) >= SAME_RULE and figures == set(_DIGITS.findall(t))
+    words, figures = _rule_words(old), _figures(old)
+    return any(len(words & _rule_words(t)) / max(len(words | _rule_words(t)), 1) >= SAME_RULE and figures == _figures(t)
                for t in current)
 
 
@@ -140,6 +144,6 @@ def current_first(units: list, asks: list[str]) -> list:
         old = [u for u in part if u.superseded_by]
         versions = 0 <= obligation < len(asks) and asks_about_versions(asks[obligation])
         texts = [u.text for u in current if u.kind not in ("table_header", "heading", "connective")]
-        kept = [u for u in old if versions or _changed_rule(u.text, texts) or not _restated(u.text, texts)]
+        kept = [u for u in old if versions or changed_rule(u.text, texts) or not _restated(u.text, texts)]
         out += current + [u for u in kept if u.kind != "table_header" or any(k.group == u.group and k.kind == "table_row" for k in kept)]
     return out

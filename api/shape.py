@@ -10,7 +10,8 @@
 5. the extractive writer's units: per obligation the section (or table, or procedure) holding the best unit leads,
    its units in document order, so the direct answer comes first and a rule keeps its exception after it;
 6. the answer fits ``max_chars``: the least relevant units go first (never a procedure's steps, never the last
-   unit of an obligation). Obligations that lost units this way are returned, so their label is not complete.
+   unit of an obligation). Obligations that lost strong evidence this way (a unit scoring ``STRONG`` of their best)
+   are returned, so their label is not complete.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import re
 
 from api.currency import current_first, label_units
 from api.shelves import OpenShelf
-from api.write import Unit, is_question
+from api.write import STRONG, Unit, is_question
 
 __all__ = ["shape_answer", "is_question", "statement_key"]
 
@@ -80,6 +81,9 @@ def _fit(units: list[Unit], max_chars: int) -> tuple[list[Unit], set[int]]:
     candidates = sorted((i for i, u in enumerate(units) if u.kind not in ("step", *_FIXED) and u.group not in ("verdict", "correction")),
                         key=lambda i: (units[i].score, -i))
     dropped: set[int] = set()
+    best: dict[int, float] = {}
+    for unit in units:
+        best[unit.obligation] = max(best.get(unit.obligation, 0.0), unit.score)
     for index in candidates:
         if total <= max_chars:
             break
@@ -88,7 +92,8 @@ def _fit(units: list[Unit], max_chars: int) -> tuple[list[Unit], set[int]]:
         if len(same) <= 1:
             continue
         dropped.add(index)
-        lost.add(unit.obligation)
+        if unit.score >= STRONG * best[unit.obligation]:  # strong evidence left out: what is shown is not the whole answer
+            lost.add(unit.obligation)
         total -= len(unit.text) + 16 * len(unit.citations)
     keep = [u for i, u in enumerate(units) if i not in dropped]
     groups = {u.group for u in keep if u.kind == "table_row"}

@@ -79,7 +79,10 @@ def test_an_answer_fits_its_character_limit_least_relevant_first():
     units = [Unit(id=f"u{n}", kind="sentence", text=f"Fact number {n} " + "x" * 200 + ".", shelf="mem", citations=["s1"],
                   obligation=0, score=1.0 / (n + 1), status="verbatim") for n in range(10)]
     shown, short = shape_answer(units, ["q"], {}, max_chars=1000, extractive=True)
-    assert sum(len(u.text) for u in shown) <= 1000 and shown[0].id == "u0" and short == {0}
+    assert sum(len(u.text) for u in shown) <= 1000 and shown[0].id == "u0" and short == set()  # only weak units left out
+    strong = [u.model_copy(update={"score": 1.0 - u.obligation - int(u.id[1:]) / 100}) for u in units]
+    shown, short = shape_answer(strong, ["q"], {}, max_chars=1000, extractive=True)
+    assert [u.id for u in shown] == ["u0", "u1", "u2", "u3"] and short == {0}  # strong evidence left out: not complete
 
 
 def test_what_the_question_asks_for_decides_not_in_the_documents():
@@ -136,3 +139,34 @@ def test_gap_lines_read_as_english_for_every_kind():
     assert gap_line("compare Rev C and Rev D", "compare") == "The documents do not compare Rev C and Rev D."
     assert gap_line("What should we propose", "propose") == "The documents do not answer \u201cWhat should we propose?\u201d"
     assert part_line("What is a bearer token", "describe") == "The sentences shown may not fully say what a bearer token is."
+
+
+def test_a_judgment_is_derived_by_code_from_a_checked_record_and_rule():
+    from api.verdict import derive_verdicts, question_date
+
+    record = Unit(id="u1", kind="table_row", text="CMP-7 | 2026-01-28 | Closed | 2026-03-20", shelf="mem", citations=["s1"],
+                  obligation=0, status="verbatim", group="t1")
+    rule = Unit(id="u2", kind="sentence", text="Complaints shall be closed within 30 calendar days of receipt.", shelf="mem",
+                citations=["s2"], obligation=0, status="verbatim")
+    verdicts = derive_verdicts("Was complaint CMP-7 closed in time?", [("judge", "Was complaint CMP-7 closed in time")], [record, rule])
+    assert [v.text for v in verdicts] == ["Derived from the documents: CMP-7: from 2026-01-28 to 2026-03-20 is 51 calendar days; "
+                                          "the limit is 30 calendar days, so it is over the limit by 21 days."]
+    assert verdicts[0].citations == ["s1", "s2"] and verdicts[0].group == "verdict" and verdicts[0].status == "computed"
+    unchecked = rule.model_copy(update={"status": "unconfirmed"})
+    assert derive_verdicts("Was complaint CMP-7 closed in time?", [("judge", "q")], [record, unchecked]) == []
+    assert question_date("Can it be used on 15 September 2026?").isoformat() == "2026-09-15"
+    header = Unit(id="u3", kind="table_header", text="No. | Interval (months) | Last calibrated", shelf="mem", citations=["s3"],
+                  obligation=0, status="verbatim", group="t2")
+    row = Unit(id="u4", kind="table_row", text="CAL-7 | 6 | 2026-03-02", shelf="mem", citations=["s3"], obligation=0,
+               status="verbatim", group="t2")
+    verdicts = derive_verdicts("Is CAL-7 usable on 1 October 2026?", [("judge", "q")], [header, row])
+    assert verdicts[0].text.endswith("CAL-7: 6 months from 2026-03-02 ends on 2026-09-02; 2026-10-01 is past that interval.")
+
+
+def test_the_sentence_that_continues_a_picked_rule_follows_it():
+    shelf = _memory_shelf({"sop": ("SOP-030 Supplier Control", "sop-030.docx", [("6 Corrective action", [_p(
+        "A corrective action request is issued when a purchased component caused a failure. "
+        "The supplier responds with a plan within 30 calendar days.")]), ("7 Other", [_p("Lunch is served at noon.")])])})
+    _, draft = _write(shelf, "What happens when a purchased component caused a failure?")
+    assert [u.text for u in draft.units] == ["A corrective action request is issued when a purchased component caused a failure.",
+                                             "The supplier responds with a plan within 30 calendar days."]
