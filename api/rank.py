@@ -61,7 +61,7 @@ FACETS: dict[str, tuple[re.Pattern, float]] = {
                            r"lengths?|deadlines?|intervals?|thresholds?|minimum|maximum|limits?|durations?|within|rates?)\b", re.I), 0.8),
     "@condition": (re.compile(r"\bwhen (may|must|can|should|is|are|does|do)\b|\bconditions?\b|\bexceptions?\b|\bunless\b|"
                               r"\bonly (if|when)\b|\b(allowed|permitted)\b|^(may|must|can)\b", re.I), 0.6),
-    "@step": (re.compile(r"\b(steps?|procedures?|process|workflow|in what order)\b", re.I), 1.0),
+    "@step": (re.compile(r"(?<![\w-])(steps?|procedures?|process|workflow|in what order)\b", re.I), 1.0),
     "@definition": (re.compile(r"^what (is|are) (a|an)\s|\bdefin\w*|\bmean(s|ing)?\b|\bwhat distinguishes\b", re.I), 0.6),
 }
 """Facets of a question's shape: when the ask matches, units of that shape hold the facet, weighted against the ask's

@@ -1,11 +1,14 @@
-"""The answer's Markdown: shown units in obligation and document order, each followed by its section ids.
+"""The answer's Markdown: shown units in obligation order, each followed by its section ids.
 
-Sentences of one section run as one paragraph, list items as a list, a
-procedure's steps as a numbered list, table rows as a table (with a Source
-column), figure captions in italics. A model writer's headings render as
-'### ', its lead-ins ("The steps are:") on their own line, a judgment's verdict
-as its own paragraph first in its part. The gaps follow, one plain line each,
-then how many statements were not shown, then a line saying which mode produced the answer.
+A correction of the question's premise comes first ("Contrary to what the question assumes, the documents
+say: ..."), then per obligation a derived verdict, then the quotes. Each block opens with its document's
+short name ("**QM-001 Rev D:**"); a superseded document's says what superseded it ("**QM-001 Rev C
+(superseded by Rev D) said:**"). Sentences of one section run as one paragraph, list items as a list, a
+procedure's steps as a numbered list keeping the numbers the source gives them, table rows as a table
+under their header (with a Source column), figure captions in italics. A model writer's headings render as
+'### ', its lead-ins ("The steps are:") on their own line, a judgment's verdict as its own paragraph first in
+its part. The gaps follow, one plain line each, then how many statements were not shown, then a line saying
+which mode produced the answer.
 """
 
 from __future__ import annotations
@@ -40,9 +43,11 @@ def _cell(text: str) -> str:
 _STEP_NUMBER = re.compile(r"^\(?(\d{1,3})[.)]\s+(?=\S)")
 
 
-def _label(unit: Unit) -> str:
-    """'**QM-001 Rev D:**', or '**QM-001 Rev C (superseded by Rev D) said:**' (empty without a source)."""
-    if not unit.source:
+def _label(unit: Unit, quoted: bool = True) -> str:
+    """'**QM-001 Rev D:**', or '**QM-001 Rev C (superseded by Rev D) said:**' (empty without a source). A model's
+    text (``quoted`` false) keeps its own layout: only a superseded document is named in it (every unit's source is
+    in the answer JSON)."""
+    if not unit.source or (not quoted and not unit.superseded_by):
         return ""
     return f"**{superseded_prefix(unit.source, unit.superseded_by)}**" if unit.superseded_by else f"**{unit.source}:**"
 
@@ -88,7 +93,7 @@ def _blocks(units: list[Unit], *, split_by_source: bool = True) -> list[str]:
                 rows.append(units[index])
                 index += 1
             if any(r.kind == "table_row" for r in rows):
-                label = _label(next(r for r in rows if r.kind == "table_row"))
+                label = _label(next(r for r in rows if r.kind == "table_row"), split_by_source)
                 blocks.append((label + "\n\n" if label else "") + _table(rows))
         elif unit.kind in ("step", "list_item"):
             run = []
@@ -96,7 +101,7 @@ def _blocks(units: list[Unit], *, split_by_source: bool = True) -> list[str]:
                 run.append(units[index])
                 index += 1
             lines = _step_lines(run) if unit.kind == "step" else [f"- {u.text} {_cite(u)}" for u in run]
-            label = _label(unit)
+            label = _label(unit, split_by_source)
             blocks.append((label + "\n" if label else "") + "\n".join(lines))
         elif unit.kind == "figure":
             blocks.append(f"*{unit.text}* {_cite(unit)}")
@@ -119,7 +124,7 @@ def _blocks(units: list[Unit], *, split_by_source: bool = True) -> list[str]:
                     cited = units[index].citations
                 run.append(units[index])
                 index += 1
-            label = _label(run[0]) if split_by_source or len({(u.source, u.superseded_by) for u in run if u.citations}) == 1 else ""
+            label = _label(run[0], split_by_source) if split_by_source or len({(u.source, u.superseded_by) for u in run if u.citations}) == 1 else ""
             blocks.append(" ".join([*([label] if label else []), *(_sentence(u) for u in run)]))
     return blocks
 

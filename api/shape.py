@@ -71,9 +71,19 @@ def _most_relevant_first(units: list[Unit]) -> list[Unit]:
     return out
 
 
+FOOTER = 300
+"""Characters kept for what follows the quotes: gap lines, the not-shown line and the mode line."""
+
+
+def _cost(unit: Unit) -> int:
+    """Characters a unit takes in the Markdown: its text, its citation marks, its block's document label."""
+    return len(unit.text) + 16 * len(unit.citations) + len(unit.source) + 8
+
+
 def _fit(units: list[Unit], max_chars: int) -> tuple[list[Unit], set[int]]:
-    """Drop the least relevant units until the shown text fits ``max_chars``."""
-    total = sum(len(u.text) + 16 * len(u.citations) for u in units)
+    """Drop the least relevant units until the rendered answer fits ``max_chars``."""
+    max_chars = max(max_chars - FOOTER, max_chars // 2)
+    total = sum(_cost(u) for u in units)
     if total <= max_chars:
         return units, set()
     keep = list(units)
@@ -94,7 +104,7 @@ def _fit(units: list[Unit], max_chars: int) -> tuple[list[Unit], set[int]]:
         dropped.add(index)
         if unit.score >= STRONG * best[unit.obligation]:  # strong evidence left out: what is shown is not the whole answer
             lost.add(unit.obligation)
-        total -= len(unit.text) + 16 * len(unit.citations)
+        total -= _cost(unit)
     keep = [u for i, u in enumerate(units) if i not in dropped]
     groups = {u.group for u in keep if u.kind == "table_row"}
     keep = [u for u in keep if u.kind != "table_header" or u.group in groups]

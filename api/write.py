@@ -37,9 +37,9 @@ not covered (shown, with a line saying the sentences shown may not answer all of
 ANSWER_BUDGETS = 2.5
 """The whole answer gets this many obligation budgets, shared among its obligations (a procedure's steps are kept whole)."""
 FLOOR = 0.45
-BEST_SECTIONS = 2
+BEST_SECTIONS = 4
 """The sections holding most of an obligation's evidence are read on around their best unit (``_best_sections``)."""
-WINDOW = 700
+WINDOW = 600
 """Characters of a best section shown after its best unit."""
 CONTINUED = 3
 """The best picked sentences of an obligation whose paragraph continues after them are followed (``_with_continuations``)."""
@@ -162,7 +162,7 @@ class ExtractiveWriter:
                 picked = self._whole_procedure(pool, picked, eligible)
             picked = self._with_conditions(pool, query, picked, budget)
             picked = self._with_continuations(pool, picked, budget)
-            picked = self._best_sections(pool, picked, eligible, budget)
+            picked = self._best_sections(pool, query, picked, eligible, budget)
             picked = picked + changed_rules(pool, picked)
             covered[o_index] = self._covered(obligation.ask, query, pool, [p for _, p in picked],
                                              together=obligation.kind in ("lookup", "judge"))
@@ -230,10 +230,12 @@ class ExtractiveWriter:
         return picked + extra
 
     @staticmethod
-    def _best_sections(pool: Pool, picked: list[tuple[float, int]], eligible: list[tuple[float, int]], budget: int):
+    def _best_sections(pool: Pool, query: dict[str, float], picked: list[tuple[float, int]], eligible: list[tuple[float, int]],
+                       budget: int):
         """The sections that hold most of the obligation's evidence (the sum of their best units' scores) are read on
         around their best unit: the sentences after it in the section, in order (``WINDOW`` characters), since an
-        explanation is written across a passage, not in one sentence that repeats the question's words."""
+        explanation is written across a passage, not in one sentence that repeats the question's words. A unit past
+        the best unit's own paragraph must itself hold a word of the obligation (no padding)."""
         by_section: dict[str, list[tuple[float, int]]] = {}
         for score, index in eligible:
             by_section.setdefault(pool.units[index].section_id, []).append((score, index))
@@ -250,6 +252,9 @@ class ExtractiveWriter:
                     break
                 if near.kind not in ("sentence", "list_item", "step") or n_index in have:
                     continue
+                same_paragraph = near.kind == "sentence" and near.order[1] == pool.units[anchor].order[1]
+                if not (same_paragraph and _coheres(near, pool.units[n_index - 1], pool.units[anchor])) and not near.words & query.keys():
+                    continue
                 extra.append((round(anchor_score * 0.7, 4), n_index))
                 have.add(n_index)
                 window += len(near.text)
@@ -259,7 +264,8 @@ class ExtractiveWriter:
     @staticmethod
     def _with_continuations(pool: Pool, picked: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
         """The sentences that continue a best picked sentence in its paragraph ("Such complaints ...", "The supplier
-        shall respond ...") follow it: what a rule or an event leads to is said right after it, in the source's words."""
+        shall respond ...") follow it: what a rule or an event leads to is said right after it, in the source's words.
+        A following sentence must go on with what came before it (``_coheres``)."""
         have = {p for _, p in picked}
         used = sum(len(pool.units[p].text) for p in have)
         extra = []
@@ -273,7 +279,7 @@ class ExtractiveWriter:
                     break
                 if n_index in have:
                     continue
-                if used + len(near.text) > budget * 1.3:
+                if used + len(near.text) > budget * 1.3 or not _coheres(near, pool.units[n_index - 1], unit):
                     break
                 extra.append((round(score * 0.8, 4), n_index))
                 have.add(n_index)
@@ -356,6 +362,16 @@ class ExtractiveWriter:
             same.setdefault(key, unit)
             units.append(unit)
         return units
+
+
+_ANAPHOR = re.compile(r"^(this|these|that|those|such|it|they|their|its|the same|in that case|in this case|then)\b", re.I)
+
+
+def _coheres(unit, previous, anchor) -> bool:
+    """Whether a following sentence goes on with what came before it: it shares a word with the sentence before it
+    or with the one it continues, or it opens by pointing back ("Such complaints ...")."""
+    words = {w for w in unit.words if not w.startswith("@")}
+    return bool(_ANAPHOR.match(unit.text)) or bool(words & (previous.words | anchor.words))
 
 
 def _near_duplicate(a: set[str], b: set[str]) -> bool:

