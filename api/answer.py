@@ -41,7 +41,7 @@ from compiler.settings import Settings
 __all__ = ["Pipeline", "build_pipeline", "chat_models", "answer_question", "document_scope"]
 
 WRITTEN_SHARE = 0.85
-"""Share of answer.max_answer_chars the extractive writer fills with quoted text (the rest: labels and citation marks)."""
+"""Share of answer.max_answer_chars the extractive writer fills with quoted text; the size limit then trims the least relevant units."""
 
 Checker = Callable[[Draft, dict[str, OpenShelf]], Draft]
 """A claim checker: sets each unit's status (supports, contradicts, not_found, unconfirmed) — issue 7."""

@@ -24,7 +24,7 @@ from api.schemas import Source
 from api.shelves import OpenShelf
 from api.write import Unit
 
-__all__ = ["render_markdown", "sources_of"]
+__all__ = ["render_markdown", "sources_of", "markdown_chars"]
 
 MODE_LINES = {
     "model-free": "_Model-free answer: every sentence above is quoted from the section it cites._",
@@ -138,6 +138,14 @@ def _sentence(unit: Unit) -> str:
     if unit.group == "verdict" and unit.text.startswith(DERIVED_LABEL):
         return f"**{DERIVED_LABEL}** {unit.text[len(DERIVED_LABEL):].strip()} {_cite(unit)}".rstrip()
     return f"{unit.text} {_cite(unit)}".rstrip()
+
+
+def markdown_chars(units: list[Unit], quoted: bool = True) -> int:
+    """Characters the units take in the answer's Markdown (what the size limit counts)."""
+    parts = []
+    for obligation in dict.fromkeys(u.obligation for u in units):
+        parts.extend(_blocks([u for u in units if u.obligation == obligation], split_by_source=quoted))
+    return len("\n\n".join(parts))
 
 
 def render_markdown(plan: Plan, shown: list[Unit], completion: Completion, shelves: dict[str, OpenShelf], mode: str,

@@ -71,32 +71,32 @@ def _most_relevant_first(units: list[Unit]) -> list[Unit]:
     return out
 
 
-FOOTER = 300
+FOOTER = 250
 """Characters kept for what follows the quotes: gap lines, the not-shown line and the mode line."""
 
 
-def _cost(unit: Unit) -> int:
-    """Characters a unit takes in the Markdown: its text, its citation marks, its block's document label."""
-    return len(unit.text) + 16 * len(unit.citations) + len(unit.source) + 8
+def _fit(units: list[Unit], max_chars: int, quoted: bool) -> tuple[list[Unit], set[int]]:
+    """Drop the least relevant units until the rendered answer (``api.render.markdown_chars``) fits ``max_chars``."""
+    from api.render import markdown_chars
 
-
-def _fit(units: list[Unit], max_chars: int) -> tuple[list[Unit], set[int]]:
-    """Drop the least relevant units until the rendered answer fits ``max_chars``."""
-    max_chars = max(max_chars - FOOTER, max_chars // 2)
-    total = sum(_cost(u) for u in units)
-    if total <= max_chars:
+    limit = max(max_chars - FOOTER, max_chars // 2)
+    if markdown_chars(units, quoted) <= limit:
         return units, set()
-    keep = list(units)
-    lost: set[int] = set()
-    candidates = sorted((i for i, u in enumerate(units) if u.kind not in ("step", *_FIXED) and u.group not in ("verdict", "correction")),
-                        key=lambda i: (units[i].score, -i))
-    dropped: set[int] = set()
     best: dict[int, float] = {}
     for unit in units:
         best[unit.obligation] = max(best.get(unit.obligation, 0.0), unit.score)
+    droppable = ("table_header", "heading", "connective", "step")  # a figure caption may go; a procedure's steps stay whole
+    candidates = sorted((i for i, u in enumerate(units) if u.kind not in droppable and u.group not in ("verdict", "correction")),
+                        key=lambda i: (units[i].score, -i))
+    dropped: set[int] = set()
+    lost: set[int] = set()
+
+    def kept() -> list[Unit]:
+        keep = [u for i, u in enumerate(units) if i not in dropped]
+        groups = {u.group for u in keep if u.kind == "table_row"}
+        return [u for u in keep if u.kind != "table_header" or u.group in groups]
+
     for index in candidates:
-        if total <= max_chars:
-            break
         unit = units[index]
         same = [i for i, u in enumerate(units) if u.obligation == unit.obligation and i not in dropped and u.kind not in _FIXED]
         if len(same) <= 1:
@@ -104,11 +104,9 @@ def _fit(units: list[Unit], max_chars: int) -> tuple[list[Unit], set[int]]:
         dropped.add(index)
         if unit.score >= STRONG * best[unit.obligation]:  # strong evidence left out: what is shown is not the whole answer
             lost.add(unit.obligation)
-        total -= _cost(unit)
-    keep = [u for i, u in enumerate(units) if i not in dropped]
-    groups = {u.group for u in keep if u.kind == "table_row"}
-    keep = [u for u in keep if u.kind != "table_header" or u.group in groups]
-    return keep, lost
+        if markdown_chars(kept(), quoted) <= limit:
+            break
+    return kept(), lost
 
 
 def shape_answer(units: list[Unit], asks: list[str], shelves: dict[str, OpenShelf], *, max_chars: int,
@@ -120,4 +118,4 @@ def shape_answer(units: list[Unit], asks: list[str], shelves: dict[str, OpenShel
     units = current_first(units, asks)
     if extractive:
         units = _most_relevant_first(units)
-    return _fit(units, max_chars)
+    return _fit(units, max_chars, extractive)
