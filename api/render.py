@@ -24,8 +24,9 @@ from api.schemas import Source
 from api.shelves import OpenShelf
 from api.write import Unit
 
-__all__ = ["render_markdown", "sources_of", "markdown_chars"]
+__all__ = ["render_markdown", "sources_of", "markdown_chars", "NO_REFERENCES", "MODE_LINES"]
 
+NO_REFERENCES = "No section answers it, so no references are given."
 MODE_LINES = {
     "model-free": "_Model-free answer: every sentence above is quoted from the section it cites._",
     "model": "_Written by a model; every statement shown was checked against the section it cites._",
@@ -154,7 +155,7 @@ def render_markdown(plan: Plan, shown: list[Unit], completion: Completion, shelv
     parts: list[str] = []
     if completion.label == "not_in_documents":
         parts.append(f"{NOT_IN_DOCUMENTS}. " + " ".join(completion.gaps))
-        parts.append("No section answers it, so no references are given.")
+        parts.append(NO_REFERENCES)
         return "\n\n".join(parts)
     for index in range(len(plan.obligations)):
         parts.extend(_blocks([u for u in shown if u.obligation == index], split_by_source=mode == "model-free"))

@@ -2,7 +2,7 @@
 
 - verified share against displayed sentences (§6.4): every statement the answer
   displays (each sentence of a paragraph, each list item, each table row;
-  headings, the mode and removal footers, the plain not-covered lines and fragments
+  headings, the mode and removal footers, the plain not-covered lines (and the not-in-documents lines) and fragments
   under three words left out) counts in the denominator; it counts as verified
   when it stands inside a unit the checker or code confirmed (api.gate.CHECKED).
 - label against grade: an answer labelled complete or conditional claims
@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import re
 
+from api.complete import NOT_IN_DOCUMENTS
 from api.gate import CHECKED
+from api.render import NO_REFERENCES
 from compiler.ledger import sentences
 from eval.judge import _plain, blind_text
 
@@ -28,7 +30,7 @@ _SOURCE_LABEL = re.compile(r"^\*\*[^*]+:\*\*$")
 
 def displayed_statements(markdown: str, not_covered: list[str] | None = None) -> list[str]:
     """The statements an answer displays, in order (see the module docstring for what is left out)."""
-    gaps = {_plain(line) for line in (not_covered or [])}
+    gaps = {_plain(line) for line in (not_covered or [])} | {_plain(f"{NOT_IN_DOCUMENTS}."), _plain(NO_REFERENCES)}
     out: list[str] = []
     lines = blind_text(markdown).splitlines()
     for number, line in enumerate(lines):
@@ -42,7 +44,7 @@ def displayed_statements(markdown: str, not_covered: list[str] | None = None) ->
             out.append(text)
             continue
         text = re.sub(r"^(?:[-*]|\d+\.)\s+", "", text)
-        out.extend(s for s in sentences(text) if len(s.split()) >= 3)
+        out.extend(s for s in sentences(text) if len(s.split()) >= 3 and _plain(s) not in gaps)
     return out
 
 

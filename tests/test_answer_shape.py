@@ -177,3 +177,27 @@ def test_a_hyphenated_single_step_is_not_a_procedure():
 
     assert obligation_kind("How does it choose between single-step and multi-step retrieval") == "explain"
     assert obligation_kind("What are the steps of the backup") == "trace"
+
+
+def test_expected_behaviours_are_graded_by_code():
+    from eval.answer_metrics import displayed_statements, label_agrees
+    from eval.judge import quote_recall
+    from eval.questions import Question
+
+    ooc = Question(id="x-1", shelf="s", question="What is the warranty period?", expect="not_in_documents", must=[])
+    assert quote_recall(ooc, "This is not in these documents. No section of these documents mentions \u201cwarranty\u201d.", []).score == 1.0
+    padded = quote_recall(ooc, "Pumps are blue. [s0123456789a]", [{"text": "Pumps are blue.", "citations": ["s0123456789a"]}])
+    assert padded.score == 0.0 and padded.expected == {"expect": "not_in_documents", "met": False, "quoted": 1}
+    assert displayed_statements("This is not in these documents. No section of these documents mentions \u201cwarranty\u201d.\n\n"
+                                "No section answers it, so no references are given.",
+                                ["No section of these documents mentions \u201cwarranty\u201d."]) == []
+    premise = Question(id="x-2", shelf="s", question="Why did Rev D extend it from 30 to 45 days?", expect="false_premise",
+                       must=[{"item": "Rev D shortened it from 45 to 30 days.",
+                              "evidence": [{"doc": "d", "heading": "h", "quote": "Revision D shortens it from 45 to 30 days."}]},
+                             {"item": "Rev C said 45 days.", "evidence": [{"doc": "d", "heading": "h", "quote": "Rev C said 45 days."}]}])
+    first = "**Contrary to what the question assumes, the documents say:** Revision D shortens it from 45 to 30 days. [s0123456789a]"
+    assert quote_recall(premise, first + "\n\nRev C said 45 days. [s0123456789b]").score == 1.0
+    late = quote_recall(premise, "Rev C said 45 days. [s0123456789b]\n\nRevision D shortens it from 45 to 30 days. [s0123456789a]")
+    assert late.score == 0.5 and late.items[0].reason.startswith("the correction is not the first sentence")
+    assert label_agrees("partial", [1.0, 1.0], "false_premise") is True and label_agrees("complete", [1.0], "false_premise") is False
+    assert label_agrees("not_in_documents", [], "not_in_documents") is True and label_agrees("partial", [], "not_in_documents") is False
