@@ -20,13 +20,17 @@ from dataclasses import dataclass
 from api.complete import NOT_IN_DOCUMENTS, complete_answer
 from api.errors import AnswerTimeout, BadRequest
 from api.check import ClaimChecker, ModelJudge, require_checker
+from api.evidence import unstated_obligations
 from api.gate import Gated, gate, not_shown_line, verify_verbatim
 from api.plan import Plan, plan_by_rules, plan_with_model
+from api.premise import correction_unit
 from api.read import read_sections
 from api.recall import recall_candidates
 from api.render import render_markdown, sources_of
 from api.schemas import AnswerSentence, AskRequest, AskResponse
+from api.shape import shape_answer
 from api.shelves import OpenShelf
+from api.verdict import derive_verdicts
 from api.trace import StepCost, Trace, TraceStore, new_trace_id, now_iso
 from api.write import COVERED, Draft, ExtractiveWriter, Writer
 from api.write_model import ModelWriter
@@ -35,6 +39,9 @@ from compiler.models import ChatModel, ModelError, make_client
 from compiler.settings import Settings
 
 __all__ = ["Pipeline", "build_pipeline", "chat_models", "answer_question", "document_scope"]
+
+WRITTEN_SHARE = 0.85
+"""Share of answer.max_answer_chars the extractive writer fills with quoted text; the size limit then trims the least relevant units."""
 
 Checker = Callable[[Draft, dict[str, OpenShelf]], Draft]
 """A claim checker: sets each unit's status (supports, contradicts, not_found, unconfirmed) — issue 7."""
@@ -83,7 +90,8 @@ def build_pipeline(settings: Settings, chat: Mapping[str, ChatModel] | None) -> 
             raise ShelfwiseError(f"models.{role} is set ({getattr(settings.models, role)}) but no {role} model was built from it; "
                                  f"set models.base_url to the model server, or remove models.{role} to answer without it")
     checker = ClaimChecker(ModelJudge(chat["checker"])) if "checker" in chat else None
-    writer = ModelWriter(chat["writer"]) if "writer" in chat else ExtractiveWriter(settings.answer.max_units_per_obligation)
+    writer = ModelWriter(chat["writer"]) if "writer" in chat else ExtractiveWriter(
+        settings.answer.max_units_per_obligation, answer_chars=int(settings.answer.max_answer_chars * WRITTEN_SHARE))
     return Pipeline(settings=settings, planner=chat.get("planner"), writer=writer, checker=checker)
 
 
@@ -213,8 +221,16 @@ def answer_question(
 
     t = time.perf_counter()
     gated = pipeline.gate(draft)
-    completion = complete_answer(plan, gated.shown, draft.covered, COVERED)
-    shown = _distinct(gated.shown) if completion.label != "not_in_documents" else []
+    unstated = unstated_obligations(plan, reading, shelves)
+    correction = correction_unit(plan.question, reading, shelves)
+    checked = [u for u in _distinct(gated.shown) if u.obligation not in unstated]
+    verdicts = derive_verdicts(plan.question, [(o.kind, o.ask) for o in plan.obligations], checked) if draft.writer == "extractive" else []
+    shown, short = shape_answer([*([correction] if correction else []), *verdicts, *checked],
+                                [o.ask for o in plan.obligations], shelves, max_chars=settings.answer.max_answer_chars,
+                                extractive=draft.writer == "extractive")
+    completion = complete_answer(plan, shown, draft.covered, COVERED, unstated=unstated, short=short,
+                                 false_premise=correction is not None)
+    shown = shown if completion.label != "not_in_documents" else []
     step("complete", t)
 
     trace_id = new_trace_id()
@@ -224,7 +240,8 @@ def answer_question(
         markdown = f"{NOT_IN_DOCUMENTS}. {markdown}"
     response = AskResponse(
         answer_markdown=markdown,
-        sentences=[AnswerSentence(text=u.text, citations=u.citations, kind=u.kind, obligation=u.obligation, status=u.status) for u in shown],
+        sentences=[AnswerSentence(text=u.text, citations=u.citations, kind=u.kind, obligation=u.obligation, status=u.status,
+                                  source=u.source, superseded_by=u.superseded_by) for u in shown],
         not_covered=completion.gaps,
         label=completion.label,
         trace_id=trace_id,

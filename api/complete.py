@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 from api.plan import Plan
 from api.write import Unit
 
-__all__ = ["ObligationStatus", "Completion", "complete_answer", "gap_line", "part_line", "NOT_IN_DOCUMENTS"]
+__all__ = ["ObligationStatus", "Completion", "complete_answer", "gap_line", "part_line", "unstated_line", "NOT_IN_DOCUMENTS"]
 
 Label = Literal["complete", "partial", "conditional", "not_in_documents"]
 NOT_IN_DOCUMENTS = "This is not in these documents"
@@ -47,34 +47,95 @@ class Completion(BaseModel):
     gaps: list[str] = Field(description="One plain line per obligation not covered.")
 
 
-def _indirect(ask: str) -> str:
-    text = ask.strip().rstrip("?.! ").strip()
-    return text[:1].lower() + text[1:] if text else "this"
+_IMPERATIVE = re.compile(r"^(list|name|give|describe|explain|compare|show|summari[sz]e|outline|define|identify|state|trace)\b\s*(?P<rest>.*)$", re.I)
+_WH = re.compile(r"^(?P<wh>what|which|who|whom|whose|where|when|why|how(?:\s+(?:often|long|many|much|soon|quickly|far|frequently|large|big|fast)"
+                 r"(?:\s+[a-z\-]+)?)?)\s+(?P<rest>.*)$", re.I)
+_BE = re.compile(r"^(?P<be>is|are|was|were)\s+(?P<np>.+)$", re.I)
+_AUX = re.compile(r"^(?:is|are|was|were|does|do|did|has|have|had|can|could|must|should|will|would|shall|may|might)\b", re.I)
+_AUX_ANY = re.compile(r"\b(?:is|are|was|were|does|do|did|has|have|had|can|could|must|should|will|would|shall|may|might)\b", re.I)
+_SUBJECT_END = re.compile(r"\b(?:of|for|in|on|to|from|with|by|under|at|when|if|that|which|after|before)$", re.I)
 
 
-def gap_line(ask: str) -> str:
-    """'The documents do not say <what was asked>.'"""
-    return f"The documents do not say {_indirect(ask)}."
+def _plain(ask: str) -> str:
+    text = " ".join(ask.strip().rstrip("?.! ").split())
+    return text[:1].lower() + text[1:] if text else ""
 
 
-def part_line(ask: str) -> str:
-    """'The sentences shown may not fully answer <what was asked>.' (something was shown, not enough to cover it)"""
-    return f"The sentences shown may not fully answer {_indirect(ask)}."
+def _quoted(ask: str) -> str:
+    text = " ".join(ask.strip().split()).rstrip(".! ")
+    text = text[:1].upper() + text[1:]
+    return f"\u201c{text if text.endswith('?') else text + '?'}\u201d"
 
 
-def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], threshold: float) -> Completion:
-    """Compare the shown units with the plan's obligations."""
+def _topic(ask: str, kind: str) -> str:
+    """The obligation as the object of a sentence: "what a Reportable Event is", "which revision is in force",
+    "how to ...", or the question quoted where its words cannot be turned without guessing."""
+    text = _plain(ask)
+    match = _WH.match(text)
+    if match:
+        wh, rest = match.group("wh"), match.group("rest")
+        if not _AUX_ANY.search(rest) and wh.split()[0] in ("what", "which", "who", "whose") and len(wh.split()) == 1:
+            return f"{wh} {rest}"  # "which revision is in force", "what happens when ...": already indirect
+        be = _BE.match(rest)
+        if be and len(be.group("np").split()) <= 10 and "," not in be.group("np") and not _AUX.search(be.group("np").split(" ", 1)[-1]) \
+                and not _SUBJECT_END.search(be.group("np")):
+            return f"{wh} {be.group('np')} {be.group('be').lower()}"  # "what a Reportable Event is"
+    return _quoted(ask)
+
+
+def gap_line(ask: str, kind: str = "describe") -> str:
+    """One grammatical line saying the documents do not answer the obligation, shaped by its wording."""
+    text = _plain(ask)
+    imperative = _IMPERATIVE.match(text)
+    if imperative and imperative.group("rest"):
+        return f"The documents do not {imperative.group(1).lower()} {imperative.group('rest')}."
+    topic = _topic(ask, kind)
+    if topic.startswith("\u201c"):
+        return f"The documents do not answer {topic}"
+    return f"The documents do not say {topic}."
+
+
+def part_line(ask: str, kind: str = "describe") -> str:
+    """One grammatical line saying what is shown may not fully answer the obligation."""
+    text = _plain(ask)
+    imperative = _IMPERATIVE.match(text)
+    if imperative and imperative.group("rest"):
+        return f"The sentences shown may not fully {imperative.group(1).lower()} {imperative.group('rest')}."
+    topic = _topic(ask, kind)
+    if topic.startswith("\u201c"):
+        return f"The sentences shown may not fully answer {topic}"
+    return f"The sentences shown may not fully say {topic}."
+
+
+def unstated_line(words: list[str]) -> str:
+    """The gap of an obligation whose asked words stand in no read section."""
+    quoted = ", ".join(f"\u201c{w}\u201d" for w in words)
+    return f"No section of these documents mentions {quoted}."
+
+
+def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], threshold: float, *,
+                    unstated: dict[int, list[str]] | None = None, short: set[int] | None = None,
+                    false_premise: bool = False) -> Completion:
+    """Compare the shown units with the plan's obligations.
+
+    ``unstated``: obligations whose asked words no read section holds (``api.evidence``), never covered;
+    ``short``: obligations that lost units to the answer's size limit, never covered;
+    ``false_premise``: the question's premise is contradicted, so the answer is never complete."""
+    unstated, short = unstated or {}, short or set()
     statuses, gaps = [], []
     for index, obligation in enumerate(plan.obligations):
-        own = [u.id for u in shown if (u.obligation == index or index in u.also) and u.kind not in ("table_header", "figure")]
-        is_covered = bool(own) and covered.get(index, 0.0) >= threshold
+        own = [u.id for u in shown if (u.obligation == index or index in u.also) and u.kind not in ("table_header", "figure")
+               and u.group != "correction"]
+        is_covered = bool(own) and covered.get(index, 0.0) >= threshold and index not in unstated and index not in short
         statuses.append(ObligationStatus(index=index, kind=obligation.kind, ask=obligation.ask, covered=is_covered, units=own))
-        if not is_covered:
-            gaps.append(part_line(obligation.ask) if own else gap_line(obligation.ask))
+        if index in unstated and not own:
+            gaps.append(unstated_line(unstated[index]))
+        elif not is_covered:
+            gaps.append(part_line(obligation.ask, obligation.kind) if own else gap_line(obligation.ask, obligation.kind))
     n_covered = sum(1 for s in statuses if s.covered)
-    if not any(s.units for s in statuses):
+    if not any(s.units for s in statuses) and not false_premise:
         label: Label = "not_in_documents"
-    elif n_covered < len(statuses):
+    elif n_covered < len(statuses) or false_premise:
         label = "partial"
     else:
         verdicts = {s.index for s in statuses if s.kind in ("judge", "lookup")}

@@ -55,7 +55,7 @@ class Plan(BaseModel):
 
 _KIND_RULES: list[tuple[str, re.Pattern]] = [
     ("compare", re.compile(r"\b(compare|comparison|differ|differs|difference|differences|versus|vs\.?|changed?|changes)\b")),
-    ("trace", re.compile(r"\b(steps?|procedure|process|workflow|sequence|from receipt|in what order|history|evolved?)\b")),
+    ("trace", re.compile(r"(?<![\w-])(steps?|procedure|process|workflow|sequence|from receipt|in what order|history|evolved?)\b")),
     ("propose", re.compile(r"\b(recommend|suggest|propose|what should (we|i))\b")),
     ("explain", re.compile(r"^(why|how does|how do|how is|how are)\b|\b(explain|what happens|reason)\b")),
     ("lookup", re.compile(r"\bhow (often|many|much|long|soon|frequently)\b|^(when|who|where)\b|\b(deadline|interval|due date|limit|value)\b")),

@@ -32,7 +32,7 @@ from api.shelves import OpenShelf
 from api.terms import document_keys, identifier_key, identifiers, word_stems
 from compiler.ledger import find_thresholds
 
-__all__ = ["Candidate", "Pool", "build_pool", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
+__all__ = ["Candidate", "Pool", "build_pool", "changed_rules", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
            "FACETS", "FRAMING", "MIN_SHOWN"]
 
 K1, B = 1.2, 0.75
@@ -61,7 +61,7 @@ FACETS: dict[str, tuple[re.Pattern, float]] = {
                            r"lengths?|deadlines?|intervals?|thresholds?|minimum|maximum|limits?|durations?|within|rates?)\b", re.I), 0.8),
     "@condition": (re.compile(r"\bwhen (may|must|can|should|is|are|does|do)\b|\bconditions?\b|\bexceptions?\b|\bunless\b|"
                               r"\bonly (if|when)\b|\b(allowed|permitted)\b|^(may|must|can)\b", re.I), 0.6),
-    "@step": (re.compile(r"\b(steps?|procedures?|process|workflow|in what order)\b", re.I), 1.0),
+    "@step": (re.compile(r"(?<![\w-])(steps?|procedures?|process|workflow|in what order)\b", re.I), 1.0),
     "@definition": (re.compile(r"^what (is|are) (a|an)\s|\bdefin\w*|\bmean(s|ing)?\b|\bwhat distinguishes\b", re.I), 0.6),
 }
 """Facets of a question's shape: when the ask matches, units of that shape hold the facet, weighted against the ask's
@@ -250,6 +250,25 @@ def prior(rank: int | None) -> float:
     if rank is None or rank > PRIOR_DEPTH:
         return PRIOR_FLOOR
     return PRIOR_FLOOR + (1 - PRIOR_FLOOR) * (1 - (rank - 1) / PRIOR_DEPTH)
+
+
+def changed_rules(pool: Pool, picked: list[tuple[float, int]]) -> list[tuple[float, int]]:
+    """Units of superseded revisions that state a picked current unit's rule with other figures (a rule that changed):
+    shown after the current one, marked superseded (``api.currency``)."""
+    from api.currency import changed_rule
+
+    have = {p for _, p in picked}
+    old = [i for i, u in enumerate(pool.units) if u.superseded_by and i not in have and u.kind in ("sentence", "list_item")]
+    extra = []
+    for score, p_index in picked:
+        unit = pool.units[p_index]
+        if unit.superseded_by or unit.kind not in ("sentence", "list_item"):
+            continue
+        for o_index in old:
+            if o_index not in have and changed_rule(pool.units[o_index].text, [unit.text]):
+                extra.append((round(score * 0.5, 4), o_index))
+                have.add(o_index)
+    return extra
 
 
 def score_units(plan: Plan, pool: Pool) -> list[tuple[dict[str, float], list[tuple[float, float, int]]]]:

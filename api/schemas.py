@@ -58,6 +58,8 @@ class AnswerSentence(BaseModel):
     kind: str = Field(default="sentence", description="sentence, list_item, step, table_header, table_row or figure.")
     obligation: int = Field(default=0, description="Which obligation of the plan it serves.")
     status: str = Field(default="verbatim", description="How it was checked: verbatim (quoted), supports (checker).")
+    source: str = Field(default="", description="Short name of the cited document and its revision, e.g. 'QM-001 Rev D'.")
+    superseded_by: str = Field(default="", description="Short name of the document that supersedes the cited one; empty when current.")
 
 
 class Source(BaseModel):

@@ -19,11 +19,11 @@ from pydantic import BaseModel, Field
 from api.plan import Plan
 from api.read import Reading
 from api.shelves import OpenShelf
-from api.rank import MIN_SHOWN, Pool, build_pool, coverage, score_units
+from api.rank import MIN_SHOWN, Pool, build_pool, changed_rules, coverage, score_units
 from api.terms import capitalised_phrases, identifiers, normalise, word_stems
 from compiler.ledger import sentences
 
-__all__ = ["Unit", "Draft", "Writer", "ExtractiveWriter", "section_units", "coverage", "COVERED", "MIN_SHOWN"]
+__all__ = ["Unit", "Draft", "Writer", "ExtractiveWriter", "section_units", "coverage", "is_question", "COVERED", "MIN_SHOWN"]
 
 UnitKind = Literal["sentence", "list_item", "step", "table_header", "table_row", "figure", "heading", "connective"]
 COVERED = 0.75
@@ -37,6 +37,14 @@ not covered (shown, with a line saying the sentences shown may not answer all of
 ANSWER_BUDGETS = 2.5
 """The whole answer gets this many obligation budgets, shared among its obligations (a procedure's steps are kept whole)."""
 FLOOR = 0.45
+BEST_SECTIONS = 4
+"""The sections holding most of an obligation's evidence are read on around their best unit (``_best_sections``)."""
+WINDOW = 600
+"""Characters of a best section shown after its best unit."""
+CONTINUED = 3
+"""The best picked sentences of an obligation whose paragraph continues after them are followed (``_with_continuations``)."""
+CONTINUATION = 2
+"""At most this many following sentences of the same paragraph continue a best picked sentence."""
 """A unit is written only when its score is at least this share of its obligation's best unit's."""
 
 
@@ -53,6 +61,8 @@ class Unit(BaseModel):
     status: str = Field(default="written", description="written, verbatim, supports, unconfirmed, ... as the checker sets it.")
     group: str = Field(default="", description="Units that display together (one table, one procedure).")
     also: list[int] = Field(default_factory=list, description="Other obligations this unit establishes (it is shown once).")
+    source: str = Field(default="", description="Short name of the cited document (\"QM-001 Rev D\"), set by api.currency.label_units.")
+    superseded_by: str = Field(default="", description="Short name of the document superseding the cited one; empty when current.")
 
 
 class Draft(BaseModel):
@@ -70,6 +80,11 @@ class Writer(Protocol):
     name: str
 
     def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> Draft: ...
+
+
+def is_question(text: str) -> bool:
+    """A question sentence (a quiz item, a heading asking something): it asks, it does not state, so it is never an answer."""
+    return text.rstrip(" *_)\"'\u201d").endswith("?")
 
 
 _NUMBERED = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|step\s+\d+)", re.I)
@@ -94,8 +109,9 @@ def section_units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, str
             units.append(("step", normalise(block.text), f"{section_id}:numbered", (b_index, 0)))
         elif block.kind == "paragraph":
             for s_index, sentence in enumerate(sentences(block.text)):
-                units.append(("sentence", sentence, "", (b_index, s_index)))
-        elif block.kind == "list_item" and normalise(block.text):
+                if not is_question(sentence):
+                    units.append(("sentence", sentence, "", (b_index, s_index)))
+        elif block.kind == "list_item" and normalise(block.text) and not is_question(block.text):
             units.append(("step" if steps else "list_item", normalise(block.text), f"{section_id}:list", (b_index, 0)))
         elif block.kind == "table":
             lines = [normalise(line) for line in block.text.split("\n") if normalise(line)]
@@ -140,12 +156,16 @@ class ExtractiveWriter:
                 covered[o_index] = 0.0
                 continue
             share = self.answer_chars * (2 if obligation.kind in ("compare", "list") else 1) // len(plan.obligations)
-            budget = min(self.budget_chars * (2 if obligation.kind in ("compare", "list") else 1), share)
+            budget = min(max(self.budget_chars * (2 if obligation.kind in ("compare", "list") else 1), share), self.answer_chars)
             picked = self._select(pool, query, eligible, budget)
             if obligation.kind == "trace":
                 picked = self._whole_procedure(pool, picked, eligible)
             picked = self._with_conditions(pool, query, picked, budget)
-            covered[o_index] = self._covered(obligation.ask, query, pool, [p for _, p in picked])
+            picked = self._with_continuations(pool, picked, budget)
+            picked = self._best_sections(pool, query, picked, eligible, budget)
+            picked = picked + changed_rules(pool, picked)
+            covered[o_index] = self._covered(obligation.ask, query, pool, [p for _, p in picked],
+                                             together=obligation.kind in ("lookup", "judge"))
             strong = [(sc, p) for sc, p in eligible if sc >= STRONG * eligible[0][0]]
             shown = {p for _, p in picked}
             left = sum(sc for sc, p in strong if p not in shown and not any(
@@ -210,9 +230,67 @@ class ExtractiveWriter:
         return picked + extra
 
     @staticmethod
-    def _covered(ask: str, query: dict[str, float], pool: Pool, indexes: list[int]) -> float:
+    def _best_sections(pool: Pool, query: dict[str, float], picked: list[tuple[float, int]], eligible: list[tuple[float, int]],
+                       budget: int):
+        """The sections that hold most of the obligation's evidence (the sum of their best units' scores) are read on
+        around their best unit: the sentences after it in the section, in order (``WINDOW`` characters), since an
+        explanation is written across a passage, not in one sentence that repeats the question's words. A unit past
+        the best unit's own paragraph must itself hold a word of the obligation (no padding)."""
+        by_section: dict[str, list[tuple[float, int]]] = {}
+        for score, index in eligible:
+            by_section.setdefault(pool.units[index].section_id, []).append((score, index))
+        weight = {sid: sum(sc for sc, _ in sorted(units, reverse=True)[:3]) for sid, units in by_section.items()}
+        have = {p for _, p in picked}
+        used = sum(len(pool.units[p].text) for p in have)
+        extra = []
+        for sid in sorted(weight, key=lambda k: -weight[k])[:BEST_SECTIONS]:
+            anchor_score, anchor = max(by_section[sid])
+            window = 0
+            for n_index in range(anchor, len(pool.units)):
+                near = pool.units[n_index]
+                if near.section_id != sid or window > WINDOW or used + len(near.text) > budget * 1.3:
+                    break
+                if near.kind not in ("sentence", "list_item", "step") or n_index in have:
+                    continue
+                same_paragraph = near.kind == "sentence" and near.order[1] == pool.units[anchor].order[1]
+                if not (same_paragraph and _coheres(near, pool.units[n_index - 1], pool.units[anchor])) and not near.words & query.keys():
+                    continue
+                extra.append((round(anchor_score * 0.7, 4), n_index))
+                have.add(n_index)
+                window += len(near.text)
+                used += len(near.text)
+        return picked + extra
+
+    @staticmethod
+    def _with_continuations(pool: Pool, picked: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
+        """The sentences that continue a best picked sentence in its paragraph ("Such complaints ...", "The supplier
+        shall respond ...") follow it: what a rule or an event leads to is said right after it, in the source's words.
+        A following sentence must go on with what came before it (``_coheres``)."""
+        have = {p for _, p in picked}
+        used = sum(len(pool.units[p].text) for p in have)
+        extra = []
+        for score, p_index in sorted(picked, reverse=True)[:CONTINUED]:
+            unit = pool.units[p_index]
+            if unit.kind != "sentence":
+                continue
+            for n_index in range(p_index + 1, min(p_index + 1 + CONTINUATION, len(pool.units))):
+                near = pool.units[n_index]
+                if near.section_id != unit.section_id or near.kind != "sentence" or near.order[1] != unit.order[1]:
+                    break
+                if n_index in have:
+                    continue
+                if used + len(near.text) > budget * 1.3 or not _coheres(near, pool.units[n_index - 1], unit):
+                    break
+                extra.append((round(score * 0.8, 4), n_index))
+                have.add(n_index)
+                used += len(near.text)
+        return picked + extra
+
+    @staticmethod
+    def _covered(ask: str, query: dict[str, float], pool: Pool, indexes: list[int], together: bool = False) -> float:
         """How well the written units establish the obligation: the share of its words (idf-weighted; a word only in
-        the headings counts half) that its best single unit holds, times the share of the facets the ask asks for
+        the headings counts half) that its best single unit (for a lookup or a judgment ``together``: the written units
+        together, as a rule and a record answer it together) holds, times the share of the facets the ask asks for
         (a number, a condition, a definition, a version) that unit holds, and at most the share of its key targets
         (identifiers, capitalised phrases) the written units hold together."""
         words_only = {t: w for t, w in query.items() if not t.startswith("@")}
@@ -224,6 +302,8 @@ class ExtractiveWriter:
         pieces: dict[str, list[int]] = {}  # a list or table counts as one piece (a procedure's steps together)
         for i in indexes:
             pieces.setdefault(pool.units[i].group or f"#{i}", []).append(i)
+        if together:  # a value or a verdict may rest on a rule and a record together (the interval, the register row)
+            pieces["together"] = [i for i in indexes if pool.units[i].kind != "table_header"]
         for members in pieces.values():
             held = set().union(*(pool.units[i].words for i in members))
             context = set().union(*(pool.units[i].context for i in members))
@@ -282,6 +362,16 @@ class ExtractiveWriter:
             same.setdefault(key, unit)
             units.append(unit)
         return units
+
+
+_ANAPHOR = re.compile(r"^(this|these|that|those|such|it|they|their|its|the same|in that case|in this case|then)\b", re.I)
+
+
+def _coheres(unit, previous, anchor) -> bool:
+    """Whether a following sentence goes on with what came before it: it shares a word with the sentence before it
+    or with the one it continues, or it opens by pointing back ("Such complaints ...")."""
+    words = {w for w in unit.words if not w.startswith("@")}
+    return bool(_ANAPHOR.match(unit.text)) or bool(words & (previous.words | anchor.words))
 
 
 def _near_duplicate(a: set[str], b: set[str]) -> bool:

@@ -2,7 +2,7 @@
 
 - verified share against displayed sentences (§6.4): every statement the answer
   displays (each sentence of a paragraph, each list item, each table row;
-  headings, the mode and removal footers, the plain not-covered lines and fragments
+  headings, the mode and removal footers, the plain not-covered lines (and the not-in-documents lines) and fragments
   under three words left out) counts in the denominator; it counts as verified
   when it stands inside a unit the checker or code confirmed (api.gate.CHECKED).
 - label against grade: an answer labelled complete or conditional claims
@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import re
 
+from api.complete import NOT_IN_DOCUMENTS
 from api.gate import CHECKED
+from api.render import NO_REFERENCES
 from compiler.ledger import sentences
 from eval.judge import _plain, blind_text
 
@@ -22,16 +24,18 @@ __all__ = ["displayed_statements", "verified_share", "label_agrees", "CLAIMS_COM
 
 CLAIMS_COMPLETE = ("complete", "conditional")
 _RULE = re.compile(r"^\|?\s*:?-{3,}")
+_SOURCE_LABEL = re.compile(r"^\*\*[^*]+:\*\*$")
+"""A line that only names the document the list or table under it comes from ("**WI-022:**")."""
 
 
 def displayed_statements(markdown: str, not_covered: list[str] | None = None) -> list[str]:
     """The statements an answer displays, in order (see the module docstring for what is left out)."""
-    gaps = {_plain(line) for line in (not_covered or [])}
+    gaps = {_plain(line) for line in (not_covered or [])} | {_plain(f"{NOT_IN_DOCUMENTS}."), _plain(NO_REFERENCES)}
     out: list[str] = []
     lines = blind_text(markdown).splitlines()
     for number, line in enumerate(lines):
         text = line.strip()
-        if not text or text.startswith("#") or _RULE.match(text) or _plain(text) in gaps:
+        if not text or text.startswith("#") or _RULE.match(text) or _SOURCE_LABEL.match(text) or _plain(text) in gaps:
             continue
         if text.startswith("|"):
             following = lines[number + 1].strip() if number + 1 < len(lines) else ""
@@ -40,7 +44,7 @@ def displayed_statements(markdown: str, not_covered: list[str] | None = None) ->
             out.append(text)
             continue
         text = re.sub(r"^(?:[-*]|\d+\.)\s+", "", text)
-        out.extend(s for s in sentences(text) if len(s.split()) >= 3)
+        out.extend(s for s in sentences(text) if len(s.split()) >= 3 and _plain(s) not in gaps)
     return out
 
 
@@ -57,8 +61,13 @@ def verified_share(record: dict) -> tuple[int, int]:
     return verified, len(shown)
 
 
-def label_agrees(label: str | None, item_scores: list[float]) -> bool | None:
-    """Whether the answer's own label matches its grade; None when either is missing."""
+def label_agrees(label: str | None, item_scores: list[float], expect: str = "") -> bool | None:
+    """Whether the answer's own label matches its grade; None when either is missing. A not-in-documents question
+    agrees when labelled not_in_documents; a false-premise one when not labelled complete (its premise fails)."""
+    if expect == "not_in_documents" and label:
+        return label == "not_in_documents"
+    if expect == "false_premise" and label:
+        return label not in CLAIMS_COMPLETE
     if not label or label == "n/a" or not item_scores:
         return None
     graded_complete = all(score >= 1.0 for score in item_scores)

@@ -86,8 +86,8 @@ def _run_row(entry: dict, run: dict) -> list[str]:
     displayed = sum(d for _, d in shares)
     verified = sum(v for v, _ in shares) / displayed if displayed else None
     name, grades = _primary(run)
-    agree = [label_agrees((r.get("answer") or {}).get("label"), [i["score"] for i in (grades.get(r["id"]) or {}).get("items", [])])
-             for r in records]
+    agree = [label_agrees((r.get("answer") or {}).get("label"), [i["score"] for i in (grades.get(r["id"]) or {}).get("items", [])],
+                          ((grades.get(r["id"]) or {}).get("expected") or {}).get("expect", "")) for r in records]
     agree = [a for a in agree if a is not None]
     costs = [(r.get("cost") or {}).get("usd") for r in records if not r.get("error")]
     usd = None if not costs or any(c is None for c in costs) else sum(costs) / len(costs)
@@ -95,13 +95,22 @@ def _run_row(entry: dict, run: dict) -> list[str]:
     errors = sum(1 for r in records if r.get("error"))
     meta = entry["meta"]
     agree_cell = f"{sum(agree) / len(agree):.2f} ({'judge' if judge else 'qr'})" if agree else NM
+    expected = [(g.get("expected") or {}) for g in grades.values()]
+    ooc = [e for e in expected if e.get("expect") == "not_in_documents"]
+    premise = [e for e in expected if e.get("expect") == "false_premise"]
+    lengths = sorted(len((r.get("answer") or {}).get("markdown", "")) for r in records if not r.get("error"))
+    p95 = lengths[min(len(lengths) - 1, int(0.95 * len(lengths)))] if lengths else None
+    superseded = sum(1 for r in records if ((r.get("answer") or {}).get("sentences") or [{}])[0].get("superseded_by"))
     return [entry["label"], run["name"], meta.get("mode", NM), str(len(records)), _f(coverage), str(wrong) if wrong is not None else NM,
             _f(recall), f"{_f(verified, 2)} ({displayed})" if verified is not None else NM, agree_cell,
-            _f(usd, 4), _f(seconds, 1), str(errors)]
+            f"{sum(e.get('quoted', 0) for e in ooc)} ({len(ooc)})" if ooc else NM,
+            f"{sum(1 for e in premise if e.get('met'))}/{len(premise)}" if premise else NM,
+            str(superseded), str(p95) if p95 is not None else NM, _f(usd, 4), _f(seconds, 1), str(errors)]
 
 
 RUN_HEADER = ["label", "run", "mode", "questions", "coverage (judge)", "wrong", "quote recall", "verified / displayed (n)",
-              "label = grade", "$ / answer", "s / answer", "errors"]
+              "label = grade", "quoted on not-in-docs (n)", "correction first", "superseded lead", "chars p95", "$ / answer",
+              "s / answer", "errors"]
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -174,11 +183,13 @@ def _split_section(split: str, entries: list[dict]) -> str:
     sets = sorted({e["meta"].get("questions", "") for e in entries})
     for questions in sets:
         if not any(e["meta"].get("system", "").startswith("chunk RAG") and e["meta"].get("questions") == questions for e in entries):
-            rows.append([f"{BASELINE_SYSTEM_NAME} on {Path(questions).name}", NM, "chunk RAG", NM, *[NM] * 8])
+            rows.append([f"{BASELINE_SYSTEM_NAME} on {Path(questions).name}", NM, "chunk RAG", NM, *[NM] * (len(RUN_HEADER) - 4)])
     parts = [f"### Answers per run — {split} ({', '.join(Path(s).name for s in sets)})", "",
              "coverage: blind model judge, each credit quote-checked; quote recall: the model-free judge (gold quote, or a "
              "sentence with 80% of the item's words), not coverage; label = grade: share of answers whose own label matches "
-             "the grade named in brackets.", "", _table(RUN_HEADER, rows)]
+             "the grade named in brackets; quoted on not-in-docs: quoted sentences shown for questions the shelf does not answer "
+             "(should be 0); correction first: false-premise answers whose first sentence states the correction; superseded "
+             "lead: answers whose first sentence quotes a superseded document; chars p95: answer length.", "", _table(RUN_HEADER, rows)]
     for entry in entries:
         parts += ["", f"#### Per question — {entry['label']}", "", _per_question(entry)]
     water = [row for entry in entries for row in _waterfall_rows(entry)]

@@ -30,7 +30,7 @@ from compiler.ledger import sentences
 from compiler.models import ChatModel, ModelError
 from eval.questions import MustItem, Question
 
-__all__ = ["ItemGrade", "Wrong", "Grade", "ModelJudge", "quote_recall", "blind_text", "quote_stands", "item_numbers",
+__all__ = ["ItemGrade", "Wrong", "Grade", "ModelJudge", "quote_recall", "correction_first", "first_statement", "quoted_sentences", "blind_text", "quote_stands", "item_numbers",
            "states_item", "QUOTE_RECALL", "WORD_SHARE", "JUDGE_SYSTEM"]
 
 QUOTE_RECALL = "quote recall"
@@ -85,6 +85,8 @@ class Grade(BaseModel):
     wrong: list[Wrong] = Field(default_factory=list, description="Contradicted statements (model judge only).")
     wrong_n: int | None = Field(default=None, description="Verified wrong statements; None when this judge does not measure them.")
     error: str = Field(default="", description="Why the answer could not be graded (score is then None).")
+    expected: dict = Field(default_factory=dict, description="For a question with 'expect': whether the answer met it "
+                                                             "(no quoted sentence; the correction first), by code.")
 
 
 def blind_text(markdown: str) -> str:
@@ -162,8 +164,11 @@ class ModelJudge:
         user = JUDGE_USER.format(question=question.question, items=items, answer=blind_text(answer_markdown))
         return [{"role": "system", "content": JUDGE_SYSTEM}, {"role": "user", "content": user}]
 
-    def grade(self, question: Question, answer_markdown: str) -> Grade:
-        """Grade one answer; a failed or unusable judge reply gives a Grade with ``error`` and no score."""
+    def grade(self, question: Question, answer_markdown: str, sentences: list[dict] | None = None) -> Grade:
+        """Grade one answer; a failed or unusable judge reply gives a Grade with ``error`` and no score.
+        A not-in-documents question is graded by code (``expected_behaviour``), never by the model."""
+        if question.expect == "not_in_documents":
+            return quote_recall(question, answer_markdown, sentences).model_copy(update={"judge": self.name})
         try:
             raw = self.chat.complete(self.messages(question, answer_markdown), json_object=True)
             reply = _Reply.model_validate(json.loads(raw))
@@ -190,9 +195,13 @@ class ModelJudge:
                                    verified=verified, reason=reason))
         wrong = [Wrong(item=(w.item - 1) if w.item else None, quote=w.quote, why=w.why, verified=quote_stands(w.quote, answer))
                  for w in reply.wrong]
+        if question.expect == "false_premise" and items:
+            first, how = correction_first(question, answer_markdown)
+            if not first:
+                items[0] = items[0].model_copy(update={"score": 0.0, "verified": False, "reason": how})
         score = sum(i.score for i in items) / len(items) if items else None
         return Grade(id=question.id, judge=self.name, score=score, items=items, wrong=wrong,
-                     wrong_n=sum(1 for w in wrong if w.verified))
+                     wrong_n=sum(1 for w in wrong if w.verified), expected=_expected(question, answer_markdown, sentences))
 
 
 def _content(text: str) -> set[str]:
@@ -220,11 +229,56 @@ def states_item(item: MustItem, text: str) -> tuple[bool, str]:
     return False, f"best sentence holds {best:.0%} of the item's content words"
 
 
-def quote_recall(question: Question, answer_markdown: str) -> Grade:
-    """The model-free judge: per item 1 when the answer holds its gold quote or a sentence covering 80% of its words."""
+def first_statement(answer_markdown: str) -> str:
+    """The first statement the answer displays (its lead)."""
+    from eval.answer_metrics import displayed_statements
+
+    shown = displayed_statements(answer_markdown)
+    return shown[0] if shown else ""
+
+
+def correction_first(question: Question, answer_markdown: str) -> tuple[bool, str]:
+    """Whether the answer's first statement states the correction (a false-premise question's first must item)."""
+    lead = first_statement(answer_markdown)
+    if not question.must or not lead:
+        return False, "the answer states nothing"
+    hit, how = states_item(question.must[0], lead)
+    return hit, (f"the first sentence states the correction ({how})" if hit else f"the correction is not the first sentence ({how})")
+
+
+def quoted_sentences(answer_markdown: str, sentences: list[dict] | None) -> int:
+    """How many quoted (cited) statements the answer shows."""
+    if sentences is not None:
+        return sum(1 for s in sentences if s.get("citations"))
+    return len(_CITATION.findall(answer_markdown))
+
+
+def _expected(question: Question, answer_markdown: str, sentences: list[dict] | None) -> dict:
+    """The behaviour a question with ``expect`` is graded on, by code: no quoted sentence for a not-in-documents
+    question, the correction first for a false-premise one."""
+    if question.expect == "not_in_documents":
+        quoted = quoted_sentences(answer_markdown, sentences)
+        return {"expect": question.expect, "met": quoted == 0, "quoted": quoted}
+    if question.expect == "false_premise":
+        first, how = correction_first(question, answer_markdown)
+        return {"expect": question.expect, "met": first, "how": how}
+    return {}
+
+
+def quote_recall(question: Question, answer_markdown: str, sentences: list[dict] | None = None) -> Grade:
+    """The model-free judge: per item 1 when the answer holds its gold quote or a sentence covering 80% of its words.
+
+    A not-in-documents question (no must items) scores 1 when the answer shows no quoted sentence, else 0; a
+    false-premise question's first item (the correction) is credited only when it is the answer's first sentence."""
+    expected = _expected(question, answer_markdown, sentences)
+    if question.expect == "not_in_documents":
+        return Grade(id=question.id, judge=QUOTE_RECALL, score=1.0 if expected["met"] else 0.0, items=[], wrong_n=None,
+                     expected=expected)
     items = []
     for index, item in enumerate(question.must):
         hit, how = states_item(item, answer_markdown)
+        if index == 0 and question.expect == "false_premise" and hit and not expected["met"]:
+            hit, how = False, expected["how"]
         items.append(ItemGrade(item=index, score=1.0 if hit else 0.0, judge_score=1.0 if hit else 0.0, verified=hit, reason=how))
     score = sum(i.score for i in items) / len(items) if items else None
-    return Grade(id=question.id, judge=QUOTE_RECALL, score=score, items=items, wrong_n=None)
+    return Grade(id=question.id, judge=QUOTE_RECALL, score=score, items=items, wrong_n=None, expected=expected)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Literal
 
 import yaml
 from pydantic import BaseModel, Field, ValidationError
@@ -47,6 +48,9 @@ class Question(BaseModel):
     question: str = Field(description="The question, used as the search query.")
     kind: str = Field(default="", description="Question kind (definition, versions, procedure, ...).")
     must: list[MustItem] = Field(description="Must-have items.")
+    expect: Literal["", "not_in_documents", "false_premise"] = Field(
+        default="", description="not_in_documents: the shelf does not answer it (must is empty); false_premise: the question "
+                                "assumes something the documents contradict (the first must item states the correction).")
 
 
 class GoldQuestion(BaseModel):

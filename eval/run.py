@@ -163,7 +163,8 @@ def _answer_one(pipeline, question: Question, shelves, traces) -> AnswerRecord:
     answer = {
         "markdown": response.answer_markdown, "label": response.label, "mode": response.mode, "models": response.models,
         "not_covered": response.not_covered, "not_shown": response.not_shown, "warnings": response.warnings,
-        "sentences": [{"text": s.text, "citations": s.citations, "kind": s.kind, "status": s.status} for s in response.sentences],
+        "sentences": [{"text": s.text, "citations": s.citations, "kind": s.kind, "status": s.status, "source": s.source,
+                       "superseded_by": s.superseded_by} for s in response.sentences],
     }
     return AnswerRecord(id=question.id, shelf=question.shelf, question=question.question, answer=answer,
                         trace=trace_summary(trace, gold), cost=cost_usd([s.model_dump() for s in trace.steps]),
@@ -236,7 +237,7 @@ def grade_runs(run_dir: Path, questions_path: Path, *, judge=None, progress: Cal
                 if record.get("error"):
                     grades.append(Grade(id=record["id"], judge=name, score=None, error=record["error"]))
                 else:
-                    grades.append(grader(question, record["answer"]["markdown"]))
+                    grades.append(grader(question, record["answer"]["markdown"], record["answer"].get("sentences")))
             target.write_text("".join(g.model_dump_json() + "\n" for g in grades), encoding="utf-8")
             progress(f"graded {run_file.name} by {name}: {target.name}")
             written.append(target)

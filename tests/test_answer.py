@@ -58,8 +58,18 @@ def test_demo_truth_questions_read_their_evidence_and_quote_verbatim(demo, tmp_p
             sections = _evidence_sections(shelf, evidence)
             assert sections, f"{item['id']}: quote not found in {evidence['doc']}"
             assert sections & read, f"{item['id']}: evidence of {must['item'][:60]!r} was not read"
-    assert answer.label != "not_in_documents" and answer.sentences
+    if item.get("expect") == "not_in_documents":
+        assert answer.label == "not_in_documents" and answer.sentences == [] and answer.sources == []
+    else:
+        assert answer.label != "not_in_documents" and answer.sentences
+    if item.get("expect") == "false_premise":
+        assert answer.label != "complete"
+        assert any(normalise(e["quote"]) in answer.sentences[0].text for e in item["must"][0]["evidence"]), answer.sentences[0].text
+    quoted = {sid for s in answer.sentences if s.status == "verbatim" for sid in s.citations}
     for sentence in answer.sentences:
+        if sentence.status == "computed":  # a verdict derived by code rests on quoted premises shown beside it
+            assert sentence.text.startswith("Derived from the documents:") and set(sentence.citations) <= quoted
+            continue
         assert any(normalise(sentence.text) in normalise(shelf.sections[sid].text) for sid in sentence.citations)
         assert all(f"[{sid}]" in answer.answer_markdown for sid in sentence.citations)
     traces.close()
@@ -90,7 +100,7 @@ def test_an_out_of_corpus_question_is_not_in_the_documents(demo):
     assert answer.label == "not_in_documents"
     assert answer.answer_markdown.startswith("This is not in these documents")
     assert answer.sentences == [] and answer.sources == []
-    assert answer.not_covered == ["The documents do not say what is the boiling point of mercury at sea level."]
+    assert answer.not_covered == ["No section of these documents mentions \u201cboiling\u201d."]
 
 
 def test_a_follow_up_is_resolved_against_the_previous_turn(tenants):
@@ -228,9 +238,11 @@ def test_the_writer_budget_is_in_characters_not_a_count():
     names = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda omicron".split()
     facts = [f"Tokens of kind {name} expire after {n} minutes." for n, name in enumerate(names, start=2)]
     shelf = _memory_shelf({"rfc": ("Tokens", "rfc9999.txt", [("Expiry", [_p(" ".join(facts))])])})
-    _, small = _write(shelf, "When do tokens expire?", max_units=1)
-    _, large = _write(shelf, "When do tokens expire?", max_units=6)
-    assert 1 <= len(small.units) < len(large.units) and sum(len(u.text) for u in large.units) <= 6 * 260 * 2.5
+    _, small = _write(shelf, "When do tokens expire?", max_units=1, answer_chars=260)
+    _, large = _write(shelf, "When do tokens expire?", max_units=6, answer_chars=400)
+    # one obligation may fill the whole answer's budget, and a rule's exception or continuation may pass it by 30%
+    assert 1 <= len(small.units) < len(large.units) and sum(len(u.text) for u in small.units) <= 260 * 1.3
+    assert sum(len(u.text) for u in large.units) <= 400 * 1.3
 
 
 def test_an_answer_with_sentences_shown_is_partial_never_not_in_the_documents():
@@ -243,6 +255,6 @@ def test_an_answer_with_sentences_shown_is_partial_never_not_in_the_documents():
     shown = [Unit(id="u1", kind="sentence", text="A bearer token is a security token.", citations=["s1"], obligation=0, status="verbatim")]
     completion = complete_answer(plan, shown, {0: 0.3, 1: 0.0}, 0.75)
     assert completion.label == "partial"
-    assert completion.gaps == ["The sentences shown may not fully answer what is a bearer token.",
-                               "The documents do not say how long does it last."]
+    assert completion.gaps == ["The sentences shown may not fully say what a bearer token is.",
+                               "The documents do not answer \u201cHow long does it last?\u201d"]
     assert complete_answer(plan, [], {}, 0.75).label == "not_in_documents"

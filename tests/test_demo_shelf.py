@@ -101,8 +101,13 @@ def test_questions_are_well_formed() -> None:
     assert {q["kind"] for q in questions} == KINDS
     assert len({q["id"] for q in questions}) == len(questions)
     cited: set[str] = set()
+    expected = [q.get("expect", "") for q in questions]
+    assert expected.count("not_in_documents") >= 5 and expected.count("false_premise") >= 5
     for question in questions:
         assert question["shelf"] == "northwind"
+        if question.get("expect") == "not_in_documents":
+            assert question["must"] == [], f"{question['id']}: a question the shelf does not answer has no must items"
+            continue
         docs = {e["doc"] for m in question["must"] for e in m["evidence"]}
         assert len(docs) >= 2, f"{question['id']} is not cross-document"
         cited |= docs

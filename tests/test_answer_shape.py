@@ -1,0 +1,203 @@
+"""Answers that answer (issue 12), model-free: current first, question sentences and repeats dropped, not-in-documents
+decided from what was read, false premises named, gap lines that read as English — each on a small shelf written here."""
+
+from __future__ import annotations
+
+from test_answer import _memory_shelf, _p, _write
+
+from api.complete import gap_line, part_line
+from api.currency import current_first, doc_label, label_units, superseded_documents
+from api.evidence import asked_head, unstated_obligations
+from api.premise import correction_unit, find_false_premise, premises_of
+from api.read import Reading, ReadSection
+from api.shape import shape_answer
+from api.write import Unit
+
+REVISIONS = {
+    "qm-rev-c": ("QM-001 Quality Manual, Rev C (superseded)", "quality-manual-rev-c.docx",
+                 [("8 Complaints", [_p("Complaints shall be closed within 45 calendar days of receipt.")])]),
+    "qm-rev-d": ("QM-001 Quality Manual, Rev D", "quality-manual-rev-d.pdf",
+                 [("1 Document control", [_p("Revision D shortens the complaint closure target from 45 to 30 calendar days.")]),
+                  ("8 Complaints", [_p("Complaints shall be closed within 30 calendar days of receipt. "
+                                       "The 30-day closure requirement does not apply to complaints under MDR investigation.")]),
+                  ("9 Quiz", [_p("How many days do you have to close a complaint? Lunch is served at noon.")])]),
+}
+
+
+def _reading(shelf) -> Reading:
+    sections = [ReadSection(shelf="mem", section_id=sid, doc_id=shelf.sections[sid].doc_id, chars=shelf.chars(sid), why="whole scope")
+                for doc in shelf.doc_order() for sid in shelf.doc_sections[doc]]
+    return Reading(budget=400_000, scope_chars=1, whole_scope=True, chars_read=1, sections=sections, not_opened=[])
+
+
+def _shaped(shelf, question):
+    plan, draft = _write(shelf, question)
+    units = [u.model_copy(update={"status": "verbatim"}) for u in draft.units]
+    shown, _ = shape_answer(units, [o.ask for o in plan.obligations], {"mem": shelf}, max_chars=4000, extractive=True)
+    return shown
+
+
+def test_labels_and_supersession_come_from_the_ledger():
+    shelf = _memory_shelf(REVISIONS, links=[("supersedes", "qm-rev-d", "qm-rev-c")])
+    assert doc_label(shelf, "qm-rev-d") == "QM-001 Rev D" and doc_label(shelf, "qm-rev-c") == "QM-001 Rev C"
+    assert superseded_documents(shelf) == {"qm-rev-c": "qm-rev-d"}
+    assert superseded_documents(_memory_shelf(REVISIONS)) == {}
+
+
+def test_the_current_rule_leads_and_the_changed_superseded_rule_follows_marked():
+    shelf = _memory_shelf(REVISIONS, links=[("supersedes", "qm-rev-d", "qm-rev-c")])
+    shown = _shaped(shelf, "How soon must complaints be closed?")
+    texts = [u.text for u in shown]
+    assert texts[0] == "Complaints shall be closed within 30 calendar days of receipt."
+    old = next(u for u in shown if u.text == "Complaints shall be closed within 45 calendar days of receipt.")
+    assert texts.index(old.text) > 0 and old.superseded_by == "QM-001 Rev D" and old.source == "QM-001 Rev C"
+    assert not any(t.endswith("?") for t in texts), "a quiz question is never an answer"
+
+
+def test_a_superseded_sentence_that_says_what_the_current_one_says_is_not_shown():
+    def unit(uid, text, newer=""):
+        return Unit(id=uid, kind="sentence", text=text, shelf="mem", citations=["s1"], obligation=0, superseded_by=newer)
+
+    units = [unit("u1", "Staff are trained yearly by the training coordinator.", "QM-001 Rev D"),
+             unit("u2", "Staff are trained yearly by the training coordinator."),
+             unit("u3", "Records are kept for five years."),
+             unit("u4", "Visitors sign the visitor log.", "QM-001 Rev D")]
+    assert [u.id for u in current_first(units, ["How are staff trained?"])] == ["u2", "u3", "u4"]
+    assert [u.id for u in current_first(units, ["What changed from the previous revision?"])] == ["u2", "u3", "u1", "u4"]
+
+
+def test_repeats_are_shown_once_whatever_their_spacing_or_case():
+    shelf = _memory_shelf(REVISIONS)
+    units = [Unit(id=f"u{n}", kind="sentence", text=text, shelf="mem", citations=[sid], obligation=n % 2, status="verbatim")
+             for n, (text, sid) in enumerate([("Complaints shall be closed within 30 calendar days of receipt.", "s01000000001x"),
+                                              ("complaints  shall be closed within 30 calendar days of receipt.", "s01000000001x")])]
+    shown, _ = shape_answer(label_units(units, {"mem": shelf}), ["a", "b"], {"mem": shelf}, max_chars=4000, extractive=False)
+    assert len(shown) == 1
+
+
+def test_an_answer_fits_its_character_limit_least_relevant_first():
+    units = [Unit(id=f"u{n}", kind="sentence", text=f"Fact number {n} " + "x" * 200 + ".", shelf="mem", citations=["s1"],
+                  obligation=0, score=1.0 / (n + 1), status="verbatim") for n in range(10)]
+    shown, short = shape_answer(units, ["q"], {}, max_chars=1300, extractive=True)
+    assert sum(len(u.text) for u in shown) <= 1000 and shown[0].id == "u0" and short == set()  # only weak units left out
+    strong = [u.model_copy(update={"score": 1.0 - u.obligation - int(u.id[1:]) / 100}) for u in units]
+    shown, short = shape_answer(strong, ["q"], {}, max_chars=1300, extractive=True)
+    assert [u.id for u in shown] == ["u0", "u1", "u2", "u3"] and short == {0}  # strong evidence left out: not complete
+
+
+def test_what_the_question_asks_for_decides_not_in_the_documents():
+    assert asked_head("What is the warranty period of the pump?") == ["warranti", "period"]
+    assert asked_head("What does an administration set cost?") == ["cost"]
+    assert asked_head("How many employees does the site have?") == ["employee"]
+    shelf = _memory_shelf(REVISIONS)
+    plan, _ = _write(shelf, "What is the warranty period of the complaint?")
+    assert unstated_obligations(plan, _reading(shelf), {"mem": shelf}) == {0: ["warranty", "period"]}
+    plan, _ = _write(shelf, "Which ISO 27001 controls apply to complaints?")
+    assert unstated_obligations(plan, _reading(shelf), {"mem": shelf}) == {0: ["ISO 27001"]}
+    plan, _ = _write(shelf, "What is the closure target for complaints?")
+    assert unstated_obligations(plan, _reading(shelf), {"mem": shelf}) == {}
+
+
+def test_a_false_premise_is_named_with_the_documents_statement():
+    shelf = _memory_shelf(REVISIONS, links=[("supersedes", "qm-rev-d", "qm-rev-c")])
+    unit = correction_unit("Why did Rev D extend the complaint closure target from 30 to 45 days?", _reading(shelf), {"mem": shelf})
+    assert unit is not None and unit.text == "Revision D shortens the complaint closure target from 45 to 30 calendar days."
+    assert unit.group == "correction" and unit.status == "verbatim"
+    always = correction_unit("Why must every complaint, including those under MDR investigation, be closed within 30 days?",
+                             _reading(shelf), {"mem": shelf})
+    assert always is not None and always.text == "The 30-day closure requirement does not apply to complaints under MDR investigation."
+    assert correction_unit("How soon must complaints be closed?", _reading(shelf), {"mem": shelf}) is None
+
+
+def test_premises_figures_and_frequencies():
+    assert premises_of("Since suppliers have 60 days to respond, when are they disqualified?") == ["suppliers have 60 days to respond"]
+    found = find_false_premise("Since suppliers have 60 days to respond to a SCAR, when are they disqualified?",
+                               [("mem", "s1", "Suppliers respond to a SCAR within 30 calendar days.")])
+    assert found is not None and "another figure" in found.why
+    found = find_false_premise("Why is the test equipment calibrated only once a year?",
+                               [("mem", "s1", "Test equipment shall be calibrated every 6 months.")])
+    assert found is not None
+    assert find_false_premise("Why is the test equipment calibrated twice a year?",
+                              [("mem", "s1", "Test equipment shall be calibrated every 6 months.")]) is None
+
+
+def test_gap_lines_read_as_english_for_every_kind():
+    assert gap_line("list all possible ways to annotate such a parameter", "list") == \
+        "The documents do not list all possible ways to annotate such a parameter."
+    assert gap_line("What is a Reportable Event", "describe") == "The documents do not say what a Reportable Event is."
+    assert gap_line("Which revision of QM-001 is in force", "lookup") == \
+        "The documents do not answer \u201cWhich revision of QM-001 is in force?\u201d"
+    assert gap_line("what happens when a supplier fails", "explain") == "The documents do not say what happens when a supplier fails."
+    assert gap_line("What limits do these documents give for codes", "list") == \
+        "The documents do not answer \u201cWhat limits do these documents give for codes?\u201d"
+    assert gap_line("How often must top management review the system", "lookup") == \
+        "The documents do not answer \u201cHow often must top management review the system?\u201d"
+    assert gap_line("Is it overdue", "judge") == "The documents do not answer \u201cIs it overdue?\u201d"
+    assert gap_line("explain why the interval is shorter", "explain") == "The documents do not explain why the interval is shorter."
+    assert gap_line("What are the steps of handling a complaint, from receipt to closure", "trace") == \
+        "The documents do not answer \u201cWhat are the steps of handling a complaint, from receipt to closure?\u201d"
+    assert gap_line("compare Rev C and Rev D", "compare") == "The documents do not compare Rev C and Rev D."
+    assert gap_line("What should we propose", "propose") == "The documents do not answer \u201cWhat should we propose?\u201d"
+    assert part_line("What is a bearer token", "describe") == "The sentences shown may not fully say what a bearer token is."
+
+
+def test_a_judgment_is_derived_by_code_from_a_checked_record_and_rule():
+    from api.verdict import derive_verdicts, question_date
+
+    record = Unit(id="u1", kind="table_row", text="CMP-7 | 2026-01-28 | Closed | 2026-03-20", shelf="mem", citations=["s1"],
+                  obligation=0, status="verbatim", group="t1")
+    rule = Unit(id="u2", kind="sentence", text="Complaints shall be closed within 30 calendar days of receipt.", shelf="mem",
+                citations=["s2"], obligation=0, status="verbatim")
+    verdicts = derive_verdicts("Was complaint CMP-7 closed in time?", [("judge", "Was complaint CMP-7 closed in time")], [record, rule])
+    assert [v.text for v in verdicts] == ["Derived from the documents: CMP-7: from 2026-01-28 to 2026-03-20 is 51 calendar days; "
+                                          "the limit is 30 calendar days, so it is over the limit by 21 days."]
+    assert verdicts[0].citations == ["s1", "s2"] and verdicts[0].group == "verdict" and verdicts[0].status == "computed"
+    unchecked = rule.model_copy(update={"status": "unconfirmed"})
+    assert derive_verdicts("Was complaint CMP-7 closed in time?", [("judge", "q")], [record, unchecked]) == []
+    assert question_date("Can it be used on 15 September 2026?").isoformat() == "2026-09-15"
+    header = Unit(id="u3", kind="table_header", text="No. | Interval (months) | Last calibrated", shelf="mem", citations=["s3"],
+                  obligation=0, status="verbatim", group="t2")
+    row = Unit(id="u4", kind="table_row", text="CAL-7 | 6 | 2026-03-02", shelf="mem", citations=["s3"], obligation=0,
+               status="verbatim", group="t2")
+    verdicts = derive_verdicts("Is CAL-7 usable on 1 October 2026?", [("judge", "q")], [header, row])
+    assert verdicts[0].text.endswith("CAL-7: 6 months from 2026-03-02 ends on 2026-09-02; 2026-10-01 is past that interval.")
+
+
+def test_the_sentence_that_continues_a_picked_rule_follows_it():
+    shelf = _memory_shelf({"sop": ("SOP-030 Supplier Control", "sop-030.docx", [("6 Corrective action", [_p(
+        "A corrective action request is issued when a purchased component caused a failure. "
+        "The supplier of the component responds with a plan within 30 calendar days. Lunch is served at noon.")])])})
+    _, draft = _write(shelf, "What happens when a purchased component caused a failure?")
+    assert [u.text for u in draft.units] == ["A corrective action request is issued when a purchased component caused a failure.",
+                                             "The supplier of the component responds with a plan within 30 calendar days."]
+
+
+def test_a_hyphenated_single_step_is_not_a_procedure():
+    from api.plan import obligation_kind
+
+    assert obligation_kind("How does it choose between single-step and multi-step retrieval") == "explain"
+    assert obligation_kind("What are the steps of the backup") == "trace"
+
+
+def test_expected_behaviours_are_graded_by_code():
+    from eval.answer_metrics import displayed_statements, label_agrees
+    from eval.judge import quote_recall
+    from eval.questions import Question
+
+    ooc = Question(id="x-1", shelf="s", question="What is the warranty period?", expect="not_in_documents", must=[])
+    assert quote_recall(ooc, "This is not in these documents. No section of these documents mentions \u201cwarranty\u201d.", []).score == 1.0
+    padded = quote_recall(ooc, "Pumps are blue. [s0123456789a]", [{"text": "Pumps are blue.", "citations": ["s0123456789a"]}])
+    assert padded.score == 0.0 and padded.expected == {"expect": "not_in_documents", "met": False, "quoted": 1}
+    assert displayed_statements("This is not in these documents. No section of these documents mentions \u201cwarranty\u201d.\n\n"
+                                "No section answers it, so no references are given.",
+                                ["No section of these documents mentions \u201cwarranty\u201d."]) == []
+    premise = Question(id="x-2", shelf="s", question="Why did Rev D extend it from 30 to 45 days?", expect="false_premise",
+                       must=[{"item": "Rev D shortened it from 45 to 30 days.",
+                              "evidence": [{"doc": "d", "heading": "h", "quote": "Revision D shortens it from 45 to 30 days."}]},
+                             {"item": "Rev C said 45 days.", "evidence": [{"doc": "d", "heading": "h", "quote": "Rev C said 45 days."}]}])
+    first = "**Contrary to what the question assumes, the documents say:** Revision D shortens it from 45 to 30 days. [s0123456789a]"
+    assert quote_recall(premise, first + "\n\nRev C said 45 days. [s0123456789b]").score == 1.0
+    late = quote_recall(premise, "Rev C said 45 days. [s0123456789b]\n\nRevision D shortens it from 45 to 30 days. [s0123456789a]")
+    assert late.score == 0.5 and late.items[0].reason.startswith("the correction is not the first sentence")
+    assert label_agrees("partial", [1.0, 1.0], "false_premise") is True and label_agrees("complete", [1.0], "false_premise") is False
+    assert label_agrees("not_in_documents", [], "not_in_documents") is True and label_agrees("partial", [], "not_in_documents") is False
