@@ -42,9 +42,11 @@ def _answering(units: list[Unit], index: int) -> list[Unit]:
 
 
 def _why(index: int, draft: Draft, gated: Gated, unanswered: set[int]) -> str:
-    written = _answering(draft.units, index)
+    said = ("connective", *ANSWERING)  # an uncited sentence is parsed as connective text: it is still the model's statement
+    written = [u for u in draft.units if u.obligation == index and u.kind in said and u.group != "lead-in"]
     if written:
-        reasons = [r.reason for r in gated.removed if r.unit.obligation == index and r.unit.kind in ANSWERING]
+        reasons = [r.reason if r.unit.citations else "it cites no section" for r in gated.removed
+                   if r.unit.obligation == index and r.unit.kind in said]
         first = f" (first: {reasons[0]})" if reasons else ""
         return f"none of its {len(written)} statement(s) could be verified{first}"
     if index in unanswered:
