@@ -89,7 +89,7 @@ def build_pipeline(settings: Settings, chat: Mapping[str, ChatModel] | None) -> 
             raise ShelfwiseError(f"models.{role} is set ({getattr(settings.models, role)}) but no {role} model was built from it; "
                                  f"set models.base_url to the model server, or remove models.{role} to answer without it")
     checker = ClaimChecker(ModelJudge(chat["checker"])) if "checker" in chat else None
-    writer = ModelWriter(chat["writer"]) if "writer" in chat else ExtractiveWriter(settings.answer.max_units_per_obligation)
+    writer = ModelWriter(chat["writer"]) if "writer" in chat else _extractive(settings)
     return Pipeline(settings=settings, planner=chat.get("planner"), writer=writer, checker=checker)
 
 
