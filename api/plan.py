@@ -256,6 +256,10 @@ def plan_with_model(
     return validate_model_plan(plan, rules, question, history, documents, vocabulary)
 
 
+_TOKEN = re.compile(r"\w+(?:\.?\w+)*")
+"""The tokens whoosh's StemmingAnalyzer splits text into (``api.terms.stems`` stems them)."""
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     """The words a shelf holds (stems of its titles, headings, text, ledger subjects and aliases), and per document
@@ -267,9 +271,10 @@ class Vocabulary:
     @classmethod
     def of(cls, texts, documents: dict[str, list[str]]) -> "Vocabulary":
         """The vocabulary of ``texts`` (section texts, subjects, aliases) and ``documents`` (id -> title and headings)."""
-        words: set[str] = set()
-        for text in texts:
-            words.update(word_stems(text))
+        tokens: set[str] = set()
+        for text in texts:  # the analyzer's own tokens, each distinct one stemmed once (a shelf's text is large)
+            tokens.update(_TOKEN.findall(text))
+        words = {w for token in tokens for w in word_stems(token)}
         labels = {doc: frozenset(w for label in names for w in word_stems(label)) for doc, names in documents.items()}
         return cls(stems=frozenset(words.union(*labels.values())), documents=labels)
 
