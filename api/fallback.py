@@ -61,7 +61,8 @@ def fill_line(plan: Plan, filled: list[int]) -> str:
     if len(filled) == len(plan.obligations):
         return "The model's answer could not be verified, so the documents' own sentences are shown instead."
     asks = ", ".join(f"\u201c{plan.obligations[i].ask.strip().rstrip('?.')}\u201d" for i in filled)
-    return f"The model's text for {asks} could not be verified, so the documents' own sentences are shown for it instead."
+    return (f"The model's text for {asks} could not be verified, so the documents' own sentences are shown for "
+            f"{'it' if len(filled) == 1 else 'them'} instead.")
 
 
 def fill_failed_parts(plan: Plan, reading: Reading, shelves: dict[str, OpenShelf], draft: Draft, gated: Gated,
