@@ -253,6 +253,19 @@ def test_a_writer_citing_nothing_gives_the_model_free_quotes_and_says_so_never_n
     assert roles.calls("checker") == 0 and [u["id"][0] for u in trace.written] == ["u", "u"] + ["x"] * (len(trace.written) - 2)
 
 
+def test_only_the_part_whose_model_text_failed_is_filled_and_the_line_names_it(shelves, tmp_path):
+    roles = Roles(writer="e2e_write_half_cited", checker="e2e_check_down")
+    answer, _ = _ask(shelves, tmp_path, roles, "How long do refresh tokens last, and how long are backups kept?", **WRITER_ONLY)
+    assert [(s.obligation, s.text, s.status) for s in answer.sentences] == [
+        (0, "Refresh tokens expire after 30 days.", "verbatim"), (1, "Backups are kept for 35 days.", "verbatim")]
+    assert ("The model's text for \u201chow long are backups kept\u201d could not be verified, so the documents' own sentences "
+            "are shown for it instead.") in answer.answer_markdown
+    assert "_Written by a model; every statement shown was checked" in answer.answer_markdown  # part 1 is the model's
+    assert answer.warnings == ["the model's text for part 2 ('how long are backups kept') could not be used: none of its 1 "
+                               "statement(s) could be verified (first: it cites no section); the documents' own sentences are "
+                               "shown for it instead"]
+
+
 def test_a_writer_saying_not_in_documents_for_a_part_the_sections_state_is_filled(shelves, tmp_path):
     roles = Roles(writer="e2e_write_said_not_in", checker="e2e_check_down")
     answer, _ = _ask(shelves, tmp_path, roles, LIFETIMES, **WRITER_ONLY)
