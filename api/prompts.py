@@ -66,9 +66,10 @@ Rules:
   brackets, like {CITATION_FORMAT}. Use only ids that appear in the documents.
 - Keep the documents' own words, numbers, dates, units, names and conditions (must, may, should not, only, unless).
 - Write each part of the answer under a line '<!-- part N -->' (N as numbered in the parts list), in the format asked.
-- A section with status="superseded by X" (or "updated by X") comes from a document that X replaces: give the
-  current document's statement as the answer; give the superseded one only where the question asks what changed,
-  after the current one, as "<document> (superseded by X) said ...".
+- A section with status="superseded by X" comes from a document that X replaces: give the current document's
+  statement as the answer; give the superseded one only where the question asks what changed, after the current
+  one, as "<document> (superseded by X) said ...". status="updated by X": X changes parts of it; where X states the
+  same point, X's statement is the current one.
 - If the question states something the documents contradict (a number, a direction such as longer or shorter, added
   or removed, an order, "always" where the documents state a condition), say so first in that part: "The documents
   do not say that: ..." followed by what they do say, with its section ids.
