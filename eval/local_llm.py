@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -151,23 +152,61 @@ def logged_client(role: str, timeout: float) -> httpx.Client:
     return httpx.Client(timeout=timeout, event_hooks={"request": [on_request], "response": [on_response]})
 
 
+_QUANTITY = re.compile(r"\b(\d+(?:[.,]\d+)?)\s*(?:calendar\s+|working\s+|business\s+)?([a-z%]+)", re.I)
+
+
+def quantities(text: str) -> set[tuple[str, str]]:
+    """(number, stem of the word after it) pairs: "within 45 calendar days" -> ("45", "day")."""
+    from api.terms import word_stems
+
+    out = set()
+    for number, unit in _QUANTITY.findall(text):
+        stem = (word_stems(unit) or (unit.lower(),))[0]
+        out.add((number.replace(",", ""), stem))
+    return out
+
+
 def wrong_statements(shown: list[str], must: list[dict]) -> int:
-    """Displayed sentences that share a must item's subject words but state a number the item's evidence does not hold."""
-    from api.guards import numbers
+    """Displayed sentences that state a quantity a must item's evidence states with another number: the same unit
+    ("days") after a different number ("45 days" where the gold says "30 days"), in a sentence sharing the item's words.
+    A number with no counterpart in the gold ("section 3") is not counted: nothing says it is wrong."""
     from api.terms import stems
 
     wrong = 0
     for text in shown:
-        ours = set(numbers(text))
+        ours = quantities(text)
         if not ours:
             continue
         for item in must:
             evidence = " ".join([item["item"], *(e["quote"] for e in item.get("evidence", []))])
+            gold = quantities(evidence)
             words = set(stems(text)) & set(stems(evidence))
-            if len(words) >= max(3, len(set(stems(text))) // 2) and not ours <= set(numbers(evidence)):
+            units = {unit for _, unit in gold}
+            if len(words) >= 3 and any(unit in units and (number, unit) not in gold for number, unit in ours):
                 wrong += 1
                 break
     return wrong
+
+
+def rescore(path: Path = RESULT) -> dict:
+    """Recompute the code-computed figures of a finished or stopped run from its stored traces (eval/results/local_llm.json)."""
+    from api.trace import TraceStore
+
+    report = json.loads(path.read_text())
+    questions = {q["id"]: q for f in QUESTION_FILES if f.exists() for q in yaml.safe_load(f.read_text())}
+    traces = TraceStore(BUILD / "traces.sqlite")
+    try:
+        for result in report["answers"]:
+            trace = traces.get(result.get("trace_id", ""))
+            if trace is None or result["id"] not in questions:
+                continue
+            shown = [s["text"] for s in trace.answer["sentences"] if s["kind"] not in ("heading", "table_header", "connective")]
+            result["wrong_shown"] = wrong_statements(shown, questions[result["id"]]["must"])
+    finally:
+        traces.close()
+    report["wrong_statements_shown"] = sum(r.get("wrong_shown", 0) for r in report["answers"] if "error" not in r)
+    path.write_text(json.dumps(report, indent=1) + "\n")
+    return report
 
 
 def answerable(question: dict) -> bool:
@@ -180,12 +219,17 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--limit", type=int, default=0, help="answer only the first N questions of each shelf (0: all)")
     parser.add_argument("--only", default="", help="answer only the questions with these ids (comma-separated)")
+    parser.add_argument("--rescore", action="store_true", help="only recompute the code-computed figures of the last run from its traces")
     parser.add_argument("--shelves-from", type=Path, default=None, help="copy compiled shelves from DIR/<shelf>/ instead of compiling")
     parser.add_argument("--reading-budget", type=int, default=12_000, help="characters read per answer (the model has 8,192 tokens)")
     parser.add_argument("--writer-tokens", type=int, default=1200, help="most tokens one writer call may write")
     parser.add_argument("--request-timeout", type=float, default=3600,
                         help="seconds per model request; no retries, since llama.cpp keeps working on an abandoned request")
     args = parser.parse_args()
+    if args.rescore:
+        report = rescore()
+        print(json.dumps({k: v for k, v in report.items() if k not in ("answers", "errors")}, indent=1))
+        return
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     BUILD.mkdir(parents=True, exist_ok=True)
     ensure_llama_cpp()
