@@ -9,6 +9,11 @@ model writer; without one, code verifies the extractive writer's quotes) and the
 A model server failure never fails the answer: a failed planner gives way to the
 rules, a failed writer to the extractive writer (quoted sentences only), a failed
 checker leaves its claims unchecked and so not shown; each says so in ``warnings``.
+A model plan is validated against the question and the shelf (``api.plan``), and a
+model part that comes to nothing shown is filled with the extractive writer's
+checked quotes (``api.fallback``): a weak model never makes the answer worse than
+the model-free one. Model calls and tokens are counted per request
+(``compiler.models.counting``), so concurrent answers never record each other's.
 """
 
 from __future__ import annotations
@@ -18,11 +23,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from api.complete import NOT_IN_DOCUMENTS, complete_answer
+from api.fallback import fill_failed_parts
 from api.errors import AnswerTimeout, BadRequest
 from api.check import ClaimChecker, ModelJudge, require_checker
 from api.evidence import unstated_obligations
 from api.gate import Gated, gate, not_shown_line, verify_verbatim
-from api.plan import Plan, plan_by_rules, plan_with_model
+from api.plan import Plan, Vocabulary, plan_by_rules, plan_with_model
 from api.premise import correction_unit
 from api.read import read_sections
 from api.recall import recall_candidates
@@ -35,7 +41,7 @@ from api.trace import StepCost, Trace, TraceStore, new_trace_id, now_iso
 from api.write import COVERED, Draft, ExtractiveWriter, Writer
 from api.write_model import ModelWriter
 from compiler.errors import ShelfwiseError
-from compiler.models import ChatModel, ModelError, make_client
+from compiler.models import ChatModel, ModelError, Usage, counting, make_client
 from compiler.settings import Settings
 
 __all__ = ["Pipeline", "build_pipeline", "chat_models", "answer_question", "document_scope"]
@@ -90,17 +96,8 @@ def build_pipeline(settings: Settings, chat: Mapping[str, ChatModel] | None) -> 
             raise ShelfwiseError(f"models.{role} is set ({getattr(settings.models, role)}) but no {role} model was built from it; "
                                  f"set models.base_url to the model server, or remove models.{role} to answer without it")
     checker = ClaimChecker(ModelJudge(chat["checker"])) if "checker" in chat else None
-    writer = ModelWriter(chat["writer"]) if "writer" in chat else ExtractiveWriter(
-        settings.answer.max_units_per_obligation, answer_chars=int(settings.answer.max_answer_chars * WRITTEN_SHARE))
+    writer = ModelWriter(chat["writer"]) if "writer" in chat else _extractive(settings)
     return Pipeline(settings=settings, planner=chat.get("planner"), writer=writer, checker=checker)
-
-
-def _chat_of(part) -> ChatModel | None:
-    """The ChatModel a pipeline part calls (a ModelWriter's, a ClaimChecker's judge's), or None."""
-    for candidate in (getattr(part, "chat", None), getattr(getattr(part, "judge", None), "chat", None)):
-        if isinstance(candidate, ChatModel):
-            return candidate
-    return None
 
 
 def _distinct(units: list) -> list:
@@ -113,10 +110,6 @@ def _distinct(units: list) -> list:
             out.append(unit)
             seen.add(key)
     return out
-
-
-def _tokens(chat: ChatModel | None) -> tuple[int, int]:
-    return (chat.prompt_tokens, chat.completion_tokens) if chat else (0, 0)
 
 
 def document_scope(request: AskRequest, shelves: dict[str, OpenShelf]) -> dict[str, set[str]]:
@@ -150,14 +143,33 @@ def _plan(pipeline: Pipeline, request: AskRequest, shelves: dict[str, OpenShelf]
     aliases = sorted({pair for n in scope for pair in shelves[n].aliases})
     defined = sorted({f.subject for n in scope for f in shelves[n].facts if f.kind == "definition" and 2 < len(f.subject) < 60})
     cited = [d for d in _cited_documents(request, shelves) if d in documents]
+    rules = plan_by_rules(request.question, request.history, documents, aliases, defined, cited)
     if pipeline.planner is not None:
+        vocabulary = Vocabulary()
+        for name in sorted(scope):
+            vocabulary = vocabulary.merged(_vocabulary(shelves[name]))
         try:
-            return plan_with_model(pipeline.planner, request.question, request.history, documents, aliases)
+            return plan_with_model(pipeline.planner, request.question, request.history, documents, aliases,
+                                   rules=rules, vocabulary=vocabulary)
         except ModelError as exc:
-            plan = plan_by_rules(request.question, request.history, documents, aliases, defined, cited)
-            plan.warnings.append(f"{exc}; this answer was planned by rules instead")
-            return plan
-    return plan_by_rules(request.question, request.history, documents, aliases, defined, cited)
+            rules.warnings.append(f"{exc}; this answer was planned by rules instead")
+    return rules
+
+
+def _vocabulary(shelf: OpenShelf) -> Vocabulary:
+    """The words the shelf holds (titles, headings, text, ledger subjects, aliases), computed once per open shelf."""
+    key = ("plan-vocabulary",)
+    if key not in shelf.cache:
+        labels = {doc: [str(shelf.documents[doc].get("title", "")),
+                        *(" ".join(shelf.sections[sid].heading_path) for sid in shelf.doc_sections.get(doc, []))] for doc in shelf.documents}
+        texts = [*(s.text for s in shelf.sections.values()), *(f.subject for f in shelf.facts), *(f"{a} {b}" for a, b in shelf.aliases)]
+        shelf.cache[key] = Vocabulary.of(texts, labels)
+    return shelf.cache[key]
+
+
+def _extractive(settings: Settings) -> ExtractiveWriter:
+    """The model-free writer as the model-free pipeline builds it (the fallback writes exactly what it would)."""
+    return ExtractiveWriter(settings.answer.max_units_per_obligation, answer_chars=int(settings.answer.max_answer_chars * WRITTEN_SHARE))
 
 
 def answer_question(
@@ -178,19 +190,19 @@ def answer_question(
         if time.monotonic() > deadline:
             raise AnswerTimeout(f"the answer took longer than {settings.api.answer_timeout_s:g} s (api.answer_timeout_s) during {stage}; ask a narrower question or raise the limit")
 
-    def step(name: str, since: float, model: ChatModel | None = None, before: tuple[int, int] = (0, 0), calls: int = 1) -> None:
+    def step(name: str, since: float, usage: Usage | None = None) -> None:
         cost = StepCost(step=name, seconds=round(time.perf_counter() - since, 4))
-        if model is not None:
-            cost = cost.model_copy(update={"model": model.model, "calls": calls, "prompt_tokens": model.prompt_tokens - before[0],
-                                           "completion_tokens": model.completion_tokens - before[1]})
+        if usage is not None and usage.calls:
+            cost = cost.model_copy(update={"model": ", ".join(sorted(usage.by_model)), "calls": usage.calls,
+                                           "prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens})
         steps.append(cost)
         check_deadline(name)
 
     scope = document_scope(request, shelves)
     t = time.perf_counter()
-    before = (pipeline.planner.prompt_tokens, pipeline.planner.completion_tokens) if pipeline.planner else (0, 0)
-    plan = _plan(pipeline, request, shelves, scope)
-    step("plan", t, pipeline.planner if plan.planner != "rules" else None, before)
+    with counting() as usage:
+        plan = _plan(pipeline, request, shelves, scope)
+    step("plan", t, usage)
 
     t = time.perf_counter()
     recall = recall_candidates(plan, shelves, scope, depth=settings.answer.recall_depth, check_deadline=check_deadline)
@@ -202,25 +214,32 @@ def answer_question(
     step("read", t)
 
     t = time.perf_counter()
-    writer_chat, write_warnings = _chat_of(pipeline.writer), []
-    before, calls_before = _tokens(writer_chat), getattr(pipeline.writer, "calls", 0)
-    try:
-        draft = pipeline.writer.write(plan, reading, shelves)
-    except ModelError as exc:
-        draft = ExtractiveWriter(settings.answer.max_units_per_obligation).write(plan, reading, shelves)
-        write_warnings.append(f"{exc}; this answer quotes the documents (extractive writer) instead")
-    step("write", t, writer_chat, before, getattr(pipeline.writer, "calls", 0) - calls_before)
+    write_warnings: list[str] = []
+    with counting() as usage:
+        try:
+            draft = pipeline.writer.write(plan, reading, shelves)
+        except ModelError as exc:
+            draft = _extractive(settings).write(plan, reading, shelves)
+            write_warnings.append(f"{exc}; this answer quotes the documents (extractive writer) instead")
+    write_warnings += getattr(draft, "notes", [])
+    unanswered = set(getattr(draft, "unanswered", []))
+    step("write", t, usage)
 
     t = time.perf_counter()
-    checker_chat = _chat_of(pipeline.checker)
-    before = _tokens(checker_chat)
-    draft = verify_verbatim(draft, shelves)
-    if pipeline.checker is not None:
-        draft = pipeline.checker(draft, shelves)
-    step("check", t, checker_chat, before, getattr(draft, "calls", 0))
+    with counting() as usage:
+        draft = verify_verbatim(draft, shelves)
+        if pipeline.checker is not None:
+            draft = pipeline.checker(draft, shelves)
+    step("check", t, usage)
 
     t = time.perf_counter()
     gated = pipeline.gate(draft)
+    covered, fill_line, written = draft.covered, "", list(draft.units)
+    if draft.writer != "extractive":
+        filled = fill_failed_parts(plan, reading, shelves, draft, gated, _extractive(settings), unanswered=unanswered)
+        gated, covered, fill_line = filled.gated, filled.covered, filled.line
+        write_warnings += filled.warnings
+        written += [u for u in (filled.fill_draft.units if filled.fill_draft else []) if u.obligation in filled.filled]
     unstated = unstated_obligations(plan, reading, shelves)
     correction = correction_unit(plan.question, reading, shelves)
     checked = [u for u in _distinct(gated.shown) if u.obligation not in unstated]
@@ -228,14 +247,15 @@ def answer_question(
     shown, short = shape_answer([*([correction] if correction else []), *verdicts, *checked],
                                 [o.ask for o in plan.obligations], shelves, max_chars=settings.answer.max_answer_chars,
                                 extractive=draft.writer == "extractive")
-    completion = complete_answer(plan, shown, draft.covered, COVERED, unstated=unstated, short=short,
+    completion = complete_answer(plan, shown, covered, COVERED, unstated=unstated, short=short,
                                  false_premise=correction is not None)
     shown = shown if completion.label != "not_in_documents" else []
     step("complete", t)
 
     trace_id = new_trace_id()
-    markdown = render_markdown(plan, shown, completion, shelves, "model-free" if draft.writer == "extractive" else "model",
-                               not_shown=not_shown_line(gated))
+    quoted = draft.writer == "extractive" or (fill_line and all(u.id.startswith("x") for u in shown if u.kind != "heading"))
+    markdown = render_markdown(plan, shown, completion, shelves, "model-free" if quoted else "model",
+                               not_shown="\n\n".join(line for line in (fill_line, not_shown_line(gated)) if line))
     if completion.label == "not_in_documents" and not markdown.startswith(NOT_IN_DOCUMENTS):
         markdown = f"{NOT_IN_DOCUMENTS}. {markdown}"
     response = AskResponse(
@@ -271,7 +291,7 @@ def answer_question(
                 read=[r.model_dump() for r in reading.sections],
                 not_opened=[n.model_dump() for n in reading.not_opened],
                 reading=reading.model_dump(exclude={"sections", "not_opened"}),
-                written=[u.model_dump() for u in draft.units],
+                written=[u.model_dump() for u in written],
                 removed=[r.model_dump() for r in gated.removed],
                 checked=[c.model_dump() for c in getattr(draft, "claims", [])],
                 warnings=response.warnings,

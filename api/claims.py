@@ -8,6 +8,12 @@ extractive writer renders and the model writer is told to write). ``split_senten
 does not break on "vs.", "e.g.", "i.e.", "Fig.", "Sec.", decimals or section
 numbers. ``claims_of`` gives one ``Claim`` per checkable unit, and one per table
 cell, since a cell is displayed (and blanked) alone.
+
+With ``attribute=True`` (the model writer), a sentence that cites nothing but
+stands between cited sentences of its paragraph, and says something (two content
+words or more, not a lead-in), takes its neighbours' citations (group
+"attributed"): it becomes a claim, shown only if the checker confirms it, instead
+of connective text that the gate would remove.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from api.terms import normalise
+from api.terms import normalise, stems
 from api.write import Draft, Unit
 
 __all__ = ["Claim", "split_sentences", "citations_in", "strip_citations", "parse_answer", "claims_of", "table_cells",
@@ -109,7 +115,8 @@ def _md_cells(line: str) -> list[str]:
 
 
 class _Builder:
-    def __init__(self, shelf: str, default_obligation: int):
+    def __init__(self, shelf: str, default_obligation: int, attribute: bool = False):
+        self.attribute = attribute
         self.units: list[Unit] = []
         self.shelf = shelf
         self.obligation = default_obligation
@@ -117,8 +124,8 @@ class _Builder:
         self.tables = 0
         self.premises = False
 
-    def add(self, kind: str, raw: str, group: str = "") -> None:
-        cites = citations_in(raw)
+    def add(self, kind: str, raw: str, group: str = "", cites: list[str] | None = None) -> None:
+        cites = cites or citations_in(raw)
         text = _EMPHASIS.sub("", strip_citations(raw)).strip()
         if not text:
             return
@@ -129,8 +136,15 @@ class _Builder:
                                obligation=self.obligation, group=group))
 
     def paragraph(self, lines: list[str]) -> None:
-        for sentence in split_sentences(" ".join(lines)):
-            self.add("sentence", sentence)
+        sentences = split_sentences(" ".join(lines))
+        cites = [citations_in(s) for s in sentences]
+        for index, sentence in enumerate(sentences):
+            near = [*(cites[index - 1] if index else []), *(cites[index + 1] if index + 1 < len(cites) else [])]
+            text = strip_citations(sentence)
+            if self.attribute and not cites[index] and near and not text.endswith(":") and len(stems(text)) >= 2:
+                self.add("sentence", sentence, group="attributed", cites=list(dict.fromkeys(near)))
+            else:
+                self.add("sentence", sentence)
 
     def table(self, lines: list[str]) -> None:
         rows = [_md_cells(line) for line in lines if not _TABLE_RULE.match(line)]
@@ -149,13 +163,14 @@ class _Builder:
                                    obligation=self.obligation, group=group))
 
 
-def parse_answer(markdown: str, *, shelf: str = "", obligation: int = 0, sentinel: str = "NOT IN THESE DOCUMENTS") -> tuple[list[Unit], set[int]]:
+def parse_answer(markdown: str, *, shelf: str = "", obligation: int = 0, sentinel: str = "NOT IN THESE DOCUMENTS",
+                 attribute: bool = False) -> tuple[list[Unit], set[int]]:
     """The units of a written answer, and the parts (obligation indexes) the writer said the documents do not answer.
 
     A '<!-- part N -->' line assigns what follows to obligation N-1; text before any
-    marker goes to ``obligation``.
+    marker goes to ``obligation``. ``attribute``: see the module text.
     """
-    b = _Builder(shelf, obligation)
+    b = _Builder(shelf, obligation, attribute)
     para: list[str] = []
     table: list[str] = []
 

@@ -6,12 +6,23 @@ ledger's aliases and defined terms) and the documents likely to hold it. With a
 planner model configured, one call plans; without, rules do. A follow-up
 ("and what about refresh tokens?") is resolved against the previous turns:
 it inherits the previous question's obligations and cited documents.
+
+A model's plan is validated against the question and the shelf
+(``validate_model_plan``): a target stays only when the question, the earlier
+turns or the shelf (titles, headings, text, ledger subjects, aliases) hold
+it — one that writes an identifier ("PEP 612", "pep-0612-rst") only when the
+question or the earlier turns name it, since an identifier binds the answer to a
+document — and a document only when the question or the earlier
+turns name it or the rule planner chose it. What is dropped is replaced by the
+rule planner's targets and documents and named in the plan's warnings; a plan
+with no usable obligation gives way to the rule plan.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
@@ -19,7 +30,8 @@ from pydantic import BaseModel, Field, ValidationError
 from api.prompts import PLAN_SYSTEM, PLAN_USER
 from api.terms import QUESTION_WORDS, capitalised_phrases, document_keys, identifier_key, identifiers, stems, word_stems
 
-__all__ = ["Obligation", "Plan", "Turn", "plan_by_rules", "plan_with_model", "obligation_kind", "is_follow_up"]
+__all__ = ["Obligation", "Plan", "Turn", "plan_by_rules", "plan_with_model", "obligation_kind", "is_follow_up",
+           "validate_model_plan", "Vocabulary"]
 
 Kind = Literal["describe", "explain", "compare", "trace", "judge", "list", "lookup", "propose"]
 KINDS: tuple[str, ...] = ("describe", "explain", "compare", "trace", "judge", "list", "lookup", "propose")
@@ -198,8 +210,14 @@ def plan_with_model(
     history: list[Turn],
     documents: dict[str, str],
     aliases: list[tuple[str, str]],
+    *,
+    rules: Plan | None = None,
+    vocabulary: "Vocabulary | None" = None,
 ) -> Plan:
-    """One planning call; the reply is JSON validated by pydantic. Raises ModelError when the reply is unusable."""
+    """One planning call; the reply is JSON validated by pydantic. Raises ModelError when the reply is unusable.
+
+    With ``rules`` (the rule planner's plan) and ``vocabulary`` (the shelf's words), the plan is validated
+    (``validate_model_plan``) and may come back as the rule plan."""
     from compiler.models import ModelError
 
     listing = "\n".join(f"- {doc_id}: {title}" for doc_id, title in sorted(documents.items()))
@@ -226,10 +244,96 @@ def plan_with_model(
         )
         for o in parsed.obligations
     ]
-    return Plan(
+    plan = Plan(
         question=question,
         resolved_question=parsed.resolved_question,
         follow_up=parsed.follow_up and bool(history),
         obligations=obligations,
         planner=chat.model,
     )
+    if rules is None or vocabulary is None:
+        return plan
+    return validate_model_plan(plan, rules, question, history, documents, vocabulary)
+
+
+_TOKEN = re.compile(r"\w+(?:\.?\w+)*")
+"""The tokens whoosh's StemmingAnalyzer splits text into (``api.terms.stems`` stems them)."""
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The words a shelf holds (stems of its titles, headings, text, ledger subjects and aliases), and per document
+    the stems of its title and headings."""
+
+    stems: frozenset[str] = frozenset()
+    documents: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, texts, documents: dict[str, list[str]]) -> "Vocabulary":
+        """The vocabulary of ``texts`` (section texts, subjects, aliases) and ``documents`` (id -> title and headings)."""
+        tokens: set[str] = set()
+        for text in texts:  # the analyzer's own tokens, each distinct one stemmed once (a shelf's text is large)
+            tokens.update(_TOKEN.findall(text))
+        words = {w for token in tokens for w in word_stems(token)}
+        labels = {doc: frozenset(w for label in names for w in word_stems(label)) for doc, names in documents.items()}
+        return cls(stems=frozenset(words.union(*labels.values())), documents=labels)
+
+    def merged(self, other: "Vocabulary") -> "Vocabulary":
+        return Vocabulary(stems=self.stems | other.stems, documents={**self.documents, **other.documents})
+
+
+def _keys(text: str) -> set[str]:
+    """Identifier keys ``text`` writes, as a title ("PEP 612") or as an id or path ("pep-0612-rst")."""
+    return document_keys(text, text, "")
+
+
+def _said(question: str, history: list[Turn]) -> str:
+    return " ".join([question, *(f"{t.question} {t.answer}" for t in history[-3:])])
+
+
+def _closest(ask: str, rules: Plan) -> Obligation:
+    words = set(stems(ask))
+    return max(rules.obligations, key=lambda o: (len(words & set(stems(o.ask))), -rules.obligations.index(o)))
+
+
+def validate_model_plan(plan: Plan, rules: Plan, question: str, history: list[Turn], documents: dict[str, str],
+                        vocabulary: Vocabulary) -> Plan:
+    """The model's plan with what neither the question, the earlier turns nor the shelf holds dropped (see the module text)."""
+    said = _said(question, history)
+    said_stems, said_keys = set(word_stems(said)), _keys(said)
+    named_docs = {doc for doc, title in documents.items() if document_keys(doc, title, "") & said_keys
+                  or (len(title) > 3 and title.lower() in said.lower())}
+    rule_docs = {d for o in rules.obligations for d in o.documents}
+    kept, dropped, usable = [], [], 0
+    for number, obligation in enumerate(plan.obligations, start=1):
+        targets, lost = [], []
+        for target in obligation.targets:
+            keys, words = _keys(target), set(word_stems(target))
+            if keys and keys <= said_keys or not keys and words and words <= said_stems | vocabulary.stems:
+                targets.append(target)
+            else:
+                lost.append(f"target {target!r}")
+        about = [set(word_stems(t)) for t in targets if word_stems(t)]
+        docs = [d for d in obligation.documents if d in named_docs or d in rule_docs
+                or any(words <= vocabulary.documents.get(d, frozenset()) for words in about)]
+        lost += [f"document {d!r}" for d in obligation.documents if d not in docs]
+        own = bool(targets) or bool(set(word_stems(obligation.ask)) & said_stems)
+        if not own:
+            dropped.append(f"obligation {number} ({obligation.ask!r}: {', '.join(lost) or 'no targets'})")
+            continue
+        usable += 1
+        if lost:
+            rule = _closest(obligation.ask, rules)
+            dropped.append(f"{', '.join(lost)} (obligation {number})")
+            targets = list(dict.fromkeys([*targets, *rule.targets]))
+            docs = sorted({*docs, *rule.documents})
+        kept.append(obligation.model_copy(update={"targets": targets, "documents": docs}))
+    if not usable:
+        return rules.model_copy(update={"warnings": [*rules.warnings, (
+            f"planner model {plan.planner} planned nothing the question or the shelf names ({'; '.join(dropped)}); "
+            "this answer was planned by rules instead")]})
+    warnings = list(plan.warnings)
+    if dropped:
+        warnings.append(f"planner model {plan.planner} named what neither the question, the earlier turns nor the shelf holds, "
+                        f"dropped: {'; '.join(dropped)}; the rule planner's targets and documents are used there instead")
+    return plan.model_copy(update={"obligations": kept, "warnings": warnings})

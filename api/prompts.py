@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-__all__ = ["PLAN_SYSTEM", "PLAN_USER", "PLAN_PROMPT_VERSION"]
+__all__ = ["PLAN_SYSTEM", "PLAN_USER", "PLAN_PROMPT_VERSION", "WRITE_PROMPT_VERSION", "CHECK_PROMPT_VERSION", "WRITE_SYSTEM",
+           "WRITE_USER", "WRITE_MORE", "COMPOSE_SYSTEM", "CHECK_SYSTEM", "CHECK_USER", "FORMATS", "CANNOT_ANSWER", "CITATION_FORMAT"]
 
-PLAN_PROMPT_VERSION = "plan-1"
+PLAN_PROMPT_VERSION = "plan-2"
+"""Part of every cache key over planner replies: change it with PLAN_SYSTEM or PLAN_USER."""
 
 PLAN_SYSTEM = """You plan answers to questions about a shelf of documents. You do not answer.
 Split the question into the fewest obligations a complete answer needs. For each give:
 - kind: one of describe, explain, compare, trace, judge, list, lookup, propose
   (trace = a procedure or a sequence of events in order; judge = a yes/no verdict; lookup = one value or fact)
 - ask: the obligation in one short sentence
-- targets: the terms to look for, written as the documents write them (use the aliases given)
-- documents: ids, from the list given, of the documents likely to hold it (may be empty)
+- targets: the terms to look for, taken from the question and written as the documents write them (use the
+  aliases given); never a document id or an identifier the question does not write
+- documents: ids, from the list given, of the documents the question names (may be empty; leave it empty when
+  the question names no document)
 When the question is a follow-up of the earlier turns ("and the other one?", "what about X?"),
 resolve what it refers to and set follow_up to true.
 Reply with one JSON object only:
@@ -32,7 +36,8 @@ Question: {question}"""
 
 # --- Model writer and claim checker (issue 7) -------------------------------------------------------------------
 
-WRITE_PROMPT_VERSION = "write-1"
+WRITE_PROMPT_VERSION = "write-2"
+"""Part of every cache key over writer replies: change it with WRITE_SYSTEM, WRITE_USER, FORMATS or the section XML."""
 CHECK_PROMPT_VERSION = "check-1"
 
 CITATION_FORMAT = "[s0123456789a]"
@@ -44,13 +49,14 @@ CANNOT_ANSWER = "NOT IN THESE DOCUMENTS"
 FORMATS = {
     "describe": "an explanation built from the basics: what it is first, then how it works and why, in short paragraphs",
     "explain": "an explanation built from the basics: what it is first, then how it works and why, in short paragraphs",
-    "trace": "the steps as a numbered list, in the documents' order, each step with the figure or table it refers to",
+    "trace": "every step as a numbered list, in the source's order and with the source's numbering, across documents "
+    "where the procedure continues in another; each step with the figure or table it refers to",
     "compare": "a '### ' heading naming each compared item, then one Markdown table per comparison with a final "
     "'Source' column holding the row's section ids; a line present in one version only is written 'added' or 'removed'",
     "judge": "first a line 'Verdict: <yes/no and the conclusion>' then a line 'Because:' and, as a '-' list, each "
     "sentence of the documents the verdict rests on (dates and limits included); never count days yourself",
     "list": "a '-' list, one item per thing, each item ending with its section ids",
-    "lookup": "one or two sentences giving the value with its condition",
+    "lookup": "the value first (the number, date, name or yes/no asked for), in one or two sentences, then its condition",
     "propose": "the documents' own recommendations as a '-' list; nothing the documents do not say",
 }
 
@@ -60,7 +66,15 @@ Rules:
   brackets, like {CITATION_FORMAT}. Use only ids that appear in the documents.
 - Keep the documents' own words, numbers, dates, units, names and conditions (must, may, should not, only, unless).
 - Write each part of the answer under a line '<!-- part N -->' (N as numbered in the parts list), in the format asked.
-- When the documents do not answer a part, write the line '{CANNOT_ANSWER}' under its marker and nothing else there.
+- A section with status="superseded by X" comes from a document that X replaces: give the current document's
+  statement as the answer; give the superseded one only where the question asks what changed, after the current
+  one, as "<document> (superseded by X) said ...". status="updated by X": X changes parts of it; where X states the
+  same point, X's statement is the current one.
+- If the question states something the documents contradict (a number, a direction such as longer or shorter, added
+  or removed, an order, "always" where the documents state a condition), say so first in that part: "The documents
+  do not say that: ..." followed by what they do say, with its section ids.
+- When the documents do not answer a part, write the line '{CANNOT_ANSWER}' under its marker and nothing else there;
+  when they answer only some of it, answer that and say plainly what they do not cover. Never invent.
 - Do not compute differences or day counts; code computes them.
 - No introduction, no closing summary, no advice of your own."""
 

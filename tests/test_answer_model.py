@@ -4,6 +4,8 @@ through the real openai client (httpx.MockTransport), on a compiled tenant shelf
 from __future__ import annotations
 
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
@@ -70,8 +72,9 @@ def _settings(tmp_path, build_dir=None, **models) -> Settings:
     })
 
 
-def _ask(shelves, tmp_path, roles: Roles, question: str):
-    settings = _settings(tmp_path)
+def _ask(shelves, tmp_path, roles: Roles, question: str, **models):
+    """Ask on the alpha shelf with the roles ``models`` names (all three when none)."""
+    settings = _settings(tmp_path, **models)
     pipeline = build_pipeline(settings, chat_models(settings, http_client=roles.client()))
     traces = TraceStore(tmp_path / "traces.sqlite")
     try:
@@ -107,6 +110,7 @@ def test_supported_answer_shows_checked_sentences_with_citations(shelves, tmp_pa
     assert f"A refresh token expires after 30 days. [{REFRESH}] An access token expires after 15 minutes. [{ACCESS}]" in md
     assert "\n\nIn short:\n\n- A refresh token is revoked when the user logs out. [" in md
     assert "could not be verified" not in md and "_Written by a model; every statement shown was checked" in md
+    assert not any(u["id"].startswith("x") for u in trace.written)  # nothing was filled by the extractive writer
     _quoted_or_checked(answer, trace, shelves["alpha"])
     # The trace holds every claim with its verdict and span, and the token cost of each model step.
     assert {c["text"]: c["verdict"] for c in trace.checked} == {
@@ -219,3 +223,132 @@ def test_a_statement_written_twice_is_shown_once(shelves, tmp_path):
     assert [s.text for s in answer.sentences] == ["Refresh tokens expire after 30 days.", "Access tokens expire after 15 minutes."]
     assert answer.answer_markdown.count("30 days") == 1 and answer.not_shown == 0 and roles.calls("checker") == 0
     assert len(trace.written) == 3
+
+
+WRITER_ONLY = {"writer": ROLES["writer"], "checker": ROLES["checker"]}
+"""A model writer and checker, planned by rules: the plan is the model-free pipeline's, so the answers compare."""
+LIFETIMES = "How long do refresh tokens and access tokens last?"
+
+
+def _model_free(shelves, tmp_path, question: str):
+    settings = Settings.model_validate({"api": {"trace_db": str(tmp_path / "free.sqlite")}})
+    return answer_question(build_pipeline(settings, None), AskRequest(question=question, shelf="alpha"), shelves, token="test", traces=None)
+
+
+def test_a_writer_citing_nothing_gives_the_model_free_quotes_and_says_so_never_not_in_documents(shelves, tmp_path):
+    roles = Roles(writer="e2e_write_uncited", checker="e2e_check_down")
+    answer, trace = _ask(shelves, tmp_path, roles, LIFETIMES, **WRITER_ONLY)
+    free = _model_free(shelves, tmp_path, LIFETIMES)
+    assert free.label != "not_in_documents" and free.sentences
+    assert answer.label == free.label and answer.not_covered == free.not_covered
+    assert [(s.text, s.citations, s.status) for s in answer.sentences] == [(s.text, s.citations, s.status) for s in free.sentences]
+    line = "The model's answer could not be verified, so the documents' own sentences are shown instead."
+    removed = "2 statements could not be verified and are not shown."
+    md = answer.answer_markdown
+    assert not md.startswith("This is not in these documents") and f"{line}\n\n{removed}" in md
+    assert md.replace(f"{line}\n\n{removed}\n\n", "") == free.answer_markdown  # the model-free answer, plus the two lines
+    assert answer.warnings == [f"the model's text for part 1 ({LIFETIMES.rstrip('?')!r}) could not be used: none of its 2 statement(s) could "
+                               "be verified (first: it cites no section); the documents' own sentences are shown for it instead"]
+    assert [r["reason"].split(" carries")[0] for r in trace.removed] == ["unchecked connective"] * 2
+    assert roles.calls("checker") == 0 and [u["id"][0] for u in trace.written] == ["u", "u"] + ["x"] * (len(trace.written) - 2)
+
+
+def test_only_the_part_whose_model_text_failed_is_filled_and_the_line_names_it(shelves, tmp_path):
+    roles = Roles(writer="e2e_write_half_cited", checker="e2e_check_down")
+    answer, _ = _ask(shelves, tmp_path, roles, "How long do refresh tokens last, and how long are backups kept?", **WRITER_ONLY)
+    assert [(s.obligation, s.text, s.status) for s in answer.sentences] == [
+        (0, "Refresh tokens expire after 30 days.", "verbatim"), (1, "Backups are kept for 35 days.", "verbatim")]
+    assert ("The model's text for \u201chow long are backups kept\u201d could not be verified, so the documents' own sentences "
+            "are shown for it instead.") in answer.answer_markdown
+    assert "_Written by a model; every statement shown was checked" in answer.answer_markdown  # part 1 is the model's
+    assert answer.warnings == ["the model's text for part 2 ('how long are backups kept') could not be used: none of its 1 "
+                               "statement(s) could be verified (first: it cites no section); the documents' own sentences are "
+                               "shown for it instead"]
+
+
+def test_a_writer_saying_not_in_documents_for_a_part_the_sections_state_is_filled(shelves, tmp_path):
+    roles = Roles(writer="e2e_write_said_not_in", checker="e2e_check_down")
+    answer, _ = _ask(shelves, tmp_path, roles, LIFETIMES, **WRITER_ONLY)
+    assert answer.label != "not_in_documents" and "Refresh tokens expire after 30 days." in [s.text for s in answer.sentences]
+    (warning,) = answer.warnings
+    assert "the model said the documents do not answer it, but the sections read state its terms" in warning
+
+
+def test_an_out_of_corpus_question_stays_not_in_documents_with_a_model_writer(shelves, tmp_path):
+    roles = Roles(writer="e2e_write_said_not_in", checker="e2e_check_down")
+    answer, _ = _ask(shelves, tmp_path, roles, "What is the warranty of the zeppelin?", **WRITER_ONLY)
+    assert answer.label == "not_in_documents" and answer.sentences == [] and answer.warnings == []
+
+
+def test_invented_citation_ids_are_dropped_and_named_in_the_warnings_and_the_trace(shelves, tmp_path):
+    roles = Roles(writer="e2e_write_invented", checker="e2e_check_down")
+    answer, trace = _ask(shelves, tmp_path, roles, LIFETIMES, **WRITER_ONLY)
+    assert [(s.text, s.citations) for s in answer.sentences] == [("Refresh tokens expire after 30 days.", [REFRESH])]
+    assert answer.warnings == [
+        "the model writer cited section id(s) s0badbadbad1 that it was not given, in u1 'Refresh tokens expire after 30 days.'; "
+        "those citations were dropped",
+        "the model writer cited section id(s) s0deadbeef00 that it was not given, in u2 'Access tokens expire after 15 minutes.'; "
+        "it cites nothing else and is not shown"]
+    assert trace.warnings == answer.warnings
+    assert [(r["unit"]["text"], r["reason"]) for r in trace.removed] == [("Access tokens expire after 15 minutes.", "cites no section")]
+
+
+def test_a_planner_inventing_a_target_and_a_document_is_overruled_by_the_rules_with_a_warning(shelves, tmp_path):
+    roles = Roles(planner="e2e_plan_invented", writer="e2e_write_refresh", checker="e2e_check_down")
+    answer, trace = _ask(shelves, tmp_path, roles, "How long do refresh tokens last?")
+    assert answer.warnings == [
+        "planner model planner-rec named what neither the question, the earlier turns nor the shelf holds, dropped: "
+        "target 'RFC 6749', target 'backup-procedure-md', document 'backup-procedure-md' (obligation 1); "
+        "the rule planner's targets and documents are used there instead"]
+    (obligation,) = trace.plan["obligations"]
+    assert trace.plan["planner"] == "planner-rec" and obligation["documents"] == []
+    assert obligation["targets"] == ["refresh token", "refresh", "tokens", "last"]
+    assert [s.text for s in answer.sentences] == ["Refresh tokens expire after 30 days."] and answer.label == "complete"
+
+
+@pytest.mark.parametrize(("recording", "words"), [
+    ("e2e_plan_garbage", "planner model planner-rec returned an unusable plan: Expecting value: line 1 column 1 (char 0); "
+                         "this answer was planned by rules instead"),
+    ("e2e_plan_nothing_named", "planner model planner-rec planned nothing the question or the shelf names (obligation 1 "
+                               "('Describe OAuth grants': target 'RFC 6749', target 'grant flows')); this answer was planned by rules instead"),
+])
+def test_an_unusable_or_unfounded_model_plan_gives_the_rule_plan(shelves, tmp_path, recording, words):
+    roles = Roles(planner=recording, writer="e2e_write_refresh", checker="e2e_check_down")
+    answer, trace = _ask(shelves, tmp_path, roles, "How long do refresh tokens last?")
+    assert answer.warnings == [words] and trace.plan["planner"] == "rules"
+    assert [s.text for s in answer.sentences] == ["Refresh tokens expire after 30 days."]
+
+
+def test_concurrent_asks_on_two_shelves_each_count_only_their_own_tokens(builds, tmp_path):
+    """Two requests in flight at once on one pipeline (one ChatModel per role): each trace holds its own tokens."""
+    replays = {(role, shelf): Replay(name) for (role, shelf), name in {
+        ("planner", "alpha"): "e2e_plan_one", ("planner", "beta"): "e2e_plan_beta",
+        ("writer", "alpha"): "e2e_write_refresh", ("writer", "beta"): "e2e_write_beta"}.items()}
+    together = threading.Barrier(2, timeout=20)
+
+    def serve(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        role = {v: k for k, v in ROLES.items()}[body["model"]]
+        shelf = "beta" if "beta-secrets-md" in request.content.decode() or "Zephyr" in request.content.decode() else "alpha"
+        together.wait()  # both requests are inside the same model call before either is answered
+        return replays[(role, shelf)](request)
+
+    settings = _settings(tmp_path)
+    pipeline = build_pipeline(settings, chat_models(settings, http_client=httpx.Client(transport=httpx.MockTransport(serve))))
+    opened = open_shelves(builds[1], HashEmbedder())
+    traces = TraceStore(tmp_path / "traces.sqlite")
+    questions = {"alpha": "How long do refresh tokens last?", "beta": "What is the launch code of project Zephyr?"}
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            answers = dict(zip(questions, pool.map(lambda item: answer_question(
+                pipeline, AskRequest(question=item[1], shelf=item[0]), opened, token="test", traces=traces), questions.items())))
+        costs = {name: {s.step: (s.calls, s.prompt_tokens, s.completion_tokens) for s in traces.get(a.trace_id).steps}
+                 for name, a in answers.items()}
+    finally:
+        traces.close()
+        close_shelves(opened)
+    assert [s.text for s in answers["beta"].sentences] == ["The launch code of project Zephyr is 7741."]
+    assert (costs["alpha"]["plan"], costs["alpha"]["write"]) == ((1, 700, 80), (1, 1300, 20))
+    assert (costs["beta"]["plan"], costs["beta"]["write"]) == ((1, 7, 1), (1, 13, 2))
+    assert costs["alpha"]["check"] == costs["beta"]["check"] == (0, 0, 0)  # verbatim quotes: no checker call
+    assert pipeline.planner.prompt_tokens == 707  # the shared model's own total still counts both

@@ -142,3 +142,26 @@ def test_an_abbreviation_inside_a_document_code_is_not_expanded():
     assert "Special Publication" not in plan.obligations[0].targets and plan.obligations[0].documents == ["sp800-63-3-cover-md"]
     plan = plan_by_rules("What does the SP say?", [], TYPING, [("SP", "Special Publication")], [], [])
     assert "Special Publication" in plan.obligations[0].targets
+
+
+def test_a_model_plan_keeps_what_the_question_the_history_or_the_shelf_holds():
+    from api.plan import Obligation, Plan, Vocabulary, validate_model_plan
+
+    vocabulary = Vocabulary.of(["A Reportable Event is notified the same day."],
+                               {"sop-014": ["SOP-014 Complaint Handling", "6 Procedure"], "qm-001": ["QM-001 Quality Manual"]})
+    history = [Turn(question="What does SOP-014 say about complaints?")]
+    question = "and how fast must a Reportable Event be notified?"
+    rules = plan_by_rules(question, history, DOCS, [], [], ["sop-014"])
+    model = Plan(question=question, resolved_question=question, planner="m", obligations=[Obligation(
+        kind="lookup", ask="How fast is a Reportable Event notified under SOP-014?",
+        targets=["Reportable Event", "SOP-014", "notified", "QM-001"], documents=["sop-014", "qm-001"])])
+    plan = validate_model_plan(model, rules, question, history, DOCS, vocabulary)
+    (obligation,) = plan.obligations
+    # SOP-014 is named by the earlier turn; QM-001 by nothing, so it goes, and its document with it (no kept target is in its title)
+    assert obligation.targets[:3] == ["Reportable Event", "SOP-014", "notified"] and "QM-001" not in obligation.targets
+    assert obligation.documents == ["sop-014"]
+    assert plan.warnings == ["planner model m named what neither the question, the earlier turns nor the shelf holds, dropped: "
+                             "target 'QM-001', document 'qm-001' (obligation 1); the rule planner's targets and documents are used there instead"]
+    # a plan that holds only what nothing names is replaced by the rule plan
+    lost = model.model_copy(update={"obligations": [Obligation(kind="describe", ask="Describe RFC 6749", targets=["RFC 6749"])]})
+    assert validate_model_plan(lost, rules, question, history, DOCS, vocabulary).planner == "rules"

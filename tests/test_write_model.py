@@ -7,6 +7,7 @@ from api.complete import complete_answer
 from api.gate import gate, verify_verbatim
 from api.plan import Obligation, Plan
 from api.read import Reading, ReadSection
+from api.shelves import ShelfLink
 from api.write_model import ModelWriter
 from tests.claimshelf import S_CASE, S_RULES, S_TABLE, Replay, make_shelf
 
@@ -65,3 +66,41 @@ def test_sources_beyond_one_budget_go_to_further_writers_and_a_composer():
     texts = [u.text for u in draft.units]
     assert texts == ["A complaint must be acknowledged within 5 working days.", "A Reportable Event has a deadline of 1 working day.",
                      "An MDR report is due within 30 days of receipt."]  # the part the composer dropped, appended in its own words
+
+
+def test_the_writer_reads_superseded_documents_marked_and_the_answer_rules():
+    shelf = make_shelf()
+    shelf.documents["sop-014-b"] = {"doc_id": "sop-014-b", "title": "SOP-014 Complaint Handling Rev B", "path": "sop-014-b.docx"}
+    shelf.links.append(ShelfLink("supersedes", "sop-014-b", None, "sop-014", None, "Rev B says it supersedes Rev A"))
+    writes = Replay("writer_single")
+    ModelWriter(writes.chat("writer-test")).write(plan(), reading(), {"qa": shelf})
+    system, user = (m["content"] for m in writes.requests[0]["messages"])
+    assert (f'<section id="{S_RULES}" document="SOP-014 Complaint Handling" page="1" heading="6 Procedure" '
+            'status="superseded by SOP-014 Complaint Handling Rev B">') in user
+    assert 'status="superseded by' in system and "(superseded by X) said" in system
+    assert "If the question states something the documents contradict" in system and "Never invent." in system
+    assert "[lookup] Who pays for shipping? — format: the value first" in user
+    # without the link, no status: a document is marked only when the ledger links another one as superseding it
+    plain = Replay("writer_single")
+    ModelWriter(plain.chat("writer-test")).write(plan(), reading(), {"qa": make_shelf()})
+    assert "status=" not in plain.requests[0]["messages"][1]["content"]
+
+
+def test_an_uncited_sentence_between_cited_ones_is_attributed_and_shown_only_when_checked():
+    shelves = {"qa": make_shelf()}
+    writes, checks = Replay("writer_attributed"), Replay("checker_attributed")
+    draft = ModelWriter(writes.chat("writer-test")).write(plan(), reading(), shelves)
+    assert [(u.text, u.kind, u.group, u.citations) for u in draft.units] == [
+        ("A complaint must be acknowledged within 5 working days.", "sentence", "", [S_RULES]),
+        ("A complaint is not closed before the investigation ends.", "sentence", "attributed", [S_RULES]),
+        ("If the complaint is a Reportable Event, notify Regulatory Affairs the same working day.", "sentence", "", [S_RULES]),
+        ("Shipping is free of charge for customers.", "connective", "", [])]
+    assert draft.unanswered == [1] and draft.notes == []
+    checked = ClaimChecker(ModelJudge(checks.chat()))(verify_verbatim(draft, shelves), shelves)
+    assert len(checks.requests) == 1 and "A complaint is not closed before the investigation ends." in checks.messages(0)
+    gated = gate(checked)
+    assert [(u.text, u.status) for u in gated.shown] == [
+        ("A complaint must be acknowledged within 5 working days.", "verbatim"),
+        ("A complaint is not closed before the investigation ends.", "supports"),
+        ("If the complaint is a Reportable Event, notify Regulatory Affairs the same working day.", "verbatim")]
+    assert [r.unit.text for r in gated.removed] == ["Shipping is free of charge for customers."]
