@@ -15,11 +15,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from compiler.convert.limits import check_limits
+from compiler.convert import limits
 from compiler.errors import ConversionError
 from compiler.records import Converted
 
-__all__ = ["ReadOptions", "SUFFIX_FORMATS", "detect_format", "convert_file"]
+__all__ = ["ConversionError", "Converted", "ReadOptions", "SUFFIX_FORMATS", "detect_format", "convert_file"]
 
 SUFFIX_FORMATS: dict[str, str] = {
     ".pdf": "pdf",
@@ -162,7 +162,7 @@ def convert_file(path: Path, options: ReadOptions | None = None) -> Converted:
     """Read one file into its element stream; raises ConversionError with the reason."""
     fmt = detect_format(path)
     options = options or ReadOptions()
-    check_limits(path, fmt, options)
+    limits.check_limits(path, fmt, options)
     if fmt == "html":
         converted = _read_html(path, options)
     else:
