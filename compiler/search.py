@@ -154,6 +154,7 @@ class ShelfSearcher:
         self._doc_keys = {
             doc_id: document_identifiers(f"{row['path']} {row['title']}") for doc_id, row in self.documents.items()
         }
+        self._doc_names = " | ".join(_normal(f"{row['path']} {row['title']}") for row in self.documents.values())
         self.identifiers = IdentifierIndex(self.sections, max_sections=identifier_max_sections)
         self._dense: DenseIndex | None = None
         self._vectors: dict[str, list[float]] = {}
@@ -330,6 +331,8 @@ class ShelfSearcher:
             keys = document_identifiers(identifier.text)
             if keys and any(key in self._doc_keys[d] for d in named for key in keys):
                 continue
+            if identifier.kind != "section" and f" {_normal(identifier.text)} " in f" {self._doc_names} ":
+                continue  # it names a document of the shelf (a code in its title or file name): the named route's, not text to promote
             for sid in self.identifiers.holders(identifier, named if identifier.kind == "section" and named else None):
                 held[sid] = held.get(sid, 0) + 1
         return held

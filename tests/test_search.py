@@ -162,3 +162,27 @@ def test_narrow_routes_fire_only_on_their_trigger(searcher):
     assert searcher.route_numeric("is 10 the limit?") == []  # a number without a unit is not a quantity
     assert searcher.route_numeric("a 10 minute limit") != []
     assert searcher.route_named("What does RFC 6750 say?", sorted(searcher.documents)) == []  # naming the whole shelf names nothing
+
+
+def test_a_code_that_names_a_document_is_not_promoted_as_text(tmp_path):
+    """'SOP-014' in the question names the document whose title holds it: sections that merely cite it are not put first."""
+    from search_fixtures import h, p, put_doc
+
+    store = Store(tmp_path / "store.sqlite")
+    put_doc(store, "sop-014.md", "SOP-014 Complaint Handling", [
+        h("Closure"), p("Complaints are closed within 30 days of receipt."),
+    ])  # fmt: skip
+    put_doc(store, "register.md", "Training Register", [
+        h("Courses"), p("Staff read SOP-014 before they handle a complaint."),
+        h("Audit"), p("CAL-07 was calibrated in May."),
+    ])  # fmt: skip
+    embedder = HashEmbedder()
+    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
+    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
+    try:
+        named = searcher.search("How fast does SOP-014 say complaints are closed?", k=3)
+        assert named.routes["identifier"] == 0 and _headings(named)[0] == "Closure"
+        assert searcher.search("When was CAL-07 calibrated?", k=3).routes["identifier"] == 1  # a code in text only: promoted
+    finally:
+        searcher.close()
+        store.close()
