@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from importlib.metadata import entry_points
 from pathlib import Path
 
 from compiler import __version__
@@ -63,12 +64,27 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--quiet", action="store_true", help="no progress lines")
     build.set_defaults(func=cmd_build)
 
-    from compiler import cli_compare, cli_more, cli_serve
+    from compiler import cli_compare, cli_more, cli_search
 
     cli_more.add_commands(commands, _common, _settings)
-    cli_serve.add_commands(commands, _common, _settings)
+    cli_search.add_commands(commands, _common, _settings)
     cli_compare.add_commands(commands, _common, _settings)
+    for group in _command_groups():
+        group(commands, _common, _settings)
     return parser
+
+
+COMMAND_GROUP = "shelfwise.commands"
+"""Entry-point group of the layers above compiler/ (api: ask, trace, serve; eval: eval …), so compiler/ never imports them."""
+
+
+def _command_groups() -> list[Callable]:
+    """The registered command groups in name order; a project installed without them is a broken install, said plainly."""
+    found = sorted(entry_points(group=COMMAND_GROUP), key=lambda entry: entry.name)
+    if not found:
+        raise ShelfwiseError(f"no '{COMMAND_GROUP}' entry points: shelfwise is not installed; run 'make install' "
+                             "(pip install -e .) so ask, serve and eval register")
+    return [entry.load() for entry in found]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,39 +1,12 @@
-"""`shelfwise` commands over compiled shelves: search, ask, trace, serve, eval."""
+"""`shelfwise eval …`: retrieval, answer runs and the scoreboard, registered into the CLI through the
+``shelfwise.commands`` entry point (compiler/ never imports eval/)."""
 
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
-__all__ = ["add_commands"]
-
-
-def cmd_search(args: argparse.Namespace, settings) -> int:
-    from compiler.build import current_build
-    from compiler.search_cli import format_result, run_search
-
-    result = run_search(current_build(args.shelf, settings), args.query, k=args.k, settings=settings)
-    print(json.dumps(result.model_dump(), indent=1, ensure_ascii=False) if args.json else format_result(result))
-    return 0
-
-
-def cmd_ask(args: argparse.Namespace, settings) -> int:
-    from api.cli import ask_command
-
-    return ask_command(args.shelf, args.question, args.json, settings)
-
-
-def cmd_trace(args: argparse.Namespace, settings) -> int:
-    from api.cli import trace_command
-
-    return trace_command(args.trace_id, settings, json_out=args.json)
-
-
-def cmd_serve(args: argparse.Namespace, settings) -> int:
-    from api.cli import serve_command
-
-    return serve_command(args.shelves, args.host, args.port, settings)
+__all__ = ["add_commands", "cmd_eval_retrieval", "cmd_eval_scoreboard", "cmd_eval_answers", "cmd_eval_baseline"]
 
 
 def cmd_eval_retrieval(args: argparse.Namespace, settings) -> int:
@@ -79,34 +52,6 @@ def cmd_eval_baseline(args: argparse.Namespace, settings) -> int:
 def add_commands(commands, common, load) -> None:
     def wrap(func):
         return lambda args: func(args, load(args))
-
-    search = commands.add_parser("search", help="search a compiled shelf (BM25 + dense + headings + named documents, fused)", description="Search a compiled shelf: sections ranked by reciprocal-rank fusion of BM25, dense, heading, named-document, figure-caption and numeric routes, with each route's rank.")
-    search.add_argument("shelf", help="shelf folder, its build folder, or its name under the build dir")
-    search.add_argument("query", help="the search query")
-    common(search)
-    search.add_argument("-k", type=int, default=10, help="how many sections (default 10)")
-    search.add_argument("--json", action="store_true", help="print JSON")
-    search.set_defaults(func=wrap(cmd_search))
-
-    ask = commands.add_parser("ask", help="answer a question from a compiled shelf, in-process", description="Answer one question with the same pipeline as POST /api/ask (plan, recall, read, write, check, complete) and store its trace.")
-    ask.add_argument("shelf", help="shelf name under the build dir (or its folder)")
-    ask.add_argument("question", help="the question")
-    common(ask)
-    ask.add_argument("--json", action="store_true", help="print the answer JSON")
-    ask.set_defaults(func=wrap(cmd_ask))
-
-    trace = commands.add_parser("trace", help="show the stored trace of an answer", description="Show what an answer read, skipped and removed, and why, with cost, latency and models.")
-    trace.add_argument("trace_id", help="the trace id printed with the answer")
-    common(trace)
-    trace.add_argument("--json", action="store_true", help="print JSON")
-    trace.set_defaults(func=wrap(cmd_trace))
-
-    serve = commands.add_parser("serve", help="serve the answering endpoint and the compiled sites on 127.0.0.1", description="Serve the Litestar endpoint (/api/ask, /api/search, /api/sections/{id}, /api/answers/{id}, /api/health, /api/schema) and each compiled site under /sites/<shelf>/.")
-    serve.add_argument("shelves", nargs="*", help="shelf names under the build dir (default: all compiled shelves)")
-    common(serve)
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    serve.set_defaults(func=wrap(cmd_serve))
 
     evaluate = commands.add_parser("eval", help="evaluation: retrieval metrics, answer runs, the scoreboard", description="Evaluate retrieval against gold evidence and print the scoreboard.")
     evals = evaluate.add_subparsers(dest="eval_command", metavar="EVAL", required=True)
