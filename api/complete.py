@@ -83,28 +83,26 @@ def _topic(ask: str, kind: str) -> str:
     return _quoted(ask)
 
 
-def gap_line(ask: str, kind: str = "describe") -> str:
-    """One grammatical line saying the documents do not answer the obligation, shaped by its wording."""
+def _line(lead: str, ask: str, kind: str) -> str:
+    """'<lead> <verb> <what was asked>.', shaped by the obligation's wording (imperative, wh-question, quoted)."""
     text = _plain(ask)
     imperative = _IMPERATIVE.match(text)
     if imperative and imperative.group("rest"):
-        return f"The documents do not {imperative.group(1).lower()} {imperative.group('rest')}."
+        return f"{lead} {imperative.group(1).lower()} {imperative.group('rest')}."
     topic = _topic(ask, kind)
     if topic.startswith("\u201c"):
-        return f"The documents do not answer {topic}"
-    return f"The documents do not say {topic}."
+        return f"{lead} answer {topic}"
+    return f"{lead} say {topic}."
+
+
+def gap_line(ask: str, kind: str = "describe") -> str:
+    """One grammatical line saying the documents do not answer the obligation, shaped by its wording."""
+    return _line("The documents do not", ask, kind)
 
 
 def part_line(ask: str, kind: str = "describe") -> str:
     """One grammatical line saying what is shown may not fully answer the obligation."""
-    text = _plain(ask)
-    imperative = _IMPERATIVE.match(text)
-    if imperative and imperative.group("rest"):
-        return f"The sentences shown may not fully {imperative.group(1).lower()} {imperative.group('rest')}."
-    topic = _topic(ask, kind)
-    if topic.startswith("\u201c"):
-        return f"The sentences shown may not fully answer {topic}"
-    return f"The sentences shown may not fully say {topic}."
+    return _line("The sentences shown may not fully", ask, kind)
 
 
 def unstated_line(words: list[str]) -> str:
