@@ -167,24 +167,21 @@ def quantities(text: str) -> set[tuple[str, str]]:
 
 
 def wrong_statements(shown: list[str], must: list[dict]) -> int:
-    """Displayed sentences that state a quantity a must item's evidence states with another number: the same unit
-    ("days") after a different number ("45 days" where the gold says "30 days"), in a sentence sharing the item's words.
-    A number with no counterpart in the gold ("section 3") is not counted: nothing says it is wrong."""
+    """Displayed sentences that state a quantity the gold states only with other numbers: a unit the must items'
+    evidence uses ("days") after a number no must item gives it ("45 days" where the gold only says "30 days"), in a
+    sentence sharing words with the gold. A number with no counterpart in the gold ("section 3") is not counted, nor one
+    another must item gives ("at least 6 characters" beside "at least 8 characters")."""
     from api.terms import stems
 
+    texts = [" ".join([item["item"], *(e["quote"] for e in item.get("evidence", []))]) for item in must]
+    gold = set().union(*(quantities(t) for t in texts)) if texts else set()
+    units = {unit for _, unit in gold}
     wrong = 0
     for text in shown:
         ours = quantities(text)
-        if not ours:
-            continue
-        for item in must:
-            evidence = " ".join([item["item"], *(e["quote"] for e in item.get("evidence", []))])
-            gold = quantities(evidence)
-            words = set(stems(text)) & set(stems(evidence))
-            units = {unit for _, unit in gold}
-            if len(words) >= 3 and any(unit in units and (number, unit) not in gold for number, unit in ours):
-                wrong += 1
-                break
+        related = any(len(set(stems(text)) & set(stems(t))) >= 3 for t in texts)
+        if related and any(unit in units and (number, unit) not in gold for number, unit in ours):
+            wrong += 1
     return wrong
 
 
