@@ -21,6 +21,7 @@ from api.schemas import AskRequest, AskResponse, HealthResponse, SearchHitOut, S
 from api.hygiene import check_json_depth, clean_text, error_responses
 from api.security import Principal, resolve_principal
 from compiler import __version__
+from compiler.snippets import snippet
 
 __all__ = ["authenticate", "ROUTES"]
 
@@ -88,10 +89,12 @@ def search(
     _check_served(request, [shelf])
     with request.app.state.shelves.use([shelf]) as shelves, shelves[shelf].lock:
         result = shelves[shelf].searcher.search(q, k=k)
-    hits = [
-        SearchHitOut(section_id=h.section_id, doc_id=h.doc_id, title=h.title, path=h.path, heading_path=h.heading_path, score=h.score, ranks=h.ranks)
-        for h in result.hits
-    ]
+        sections = shelves[shelf].sections
+        hits = [
+            SearchHitOut(section_id=h.section_id, doc_id=h.doc_id, title=h.title, path=h.path, heading_path=h.heading_path, score=h.score,
+                         ranks=h.ranks, snippet=snippet(sections[h.section_id].text, q) if h.section_id in sections else "")
+            for h in result.hits
+        ]
     return SearchResponse(shelf=shelf, query=result.query, hits=hits, warnings=result.warnings)
 
 

@@ -102,6 +102,7 @@ class SearchHitOut(BaseModel):
     heading_path: list[str]
     score: float
     ranks: dict[str, int]
+    snippet: str = Field(default="", description="The stretch of the section's text (at most 240 characters) holding most of the query's words.")
 
 
 class SearchResponse(BaseModel):

@@ -182,3 +182,8 @@ def test_search_returns_ranked_sections(client):
     body = client.get("/api/search?shelf=alpha&q=backup+retention&k=3", headers=ALPHA).json()
     assert body["hits"][0]["heading_path"] == ["Backup Procedure", "Retention"]
     assert client.get("/api/search?shelf=alpha&k=3", headers=ALPHA).status_code == 400
+
+
+def test_search_hits_carry_a_snippet_of_their_section(client):
+    hit = client.get("/api/search?shelf=beta&q=launch+code", headers=BETA).json()["hits"][0]
+    assert hit["snippet"] == "The launch code of project Zephyr is 7741."
