@@ -233,6 +233,26 @@ def relevance(query: dict[str, float], unit: Candidate, avg_length: float) -> fl
     return score / total
 
 
+VALUE_MATCH = 2.5
+"""Factor for a table row one of whose cells is a phrase of the question ("OUT OF CALIBRATION" for "which instruments
+are out of calibration?"): in a register, the row holding the asked-for value is the answer itself."""
+_CELL_WORDS = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
+
+
+def value_match(ask: str, unit: Candidate) -> bool:
+    """Whether a cell of the table row ``unit`` reads, as whole words, as a phrase of ``ask`` (a cell of letters of 4+
+    characters, not a number or code)."""
+    if unit.kind != "table_row":
+        return False
+    asked = " " + " ".join(_CELL_WORDS.findall(ask.lower())) + " "
+    for cell in unit.text.split(" | "):
+        words = _CELL_WORDS.findall(cell.lower())
+        phrase = " ".join(words)
+        if len(phrase) >= 4 and phrase == " ".join(cell.lower().split()).strip(" .") and f" {phrase} " in asked:
+            return True
+    return False
+
+
 def shape_factor(unit: Candidate) -> float:
     """Sentence-level evidence over boilerplate: long units and fragments count less."""
     chars = len(unit.text)
@@ -300,6 +320,8 @@ def score_units(plan: Plan, pool: Pool) -> list[tuple[dict[str, float], list[tup
             if item:
                 own = max(own, 0.8 * coverage(words_only, unit.words | unit.context))
             score = relevance(query, unit, pool.avg_length) * shape_factor(unit) * prior(unit.ranks.get(o_index))
+            if obligation.kind in ("list", "lookup", "judge") and value_match(obligation.ask, unit):
+                score *= VALUE_MATCH
             if wanted and unit.doc_id not in wanted:
                 score *= ELSEWHERE if docs else (ELSEWHERE + 1) / 2
             elif lead:

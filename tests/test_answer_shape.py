@@ -201,3 +201,40 @@ def test_expected_behaviours_are_graded_by_code():
     assert late.score == 0.5 and late.items[0].reason.startswith("the correction is not the first sentence")
     assert label_agrees("partial", [1.0, 1.0], "false_premise") is True and label_agrees("complete", [1.0], "false_premise") is False
     assert label_agrees("not_in_documents", [], "not_in_documents") is True and label_agrees("partial", [], "not_in_documents") is False
+
+
+def test_a_register_row_holding_the_asked_value_is_shown_for_a_which_question():
+    """'Which instruments are out of calibration?': the row whose Status cell reads the asked value is the answer, not only
+    the rule that defines the label (a long row holds the words less densely than the rules, so plain ranking left it out)."""
+    from compiler.records import Block
+
+    head = ["Calibration No.", "Instrument", "Location", "Use", "Interval (months)", "Last calibrated", "Due date", "Tolerance",
+            "Status", "Back-up"]
+    rows = [head, *[[f"CAL-0{n}", f"Digital pressure gauge DPG-{n}00", f"Final test line {n}", "Production test", "12", "2025-10-14",
+                     "2026-10-14", "± 0.5 kPa", "In calibration", "-"] for n in range(1, 8)],
+            ["CAL-11", "Flow-rate analyzer FRA-5", "Complaint laboratory", "Complaint investigation (back-up)", "6", "2025-12-10",
+             "2026-06-10", "± 1.0 % of reading", "OUT OF CALIBRATION", "CAL-07"]]
+    text = "\n".join(" | ".join(row) for row in rows)
+    shelf = _memory_shelf({
+        "qm": ("QM-001 Quality Manual", "qm.md", [("7.6 Control of monitoring equipment", [_p(
+            "An instrument whose calibration has lapsed is labelled OUT OF CALIBRATION and removed from use until it has been "
+            "recalibrated.")])]),
+        "trn": ("TRN-031 Training", "trn.md", [("Testing", [_p(
+            "Check the calibration due date of every instrument in the calibration register before you test. "
+            "An instrument past its due date shall not be used. Before each test, check the calibration label of the instrument. "
+            "The technician maintains the calibration status of every instrument.")])]),
+        "reg": ("REG-007 Calibration Register", "reg.xlsx", [("Calibration", [Block(kind="table", text=text, rows=rows, header_rows=1)])]),
+    })
+    from api.plan import plan_by_rules
+    from api.write import ExtractiveWriter
+
+    question = "Which instruments are out of calibration?"
+    plan = plan_by_rules(question, [], {d: row["title"] for d, row in shelf.documents.items()}, [], [], [])
+    recall_rank = {"qm": 1, "trn": 2, "reg": 30}  # search puts a whole register low: its one matching row is diluted
+    reading = Reading(budget=400_000, scope_chars=1, whole_scope=True, chars_read=1, not_opened=[], sections=[
+        ReadSection(shelf="mem", section_id=sid, doc_id=doc, chars=shelf.chars(sid), why="whole scope", ranks={0: recall_rank[doc]})
+        for doc in shelf.doc_order() for sid in shelf.doc_sections[doc]])
+    draft = ExtractiveWriter().write(plan, reading, {"mem": shelf})
+    shown_rows = [u.text for u in draft.units if u.kind == "table_row"]
+    assert any(row.startswith("CAL-11 | Flow-rate analyzer FRA-5") for row in shown_rows), shown_rows
+    assert not any("In calibration" in row for row in shown_rows)  # the other rows only share the word
