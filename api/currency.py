@@ -51,7 +51,8 @@ def doc_label(shelf: OpenShelf, doc_id: str) -> str:
     else:
         label = re.split(r"\s*[,(]\s*", title)[0].strip() or title
         label = label if len(label) <= 48 else label[:45].rsplit(" ", 1)[0] + "…"
-    if revision and f"rev {revision.group(1).lower()}" not in label.lower():
+    named = label.lower()
+    if revision and f"rev {revision.group(1).lower()}" not in named and " ".join(revision.group(0).lower().split()) not in named:
         label = f"{label} Rev {revision.group(1).upper()}"
     shelf.cache[key] = label
     return label

@@ -238,3 +238,12 @@ def test_a_register_row_holding_the_asked_value_is_shown_for_a_which_question():
     shown_rows = [u.text for u in draft.units if u.kind == "table_row"]
     assert any(row.startswith("CAL-11 | Flow-rate analyzer FRA-5") for row in shown_rows), shown_rows
     assert not any("In calibration" in row for row in shown_rows)  # the other rows only share the word
+
+
+def test_a_short_name_never_repeats_the_version_its_title_states():
+    shelf = _memory_shelf({
+        "gpl": ("GNU GENERAL PUBLIC LICENSE Version 3, 29 June 2007", "gpl-3.0_COPYING.txt", [("Preamble", [_p("Free software.")])]),
+        "wi": ("WI-022 Complaint Investigation", "wi-022-rev-b.md", [("Steps", [_p("Test the pump.")])]),
+    })
+    assert doc_label(shelf, "gpl") == "GNU GENERAL PUBLIC LICENSE Version 3"  # not "... Version 3 Rev 3"
+    assert doc_label(shelf, "wi") == "WI-022 Rev B"  # a revision only the file name gives is still added
