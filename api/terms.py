@@ -26,7 +26,7 @@ QUESTION_WORDS = frozenset(
 
 _ANALYZER = StemmingAnalyzer()
 _QUESTION_STEMS = frozenset({token.text for word in QUESTION_WORDS for token in _ANALYZER(word)} | QUESTION_WORDS)
-_IDENT = re.compile(r"\b(?:[A-Z]{2,}[A-Za-z]*[- ]?\d+[A-Za-z0-9.\-]*|RFC\s?\d+|PEP\s?\d+)\b")
+_IDENT = re.compile(r"\b(?:[A-Z]{2,}[A-Za-z]*[- ]?\d+[A-Za-z0-9.\-]*|[A-Z][a-z]+-\d+(?:\.\d+)+|RFC\s?\d+|PEP\s?\d+)\b")
 _CAPS = re.compile(r"\b[A-Z][A-Za-z\-]*(?:\s+(?:of|and|for|the|to|in)?\s*[A-Z][A-Za-z\-]*)+\b")
 
 

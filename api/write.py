@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from api.plan import Plan
 from api.read import Reading
 from api.shelves import OpenShelf
-from api.rank import MIN_SHOWN, Pool, build_pool, changed_rules, coverage, score_units
+from api.rank import MIN_SHOWN, Pool, build_pool, changed_rules, coverage, named_documents, score_units
 from api.terms import capitalised_phrases, identifiers, normalise, word_stems
 from compiler.ledger import sentences
 
@@ -46,6 +46,8 @@ CONTINUED = 3
 CONTINUATION = 2
 """At most this many following sentences of the same paragraph continue a best picked sentence."""
 """A unit is written only when its score is at least this share of its obligation's best unit's."""
+PER_DOCUMENT = 2
+"""Units a named document that nothing was picked from contributes to an obligation over several named documents."""
 
 
 class Unit(BaseModel):
@@ -158,6 +160,7 @@ class ExtractiveWriter:
             share = self.answer_chars * (2 if obligation.kind in ("compare", "list") else 1) // len(plan.obligations)
             budget = min(max(self.budget_chars * (2 if obligation.kind in ("compare", "list") else 1), share), self.answer_chars)
             picked = self._select(pool, query, eligible, budget)
+            picked = self._each_named_document(pool, query, obligation, picked, eligible, budget)
             if obligation.kind == "trace":
                 picked = self._whole_procedure(pool, picked, eligible)
             picked = self._with_conditions(pool, query, picked, budget)
@@ -204,6 +207,29 @@ class ExtractiveWriter:
             written |= unit.words & query.keys()
             used += len(unit.text)
         return picked
+
+    @staticmethod
+    def _each_named_document(pool: Pool, query: dict[str, float], obligation, picked: list[tuple[float, int]],
+                             eligible: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
+        """An obligation over several named documents ("what does each licence require") is answered from each of them:
+        a named document nothing was picked from gives its own best units (up to ``PER_DOCUMENT``), within the budget."""
+        docs = named_documents(obligation, pool)[0]
+        if len(docs) < 2:
+            return picked
+        have = {p for _, p in picked}
+        used = sum(len(pool.units[p].text) for p in have)
+        extra = []
+        for doc in sorted(docs):
+            if any(pool.units[p].doc_id == doc for p in have):
+                continue
+            own = [(s, i) for s, i in eligible if pool.units[i].doc_id == doc and i not in have][:PER_DOCUMENT]
+            for score, index in own:
+                if used + len(pool.units[index].text) > budget * 1.3:
+                    break
+                extra.append((score, index))
+                have.add(index)
+                used += len(pool.units[index].text)
+        return picked + extra
 
     @staticmethod
     def _with_conditions(pool: Pool, query: dict[str, float], picked: list[tuple[float, int]], budget: int):

@@ -247,3 +247,30 @@ def test_a_short_name_never_repeats_the_version_its_title_states():
     })
     assert doc_label(shelf, "gpl") == "GNU GENERAL PUBLIC LICENSE Version 3"  # not "... Version 3 Rev 3"
     assert doc_label(shelf, "wi") == "WI-022 Rev B"  # a revision only the file name gives is still added
+
+
+def test_an_obligation_over_two_named_documents_is_answered_from_each():
+    """'What does each licence require …' naming Apache-2.0 and GPL-3.0: a name with a dotted version is an identifier, so
+    both documents are named, and the one whose wording matches the question less closely still gives its own best
+    sentences (paper §6.6: two-document obligations bound to one document). On the real licences shelf the Apache side
+    was missing before (dev-formats licenses-01)."""
+    from api.terms import identifiers
+
+    assert identifiers("code under Apache-2.0 and code under GPL-3.0") == ["Apache-2.0", "GPL-3.0"]
+    gpl = [_p(text) for text in (
+        "You may convey the object code of the program only with the source code of the program and its notices.",
+        "The source code of the program must be offered for three years when you ship the program without its source code.",
+        "Each copy of the source code of the program must keep intact the notices of the program.",
+        "A physical product that carries the object code of the program must carry the source code of the program too.",
+        "The notices in the source code of the program state that the program comes with no warranty.",
+        "If you ship the program on a network server, the source code of the program may sit on another server.",
+        "The source code of the program includes the scripts that build and install the program.",
+        "You must require nothing of recipients who copy the source code of the program with its notices.")]
+    shelf = _memory_shelf({
+        "gpl": ("GNU GENERAL PUBLIC LICENSE Version 3", "gpl-3.0.txt", [("6. Conveying Non-Source Forms", gpl)]),
+        "apache": ("Apache License 2.0", "apache-2.0.txt", [("4. Redistribution", [_p(
+            "You must give any other recipients of the Work a copy of this License and retain all attribution notices.")])]),
+    })
+    _, draft = _write(shelf, "I ship code under Apache-2.0 and code under GPL-3.0. What does each require for the source code "
+                             "of the program and its notices?")
+    assert {u.citations[0][:3] for u in draft.units if u.kind == "sentence"} == {"s00", "s01"}, [u.text for u in draft.units]
