@@ -75,7 +75,7 @@ _KIND_RULES: list[tuple[str, re.Pattern]] = [
     ("list", re.compile(r"^(which|list|name)\b|\bwhat are the\b|\bwhich\b")),
 ]
 _SPLIT = re.compile(
-    r"\s*[;?]\s*|,?\s+and\s+(?=(?:what|how|which|who|when|where|why|is|are|does|do|can|must|should)\b)"
+    r"\s*[;?](?=\s|$)\s*|,?\s+and\s+(?=(?:what|how|which|who|when|where|why|is|are|does|do|can|must|should)\b)"
     r"|,\s+(?=(?:what|how|which|who|when|where|why)\b)",
     re.I,
 )

@@ -165,3 +165,12 @@ def test_a_model_plan_keeps_what_the_question_the_history_or_the_shelf_holds():
     # a plan that holds only what nothing names is replaced by the rule plan
     lost = model.model_copy(update={"obligations": [Obligation(kind="describe", ask="Describe RFC 6749", targets=["RFC 6749"])]})
     assert validate_model_plan(lost, rules, question, history, DOCS, vocabulary).planner == "rules"
+
+
+def test_an_operator_holding_a_question_mark_does_not_split_the_question():
+    from api.plan import _parts
+
+    question = "What is the difference between the =, := and ?= operators in GNU make, and what does the newer edition add?"
+    assert _parts(question) == ["What is the difference between the =, := and ?= operators in GNU make",
+                                "what does the newer edition add"]
+    assert _parts("How long is a token valid? Who may revoke it?") == ["How long is a token valid", "Who may revoke it"]
