@@ -26,26 +26,23 @@ def cmd_serve(args: argparse.Namespace, settings) -> int:
     return serve_command(args.shelves, args.host, args.port, settings)
 
 
-def add_commands(commands, common, load) -> None:
-    def wrap(func):
-        return lambda args: func(args, load(args))
-
+def add_commands(commands, common, bind) -> None:
     ask = commands.add_parser("ask", help="answer a question from a compiled shelf, in-process", description="Answer one question with the same pipeline as POST /api/ask (plan, recall, read, write, check, complete) and store its trace.")
     ask.add_argument("shelf", help="shelf name under the build dir (or its folder)")
     ask.add_argument("question", help="the question")
     common(ask)
     ask.add_argument("--json", action="store_true", help="print the answer JSON")
-    ask.set_defaults(func=wrap(cmd_ask))
+    ask.set_defaults(func=bind(cmd_ask))
 
     trace = commands.add_parser("trace", help="show the stored trace of an answer", description="Show what an answer read, skipped and removed, and why, with cost, latency and models.")
     trace.add_argument("trace_id", help="the trace id printed with the answer")
     common(trace)
     trace.add_argument("--json", action="store_true", help="print JSON")
-    trace.set_defaults(func=wrap(cmd_trace))
+    trace.set_defaults(func=bind(cmd_trace))
 
     serve = commands.add_parser("serve", help="serve the answering endpoint and the compiled sites on 127.0.0.1", description="Serve the Litestar endpoint (/api/ask, /api/search, /api/sections/{id}, /api/answers/{id}, /api/health, /api/schema) and each compiled site under /sites/<shelf>/.")
     serve.add_argument("shelves", nargs="*", help="shelf names under the build dir (default: all compiled shelves)")
     common(serve)
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    serve.set_defaults(func=wrap(cmd_serve))
+    serve.set_defaults(func=bind(cmd_serve))

@@ -31,6 +31,11 @@ def _settings(args: argparse.Namespace, **extra) -> Settings:
     return load_settings(args.config, overrides)
 
 
+def _bind(func: Callable[[argparse.Namespace, Settings], int]) -> Callable[[argparse.Namespace], int]:
+    """A command group's ``func(args, settings)`` as the parser's handler: settings loaded from the parsed options."""
+    return lambda args: func(args, _settings(args))
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     from compiler.build import build_shelf
     from compiler.pipeline import default_stages
@@ -66,11 +71,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     from compiler import cli_compare, cli_more, cli_search
 
-    cli_more.add_commands(commands, _common, _settings)
-    cli_search.add_commands(commands, _common, _settings)
-    cli_compare.add_commands(commands, _common, _settings)
+    cli_more.add_commands(commands, _common, _bind)
+    cli_search.add_commands(commands, _common, _bind)
+    cli_compare.add_commands(commands, _common, _bind)
     for group in _command_groups():
-        group(commands, _common, _settings)
+        group(commands, _common, _bind)
     return parser
 
 

@@ -29,7 +29,7 @@ def cmd_compare(args: argparse.Namespace, settings) -> int:
     return 0
 
 
-def add_commands(commands, common, load) -> None:
+def add_commands(commands, common, bind) -> None:
     """compare: one pair of documents, or every pair of a shelf matched by identity."""
     parser = commands.add_parser(
         "compare", help="say what changed between two documents (or every pair of versions in a shelf)",
@@ -44,4 +44,4 @@ def add_commands(commands, common, load) -> None:
     parser.add_argument("--batch", action="store_true", help="compare every pair of versions in the shelf")
     common(parser)
     parser.add_argument("--json", action="store_true", help="print the change sets as JSON")
-    parser.set_defaults(func=lambda args: cmd_compare(args, load(args)))
+    parser.set_defaults(func=bind(cmd_compare))

@@ -98,7 +98,7 @@ def cmd_links(args: argparse.Namespace, settings) -> int:
     return 0
 
 
-def add_commands(commands, common, load) -> None:
+def add_commands(commands, common, bind) -> None:
     """documents, sections, ledger, links: each reads one compiled shelf and prints text or --json."""
     specs = [
         ("documents", cmd_documents, "list a compiled shelf's documents and failures",
@@ -121,4 +121,4 @@ def add_commands(commands, common, load) -> None:
         if open_flag:
             parser.add_argument("--open", action="store_true", help="list the references not linked, with the reason")
         parser.add_argument("--json", action="store_true", help="print JSON")
-        parser.set_defaults(func=lambda args, func=func: func(args, load(args)))
+        parser.set_defaults(func=bind(func))

@@ -17,14 +17,11 @@ def cmd_search(args: argparse.Namespace, settings) -> int:
     return 0
 
 
-def add_commands(commands, common, load) -> None:
-    def wrap(func):
-        return lambda args: func(args, load(args))
-
+def add_commands(commands, common, bind) -> None:
     search = commands.add_parser("search", help="search a compiled shelf (BM25 + dense + headings + named documents, fused)", description="Search a compiled shelf: sections ranked by reciprocal-rank fusion of BM25, dense, heading, named-document, figure-caption and numeric routes, with each route's rank.")
     search.add_argument("shelf", help="shelf folder, its build folder, or its name under the build dir")
     search.add_argument("query", help="the search query")
     common(search)
     search.add_argument("-k", type=int, default=10, help="how many sections (default 10)")
     search.add_argument("--json", action="store_true", help="print JSON")
-    search.set_defaults(func=wrap(cmd_search))
+    search.set_defaults(func=bind(cmd_search))

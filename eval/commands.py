@@ -49,17 +49,14 @@ def cmd_eval_baseline(args: argparse.Namespace, settings) -> int:
     return eval_baseline_command(args.questions, args.runs, args.label, settings)
 
 
-def add_commands(commands, common, load) -> None:
-    def wrap(func):
-        return lambda args: func(args, load(args))
-
+def add_commands(commands, common, bind) -> None:
     evaluate = commands.add_parser("eval", help="evaluation: retrieval metrics, answer runs, the scoreboard", description="Evaluate retrieval against gold evidence and print the scoreboard.")
     evals = evaluate.add_subparsers(dest="eval_command", metavar="EVAL", required=True)
     retrieval = evals.add_parser("retrieval", help="score every retrieval system against a questions file's gold evidence", description="Score BM25, dense, hybrid sections and the chunk-RAG baseline on a questions file (dev.yaml format); its shelves must be compiled under the build dir.")
     retrieval.add_argument("--questions", type=Path, required=True, help="questions file (dev.yaml format)")
     common(retrieval)
     retrieval.add_argument("--out", type=Path, default=None, help="result JSON (default eval/results/retrieval-<stem>.json)")
-    retrieval.set_defaults(func=wrap(cmd_eval_retrieval))
+    retrieval.set_defaults(func=bind(cmd_eval_retrieval))
     for name, func, text in (
         ("answers", cmd_eval_answers, "run every question through the answering pipeline, store the runs and grade them"),
         ("baseline-answers", cmd_eval_baseline, "run the chunk-RAG baseline answerer (needs models.writer) and grade it the same way"),
@@ -69,9 +66,9 @@ def add_commands(commands, common, load) -> None:
         common(sub)
         sub.add_argument("--runs", type=int, default=1, help="how many runs of the same configuration (2 measures noise)")
         sub.add_argument("--label", default=None, help="run label (default: derived from the mode and questions file)")
-        sub.set_defaults(func=wrap(func))
+        sub.set_defaults(func=bind(func))
     scoreboard = evals.add_parser("scoreboard", help="regenerate the scoreboard tables from stored results", description="Regenerate every table from the stored results in eval/results as Markdown; unmeasured metrics print n.m.")
     common(scoreboard)
     scoreboard.add_argument("--results", type=Path, default=Path("eval/results"), help="results folder (default eval/results)")
     scoreboard.add_argument("--out", type=Path, default=None, help="also write the Markdown here")
-    scoreboard.set_defaults(func=wrap(cmd_eval_scoreboard))
+    scoreboard.set_defaults(func=bind(cmd_eval_scoreboard))
