@@ -18,7 +18,7 @@ from api.errors import Forbidden, RateLimited, Unauthorized
 from compiler.errors import SettingsError
 from compiler.settings import ApiSettings
 
-__all__ = ["Principal", "Grants", "RateLimiter", "FailedAuthLimiter"]
+__all__ = ["Principal", "Grants", "SlidingWindow", "RateLimiter", "FailedAuthLimiter"]
 
 
 @dataclass(frozen=True)
@@ -81,28 +81,60 @@ class Grants:
         raise Unauthorized("missing API token; send the header 'Authorization: Bearer TOKEN'")
 
 
+class SlidingWindow:
+    """Events per key in the last 60 seconds: ``wait`` says how long a key at ``limit`` must wait, ``add`` counts one."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self._events: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def _window(self, key: str, now: float) -> deque[float]:
+        window = self._events.get(key, deque())
+        while window and now - window[0] >= 60:
+            window.popleft()
+        if window:
+            self._events[key] = window
+        else:
+            self._events.pop(key, None)  # an address seen once is not kept forever
+        return window
+
+    def wait(self, key: str, *, add: bool = False) -> int | None:
+        """Seconds until ``key`` has room again when it is at the limit (nothing is added then), else None; with
+        ``add``, an event is counted when there is room."""
+        now = time.monotonic()
+        with self._lock:
+            window = self._window(key, now)
+            if len(window) >= self.limit:
+                return max(1, int(60 - (now - window[0])) + 1)
+            if add:
+                window.append(now)
+                self._events[key] = window
+            return None
+
+    def add(self, key: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            window = self._window(key, now)
+            window.append(now)
+            self._events[key] = window
+
+
 class RateLimiter:
     """At most ``per_minute`` requests per token in any sliding 60-second window."""
 
     def __init__(self, per_minute: int):
         self.per_minute = per_minute
-        self._seen: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
+        self._window = SlidingWindow(per_minute)
 
     def hit(self, name: str) -> None:
-        now = time.monotonic()
-        with self._lock:
-            window = self._seen.setdefault(name, deque())
-            while window and now - window[0] >= 60:
-                window.popleft()
-            if len(window) >= self.per_minute:
-                wait = max(1, int(60 - (now - window[0])) + 1)
-                raise RateLimited(
-                    f"token '{name}' made more than {self.per_minute} requests in a minute (api.rate_limit_per_minute); "
-                    f"retry in {wait} s",
-                    headers={"Retry-After": str(wait)},
-                )
-            window.append(now)
+        wait = self._window.wait(name, add=True)
+        if wait is not None:
+            raise RateLimited(
+                f"token '{name}' made more than {self.per_minute} requests in a minute (api.rate_limit_per_minute); "
+                f"retry in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
 
 
 class FailedAuthLimiter:
@@ -114,35 +146,20 @@ class FailedAuthLimiter:
 
     def __init__(self, per_minute: int):
         self.per_minute = per_minute
-        self._failed: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def _window(self, address: str, now: float) -> deque[float]:
-        window = self._failed.setdefault(address, deque())
-        while window and now - window[0] >= 60:
-            window.popleft()
-        if not window:
-            self._failed.pop(address, None)
-        return window
+        self._window = SlidingWindow(per_minute)
 
     def check(self, address: str) -> None:
         """RateLimited when ``address`` has used up its failed checks for now."""
-        now = time.monotonic()
-        with self._lock:
-            window = self._window(address, now)
-            if len(window) >= self.per_minute:
-                wait = max(1, int(60 - (now - window[0])) + 1)
-                raise RateLimited(
-                    f"too many failed token checks from this address ({self.per_minute} a minute, api.failed_auth_per_minute); "
-                    f"retry in {wait} s",
-                    headers={"Retry-After": str(wait)},
-                )
+        wait = self._window.wait(address)
+        if wait is not None:
+            raise RateLimited(
+                f"too many failed token checks from this address ({self.per_minute} a minute, api.failed_auth_per_minute); "
+                f"retry in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
 
     def failed(self, address: str) -> None:
-        with self._lock:
-            window = self._window(address, time.monotonic())
-            window.append(time.monotonic())
-            self._failed[address] = window
+        self._window.add(address)
 
 
 def resolve_principal(state, address: str, authorization: str | None, *, required: bool) -> Principal | None:
