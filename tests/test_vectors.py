@@ -43,12 +43,18 @@ def test_removed_documents_lose_their_vectors_and_models_do_not_mix(tmp_path):
     assert store.db.execute(f"SELECT count(*) FROM {vec_table(other.model_id)}").fetchone()[0] == 8
 
 
-def test_section_scores_as_its_best_passage_and_vec0_matches_numpy(tmp_path):
+def _long_and_oauth_shelf(tmp_path):
+    """A long section that mentions its subject only at the end, beside the OAuth-like sections, indexed with hash vectors."""
     store = Store(tmp_path / "store.sqlite")
     put_doc(store, "long.md", "Long", [h("Mixed"), p(" ".join(["filler words about nothing"] * 30) + " zebra zebra giraffe")])
     oauth_like_shelf(store)
     embedder = HashEmbedder(window_tokens=40)
     index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
+    return store, embedder
+
+
+def test_section_scores_as_its_best_passage_and_vec0_matches_numpy(tmp_path):
+    store, embedder = _long_and_oauth_shelf(tmp_path)
     query = embedder.embed_batch(["zebra giraffe"])[0]
     ranked = dense_sections(store, embedder, query)
     assert store.section(ranked[0][0]).heading == "Mixed"
@@ -77,11 +83,7 @@ def test_real_minilm_on_a_handful_of_passages(tmp_path):
 def test_dense_index_in_memory_ranks_as_vec0(tmp_path):
     from compiler.vectors import DenseIndex
 
-    store = Store(tmp_path / "store.sqlite")
-    put_doc(store, "long.md", "Long", [h("Mixed"), p(" ".join(["filler words about nothing"] * 30) + " zebra zebra giraffe")])
-    oauth_like_shelf(store)
-    embedder = HashEmbedder(window_tokens=40)
-    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
+    store, embedder = _long_and_oauth_shelf(tmp_path)
     index = DenseIndex(store, embedder.model_id)
     for text in ("zebra giraffe", "authorization code lifetime", "bearer token in the query string"):
         query = embedder.embed_batch([text])[0]
