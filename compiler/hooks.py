@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from compiler.ledger import normalise, sentences
 from compiler.records import Section
 
-__all__ = ["Hook", "IDENTIFIER", "canonical_identifiers", "reference_tags", "relation_in", "find_hooks"]
+__all__ = ["Hook", "HOOKS_VERSION", "IDENTIFIER", "canonical_identifiers", "reference_tags", "relation_in", "find_hooks"]
 
 
 class Hook(BaseModel):
@@ -72,6 +72,8 @@ _SUPERSEDES_CUE = re.compile(r"(\bobsoletes\b|Obsoletes:|\bsupersedes\b|\breplac
 _HEADER_FIELD = re.compile(
     r"^\s*(?P<field>Updates|Obsoletes|Replaces|Requires)\s*:\s*(?P<value>\d+(?:\s*,\s*\d+)*)(?=\s{2,}|\s*$)", re.M
 )
+HOOKS_VERSION = "hooks-2"
+"""Keys the stored hooks of a document: a change to how hooks are found re-finds them on the next build."""
 _TAG = re.compile(r"\[(?P<tag>[A-Za-z][\w.+/-]{1,40})\]")
 _REF_ENTRY = re.compile(r"^\s*\[(?P<tag>[A-Za-z][\w.+/-]{1,40})\]\s+(?P<body>.+)$", re.S)
 _QUOTED_TITLE = re.compile(r"[\"“](?P<title>[^\"”]{8,200})[\"”]")
@@ -102,7 +104,7 @@ def canonical_identifiers(text: str) -> list[tuple[str, int, int]]:
 
 def relation_in(sentence: str, start: int, default: str) -> str:
     """The relation the words around ``start`` imply: supersedes, updates, depends_on, else ``default``."""
-    before = sentence[max(0, start - 80) : start]
+    before = sentence[max(0, start - 80) : start].rsplit("|", 1)[-1]  # a table cell's cue speaks of that cell only
     if _SUPERSEDES_CUE.search(before):
         return "supersedes"
     if _UPDATES_CUE.search(before):
@@ -192,7 +194,10 @@ def find_hooks(section: Section, self_identifiers: set[str], start_seq: int = 0,
                               normalise(match.group(0))))
         if block.kind == "code":
             continue
-        for sentence in sentences(block.text):
+        table = block.kind == "table"
+        # a table is read row by row, and a row of a listing ("rfc6749.txt | ... | Obsoletes RFC 5849") speaks of the
+        # document it names, not of the document holding the table: it cites, it never supersedes or updates
+        for sentence in (block.text.split("\n") if table else sentences(block.text)):
             idents = canonical_identifiers(sentence)
             qualified: set[tuple[int, int]] = set()
             for match in _SECTION.finditer(sentence):
@@ -213,6 +218,8 @@ def find_hooks(section: Section, self_identifiers: set[str], start_seq: int = 0,
                 if ident in self_identifiers:
                     continue
                 relation = relation_in(sentence, i_start, "cites")
+                if table and relation in ("supersedes", "updates"):
+                    relation = "cites"
                 found.append(("document", relation, sentence[i_start:i_end], {"doc": ident}, sentence))
             for match in _TAG.finditer(sentence):
                 mapped = tags.get(match.group("tag"))

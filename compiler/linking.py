@@ -19,7 +19,7 @@ from collections.abc import Callable
 from compiler.aliases import Alias, find_aliases, judge_aliases
 from compiler.briefs import build_briefs
 from compiler.dossiers import build_dossiers
-from compiler.hooks import Hook, find_hooks, reference_tags
+from compiler.hooks import HOOKS_VERSION, Hook, find_hooks, reference_tags
 from compiler.ledger import RULES_VERSION, Assertion, Extraction, extract_rules
 from compiler.ledger_model import extract_with_model, extractor_key
 from compiler.links import (
@@ -130,7 +130,7 @@ def _extract_document(store, index: ShelfIndex, doc_id: str, hashes: dict[str, s
 
 def _doc_key(store, doc_id: str, extractor: str) -> str:
     row = store.db.execute("SELECT content_hash, settings_hash FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
-    return f"{row[0]}:{row[1]}:{extractor}"
+    return f"{row[0]}:{row[1]}:{extractor}:{HOOKS_VERSION}"
 
 
 def stored_assertions(store, doc_id: str | None = None) -> list[tuple[str, str, Assertion]]:

@@ -138,3 +138,20 @@ def test_expected_relations_on_the_real_shelves(tmp_path):
     for src in ("pep-0585-rst", "pep-0604-rst", "pep-0612-rst", "pep-0646-rst"):
         assert ("cites", src, "pep-0484-rst") in found
     assert ("depends_on", "sp800-63b-sec3-definitions", "sp800-63-3-definitions-md") in found
+
+
+def test_a_listing_row_naming_two_documents_supersedes_nothing(tmp_path):
+    """A table of sources ("rfc9001.txt | ... | Obsoletes RFC 5849", then "rfc9002.txt | RFC 9002 | ...") is about the
+    documents it lists: the row's cue never makes the listing supersede or update a document of the shelf."""
+    store = Store(tmp_path / "s.sqlite")
+    _put(store, "rfc9001-txt", "The Example Widget Protocol Framework",
+         [Element(kind="code", text="Request for Comments: 9001"), H("1. Introduction"), P("Widgets.")], path="rfc9001.txt")
+    _put(store, "rfc9002-txt", "Widget Token Revocation",
+         [Element(kind="code", text="Request for Comments: 9002"), H("1. Introduction"), P("Tokens.")], path="rfc9002.txt")
+    rows = [["file", "RFC", "relation"], ["rfc9001.txt", "RFC 9001", "Obsoletes RFC 5849"], ["rfc9002.txt", "RFC 9002", "uses RFC 9001 terms"]]
+    _put(store, "sources-md", "Sources", [H("Sources"), Element(kind="table", text="\n".join(" | ".join(r) for r in rows), rows=rows, header_rows=1)],
+         path="SOURCES.md")
+    link_shelf(store, ["rfc9001-txt", "rfc9002-txt", "sources-md"], [])
+    from_listing = {(l["kind"], l["dst_doc"]) for l in link_rows(store) if l["src_doc"] == "sources-md"}
+    assert from_listing and not {kind for kind, _ in from_listing} & {"supersedes", "updates"}
+    assert ("cites", "rfc9002-txt") in from_listing
