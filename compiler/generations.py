@@ -85,7 +85,15 @@ def _set_pointer(root: Path, number: int) -> None:
     os.replace(tmp, root / POINTER)
     for name in LINKED:
         link = root / name
-        if not link.is_symlink():
+        if link.is_symlink():
+            continue
+        if link.is_file():  # a stray file made while this build ran (a reader opening the path too early): the build wins
+            tmp_link = root / f".{name}.{os.getpid()}"
+            if tmp_link.is_symlink() or tmp_link.exists():
+                tmp_link.unlink()
+            os.symlink(f"{POINTER}/{name}", tmp_link)
+            os.replace(tmp_link, link)
+        else:
             os.symlink(f"{POINTER}/{name}", link)
 
 

@@ -122,3 +122,24 @@ def test_a_build_folder_from_before_generations_is_moved_into_the_first_one(tmp_
     assert [d.status for d in report.documents] == ["unchanged"]
     assert sorted(p.name for p in (legacy / GENERATIONS).iterdir()) == ["1", "2"]
     assert current_build(legacy) == (legacy / GENERATIONS / "2").resolve() and (legacy / "store.sqlite").is_symlink()
+
+
+def test_a_stray_store_file_made_during_the_first_build_does_not_fail_it(tmp_path: Path):
+    """A reader that opened build/<shelf>/store.sqlite before the first build finished leaves a plain file where the
+    build links its store: the build replaces it with the link instead of failing at the very end."""
+    from compiler.build import build_shelf
+    from compiler.settings import Settings
+    from compiler.store import Store
+
+    shelf = tmp_path / "plant"
+    shelf.mkdir()
+    (shelf / "pumps.md").write_text(PUMPS.format(days=10), encoding="utf-8")
+
+    def early_reader(store, out, changed, removed, progress):  # inside the build, before the flip, as another process might
+        Store(tmp_path / "build" / "plant" / "store.sqlite").close()
+        return "early reader", {}
+
+    build_shelf(shelf, Settings(build_dir=tmp_path / "build"), progress=lambda line: None, stages=[early_reader])
+    root = tmp_path / "build" / "plant"
+    assert (root / "store.sqlite").is_symlink()
+    assert (root / "store.sqlite").resolve() == (root / GENERATIONS / "1" / "store.sqlite").resolve()
