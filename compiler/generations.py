@@ -23,6 +23,7 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -101,6 +102,9 @@ def _migrate_legacy(root: Path) -> None:
     """Move a build compiled before generations (store.sqlite directly in the root) into generation 1."""
     store = root / "store.sqlite"
     if not store.is_file() or store.is_symlink():
+        return
+    if _numbers(root):  # generations exist: a plain store beside them is a stray a reader made, set aside (never deleted)
+        store.rename(root / f"store.sqlite.stray-{int(time.time())}")
         return
     first = root / GENERATIONS / "1"
     first.mkdir(parents=True, exist_ok=False)

@@ -143,3 +143,18 @@ def test_a_stray_store_file_made_during_the_first_build_does_not_fail_it(tmp_pat
     root = tmp_path / "build" / "plant"
     assert (root / "store.sqlite").is_symlink()
     assert (root / "store.sqlite").resolve() == (root / GENERATIONS / "1" / "store.sqlite").resolve()
+
+
+def test_a_stray_store_file_beside_generations_is_set_aside_and_the_next_build_runs(tmp_path: Path):
+    """A plain store.sqlite beside generations/ (left by a reader after a failed flip) is not a build from before
+    generations: the next build sets it aside (renamed, not deleted) and flips as usual."""
+    shelf = tmp_path / "plant"
+    shelf.mkdir()
+    (shelf / "pumps.md").write_text(PUMPS.format(days=10), encoding="utf-8")
+    root = compile_shelf(shelf, tmp_path / "build")
+    (root / "store.sqlite").unlink()
+    (root / "store.sqlite").write_bytes(b"")  # the stray: a plain file where the link belongs
+    (shelf / "pumps.md").write_text(PUMPS.format(days=20), encoding="utf-8")
+    root = compile_shelf(shelf, tmp_path / "build")
+    assert (root / "store.sqlite").is_symlink() and current_build(root) == (root / GENERATIONS / "2").resolve()
+    assert [p.name.split("-")[0] for p in root.glob("store.sqlite.stray-*")] == ["store.sqlite.stray"]
