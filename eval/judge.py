@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from api.guards import fold, numbers
 from api.render import MODE_LINES
-from api.terms import identifiers, stems
+from api.terms import identifiers, normalise, stems
 from compiler.ledger import sentences
 from compiler.models import ChatModel, ModelError
 from eval.questions import MustItem, Question
@@ -97,10 +97,11 @@ def blind_text(markdown: str) -> str:
 
 
 def _plain(text: str) -> str:
-    """Text compared for quotes: markdown emphasis, code marks and table bars dropped, quotes folded, case folded."""
+    """Text compared for quotes: markdown emphasis, code marks and table bars dropped, quote marks dropped (a reader
+    renders Texinfo's @code{x} as `x` where makeinfo writes 'x' and a PDF ‘x’), case folded."""
     text = _CITATION.sub("", text).replace("**", "").replace("`", "").replace("\\|", " ").replace("|", " ")
     text = re.sub(r"(?m)^\s*(?:#+|[-*]|\d+\.)\s+", " ", text)
-    return fold(text).casefold()
+    return normalise(re.sub(r"['\"]", "", fold(text))).casefold()
 
 
 def quote_stands(quote: str, answer: str) -> bool:

@@ -117,6 +117,17 @@ def test_quote_recall_rules():
     assert grade.score == pytest.approx(2 / 3)
 
 
+def test_a_gold_quote_stands_whatever_marks_quote_its_code():
+    """makeinfo writes 'x', a PDF ‘x’, the Texinfo reader `x`: the quote is the same words."""
+    question = Question(id="q", shelf="s", question="?", must=[
+        MustItem(item="-M", evidence=[{"doc": "make.pdf", "heading": "H", "quote": "Usually this is done with the ‘-M’ option to the compiler."}]),
+        MustItem(item=":::=", evidence=[{"doc": "make.texi", "heading": "H", "quote": "The ':::=' assignment operator allows for immediate expansion"}])])
+    answer = ("Usually this is done with the `-M` option to the compiler. [s0123456789a]\n\n"
+              "The “:::=” assignment operator allows for immediate expansion. [s0123456789a]")
+    assert [i.score for i in quote_recall(question, answer).items] == [1.0, 1.0]
+    assert quote_recall(question, "Usually this is done with the `-MM` option to the compiler.").items[0].score == 0.0
+
+
 def _judge(recording: str) -> tuple[ModelJudge, Replay]:
     replay = Replay(recording)
     client = make_client(ModelSettings(api_key_env="SHELFWISE_TEST_NO_KEY"), http_client=httpx.Client(transport=httpx.MockTransport(replay)))
