@@ -23,7 +23,13 @@ from api.security import Principal, resolve_principal
 from compiler import __version__
 from compiler.snippets import snippet
 
-__all__ = ["authenticate", "ROUTES"]
+__all__ = ["authenticate", "ROUTES", "BEARER", "TOKEN_REQUIRED", "TOKEN_OPTIONAL"]
+
+BEARER = "BearerToken"
+TOKEN_REQUIRED = [{BEARER: []}]
+"""OpenAPI security of a route that needs a token (unless api.allow_anonymous)."""
+TOKEN_OPTIONAL = [{}, {BEARER: []}]
+"""OpenAPI security of a route a caller may use without a token."""
 
 
 def authenticate(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
@@ -53,7 +59,7 @@ def _check_served(request: Request, names: list[str]) -> None:
 
 
 @post("/api/ask", status_code=200, guards=[authenticate], sync_to_thread=True, summary="Answer a question from a shelf",
-      before_request=check_json_depth, responses=error_responses(400, 401, 403, 404, 413, 429, 502, 504))
+      before_request=check_json_depth, security=TOKEN_REQUIRED, responses=error_responses(400, 401, 403, 404, 413, 429, 502, 504))
 def ask(request: Request, data: JSONBody[AskRequest]) -> AskResponse:
     state = request.app.state
     limits = state.settings.api
@@ -77,7 +83,7 @@ def ask(request: Request, data: JSONBody[AskRequest]) -> AskResponse:
         return answer_question(state.pipeline, data, shelves, token=principal.name, traces=state.traces)
 
 
-@get("/api/search", guards=[authenticate], sync_to_thread=True, summary="Search a shelf's sections",
+@get("/api/search", guards=[authenticate], sync_to_thread=True, summary="Search a shelf's sections", security=TOKEN_REQUIRED,
      responses=error_responses(400, 401, 403, 404, 429))
 def search(
     request: Request,
@@ -98,7 +104,7 @@ def search(
     return SearchResponse(shelf=shelf, query=result.query, hits=hits, warnings=result.warnings)
 
 
-@get("/api/sections/{section_id:str}", guards=[authenticate], sync_to_thread=True, summary="One section's text, by id",
+@get("/api/sections/{section_id:str}", guards=[authenticate], sync_to_thread=True, summary="One section's text, by id", security=TOKEN_REQUIRED,
      responses=error_responses(400, 401, 403, 404, 429))
 def section(request: Request, section_id: FromPath[str], shelf: FromQuery[str | None] = None) -> SectionResponse:
     principal = _principal(request)
@@ -126,7 +132,7 @@ def _section_response(name: str, section_id: str, found, document: dict) -> Sect
     )
 
 
-@get("/api/answers/{trace_id:str}", guards=[authenticate], sync_to_thread=False, summary="The stored trace of an answer",
+@get("/api/answers/{trace_id:str}", guards=[authenticate], sync_to_thread=False, summary="The stored trace of an answer", security=TOKEN_REQUIRED,
      responses=error_responses(400, 401, 403, 404, 429))
 def answer_trace(request: Request, trace_id: FromPath[str]) -> dict:
     traces = request.app.state.traces
@@ -139,13 +145,15 @@ def answer_trace(request: Request, trace_id: FromPath[str]) -> dict:
     return traces.get(trace_id).model_dump()
 
 
-@get("/api/health", guards=[authenticate], opt={"auth": "optional"}, sync_to_thread=False, summary="Liveness, and the caller's shelves",
-     responses=error_responses(400, 401, 429))
+@get("/api/health", guards=[authenticate], opt={"auth": "optional"}, sync_to_thread=False, security=TOKEN_OPTIONAL,
+     summary="Liveness, and what the caller may read", responses=error_responses(401, 429))
 def health(request: Request) -> HealthResponse:
-    principal = request.state.principal
-    served = request.app.state.shelves
-    granted = sorted(n for n in principal.shelves if n in served) if principal else []
-    return HealthResponse(status="ok", version=__version__, shelves=granted)
+    state = request.app.state
+    principal = request.state.principal or state.grants.anonymous
+    granted = sorted(n for n in principal.shelves if n in state.shelves) if principal else []
+    public = set(state.settings.api.public_sites)
+    sites = sorted(n for n in state.sites if n in public or n in granted)
+    return HealthResponse(status="ok", version=__version__, shelves=granted, sites=sites)
 
 
 ROUTES = [ask, search, section, answer_trace, health]

@@ -118,7 +118,7 @@ def test_traces_are_readable_only_with_a_token_granting_their_shelves(client):
 
 
 def test_health_lists_only_the_shelves_the_token_grants(client):
-    assert client.get("/api/health").json() == {"status": "ok", "version": client.app.state.pipeline and "0.1.0", "shelves": []}
+    assert client.get("/api/health").json() == {"status": "ok", "version": client.app.state.pipeline and "0.1.0", "shelves": [], "sites": []}
     assert client.get("/api/health", headers=ALPHA).json()["shelves"] == ["alpha"]
     assert client.get("/api/health", headers=WRONG).status_code == 401
 
