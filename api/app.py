@@ -63,8 +63,12 @@ def _validation(request: Request, exc: ValidationException) -> Response:
             sources.add(item.get("source") or "body")
             detail.append(f"{key}: {item.get('message', '')}".strip())
     message = exc.detail or f"invalid request to {request.method} {request.url.path}"
-    if request.method in {"GET", "HEAD"} or (sources and sources <= {"query", "path"}):
-        return _body(400, message + f"; {request.method} {request.url.path} takes query parameters in the URL, "
+    given = f" ({'; '.join(detail)})" if detail else ""
+    if "path" in sources:
+        return _body(400, f"{message}{given}; the id in the path is malformed: section ids are 's' and 11 hex digits (from "
+                     "/api/search hits and answers' citations), answer trace ids 'a' and 20 (an answer's trace_id)", detail)
+    if request.method in {"GET", "HEAD"} or "query" in sources:
+        return _body(400, f"{message}{given}; {request.method} {request.url.path} takes query parameters in the URL, "
                      "e.g. /api/search?shelf=NAME&q=WORDS&k=10: see /api/schema for each route's parameters", detail)
     return _body(400, message + "; send a JSON object such as {\"question\": \"...\", \"shelf\": \"...\"}", detail)
 

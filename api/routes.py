@@ -13,7 +13,7 @@ from litestar.connection import ASGIConnection
 from litestar.handlers.base import BaseRouteHandler
 from typing import Annotated
 
-from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
+from litestar.params import FromQuery, JSONBody, PathParameter, QueryParameter
 
 from api.answer import answer_question
 from api.errors import BadRequest, Forbidden, NotFound
@@ -106,7 +106,11 @@ def search(
 
 @get("/api/sections/{section_id:str}", guards=[authenticate], sync_to_thread=True, summary="One section's text, by id", security=TOKEN_REQUIRED,
      responses=error_responses(400, 401, 403, 404, 429))
-def section(request: Request, section_id: FromPath[str], shelf: FromQuery[str | None] = None) -> SectionResponse:
+def section(
+    request: Request,
+    section_id: Annotated[str, PathParameter(pattern=r"^s[0-9a-f]{11}$", description="A section id: 's' and 11 hex digits.")],
+    shelf: FromQuery[str | None] = None,
+) -> SectionResponse:
     principal = _principal(request)
     if shelf is not None:
         principal.require([shelf])
@@ -134,7 +138,10 @@ def _section_response(name: str, section_id: str, found, document: dict) -> Sect
 
 @get("/api/answers/{trace_id:str}", guards=[authenticate], sync_to_thread=False, summary="The stored trace of an answer", security=TOKEN_REQUIRED,
      responses=error_responses(400, 401, 403, 404, 429))
-def answer_trace(request: Request, trace_id: FromPath[str]) -> dict:
+def answer_trace(
+    request: Request,
+    trace_id: Annotated[str, PathParameter(pattern=r"^a[0-9a-f]{20}$", description="An answer's trace id: 'a' and 20 hex digits.")],
+) -> dict:
     traces = request.app.state.traces
     shelves = traces.shelves_of(trace_id)
     principal = _principal(request)

@@ -114,7 +114,8 @@ def test_traces_are_readable_only_with_a_token_granting_their_shelves(client):
         assert response.status_code == status
         if status != 200:
             _no_leak(response)
-    assert client.get("/api/answers/a0000", headers=ALPHA).status_code == 404
+    assert client.get("/api/answers/a" + "0" * 20, headers=ALPHA).status_code == 404
+    assert client.get("/api/answers/a0000", headers=ALPHA).status_code == 400  # not a trace id at all
 
 
 def test_health_lists_only_the_shelves_the_token_grants(client):
