@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import mimetypes
 import re
+import time
 from email.utils import formatdate, parsedate_to_datetime
 from pathlib import Path
 from urllib.parse import quote
@@ -44,9 +45,10 @@ def _not_modified(request: Request, etag: str, mtime: float) -> bool:
     since = request.headers.get("if-modified-since")
     if since:
         try:
-            return int(mtime) <= parsedate_to_datetime(since).timestamp()
+            stamp = parsedate_to_datetime(since).timestamp()
         except (TypeError, ValueError, IndexError, OverflowError):
             return False  # an unreadable date is ignored, as the RFC says
+        return int(mtime) <= stamp <= time.time()  # so is one in the future
     return False
 
 

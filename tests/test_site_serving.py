@@ -92,6 +92,8 @@ def test_head_and_conditional_get_on_static_files(builds, tmp_path):
         assert client.get(url, headers={**BETA, "If-None-Match": '"other"'}).status_code == 200
         assert client.get(url, headers={**BETA, "If-Modified-Since": modified}).status_code == 304
         assert client.get(url, headers={**BETA, "If-Modified-Since": "Mon, 01 Jan 2001 00:00:00 GMT"}).status_code == 200
+        assert client.get(url, headers={**BETA, "If-Modified-Since": "Tue, 01 Jan 2999 00:00:00 GMT"}).status_code == 200
+        assert client.get(url, headers={**BETA, "If-Modified-Since": "yesterday"}).status_code == 200
         assert client.get(url, headers={**BETA, "If-None-Match": '"other"', "If-Modified-Since": modified}).status_code == 200
         assert client.head("/sites/beta/", headers=BETA).status_code == 200
         assert client.head(url).status_code == 401
