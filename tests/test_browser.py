@@ -193,7 +193,7 @@ def test_widget_shows_cited_sentences_inertly_and_citations_land_on_sections(ser
     assert row_cite.get_attribute("href").endswith(f"rfc9002-txt.html#{revoke.id}-r3")
     assert page.locator(".sw-ask-table td.sw-nw", has_text="2025-10-12").count() == 1
     ARTIFACTS.mkdir(exist_ok=True)
-    page.locator("#sw-ask-panel").screenshot(path=str(ARTIFACTS / "widget.png"))
+    page.locator("#sw-ask-panel").screenshot(path=str(ARTIFACTS / "widget.png"), animations="disabled")
     page.keyboard.press("Escape")
     assert page.locator("#sw-ask-panel").is_hidden()
     assert page.evaluate("document.activeElement.classList.contains('sw-ask-toggle')")
@@ -281,7 +281,7 @@ def test_tables_keep_ids_and_dates_whole_with_sticky_header_and_row_anchors(serv
     box.evaluate("b => { b.scrollLeft = 0; b.scrollTop = 0; }")
     ARTIFACTS.mkdir(exist_ok=True)
     box.scroll_into_view_if_needed()
-    box.screenshot(path=str(ARTIFACTS / "table.png"))
+    box.screenshot(path=str(ARTIFACTS / "table.png"), animations="disabled")
 
 
 def test_link_map_is_a_picture_whose_nodes_open_documents(served):
@@ -296,7 +296,7 @@ def test_link_map_is_a_picture_whose_nodes_open_documents(served):
     article = page.locator("article").inner_text()  # names and counts in words, as a reader sees them
     assert "· 1 table · 1 figure" in article and "(s)" not in article and "depends_on" not in article
     ARTIFACTS.mkdir(exist_ok=True)
-    svg.screenshot(path=str(ARTIFACTS / "link-map.png"))
+    svg.screenshot(path=str(ARTIFACTS / "link-map.png"), animations="disabled")
     page.locator('svg.sw-linkmap-svg a.sw-node[href="documents/rfc9001-txt.html"] circle').click()
     page.wait_for_url("**/site/documents/rfc9001-txt.html")
     assert "The Example Widget Protocol" in page.locator("h1").first.inner_text()
@@ -330,7 +330,7 @@ def test_widget_on_a_phone_fits_keeps_the_cited_passage_in_view_and_steps_aside_
     page.locator(".md-search-result__item").first.wait_for()
     assert toggle.is_hidden() and toggle.bounding_box() is None
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "widget-phone-search.png"))
+    page.screenshot(path=str(ARTIFACTS / "widget-phone-search.png"), animations="disabled")
     page.keyboard.press("Escape")
     page.set_viewport_size({"width": 1280, "height": 900})
 
