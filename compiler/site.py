@@ -5,7 +5,8 @@ mkdocs always builds from nothing into a temporary folder beside the site
 and runs with --strict, so a broken internal link or a missing anchor or
 image fails the build. Only a build that succeeded replaces
 build/<shelf>/site; a failed one raises SiteError and leaves the last good
-site where it was.
+site where it was. Given the shelf's folder, the documents as given are copied
+into the new site's _originals/ before it is swapped in (compiler/originals.py).
 """
 
 from __future__ import annotations
