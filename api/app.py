@@ -17,14 +17,16 @@ from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import Components, SecurityScheme
 
 from api.answer import build_pipeline
 from api.compare_routes import COMPARE_ROUTES
 from api.errors import ApiError
-from api.routes import ROUTES
+from api.routes import BEARER, ROUTES
+from api.schema_page import schema_plugins
 from api.security import FailedAuthLimiter, Grants, RateLimiter
 from api.shelves import OpenShelf, ShelfRegistry
-from api.sites import SITE_ROUTES
+from api.sites import INDEX_ROUTES, SITE_ROUTES
 from api.trace import TraceStore
 from compiler import __version__
 from compiler.embedders import Embedder
@@ -54,12 +56,20 @@ def _expected(_: Request, exc: ShelfwiseError) -> Response:
 
 
 def _validation(request: Request, exc: ValidationException) -> Response:
-    detail = []
+    detail, sources = [], set()
     for item in exc.extra if isinstance(exc.extra, list) else []:
         if isinstance(item, dict):
             key = item.get("key") or item.get("source") or "body"
+            sources.add(item.get("source") or "body")
             detail.append(f"{key}: {item.get('message', '')}".strip())
     message = exc.detail or f"invalid request to {request.method} {request.url.path}"
+    given = f" ({'; '.join(detail)})" if detail else ""
+    if "path" in sources:
+        return _body(400, f"{message}{given}; the id in the path is malformed: section ids are 's' and 11 hex digits (from "
+                     "/api/search hits and answers' citations), answer trace ids 'a' and 20 (an answer's trace_id)", detail)
+    if request.method in {"GET", "HEAD"} or "query" in sources:
+        return _body(400, f"{message}{given}; {request.method} {request.url.path} takes query parameters in the URL, "
+                     "e.g. /api/search?shelf=NAME&q=WORDS&k=10: see /api/schema for each route's parameters", detail)
     return _body(400, message + "; send a JSON object such as {\"question\": \"...\", \"shelf\": \"...\"}", detail)
 
 
@@ -117,7 +127,7 @@ def create_app(
             shelves.close()
             traces.close()
 
-    handlers: list = [*ROUTES, *COMPARE_ROUTES]
+    handlers: list = [*ROUTES, *COMPARE_ROUTES, *INDEX_ROUTES]
     if sites:
         handlers.extend(SITE_ROUTES)
     cors = None
@@ -133,7 +143,12 @@ def create_app(
         lifespan=[lifespan],
         cors_config=cors,
         request_max_body_size=settings.api.max_request_bytes,
-        openapi_config=OpenAPIConfig(title="shelfwise", version=__version__, path="/api/schema"),
+        openapi_config=OpenAPIConfig(
+            title="shelfwise", version=__version__, path="/api/schema", render_plugins=schema_plugins(),
+            components=Components(security_schemes={BEARER: SecurityScheme(
+                type="http", scheme="bearer",
+                description="A token from api.tokens, sent as 'Authorization: Bearer TOKEN'; it grants a set of shelves.")}),
+        ),
         exception_handlers={
             ApiError: _api_error,
             ModelError: _model_error,

@@ -65,8 +65,10 @@ def serve_command(shelves: list[str], host: str, port: int, settings: Settings) 
     from api.serve import serve, shelf_build_dirs
 
     base = f"http://{host}:{port}"
-    print(f"answering endpoint: {base}/api/ask   (OpenAPI schema: {base}/api/schema, health: {base}/api/health)", flush=True)
+    print(f"answering endpoint: {base}/api/ask   (API docs: {base}/api/schema, OpenAPI: {base}/api/schema/openapi.json, "
+          f"health: {base}/api/health)", flush=True)
     if settings.api.serve_sites:
+        print(f"sites you can read: {base}/", flush=True)
         for name, build_dir in sorted(shelf_build_dirs(shelves, settings).items()):
             if (Path(build_dir) / "site" / "index.html").exists():
                 print(f"site {name}: {base}/sites/{name}/", flush=True)

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from api.errors import BadRequest, NotFound
 from api.hygiene import check_json_depth, error_responses
-from api.routes import _check_served, authenticate
+from api.routes import TOKEN_REQUIRED, _check_served, authenticate
 from api.shelves import OpenShelf
 from compiler.compare import Comparison, CompareError, DocView, UnknownDocument, compare_batch, compare_pair
 
@@ -44,7 +44,7 @@ def _views(shelf: OpenShelf) -> dict[str, DocView]:
     return views
 
 
-@post("/api/compare", status_code=200, guards=[authenticate], sync_to_thread=True, before_request=check_json_depth,
+@post("/api/compare", status_code=200, guards=[authenticate], sync_to_thread=True, before_request=check_json_depth, security=TOKEN_REQUIRED,
       summary="What changed between two documents, or every pair of versions", responses=error_responses(400, 401, 403, 404, 413, 429))
 def compare(request: Request, data: JSONBody[CompareRequest]) -> Comparison:
     request.state.principal.require([data.shelf])

@@ -29,7 +29,7 @@ class ErrorBody(BaseModel):
 
 
 _MEANINGS = {
-    400: "The request is wrong: a field, the JSON, or its nesting; the error says which and how to fix it.",
+    400: "The request is wrong: a query parameter, an id in the path, a field of the JSON body or its nesting; the error says which and how to fix it.",
     401: "No token, a malformed Authorization header, or an unknown token.",
     403: "The token does not grant a shelf the request reads.",
     404: "No such shelf, section or answer that this token can read.",

@@ -13,7 +13,7 @@ from litestar.connection import ASGIConnection
 from litestar.handlers.base import BaseRouteHandler
 from typing import Annotated
 
-from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
+from litestar.params import FromQuery, JSONBody, PathParameter, QueryParameter
 
 from api.answer import answer_question
 from api.errors import BadRequest, Forbidden, NotFound
@@ -23,7 +23,13 @@ from api.security import Principal, resolve_principal
 from compiler import __version__
 from compiler.snippets import snippet
 
-__all__ = ["authenticate", "ROUTES"]
+__all__ = ["authenticate", "ROUTES", "BEARER", "TOKEN_REQUIRED", "TOKEN_OPTIONAL"]
+
+BEARER = "BearerToken"
+TOKEN_REQUIRED = [{BEARER: []}]
+"""OpenAPI security of a route that needs a token (unless api.allow_anonymous)."""
+TOKEN_OPTIONAL = [{}, {BEARER: []}]
+"""OpenAPI security of a route a caller may use without a token."""
 
 
 def authenticate(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
@@ -53,7 +59,7 @@ def _check_served(request: Request, names: list[str]) -> None:
 
 
 @post("/api/ask", status_code=200, guards=[authenticate], sync_to_thread=True, summary="Answer a question from a shelf",
-      before_request=check_json_depth, responses=error_responses(400, 401, 403, 404, 413, 429, 502, 504))
+      before_request=check_json_depth, security=TOKEN_REQUIRED, responses=error_responses(400, 401, 403, 404, 413, 429, 502, 504))
 def ask(request: Request, data: JSONBody[AskRequest]) -> AskResponse:
     state = request.app.state
     limits = state.settings.api
@@ -77,7 +83,7 @@ def ask(request: Request, data: JSONBody[AskRequest]) -> AskResponse:
         return answer_question(state.pipeline, data, shelves, token=principal.name, traces=state.traces)
 
 
-@get("/api/search", guards=[authenticate], sync_to_thread=True, summary="Search a shelf's sections",
+@get("/api/search", guards=[authenticate], sync_to_thread=True, summary="Search a shelf's sections", security=TOKEN_REQUIRED,
      responses=error_responses(400, 401, 403, 404, 429))
 def search(
     request: Request,
@@ -98,9 +104,13 @@ def search(
     return SearchResponse(shelf=shelf, query=result.query, hits=hits, warnings=result.warnings)
 
 
-@get("/api/sections/{section_id:str}", guards=[authenticate], sync_to_thread=True, summary="One section's text, by id",
+@get("/api/sections/{section_id:str}", guards=[authenticate], sync_to_thread=True, summary="One section's text, by id", security=TOKEN_REQUIRED,
      responses=error_responses(400, 401, 403, 404, 429))
-def section(request: Request, section_id: FromPath[str], shelf: FromQuery[str | None] = None) -> SectionResponse:
+def section(
+    request: Request,
+    section_id: Annotated[str, PathParameter(pattern=r"^s[0-9a-f]{11}$", description="A section id: 's' and 11 hex digits.")],
+    shelf: FromQuery[str | None] = None,
+) -> SectionResponse:
     principal = _principal(request)
     if shelf is not None:
         principal.require([shelf])
@@ -126,9 +136,12 @@ def _section_response(name: str, section_id: str, found, document: dict) -> Sect
     )
 
 
-@get("/api/answers/{trace_id:str}", guards=[authenticate], sync_to_thread=False, summary="The stored trace of an answer",
+@get("/api/answers/{trace_id:str}", guards=[authenticate], sync_to_thread=False, summary="The stored trace of an answer", security=TOKEN_REQUIRED,
      responses=error_responses(400, 401, 403, 404, 429))
-def answer_trace(request: Request, trace_id: FromPath[str]) -> dict:
+def answer_trace(
+    request: Request,
+    trace_id: Annotated[str, PathParameter(pattern=r"^a[0-9a-f]{20}$", description="An answer's trace id: 'a' and 20 hex digits.")],
+) -> dict:
     traces = request.app.state.traces
     shelves = traces.shelves_of(trace_id)
     principal = _principal(request)
@@ -139,13 +152,15 @@ def answer_trace(request: Request, trace_id: FromPath[str]) -> dict:
     return traces.get(trace_id).model_dump()
 
 
-@get("/api/health", guards=[authenticate], opt={"auth": "optional"}, sync_to_thread=False, summary="Liveness, and the caller's shelves",
-     responses=error_responses(400, 401, 429))
+@get("/api/health", guards=[authenticate], opt={"auth": "optional"}, sync_to_thread=False, security=TOKEN_OPTIONAL,
+     summary="Liveness, and what the caller may read", responses=error_responses(401, 429))
 def health(request: Request) -> HealthResponse:
-    principal = request.state.principal
-    served = request.app.state.shelves
-    granted = sorted(n for n in principal.shelves if n in served) if principal else []
-    return HealthResponse(status="ok", version=__version__, shelves=granted)
+    state = request.app.state
+    principal = request.state.principal or state.grants.anonymous
+    granted = sorted(n for n in principal.shelves if n in state.shelves) if principal else []
+    public = set(state.settings.api.public_sites)
+    sites = sorted(n for n in state.sites if n in public or n in granted)
+    return HealthResponse(status="ok", version=__version__, shelves=granted, sites=sites)
 
 
 ROUTES = [ask, search, section, answer_trace, health]

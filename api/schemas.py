@@ -129,7 +129,10 @@ class SectionResponse(BaseModel):
 class HealthResponse(BaseModel):
     status: str
     version: str
-    shelves: list[str] = Field(description="Shelves the caller's token grants (empty without a token).")
+    shelves: list[str] = Field(description="Served shelves the caller may read through the API: those its token grants; "
+                                           "without a token, every served shelf when api.allow_anonymous is on, else none.")
+    sites: list[str] = Field(default_factory=list, description="Served sites (/sites/<shelf>/) the caller may read: its "
+                                                              "readable shelves' sites and those in api.public_sites.")
 
 
 class ErrorResponse(BaseModel):

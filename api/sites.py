@@ -5,27 +5,31 @@ header, or in the ``shelfwise_token`` cookie that ``POST /sites/login`` sets
 (a small form at ``GET /sites/login``). Shelves listed in ``api.public_sites``
 are readable by anyone. A browser without a credential is sent to the login
 form; a request for a site its token cannot read gets the same 404 as one that
-does not exist, so no reply names a shelf the caller may not read. Published
-static copies of a site (the CI workflow) do not go through here.
+does not exist, so no reply names a shelf the caller may not read. ``/`` (and
+``/sites/``) lists the sites the caller may read: HTML, or JSON when the
+request's Accept prefers it. Files are answered by api/site_files.py (HEAD,
+ETag and Last-Modified with 304s, the site's own 404 page, originals as
+downloads); a path that climbs out of the site folder is refused with 400.
+Published static copies of a site (the CI workflow) do not go through here.
 """
 
 from __future__ import annotations
 
 import html
-import mimetypes
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
-from litestar import Request, Response, get, post
-from litestar.enums import RequestEncodingType
+from litestar import Request, Response, get, post, route
+from litestar.enums import HttpMethod, RequestEncodingType
 from litestar.params import Body, FromPath, FromQuery
-from litestar.response import File, Redirect
+from litestar.response import Redirect
 from typing import Annotated
 
-from api.errors import NotFound, Unauthorized
+from api.errors import BadRequest, NotFound, Unauthorized
 from api.security import resolve_principal
+from api.site_files import file_response, not_found_page
 
-__all__ = ["SITE_ROUTES", "COOKIE"]
+__all__ = ["SITE_ROUTES", "INDEX_ROUTES", "COOKIE"]
 
 COOKIE = "shelfwise_token"
 
@@ -62,7 +66,7 @@ def _safe_next(value: str | None) -> str:
 
 def _form(message: str, next_path: str, status: int) -> Response:
     body = _FORM.format(message=html.escape(message), next=html.escape(_safe_next(next_path), quote=True))
-    return Response(body, status_code=status, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"})
+    return Response(body, status_code=status, media_type="text/html", headers={"Cache-Control": "no-store"})
 
 
 @get("/sites/login", sync_to_thread=False, summary="The sign-in form for the served sites", include_in_schema=False)
@@ -93,16 +97,30 @@ def _principal(request: Request):
     return resolve_principal(state, _address(request), credential, required=False) or state.grants.anonymous
 
 
-@get("/sites", sync_to_thread=False, summary="The served sites the caller can read", include_in_schema=False)
-def site_index(request: Request) -> Response:
+def _readable(request: Request) -> list[str]:
     principal = _principal(request)
     public = set(request.app.state.settings.api.public_sites)
-    readable = sorted(n for n in request.app.state.sites if n in public or (principal and n in principal.shelves))
+    return sorted(n for n in request.app.state.sites if n in public or (principal and n in principal.shelves))
+
+
+@route(["/", "/sites"], http_method=[HttpMethod.GET, HttpMethod.HEAD], sync_to_thread=False, include_in_schema=False,
+       summary="The served sites the caller can read")
+def site_index(request: Request) -> Response:
+    readable = _readable(request)
+    headers = {"Cache-Control": "no-store", "Vary": "Accept, Authorization, Cookie"}
+    if request.accept.best_match(["text/html", "application/json"], default="text/html") == "application/json":
+        body = {"sites": [{"shelf": n, "url": f"/sites/{quote(n)}/"} for n in readable],
+                "api": {"openapi": "/api/schema/openapi.json", "docs": "/api/schema", "health": "/api/health"}}
+        return Response(body if request.method != "HEAD" else b"", media_type="application/json", headers=headers)
     items = "".join(f'<li><a href="/sites/{quote(n)}/">{html.escape(n)}</a></li>' for n in readable)
-    items = items or '<li>none: <a href="/sites/login">sign in</a></li>'
-    body = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sites</title></head><body>'
-            f"<h1>Sites you can read here</h1><ul>{items}</ul></body></html>")
-    return Response(body, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"})
+    items = items or '<li>none: <a href="/sites/login">sign in</a> with a token that grants a shelf</li>'
+    body = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sites</title>'
+            '<meta name="viewport" content="width=device-width, initial-scale=1"></head>'
+            '<body style="font-family: sans-serif; max-width: 40rem; margin: 3rem auto">'
+            f'<h1>Sites you can read here</h1><ul>{items}</ul>'
+            '<p>The API: <a href="/api/schema">its documentation</a> and '
+            '<a href="/api/schema/openapi.json">OpenAPI document</a>.</p></body></html>')
+    return Response(body if request.method != "HEAD" else b"", media_type="text/html", headers=headers)
 
 
 def _site_folder(request: Request, shelf: str) -> Path | None:
@@ -131,30 +149,42 @@ def _serve(request: Request, shelf: str, path: str) -> Response:
         return refused
     if folder is None:
         raise NotFound(f"no site at /sites/{shelf}/ that this token can read")
-    target = (folder / path.lstrip("/")).resolve()
+    relative = path.lstrip("/")
+    if ".." in PurePosixPath(relative).parts or "\\" in relative:
+        raise BadRequest(f"the path {path!r} climbs out of the site; ask for a file under /sites/{shelf}/")
+    target = (folder / relative).resolve()
     if not target.is_relative_to(folder):
-        raise NotFound(f"no file {path} in the site of shelf '{shelf}'")
+        raise BadRequest(f"the path {path!r} leads out of the site; ask for a file under /sites/{shelf}/")
     if target.is_dir():
         asked = _asked(request)
         if not asked.endswith("/"):
             return Redirect(asked + "/", status_code=301)
         target = target / "index.html"
+        relative = (relative.rstrip("/") + "/index.html").lstrip("/")
     if not target.is_file():
-        raise NotFound(f"no file {path} in the site of shelf '{shelf}'")
-    media_type = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+        page = not_found_page(request, folder, shelf)
+        if page is None:
+            raise NotFound(f"no file {path} in the site of shelf '{shelf}'")
+        return page
     public = shelf in request.app.state.settings.api.public_sites
-    return File(path=target, media_type=media_type, content_disposition_type="inline",
-                headers={"Cache-Control": "public, max-age=60" if public else "private, no-cache"})
+    return file_response(request, target, relative, cache_control="public, max-age=60" if public else "private, no-cache")
 
 
-@get("/sites/{shelf:str}", sync_to_thread=True, summary="A served site's front page (redirects to the slash form)", include_in_schema=False)
+_FILE_METHODS = [HttpMethod.GET, HttpMethod.HEAD]
+
+
+@route("/sites/{shelf:str}", http_method=_FILE_METHODS, sync_to_thread=True, include_in_schema=False,
+       summary="A served site's front page (redirects to the slash form)")
 def site_root(request: Request, shelf: FromPath[str]) -> Response:
     return _serve(request, shelf, "/")
 
 
-@get("/sites/{shelf:str}/{path:path}", sync_to_thread=True, summary="A file of a served site", include_in_schema=False)
+@route("/sites/{shelf:str}/{path:path}", http_method=_FILE_METHODS, sync_to_thread=True, include_in_schema=False,
+       summary="A file of a served site")
 def site_file(request: Request, shelf: FromPath[str], path: FromPath[str]) -> Response:
     return _serve(request, shelf, path)
 
 
-SITE_ROUTES = [site_index, login_form, login, site_root, site_file]
+INDEX_ROUTES = [site_index]
+"""Always served: ``/`` lists the readable sites (none when the server serves no site)."""
+SITE_ROUTES = [login_form, login, site_root, site_file]

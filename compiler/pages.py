@@ -18,6 +18,7 @@ deleted. Document text goes through compiler.inert: printed, never interpreted.
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import re
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from pydantic import BaseModel, Field
 from compiler.errors import SiteError
 from compiler.inert import Md, code_block, escape_inline, finalize, heading, link, table
 from compiler.linkmap import link_map_html
+from compiler.originals import download_name, original_href, stored_name
 from compiler.names import count, page_count, page_unit, plural, reader_label, relation_words
 from compiler.page_tables import table_html
 from compiler.page_data import (
@@ -100,7 +102,13 @@ def _linker(root: str) -> dict[str, Callable]:
     def page(label: str, path: str) -> Md:
         return link(label, root + path)
 
-    return {"href": href, "ref": ref, "page": page, "link": link}
+    def original(path: str) -> Md:
+        """Raw HTML (mkdocs checks Markdown links only against its pages): the download of the document as given."""
+        url = original_href(path, root)
+        return Md(f'<a class="sw-original" href="{html.escape(url)}" download="{html.escape(download_name(stored_name(path)))}">'
+                  "download the original</a>")
+
+    return {"href": href, "ref": ref, "page": page, "link": link, "original": original}
 
 
 def _pages_label(start: int | None, end: int | None, fmt: str = "") -> str:
@@ -219,8 +227,11 @@ def _keep_figure_paths(store, doc_id: str, writer: _Writer) -> None:
 
 
 def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_dir: Path | None = None,
-                 progress: Callable[[str], None] | None = None, extra_files: dict[str, bytes] | None = None) -> PagesResult:
-    """Render the store's pages into ``out_dir/docs`` (only what changed); ``extra_files`` are copied in as well."""
+                 progress: Callable[[str], None] | None = None, extra_files: dict[str, bytes] | None = None,
+                 originals: bool = False) -> PagesResult:
+    """Render the store's pages into ``out_dir/docs`` (only what changed); ``extra_files`` are copied in as well.
+
+    With ``originals`` each document page links the document as given (compiler/originals.py copies it)."""
     out_dir = Path(out_dir)
     docs = out_dir / "docs"
     manifest_path = out_dir / "pages.json"
@@ -229,7 +240,7 @@ def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_di
     env, templates_key = _environment(templates_dir)
     writer = _Writer(docs, manifest)
     by_doc = links_by_document(data.links)
-    base = {"shelf": data.model_dump(include={"shelf", "title", "description", "ledger_ran"})}
+    base = {"shelf": data.model_dump(include={"shelf", "title", "description", "ledger_ran"}), "originals": originals}
 
     def ctx(root: str, **values) -> Callable[[], dict]:
         return lambda: {**base, **_linker(root), **values}

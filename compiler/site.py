@@ -5,7 +5,8 @@ mkdocs always builds from nothing into a temporary folder beside the site
 and runs with --strict, so a broken internal link or a missing anchor or
 image fails the build. Only a build that succeeded replaces
 build/<shelf>/site; a failed one raises SiteError and leaves the last good
-site where it was.
+site where it was. Given the shelf's folder, the documents as given are copied
+into the new site's _originals/ before it is swapped in (compiler/originals.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 import yaml
 
 from compiler.errors import SiteError
+from compiler.originals import copy_originals
 from compiler.pages import nav_title, render_pages
 
 __all__ = ["SITE_DIR", "WIDGET_FILES", "mkdocs_config", "run_mkdocs", "build_site", "site_stage", "directory_size"]
@@ -81,17 +83,20 @@ def _swap_in(built: Path, site: Path) -> None:
 
 
 def build_site(store, out_dir: Path, progress: Callable[[str], None] | None = None, templates_dir: Path | None = None,
-               *, endpoint: str | None = None, token: str | None = None, shelf: str | None = None) -> dict:
+               *, endpoint: str | None = None, token: str | None = None, shelf: str | None = None,
+               shelf_dir: Path | None = None) -> dict:
     """Render pages into ``out_dir/docs`` and build ``out_dir/site``; returns the stage summary.
 
     ``templates_dir`` holds a shelf's own page templates (any of templates/*.md.j2 it overrides).
-    ``endpoint`` and ``token`` configure the ask widget on every page.
+    ``endpoint`` and ``token`` configure the ask widget on every page. With ``shelf_dir`` (the shelf's
+    folder) every document's original is copied to ``_originals/`` and linked from its page.
     """
     out_dir = Path(out_dir).resolve()  # mkdocs resolves relative paths against the config file's folder
     shelf = shelf or out_dir.name
     started = time.perf_counter()
     widget = {f"assets/shelfwise/{name}": (SITE_DIR / "widget" / name).read_bytes() for name in WIDGET_FILES}
-    pages = render_pages(store, out_dir, shelf=shelf, templates_dir=templates_dir, progress=progress, extra_files=widget)
+    pages = render_pages(store, out_dir, shelf=shelf, templates_dir=templates_dir, progress=progress, extra_files=widget,
+                         originals=shelf_dir is not None)
     pages_seconds = time.perf_counter() - started
     config = mkdocs_config(shelf, store.get_meta("shelf_title") or shelf, out_dir / "docs", pages.nav,
                            endpoint=endpoint, token=token)
@@ -102,6 +107,8 @@ def build_site(store, out_dir: Path, progress: Callable[[str], None] | None = No
     building = Path(tempfile.mkdtemp(prefix=".site-new-", dir=out_dir))
     try:
         mkdocs_seconds, _ = run_mkdocs(config_file, building)
+        if shelf_dir is not None:
+            copy_originals(store.documents(), Path(shelf_dir), building)
     except BaseException:
         shutil.rmtree(building, ignore_errors=True)
         raise
@@ -141,6 +148,6 @@ def site_stage(settings, shelf_dir: Path | None = None) -> Callable:
 
     def stage(store, out_dir, changed_ids, removed_ids, progress):
         return "site", build_site(store, out_dir, progress, templates_dir, endpoint=settings.site.ask_endpoint, token=token,
-                                  shelf=store.get_meta("shelf_name"))
+                                  shelf=store.get_meta("shelf_name"), shelf_dir=shelf_dir)
 
     return stage

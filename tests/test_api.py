@@ -114,11 +114,12 @@ def test_traces_are_readable_only_with_a_token_granting_their_shelves(client):
         assert response.status_code == status
         if status != 200:
             _no_leak(response)
-    assert client.get("/api/answers/a0000", headers=ALPHA).status_code == 404
+    assert client.get("/api/answers/a" + "0" * 20, headers=ALPHA).status_code == 404
+    assert client.get("/api/answers/a0000", headers=ALPHA).status_code == 400  # not a trace id at all
 
 
 def test_health_lists_only_the_shelves_the_token_grants(client):
-    assert client.get("/api/health").json() == {"status": "ok", "version": client.app.state.pipeline and "0.1.0", "shelves": []}
+    assert client.get("/api/health").json() == {"status": "ok", "version": client.app.state.pipeline and "0.1.0", "shelves": [], "sites": []}
     assert client.get("/api/health", headers=ALPHA).json()["shelves"] == ["alpha"]
     assert client.get("/api/health", headers=WRONG).status_code == 401
 

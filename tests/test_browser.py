@@ -24,7 +24,7 @@ from tests.test_pages import make_store
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = ROOT / "test-artifacts"
+ARTIFACTS = ROOT / "test-artifacts"  # committed: table.png, widget.png, link-map.png, widget-phone-search.png
 HOSTILE_ANSWER = "The code is sent once <img src=x onerror=\"document.title='pwned'\"> and **only** once."
 
 ENDPOINT = r'''
@@ -193,7 +193,7 @@ def test_widget_shows_cited_sentences_inertly_and_citations_land_on_sections(ser
     assert row_cite.get_attribute("href").endswith(f"rfc9002-txt.html#{revoke.id}-r3")
     assert page.locator(".sw-ask-table td.sw-nw", has_text="2025-10-12").count() == 1
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "widget-answer.png"))
+    page.locator("#sw-ask-panel").screenshot(path=str(ARTIFACTS / "widget.png"), animations="disabled")
     page.keyboard.press("Escape")
     assert page.locator("#sw-ask-panel").is_hidden()
     assert page.evaluate("document.activeElement.classList.contains('sw-ask-toggle')")
@@ -216,6 +216,52 @@ def test_widget_shows_cited_sentences_inertly_and_citations_land_on_sections(ser
     assert page.locator(".sw-ask-turn").count() == 0
 
 
+def test_widget_works_by_keyboard_alone_with_its_roles_and_names(served):
+    page, base, _, _ = served
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(base + "/site/documents/rfc9002-txt.html")
+    page.evaluate("sessionStorage.clear()")
+    page.reload()
+    toggle = page.locator(".sw-ask-toggle")
+    assert [toggle.get_attribute(a) for a in ("aria-haspopup", "aria-controls", "aria-expanded")] == ["dialog", "sw-ask-panel", "false"]
+    inside = "document.getElementById('sw-ask-panel').contains(document.activeElement)"
+    for _ in range(60):  # Tab from the top of the page reaches the Ask button
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('sw-ask-toggle')"):
+            break
+    else:
+        pytest.fail("Tab never reached the Ask button")
+    page.keyboard.press("Space")
+    dialog = page.get_by_role("dialog", name="Ask widgets")
+    assert dialog.is_visible() and toggle.get_attribute("aria-expanded") == "true"
+    assert page.evaluate("document.activeElement.id") == "sw-ask-input"
+    assert page.get_by_role("textbox", name="Ask a question about widgets").evaluate("n => n.id") == "sw-ask-input"
+    assert dialog.get_by_role("log", name="Questions and answers").count() == 1
+    assert dialog.get_by_role("button", name="Close the Ask panel").is_visible()
+    page.keyboard.type("How often may the code be sent?")
+    page.keyboard.press("Enter")
+    page.locator("p.sw-ask-sentence").first.wait_for()
+    stops = page.evaluate("""() => [...document.getElementById('sw-ask-panel').querySelectorAll(
+        'a[href], button, input, [tabindex]:not([tabindex="-1"])')].filter(n => n.getClientRects().length).length""")
+    assert stops >= 7  # close, new conversation, citations, the table, input, submit
+    where = "[...document.getElementById('sw-ask-panel').querySelectorAll('*')].indexOf(document.activeElement)"
+    visited = set()
+    for _ in range(stops + 3):  # round the panel and past its end: focus never leaves it
+        page.keyboard.press("Tab")
+        assert page.evaluate(inside)
+        visited.add(page.evaluate(where))
+    assert len(visited) == stops
+    for _ in range(stops + 3):
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate(inside)
+    page.keyboard.press("Escape")
+    assert dialog.is_hidden() and toggle.get_attribute("aria-expanded") == "false"
+    assert page.evaluate("document.activeElement.classList.contains('sw-ask-toggle')")
+    page.keyboard.press("Enter")
+    assert dialog.is_visible() and page.locator(".sw-ask-question").all_inner_texts() == ["How often may the code be sent?"]
+    page.keyboard.press("Escape")
+
+
 def test_tables_keep_ids_and_dates_whole_with_sticky_header_and_row_anchors(served):
     page, base, _, revoke = served
     page.set_viewport_size({"width": 1280, "height": 900})
@@ -234,8 +280,8 @@ def test_tables_keep_ids_and_dates_whole_with_sticky_header_and_row_anchors(serv
     assert abs(left[0]) < 2 and abs(left[1]) < 2, left  # first column and header row stay in view
     box.evaluate("b => { b.scrollLeft = 0; b.scrollTop = 0; }")
     ARTIFACTS.mkdir(exist_ok=True)
-    row.scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / "table.png"))
+    box.scroll_into_view_if_needed()
+    box.screenshot(path=str(ARTIFACTS / "table.png"), animations="disabled")
 
 
 def test_link_map_is_a_picture_whose_nodes_open_documents(served):
@@ -250,7 +296,7 @@ def test_link_map_is_a_picture_whose_nodes_open_documents(served):
     article = page.locator("article").inner_text()  # names and counts in words, as a reader sees them
     assert "· 1 table · 1 figure" in article and "(s)" not in article and "depends_on" not in article
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "link-map.png"))
+    svg.screenshot(path=str(ARTIFACTS / "link-map.png"), animations="disabled")
     page.locator('svg.sw-linkmap-svg a.sw-node[href="documents/rfc9001-txt.html"] circle').click()
     page.wait_for_url("**/site/documents/rfc9001-txt.html")
     assert "The Example Widget Protocol" in page.locator("h1").first.inner_text()
@@ -269,8 +315,6 @@ def test_widget_on_a_phone_fits_keeps_the_cited_passage_in_view_and_steps_aside_
     page.locator("p.sw-ask-sentence").first.wait_for()
     box = page.locator("#sw-ask-panel").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "widget-phone.png"))
     # on a phone the restored panel stays closed after a citation, so it does not cover the cited passage
     page.locator("p.sw-ask-sentence a.sw-ask-cite").first.click()
     page.wait_for_url(f"**/site/documents/rfc9001-txt.html#{grant.id}")
@@ -282,7 +326,11 @@ def test_widget_on_a_phone_fits_keeps_the_cited_passage_in_view_and_steps_aside_
     page.locator('label.md-header__button[for="__search"]').click()
     page.locator("input.md-search__input").wait_for(state="visible")
     assert toggle.is_hidden()  # the site's search overlay is not covered by the Ask button
-    page.screenshot(path=str(ARTIFACTS / "widget-phone-search.png"))
+    page.keyboard.type("revokes token")
+    page.locator(".md-search-result__item").first.wait_for()
+    assert toggle.is_hidden() and toggle.bounding_box() is None
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "widget-phone-search.png"), animations="disabled")
     page.keyboard.press("Escape")
     page.set_viewport_size({"width": 1280, "height": 900})
 
@@ -300,8 +348,6 @@ def test_widget_embedded_elsewhere_falls_back_to_site_search(served):
     assert "could not be reached" in page.locator(".sw-ask-status").inner_text()
     assert hits.first.get_attribute("href").startswith(base + "/site/documents/rfc9002-txt.html")
     assert page.locator(".sw-ask-hits li").first.locator(".sw-ask-hitdoc").inner_text() == "Widget Token Revocation"
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "widget-fallback.png"))
     hits.first.click()
     page.wait_for_url("**/site/documents/rfc9002-txt.html*")
     assert "Widget Token Revocation" in page.locator("h1").first.inner_text()

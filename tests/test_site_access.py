@@ -50,7 +50,7 @@ def test_a_site_is_readable_only_with_a_token_granting_its_shelf(builds, tmp_pat
         unserved = client.get("/sites/gamma/", headers=ALPHA)
         assert unserved.status_code == 404 and "beta" not in unserved.text
         escape = client.get("/sites/beta/..%2F..%2Fstore.sqlite", headers=BETA)
-        assert escape.status_code == 404
+        assert escape.status_code == 400 and "climbs out of the site" in escape.json()["error"]
 
 
 def test_the_sign_in_cookie_grants_the_site_and_the_slashless_url_redirects(builds, tmp_path):

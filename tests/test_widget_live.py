@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_browser import ARTIFACTS, CHROMIUM, _free_port, _wait, launch_chromium
+from tests.test_browser import CHROMIUM, _free_port, _wait, launch_chromium
 
 POLICY = """# Badge Policy
 
@@ -88,8 +88,6 @@ def test_widget_asks_the_real_endpoint_and_citations_land_on_sections(live):
     sentences.first.wait_for()
     texts = sentences.all_inner_texts()
     assert any("Visitors must wear a red badge at all times while on the production floor." in t for t in texts), texts
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "widget-live-answer.png"), full_page=True)
     cited = page.locator(".sw-ask-sentence", has_text="Visitors must wear a red badge").locator("a.sw-ask-cite").first
     href = cited.get_attribute("href")
     section_id = href.rsplit("#", 1)[1]

@@ -4,7 +4,7 @@
 
 Each shelf is compiled (documents and ledger; not timed, cached in --work), then, in this one run and
 side by side: (1) our full site build from nothing: pages rendered from the store plus a clean, strict
-mkdocs build; (2) a plain `mkdocs build` of the very same Markdown and config. Overhead = (1) - (2),
+mkdocs build and the originals copied in; (2) a plain `mkdocs build` of the very same Markdown and config. Overhead = (1) - (2),
 i.e. the time our rendering adds. Site size is the built folder's bytes and files.
 """
 
@@ -30,14 +30,14 @@ def bench_shelf(source: Path, work: Path) -> dict:
     settings = Settings(build_dir=work)
     compiled = build_shelf(source, settings, progress=lambda line: None, stages=[links_stage()],
                            exclude=["SOURCES.md"])
-    out = work / compiled.shelf
+    out = (work / compiled.shelf / "current").resolve()  # the generation the build made, where `build --site` puts its site
     for stale in ("docs", "site", "pages.json"):  # a full render, not an incremental one
         path = out / stale
         shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
     store = Store(out / "store.sqlite", create=False)
     try:
         started = time.perf_counter()
-        summary = build_site(store, out)
+        summary = build_site(store, out, shelf_dir=source)  # as `shelfwise build --site`: originals copied and linked
         total = time.perf_counter() - started
     finally:
         store.close()

@@ -88,20 +88,21 @@
   var link = el("link", { rel: "stylesheet", href: new URL("shelfwise-ask.css", script.src).href });
   document.head.appendChild(link);
   var root = el("div", { class: "sw-ask" });
-  var toggle = el("button", { type: "button", class: "sw-ask-toggle", "aria-expanded": "false",
+  var toggle = el("button", { type: "button", class: "sw-ask-toggle", "aria-expanded": "false", "aria-haspopup": "dialog",
                               "aria-controls": "sw-ask-panel", "aria-label": "Ask" }, "Ask");
-  var panel = el("div", { id: "sw-ask-panel", class: "sw-ask-panel", role: "dialog", "aria-labelledby": "sw-ask-title" });
+  var panel = el("div", { id: "sw-ask-panel", class: "sw-ask-panel", role: "dialog", "aria-labelledby": "sw-ask-title",
+                          "aria-describedby": "sw-ask-status" });
   panel.hidden = true;
   var title = el("p", { id: "sw-ask-title", class: "sw-ask-title" }, "Ask " + (cfg.shelf || "this site"));
-  var conversation = el("div", { class: "sw-ask-conversation", role: "log", "aria-label": "Questions and answers" });
+  var conversation = el("div", { class: "sw-ask-conversation", role: "log", "aria-live": "polite", "aria-label": "Questions and answers" });
   var form = el("form", { class: "sw-ask-form", role: "search", "aria-label": "Ask a question" });
   var label = el("label", { for: "sw-ask-input", class: "sw-ask-label" }, "Ask a question about " + (cfg.shelf || "this site"));
-  var input = el("input", { id: "sw-ask-input", class: "sw-ask-input", type: "text", autocomplete: "off",
+  var input = el("input", { id: "sw-ask-input", class: "sw-ask-input", type: "text", autocomplete: "off", enterkeyhint: "send",
                             placeholder: "Type a question, press Enter" });
   var submit = el("button", { type: "submit", class: "sw-ask-submit" }, "Ask");
   var reset = el("button", { type: "button", class: "sw-ask-reset" }, "New conversation");
-  var close = el("button", { type: "button", class: "sw-ask-close", "aria-label": "Close" }, "\u00d7");
-  var status = el("p", { class: "sw-ask-status", role: "status", "aria-live": "polite" });
+  var close = el("button", { type: "button", class: "sw-ask-close", "aria-label": "Close the Ask panel" }, "\u00d7");
+  var status = el("p", { id: "sw-ask-status", class: "sw-ask-status", role: "status", "aria-live": "polite" });
   form.appendChild(label);
   form.appendChild(input);
   form.appendChild(submit);
@@ -146,8 +147,21 @@
     followUpMode();
     input.focus();
   });
+  // keyboard: Esc closes (focus back on the button); Tab and Shift+Tab go round the panel's controls, not out of it
+  function focusables() {
+    return Array.prototype.filter.call(panel.querySelectorAll('a[href], button, input, [tabindex]:not([tabindex="-1"])'),
+      function (node) { return !node.disabled && node.getClientRects().length > 0; });
+  }
   root.addEventListener("keydown", function (event) {
-    if (event.key === "Escape" && !panel.hidden) { event.preventDefault(); event.stopPropagation(); shut(); }
+    if (panel.hidden) { return; }
+    if (event.key === "Escape") { event.preventDefault(); event.stopPropagation(); shut(); return; }
+    if (event.key !== "Tab") { return; }
+    var items = focusables();
+    if (!items.length) { return; }
+    var first = items[0], last = items[items.length - 1], here = document.activeElement;
+    if (!panel.contains(here)) { event.preventDefault(); (event.shiftKey ? last : first).focus(); }
+    else if (event.shiftKey && here === first) { event.preventDefault(); last.focus(); }
+    else if (!event.shiftKey && here === last) { event.preventDefault(); first.focus(); }
   });
   conversation.addEventListener("click", function (event) {
     // following a citation or a hit: the next page restores the conversation (open on a wide screen, where
