@@ -9,8 +9,8 @@
 4. per obligation, current documents first and superseded ones only where they matter (``api.currency.current_first``);
 5. the extractive writer's units: per obligation the section (or table, or procedure) holding the best unit leads,
    its units in document order, so the direct answer comes first and a rule keeps its exception after it;
-6. the answer fits ``max_chars``: the least relevant units go first, each weighed against its own obligation's best
-   (never a procedure's steps, never the last unit of an obligation). Obligations that lost strong evidence this way (a unit scoring ``STRONG`` of their best)
+6. the answer fits ``max_chars``: the least relevant units go first (never a procedure's steps, never the last
+   unit of an obligation). Obligations that lost strong evidence this way (a unit scoring ``STRONG`` of their best)
    are returned, so their label is not complete.
 """
 
@@ -86,10 +86,8 @@ def _fit(units: list[Unit], max_chars: int, quoted: bool) -> tuple[list[Unit], s
     for unit in units:
         best[unit.obligation] = max(best.get(unit.obligation, 0.0), unit.score)
     droppable = ("table_header", "heading", "connective", "step")  # a figure caption may go; a procedure's steps stay whole
-    # scores are comparable within an obligation, not across: each unit is weighed against its obligation's best, so a
-    # part whose words are rarer (higher scores) never crowds out another part's best evidence
     candidates = sorted((i for i, u in enumerate(units) if u.kind not in droppable and u.group not in ("verdict", "correction")),
-                        key=lambda i: (units[i].score / (best[units[i].obligation] or 1.0), units[i].score, -i))
+                        key=lambda i: (units[i].score, -i))
     dropped: set[int] = set()
     lost: set[int] = set()
 

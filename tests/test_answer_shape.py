@@ -85,19 +85,6 @@ def test_an_answer_fits_its_character_limit_least_relevant_first():
     assert [u.id for u in shown] == ["u0", "u1", "u2", "u3"] and short == {0}  # strong evidence left out: not complete
 
 
-def test_the_size_limit_weighs_each_unit_against_its_own_obligation():
-    """Scores are comparable within an obligation only: a part whose words are rarer (higher scores) must not crowd
-    out another part's best evidence when the answer is cut to size."""
-    def unit(n, obligation, score):
-        return Unit(id=f"u{n}", kind="sentence", text=f"Fact number {n} " + "x" * 200 + ".", shelf="mem", citations=[f"s{obligation}"],
-                    obligation=obligation, score=score, status="verbatim")
-
-    units = [unit(n, 0, 0.3 - n / 100) for n in range(5)] + [unit(n + 5, 1, 0.9 - n / 100) for n in range(5)]
-    shown, _ = shape_answer(units, ["first part", "second part"], {}, max_chars=1600, extractive=True)
-    kept = [u.id for u in shown]
-    assert {"u0", "u1"} <= set(kept) and {"u5", "u6"} <= set(kept)  # each part keeps its best two
-
-
 def test_what_the_question_asks_for_decides_not_in_the_documents():
     assert asked_head("What is the warranty period of the pump?") == ["warranti", "period"]
     assert asked_head("What does an administration set cost?") == ["cost"]
