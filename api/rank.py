@@ -69,6 +69,15 @@ strongest word (a version question looks for what documents say of versions, a n
 a conditions one for if/unless/except, a definition one for defining sentences and the ledger's definitions)."""
 _UNIT_CONDITION = re.compile(r"\b(if|unless|except|provided|only (if|when)|when|where|must not|may not|shall not|not bound)\b", re.I)
 _UNIT_DEFINITION = re.compile(r"\b(is|are) (a|an|the|any|one)\b|\bmeans?\b|\brefers? to\b|\bdefined (as|in)\b|\bdefinitions?\b", re.I)
+REFERENCE_LIST = re.compile(r"^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?\s+)?(?:normative |informative )?(?:references|bibliography|works cited|"
+                            r"literature cited|cited works)\s*$", re.I)
+"""A heading of a reference list: its entries name works, they state nothing a question asks (unless it asks who cites what)."""
+CITES_ASKED = re.compile(r"\b(cit(e|es|ed|ing|ation|ations)|references?|bibliograph\w*)\b", re.I)
+CONTRAST = re.compile(r"\b(?:instead of|rather than|other than|as opposed to|in place of)\s+((?:[\w./-]+\s*){1,4})", re.I)
+"""What a question sets its subject against ("index instead of plain fixed-size passages"): those words say what the
+answer is not about."""
+CONTRASTED = 0.3
+"""Weight factor of a word that stands only in a contrast phrase of the ask."""
 LEAD_SECTIONS = 6
 """An obligation that names a document and asks little else is answered by the document's opening sections."""
 
@@ -99,6 +108,7 @@ class Candidate:
     superseded_by: str = ""
     ranks: dict[int, int] = field(default_factory=dict)
     doc_position: int = 0
+    reference_list: bool = False
     words: set[str] = field(init=False)
     length: int = field(init=False)
 
@@ -157,6 +167,7 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -
         context = set(word_stems(" ".join([document["title"], *section.heading_path])))
         context |= {"@version"} & set(_facets("", context))
         defining = [f.quote for f in shelf.facts if f.section_id == read.section_id and f.kind == "definition"]
+        references = any(REFERENCE_LIST.match(h) for h in section.heading_path[-2:])
         doc_position = positions[(read.shelf, section.doc_id)]
         positions[(read.shelf, section.doc_id)] += 1
         blocks = read_blocks(shelf, read)  # a long section read in part: only the blocks that were read
@@ -165,7 +176,7 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -
                 continue
             units.append(Candidate((n_read, *position), read.shelf, read.section_id, section.doc_id, kind, text, group,
                                    _unit_terms(text, any(q in text or text in q for q in defining), kind), context, superseded.get((read.shelf, section.doc_id), ""), read.ranks,
-                                   doc_position))
+                                   doc_position, references))
     df: Counter = Counter()
     for unit in units:
         df.update(unit.words)
@@ -204,6 +215,10 @@ def obligation_query(obligation: Obligation, pool: Pool, naming: set[str]) -> di
             if word in framing:
                 continue
             query[word] = max(query.get(word, 0.0), weight * pool.idf.get(word, pool.unseen))
+    contrasted = {w for m in CONTRAST.finditer(obligation.ask) for w in word_stems(m.group(1))}
+    contrasted -= {w for w in word_stems(CONTRAST.sub(" ", obligation.ask))}  # a word the ask also uses elsewhere keeps its weight
+    for word in contrasted & query.keys():
+        query[word] *= CONTRASTED
     strongest = max(query.values(), default=pool.unseen)
     for facet, (pattern, weight) in FACETS.items():
         if pattern.search(ask):
@@ -308,8 +323,11 @@ def score_units(plan: Plan, pool: Pool) -> list[tuple[dict[str, float], list[tup
         changes = obligation.kind == "compare" or bool(re.search(r"\b(revision|version|changed?|previous|earlier)\b", obligation.ask, re.I))
         lead = bool(docs) and len([t for t in query if not t.startswith("@")]) <= 1
         words_only = {t: w for t, w in query.items() if not t.startswith("@")}
+        cites = bool(CITES_ASKED.search(obligation.ask))
         scored = []
         for index, unit in enumerate(pool.units):
+            if unit.reference_list and not cites:
+                continue
             # a step or an item of an asked-for list means what its heading says it is part of
             item = unit.kind == "step" or (unit.kind == "list_item" and obligation.kind in ("trace", "list"))
             named_here = bool(docs) and unit.doc_id in docs

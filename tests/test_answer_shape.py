@@ -3,6 +3,8 @@ decided from what was read, false premises named, gap lines that read as English
 
 from __future__ import annotations
 
+import pytest
+
 from test_answer import _memory_shelf, _p, _write
 
 from api.complete import gap_line, part_line
@@ -274,3 +276,30 @@ def test_an_obligation_over_two_named_documents_is_answered_from_each():
     _, draft = _write(shelf, "I ship code under Apache-2.0 and code under GPL-3.0. What does each require for the source code "
                              "of the program and its notices?")
     assert {u.citations[0][:3] for u in draft.units if u.kind == "sentence"} == {"s00", "s01"}, [u.text for u in draft.units]
+
+
+def test_a_reference_list_entry_is_never_an_answer_unless_citations_are_asked():
+    """'Large dual encoders are generalizable retrievers.' is a work's title in a References section, not a statement
+    that answers 'how large are they?'."""
+    shelf = _memory_shelf({"paper": ("Dense X Retrieval", "densex.pdf", [
+        ("3 Propositions", [_p("Propositions are large enough to be self-contained and average 11.2 words.")]),
+        ("References", [_p("Large dual encoders are generalizable retrievers."), _p("Dense passage retrieval for open-domain questions.")]),
+    ])})
+    _, draft = _write(shelf, "How large are propositions and large dual encoders?")
+    assert [u.text for u in draft.units if u.kind == "sentence"] == ["Propositions are large enough to be self-contained and average 11.2 words."]
+    _, draft = _write(shelf, "Which works does the paper cite about large dual encoders?")
+    assert "Large dual encoders are generalizable retrievers." in [u.text for u in draft.units]
+
+
+def test_words_the_question_sets_its_subject_against_weigh_less():
+    """'index instead of plain fixed-size passages': the answer is about what is indexed, not about plain passages."""
+    from api.plan import plan_by_rules
+    from api.rank import CONTRASTED, build_pool, obligation_query
+    from api.write import section_units
+
+    shelf = _memory_shelf({"paper": ("Dense X Retrieval", "densex.pdf", [
+        ("1 Units", [_p("We index propositions as retrieval units."), _p("Plain passages have a fixed size of 100 words.")])])})
+    plan = plan_by_rules("What do they index instead of plain fixed-size passages?", [], {"paper": "Dense X Retrieval"}, [], [], [])
+    pool = build_pool(_reading(shelf), {"mem": shelf}, section_units)
+    query = obligation_query(plan.obligations[0], pool, set())
+    assert query["plain"] == pytest.approx(CONTRASTED * pool.idf["plain"], rel=0.2) and query["index"] > query["plain"]
