@@ -23,7 +23,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from api.terms import normalise, stems
+from api.terms import normalise, stems, table_cells
 from api.write import Draft, Unit
 
 __all__ = ["Claim", "split_sentences", "citations_in", "strip_citations", "parse_answer", "claims_of", "table_cells",
@@ -100,11 +100,6 @@ def split_sentences(text: str) -> list[str]:
     if text[start:].strip():
         out.append(text[start:].strip())
     return out
-
-
-def table_cells(row: str) -> list[str]:
-    """Cells of a unit's table-row text ("a | b | c")."""
-    return [cell.strip() for cell in row.split(" | ")]
 
 
 def _md_cells(line: str) -> list[str]:

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from api.guards import MODALS, markers, names, numbers
 from api.shelves import OpenShelf
-from api.terms import normalise, stems
+from api.terms import normalise, stems, table_cells
 from api.write import Draft, Unit
 
 __all__ = ["Removal", "Gated", "verify_verbatim", "gate", "not_shown_line", "CHECKED", "FIXED_LABELS", "DERIVED_LABEL"]
@@ -106,7 +106,7 @@ def _row(unit: Unit, claims: list, removed: list[Removal]) -> Unit | None:
         stage, reason = _unit_reason(unit, claims)
         removed.append(Removal(unit=unit, stage=stage, reason=reason))
         return None
-    cells = unit.text.split(" | ")
+    cells = table_cells(unit.text)
     for claim in claims:
         if claim.verdict not in CHECKED and claim.cell is not None and claim.cell < len(cells):
             cells[claim.cell] = ""
@@ -189,7 +189,7 @@ def _header(unit: Unit, rows: list[Unit | None], removed: list[Removal]) -> Unit
         return None
     if unit.status == "verbatim":
         return unit
-    cells = unit.text.split(" | ")
+    cells = table_cells(unit.text)
     for index, cell in enumerate(cells):
         if any(ch.isdigit() for ch in cell) and not _is_label(cell):
             removed.append(Removal(unit=unit.model_copy(update={"text": cell}), stage="gate", cell=index,

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from api.plan import Obligation, Plan
 from api.read import Reading, read_blocks
 from api.shelves import OpenShelf
-from api.terms import document_keys, identifier_key, identifiers, word_stems
+from api.terms import document_keys, identifier_key, identifiers, table_cells, word_stems
 from compiler.ledger import find_thresholds
 
 __all__ = ["Candidate", "Pool", "build_pool", "changed_rules", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
@@ -260,7 +260,7 @@ def value_match(ask: str, unit: Candidate) -> bool:
     if unit.kind != "table_row":
         return False
     asked = " " + " ".join(_CELL_WORDS.findall(ask.lower())) + " "
-    for cell in unit.text.split(" | "):
+    for cell in table_cells(unit.text):
         words = _CELL_WORDS.findall(cell.lower())
         phrase = " ".join(words)
         if len(phrase) >= 4 and phrase == " ".join(cell.lower().split()).strip(" .") and f" {phrase} " in asked:

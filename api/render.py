@@ -22,6 +22,7 @@ from api.premise import CORRECTION_LABEL
 from api.plan import Plan
 from api.schemas import Source
 from api.shelves import OpenShelf
+from api.terms import table_cells
 from api.write import Unit
 
 __all__ = ["render_markdown", "sources_of", "markdown_chars", "NO_REFERENCES", "MODE_LINES"]
@@ -66,12 +67,12 @@ def _step_lines(run: list[Unit]) -> list[str]:
 def _table(rows: list[Unit]) -> str:
     header = next((u for u in rows if u.kind == "table_header"), None)
     body = [u for u in rows if u.kind == "table_row"]
-    width = max(len(u.text.split(" | ")) for u in rows)
-    head_cells = header.text.split(" | ") if header else [""] * width
+    width = max(len(table_cells(u.text)) for u in rows)
+    head_cells = table_cells(header.text) if header else [""] * width
     lines = ["| " + " | ".join(_cell(c) for c in [*head_cells, *[""] * (width - len(head_cells))]) + " | Source |"]
     lines.append("|" + " --- |" * (width + 1))
     for row in body:
-        cells = row.text.split(" | ")
+        cells = table_cells(row.text)
         source = f"{row.source} " if row.source else ""
         lines.append("| " + " | ".join(_cell(c) for c in [*cells, *[""] * (width - len(cells))]) + f" | {source}{_cite(row)} |")
     return "\n".join(lines)

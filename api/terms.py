@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from whoosh.analysis import StemmingAnalyzer
 
-__all__ = ["stems", "word_stems", "QUESTION_WORDS", "normalise", "identifiers", "capitalised_phrases", "identifier_key",
+__all__ = ["stems", "word_stems", "QUESTION_WORDS", "normalise", "table_cells", "CELL_SEPARATOR", "identifiers", "capitalised_phrases", "identifier_key",
            "document_keys"]
 
 QUESTION_WORDS = frozenset(
@@ -33,6 +33,15 @@ _CAPS = re.compile(r"\b[A-Z][A-Za-z\-]*(?:\s+(?:of|and|for|the|to|in)?\s*[A-Z][A
 def normalise(text: str) -> str:
     """Collapse whitespace runs to one space and strip the ends."""
     return " ".join(text.split())
+
+
+CELL_SEPARATOR = re.compile(r" ?\| ?")
+"""Between the cells of a table row's text ("a | b | c"); once whitespace is collapsed an empty cell reads "a | | c"."""
+
+
+def table_cells(row: str) -> list[str]:
+    """The cells of a table row's text, empty cells kept ("a | | c" -> ["a", "", "c"]): the one place rows are split."""
+    return [cell.strip() for cell in CELL_SEPARATOR.split(row.strip())]
 
 
 @lru_cache(maxsize=200_000)

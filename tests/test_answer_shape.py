@@ -303,3 +303,16 @@ def test_words_the_question_sets_its_subject_against_weigh_less():
     pool = build_pool(_reading(shelf), {"mem": shelf}, section_units)
     query = obligation_query(plan.obligations[0], pool, set())
     assert query["plain"] == pytest.approx(CONTRASTED * pool.idf["plain"], rel=0.2) and query["index"] > query["plain"]
+
+
+def test_a_register_row_with_empty_cells_keeps_its_columns():
+    """'Open - MDR investigation |  | CAPA-2026-006' once whitespace is collapsed reads '… | | …': the empty Date closed
+    cell stays a cell, so CAPA-2026-006 stays under CAPA (it was shown as '\\| CAPA-2026-006' under Date closed)."""
+    from api.render import _table
+    from api.terms import table_cells
+
+    assert table_cells("CMP-16 | Open - MDR investigation | | CAPA-2026-006 | ") == ["CMP-16", "Open - MDR investigation", "", "CAPA-2026-006", ""]
+    header = Unit(id="u1", kind="table_header", text="Complaint ID | Status | Date closed | CAPA | Note", obligation=0, group="t")
+    row = Unit(id="u2", kind="table_row", text="CMP-16 | Open - MDR investigation | | CAPA-2026-006 |", citations=["s1"], obligation=0, group="t")
+    lines = _table([header, row]).splitlines()
+    assert lines[2].startswith("| CMP-16 | Open - MDR investigation |  | CAPA-2026-006 |") and "\\|" not in lines[2]
