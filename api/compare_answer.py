@@ -28,8 +28,9 @@ from api.schemas import AnswerSentence, AskResponse
 from api.shelves import OpenShelf
 from api.terms import stems
 from api.write import Unit
-from compiler.compare import ChangeSet, compare_documents
+from compiler.compare import Change, ChangeSet, DocView, compare_documents
 from compiler.compare.render import change_cells, render_pair
+from compiler.ledger import sentences
 from compiler.models import ChatModel
 
 __all__ = ["Comparisons", "answer_comparisons", "comparison_response", "merge_comparisons", "COMPUTED_LINE", "MODE_LINES",
@@ -84,6 +85,31 @@ def _focus_words(ask: str, focus: set[str]) -> str:
     return ", ".join(dict.fromkeys(words)) or ", ".join(sorted(focus))
 
 
+def _sentences_of(view: DocView, section_id: str | None) -> list[str]:
+    section = next((x for x in view.sections if x.id == section_id), None)
+    if section is None:
+        return []
+    return [t for b in section.blocks if b.kind in ("paragraph", "list_item") for t in sentences(b.text)]
+
+
+def _holding(candidates: list[str], value: str | None, what: str) -> str:
+    """The one sentence holding ``value`` and the words naming it ('' when none or several do)."""
+    if not value:
+        return ""
+    key, label = " ".join(value.lower().split()), " ".join(what.split(" › ")[-1].lower().split())
+    found = [t for t in candidates if key in " ".join(t.lower().split()) and label in " ".join(t.lower().split())]
+    return found[0] if len(found) == 1 else ""
+
+
+def _in_their_words(pair: ComparePair, change: Change) -> str:
+    """'Old: “…” → new: “…”', the two sentences a changed value stands in, when both are found."""
+    if change.kind != "changed" or change.scope not in ("value", "field"):
+        return ""
+    old = _holding(_sentences_of(pair.older, change.section_a), change.old, change.what)
+    new = _holding(_sentences_of(pair.newer, change.section_b), change.new, change.what)
+    return f"Old: “{old}” → new: “{new}”" if old and new else ""
+
+
 def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str], ask: str) -> tuple[ChangeSet, ChangeSet, list[Unit], str]:
     full = compare_documents(pair.older, pair.newer)
     shown = about_focus(full, focus)
@@ -96,6 +122,15 @@ def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str],
         units.append(Unit(id=f"c{number}-{n}", kind="table_row", text=" | ".join(change_cells(change, _cite)), shelf=pair.shelf,
                           citations=list(dict.fromkeys(cites)), obligation=obligation, status="computed", group=group))
     markdown = render_pair(shown, name, _cite)
+    quoted = []
+    for n, change in enumerate(shown.changes, start=1):
+        text = _in_their_words(pair, change)
+        if text:
+            units.append(Unit(id=f"c{number}-q{n}", kind="list_item", text=text, shelf=pair.shelf, obligation=obligation,
+                              citations=[change.section_a, change.section_b], status="computed", group=group))
+            quoted.append(f"- {text} [{change.section_a}] [{change.section_b}]")
+    if quoted:
+        markdown += "\n\nIn the documents' words:\n\n" + "\n".join(quoted)
     if len(shown.changes) < len(full.changes):
         markdown += (f"\n\nShown: the {len(shown.changes)} of {len(full.changes)} changes about {_focus_words(ask, focus)}; "
                      f"`shelfwise compare {pair.shelf} {full.doc_a} {full.doc_b}` lists them all.")

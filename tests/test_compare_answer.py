@@ -87,6 +87,10 @@ def test_two_revisions_are_answered_from_the_change_set_cited_on_both_sides(shel
     assert all(f"[{sid}]" in answer.answer_markdown for sid in tested.citations)
     assert rows["Test equipment is calibrated every"].text.split(" | ")[2:5] == ["12 months", "6 months", "−6 months"]
     assert rows["6 Escalation"].text.split(" | ")[0] == "added"
+    quoted = next(s for s in answer.sentences if s.kind == "list_item")
+    assert quoted.text == ("Old: “Returned devices are tested within 10 working days of receipt.” → "
+                           "new: “Returned devices are tested within 5 working days of receipt.”")
+    assert quoted.citations == tested.citations and quoted.status == "computed"
     assert not any("3 years" in s.text for s in answer.sentences)  # unchanged: never a change
     trace = traces.get(answer.trace_id)
     assert trace.reading["compared"][0]["older"] == "wi-022-rev-1-md" and [s.step for s in trace.steps] == ["plan", "compare"]
@@ -162,7 +166,8 @@ def test_a_model_explains_the_changes_and_code_refuses_every_statement_the_chang
     traces = TraceStore(tmp_path / "traces.sqlite")
     answer = _ask(shelves, "What changed between WI-022 revision 1 and revision 2?", chat=chat, traces=traces)
     assert answer.mode == "model" and answer.label == "complete" and answer.answer_markdown.endswith(MODE_LINES["model"])
-    explained = [s.text for s in answer.sentences if s.status == "computed" and s.kind != "table_row" or s.kind == "table_row" and "Testing time" in s.text]
+    explained = [s.text for s in answer.sentences if (s.status == "computed" and s.kind != "table_row" or s.kind == "table_row"
+                 and "Testing time" in s.text) and not s.text.startswith("Old: “")]
     assert explained == [
         "Revision 2 shortens the testing time for returned devices from 10 working days to 5 working days.",
         "Test equipment is now calibrated every 6 months instead of every 12 months.",
