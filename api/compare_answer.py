@@ -23,6 +23,7 @@ from api.compare_check import explain_changes
 from api.compare_resolve import ComparePair, resolve_pairs, revisions_in, years_in
 from api.gate import Removal
 from api.plan import Plan
+from api.read import ReadSection
 from api.render import sources_of
 from api.schemas import AnswerSentence, AskResponse
 from api.shelves import OpenShelf
@@ -52,6 +53,7 @@ class Comparisons:
     markdown: str
     pairs: list[dict] = field(default_factory=list)
     removed: list[Removal] = field(default_factory=list)
+    read: list[dict] = field(default_factory=list)
     written: list[Unit] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     model_used: bool = False
@@ -77,6 +79,14 @@ def about_focus(changes: ChangeSet, focus: set[str]) -> ChangeSet:
 
 def _cite(section_id: str) -> str:
     return f"[{section_id}]"
+
+
+def _no_cite(section_id: str) -> str:
+    return ""  # a row's section ids are its citations, shown beside it
+
+
+ROW_HEADER = ("Change", "What", "Old (A)", "New (B)", "Difference", "Section in A", "Section in B")
+"""The header of a change row as the answer's sentences give it (the Markdown table numbers its rows as well)."""
 
 
 def _focus_words(ask: str, focus: set[str]) -> str:
@@ -117,9 +127,12 @@ def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str],
     group = f"compare-{number}"
     units = [Unit(id=f"c{number}-0", kind="heading", text=f"{name}: {shown.title_a} → {shown.title_b}" if name else
                   f"{shown.title_a} → {shown.title_b}", shelf=pair.shelf, obligation=obligation, status="label", group=group)]
+    if shown.changes:
+        units.append(Unit(id=f"c{number}-h", kind="table_header", text=" | ".join(ROW_HEADER), shelf=pair.shelf,
+                          obligation=obligation, status="label", group=group))
     for n, change in enumerate(shown.changes, start=1):
         cites = [sid for sid in (change.section_a, change.section_b) if sid]
-        units.append(Unit(id=f"c{number}-{n}", kind="table_row", text=" | ".join(change_cells(change, _cite)), shelf=pair.shelf,
+        units.append(Unit(id=f"c{number}-{n}", kind="table_row", text=" | ".join(change_cells(change, _no_cite)), shelf=pair.shelf,
                           citations=list(dict.fromkeys(cites)), obligation=obligation, status="computed", group=group))
     markdown = render_pair(shown, name, _cite)
     quoted = []
@@ -156,6 +169,9 @@ def answer_comparisons(plan: Plan, shelves: dict[str, OpenShelf], scope: dict[st
             tables.append(markdown)
             computed.append((pair, shown))
             out.units.extend(units)
+            out.read.extend(ReadSection(shelf=pair.shelf, section_id=section.id, doc_id=view.doc_id, chars=len(section.text),
+                                        why=f"compared: {pair.older.doc_id} → {pair.newer.doc_id}").model_dump()
+                            for view in (pair.older, pair.newer) for section in view.sections)
             out.pairs.append({"shelf": pair.shelf, "older": pair.older.doc_id, "newer": pair.newer.doc_id, "name": pair.identity.label,
                               "reason": pair.reason, "changes": len(full.changes), "shown": len(shown.changes)})
         if chat is not None:
@@ -225,5 +241,5 @@ def merge_comparisons(response: AskResponse, plan: Plan, rest: list[int], compar
     return response.model_copy(update={
         "answer_markdown": "\n\n".join(p for p in markdown if p), "label": label, "obligations": statuses, "sources": sources,
         "sentences": sorted([*sentences, *_sentences(comparisons.units)], key=lambda s: s.obligation),
-        "resolved_question": plan.resolved_question, "not_shown": response.not_shown + len(comparisons.removed),
+        "resolved_question": plan.resolved_question, "models": {**response.models, "comparison": "code"}, "not_shown": response.not_shown + len(comparisons.removed),
         "warnings": [*response.warnings, *comparisons.warnings]})

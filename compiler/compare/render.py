@@ -20,7 +20,7 @@ def _code(section_id: str) -> str:
 
 
 def _side(section_id: str | None, heading: str, cite: Callable[[str], str] = _code) -> str:
-    return f"{_cell(heading)} {cite(section_id)}" if section_id else "—"
+    return " ".join(filter(None, [_cell(heading), cite(section_id)])) if section_id else "—"
 
 
 def change_cells(change: Change, cite: Callable[[str], str] = _code) -> list[str]:
