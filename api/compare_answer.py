@@ -15,6 +15,7 @@ and code keeps only the sentences that agree with the change set
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -67,13 +68,25 @@ def focus_stems(ask: str, pairs: list[ComparePair]) -> set[str]:
     return {s for s in stems(ask) if s not in _FRAME and s not in titles and s not in labels and not s.isdigit()}
 
 
+def _alike(one: str, two: str) -> bool:
+    """One word by its stems: equal, or sharing a prefix of four letters or more that is most of the shorter
+    ('closur' of closure and 'close' of closed)."""
+    if one == two:
+        return True
+    common = len(os.path.commonprefix([one, two]))
+    return common >= 4 and common >= 0.8 * min(len(one), len(two))
+
+
 def about_focus(changes: ChangeSet, focus: set[str]) -> ChangeSet:
     """The changes holding at least half the focus words (all of them when none does, or no focus is given)."""
     if not focus:
         return changes
     need = max(1, math.ceil(len(focus) / 2))
-    kept = [c for c in changes.changes
-            if len(focus & set(stems(" ".join(filter(None, [c.what, c.old, c.new, c.heading_a, c.heading_b]))))) >= need]
+    kept = []
+    for change in changes.changes:
+        words = set(stems(" ".join(filter(None, [change.what, change.old, change.new, change.heading_a, change.heading_b]))))
+        if sum(1 for f in focus if any(_alike(f, w) for w in words)) >= need:
+            kept.append(change)
     return changes.model_copy(update={"changes": kept}) if kept else changes
 
 
@@ -91,7 +104,7 @@ ROW_HEADER = ("Change", "What", "Old (A)", "New (B)", "Difference", "Section in 
 
 def _focus_words(ask: str, focus: set[str]) -> str:
     """The question's own words behind the focus stems, in order ("definition, Reportable, Event")."""
-    words = [w for w in re.findall(r"[A-Za-z][\w-]*", ask) if set(stems(w)) & focus]
+    words = [w for w in re.findall(r"[A-Za-z][\w-]*", ask) if any(_alike(s, f) for s in stems(w) for f in focus)]
     return ", ".join(dict.fromkeys(words)) or ", ".join(sorted(focus))
 
 
@@ -135,6 +148,9 @@ def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str],
         units.append(Unit(id=f"c{number}-{n}", kind="table_row", text=" | ".join(change_cells(change, _no_cite)), shelf=pair.shelf,
                           citations=list(dict.fromkeys(cites)), obligation=obligation, status="computed", group=group))
     markdown = render_pair(shown, name, _cite)
+    if len(shown.changes) < len(full.changes):
+        markdown += (f"\n\nShown: the {len(shown.changes)} of {len(full.changes)} changes about {_focus_words(ask, focus)}; "
+                     f"`shelfwise compare {pair.shelf} {full.doc_a} {full.doc_b}` lists them all.")
     quoted = []
     for n, change in enumerate(shown.changes, start=1):
         text = _in_their_words(pair, change)
@@ -143,10 +159,7 @@ def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str],
                               citations=[change.section_a, change.section_b], status="computed", group=group))
             quoted.append(f"- {text} [{change.section_a}] [{change.section_b}]")
     if quoted:
-        markdown += "\n\nIn the documents' words:\n\n" + "\n".join(quoted)
-    if len(shown.changes) < len(full.changes):
-        markdown += (f"\n\nShown: the {len(shown.changes)} of {len(full.changes)} changes about {_focus_words(ask, focus)}; "
-                     f"`shelfwise compare {pair.shelf} {full.doc_a} {full.doc_b}` lists them all.")
+        markdown += "\n\nQuoted:\n\n" + "\n".join(quoted)
     return full, shown, units, markdown
 
 

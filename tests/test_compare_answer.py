@@ -97,6 +97,14 @@ def test_two_revisions_are_answered_from_the_change_set_cited_on_both_sides(shel
     traces.close()
 
 
+def test_a_question_about_one_aspect_shows_the_changes_about_it_and_says_how_many_there_are(shelves):
+    answer = _ask(shelves, "How did the calibration interval change between WI-022 revision 1 and 2?")
+    rows = [s.text.split(" | ")[1] for s in answer.sentences if s.kind == "table_row"]
+    assert rows == ["Test equipment is calibrated every"]
+    assert ("Shown: the 1 of 3 changes about calibration, interval; `shelfwise compare versions wi-022-rev-1-md wi-022-rev-2-md` "
+            "lists them all.") in answer.answer_markdown
+
+
 def test_two_years_compare_each_person_apart_and_name_them(shelves):
     answer = _ask(shelves, "What is different in the 2025 return compared with 2024?")
     markdown = answer.answer_markdown
