@@ -1,7 +1,11 @@
 """The answer driver: the only module that knows the order of the answering stages.
 
 plan → recall → read → write → check → gate → complete, then the answer JSON
-and its stored trace (paper §3.3-§3.4). ``Pipeline`` holds the pluggable parts:
+and its stored trace (paper §3.3-§3.4). After the plan, compare obligations that
+name two versions of one series are answered from the computed change set
+(``api.compare_answer``); when every obligation is one, recall, read and write do
+not run, otherwise the other obligations take the stages and the comparison is
+put in its place. ``Pipeline`` holds the pluggable parts:
 the planner model (or rules), the writer (the extractive writer, or the model
 writer of models.writer), the claim checker (models.checker, required with a
 model writer; without one, code verifies the extractive writer's quotes) and the gate.

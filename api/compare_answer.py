@@ -40,6 +40,8 @@ __all__ = ["Comparisons", "answer_comparisons", "comparison_response", "merge_co
 
 COMPUTED_LINE = ("**Computed by comparison:** every change and difference in the table is computed by code from the two "
                  "documents (no model), each row citing the section in both.")
+MAX_PAIRS = 12
+"""Pairs one answer shows; a question matching more (every person's two years) says how to compare them all."""
 _FRAME = frozenset(stems("change changed changes different difference differences differ compare compared comparison versus "
                          "between previous earlier later latest current new old revision revisions version versions rev from to "
                          "since year years document documents"))
@@ -175,13 +177,13 @@ def answer_comparisons(plan: Plan, shelves: dict[str, OpenShelf], scope: dict[st
             continue
         out.obligations.append(index)
         focus = focus_stems(obligation.ask, pairs)
-        tables, computed = [], []
-        for pair in pairs:
+        tables, computed, part_units = [], [], []
+        for pair in pairs[:MAX_PAIRS]:
             number += 1
             full, shown, units, markdown = _pair_part(pair, index, number, focus, obligation.ask)
             tables.append(markdown)
             computed.append((pair, shown))
-            out.units.extend(units)
+            part_units.extend(units)
             out.read.extend(ReadSection(shelf=pair.shelf, section_id=section.id, doc_id=view.doc_id, chars=len(section.text),
                                         why=f"compared: {pair.older.doc_id} → {pair.newer.doc_id}").model_dump()
                             for view in (pair.older, pair.newer) for section in view.sections)
@@ -189,15 +191,20 @@ def answer_comparisons(plan: Plan, shelves: dict[str, OpenShelf], scope: dict[st
                               "reason": pair.reason, "changes": len(full.changes), "shown": len(shown.changes)})
         if chat is not None:
             explained = explain_changes(chat, plan.resolved_question, obligation.ask, index, computed)
-            out.model_used = True
+            out.model_used = out.model_used or bool(explained.shown)
             out.written.extend(explained.written)
             out.removed.extend(explained.removed)
             out.warnings.extend(explained.warnings)
             if explained.shown:
-                out.units = [*explained.shown, *out.units]
+                part_units = [*explained.shown, *part_units]
                 parts.append(explained.markdown)
+        out.units.extend(part_units)
         parts.append(COMPUTED_LINE)
         parts.extend(tables)
+        if len(pairs) > MAX_PAIRS:
+            shelf = pairs[MAX_PAIRS].shelf
+            parts.append(f"Shown: the first {MAX_PAIRS} of {len(pairs)} pairs; `shelfwise compare {shelf} --batch` (or POST "
+                         "/api/compare with batch: true) compares every pair of versions of the shelf.")
     if not out.obligations:
         return None
     out.written = [*out.written, *(u for u in out.units if u.id.startswith("c"))]

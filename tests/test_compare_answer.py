@@ -135,20 +135,6 @@ def test_a_mixed_question_answers_its_other_part_normally_and_its_compare_part_f
     assert any(s.obligation == 0 and "3 years" in s.text for s in answer.sentences)
 
 
-def test_ask_over_http_and_the_cli(built, tmp_path, capsys):
-    settings = Settings.model_validate({"api": {"tokens": [{"name": "r", "token": "r-secret", "shelves": ["versions"]}],
-                                                "trace_db": str(tmp_path / "traces.sqlite")}})
-    with TestClient(create_app(settings, chat=None, embedder=HashEmbedder(), stores={"versions": built})) as client:
-        body = client.post("/api/ask", json={"shelf": "versions", "question": "What changed between revision 1 and revision 2 of WI-022?"},
-                           headers={"Authorization": "Bearer r-secret"}).json()
-    assert body["label"] == "complete" and COMPUTED_LINE in body["answer_markdown"]
-    assert {src["doc_id"] for src in body["sources"]} == {"wi-022-rev-1-md", "wi-022-rev-2-md"}
-    cli = Settings.model_validate({"build_dir": str(built.parent), "api": {"trace_db": str(tmp_path / "cli.sqlite")}})
-    assert ask_command("versions", "Compare WI-022 revision 1 and 2", True, cli, embedder=HashEmbedder()) == 0
-    printed = json.loads(capsys.readouterr().out)
-    assert printed["models"]["comparison"] == "code" and "−5 working days" in printed["answer_markdown"]
-
-
 def test_statements_are_kept_only_when_values_direction_and_sign_match():
     change = Change(kind="changed", scope="value", what="Complaints shall be closed within", old="45 calendar days",
                     new="30 calendar days", difference="−15 calendar days", section_a="s00000000000a", section_b="s00000000000b")
@@ -198,3 +184,25 @@ def test_a_model_explains_the_changes_and_code_refuses_every_statement_the_chang
     assert answer.not_shown == 5 and "5 statements of the model's explanation did not match" in answer.answer_markdown
     assert "[s5ea3ec2bb88]" in writer.messages(0) and "difference −5 working days" in writer.messages(0) and not checker.requests
     traces.close()
+
+
+def test_a_model_server_down_leaves_the_computed_table_and_says_so(shelves):
+    chat = {"writer": Replay("e2e_write_down").chat("writer-rec"), "checker": Replay("e2e_check_down").chat("checker-rec")}
+    answer = _ask(shelves, "Compare WI-022 revision 1 and 2", chat=chat)
+    assert answer.label == "complete" and answer.answer_markdown.endswith(MODE_LINES["model-free"])
+    assert "| 1 | changed | Returned devices are tested within | 10 working days | 5 working days | −5 working days |" in answer.answer_markdown
+    assert any(w.endswith("the changes are shown as computed, without the model's explanation") for w in answer.warnings)
+
+
+def test_ask_over_http_and_the_cli(built, tmp_path, capsys):
+    settings = Settings.model_validate({"api": {"tokens": [{"name": "r", "token": "r-secret", "shelves": ["versions"]}],
+                                                "trace_db": str(tmp_path / "traces.sqlite")}})
+    with TestClient(create_app(settings, chat=None, embedder=HashEmbedder(), stores={"versions": built})) as client:
+        body = client.post("/api/ask", json={"shelf": "versions", "question": "What changed between revision 1 and revision 2 of WI-022?"},
+                           headers={"Authorization": "Bearer r-secret"}).json()
+    assert body["label"] == "complete" and COMPUTED_LINE in body["answer_markdown"]
+    assert {src["doc_id"] for src in body["sources"]} == {"wi-022-rev-1-md", "wi-022-rev-2-md"}
+    cli = Settings.model_validate({"build_dir": str(built.parent), "api": {"trace_db": str(tmp_path / "cli.sqlite")}})
+    assert ask_command("versions", "Compare WI-022 revision 1 and 2", True, cli, embedder=HashEmbedder()) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["models"]["comparison"] == "code" and "−5 working days" in printed["answer_markdown"]
