@@ -90,9 +90,13 @@ def _revision(view: DocView) -> str:
 
 
 def _year(view: DocView, identity: Identity) -> str:
+    """The year a version is named by: its title's ("Tax Return 2024"), else a year field's ("Tax year: 2024").
+    An effective or invoice date does not name a version ("between 2025 and 2026" asks about something else)."""
+    title = _YEAR.search(view.title)
+    if title:
+        return title.group(1)
     ordered = str(identity.order[1]) if len(identity.order) > 1 else ""
-    match = _YEAR.search(ordered) or _YEAR.search(view.title)
-    return match.group(1) if match else ""
+    return ordered if _YEAR.fullmatch(ordered) else ""
 
 
 def _version_links(shelf: OpenShelf, identities: dict[str, Identity]) -> list[tuple[str, str, str]]:

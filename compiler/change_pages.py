@@ -12,7 +12,7 @@ and the home and shelf pages list every such page.
 
 from __future__ import annotations
 
-from compiler.compare import compare_documents, links_from_store, pair_documents, views_from_store
+from compiler.compare import DocView, compare_documents, links_from_store, pair_documents
 
 __all__ = ["change_pages", "pages_by_document"]
 
@@ -23,7 +23,8 @@ def change_pages(store) -> list[dict]:
     if not links:
         return []
     involved = {doc for _, newer, older in links for doc in (newer, older)}
-    views = {doc_id: view for doc_id, view in views_from_store(store).items() if doc_id in involved}
+    views = {row["doc_id"]: DocView(row["doc_id"], row["title"], row["path"], store.sections(row["doc_id"]))
+             for row in store.documents() if row["doc_id"] in involved}
     pairing = pair_documents([views[d] for d in sorted(views, key=lambda d: views[d].path)], links)
     pages = []
     for older, newer, identity, reason in pairing.pairs:

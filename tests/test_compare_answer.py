@@ -23,8 +23,8 @@ from compiler.compare import Change
 from compiler.settings import Settings
 from tests.claimshelf import Replay
 
-WI = ("# WI-022 Complaint Investigation, Revision {rev}\n\n## 1 Purpose\n\nThis instruction says how returned devices are "
-      "investigated.\n\n## 4 Procedure\n\nReturned devices are tested within {days} working days of receipt. Test reports "
+WI = ("# WI-022 Complaint Investigation, Revision {rev}\n\nEffective date: {effective}\n\n## 1 Purpose\n\nThis instruction says how "
+      "returned devices are investigated.\n\n## 4 Procedure\n\nReturned devices are tested within {days} working days of receipt. Test reports "
       "are kept for 3 years.\n\n## 5 Equipment\n\nTest equipment is calibrated every {months} months.\n{extra}")
 ESCALATION = "\n## 6 Escalation\n\nA failed test is escalated to the CAPA owner.\n"
 
@@ -39,8 +39,8 @@ def built(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("compare-ask")
     shelf = root / "versions"
     shelf.mkdir()
-    (shelf / "wi-022-rev-1.md").write_text(WI.format(rev=1, days=10, months=12, extra=""), encoding="utf-8")
-    (shelf / "wi-022-rev-2.md").write_text(WI.format(rev=2, days=5, months=6, extra=ESCALATION), encoding="utf-8")
+    (shelf / "wi-022-rev-1.md").write_text(WI.format(rev=1, effective="2025-03-01", days=10, months=12, extra=""), encoding="utf-8")
+    (shelf / "wi-022-rev-2.md").write_text(WI.format(rev=2, effective="2026-02-01", days=5, months=6, extra=ESCALATION), encoding="utf-8")
     (shelf / "ellis-2024.md").write_text(_return("Jordan Ellis", "000-41-4417", 2024, "$5,655.00", "$120.00"), encoding="utf-8")
     (shelf / "ellis-2025.md").write_text(_return("Jordan Ellis", "000-41-4417", 2025, "$3,871.00", "$120.00"), encoding="utf-8")
     (shelf / "ellys-2024.md").write_text(_return("Jordan Ellys", "000-41-4471", 2024, "$4,996.00", "$80.00"), encoding="utf-8")
@@ -87,7 +87,8 @@ def test_two_revisions_are_answered_from_the_change_set_cited_on_both_sides(shel
     assert all(f"[{sid}]" in answer.answer_markdown for sid in tested.citations)
     assert rows["Test equipment is calibrated every"].text.split(" | ")[2:5] == ["12 months", "6 months", "−6 months"]
     assert rows["6 Escalation"].text.split(" | ")[0] == "added"
-    quoted = next(s for s in answer.sentences if s.kind == "list_item")
+    assert rows["Effective date"].text.split(" | ")[2:5] == ["2025-03-01", "2026-02-01", "+337 days"]
+    quoted = next(s for s in answer.sentences if s.kind == "list_item" and "tested" in s.text)
     assert quoted.text == ("Old: “Returned devices are tested within 10 working days of receipt.” → "
                            "new: “Returned devices are tested within 5 working days of receipt.”")
     assert quoted.citations == tested.citations and quoted.status == "computed"
@@ -101,7 +102,7 @@ def test_a_question_about_one_aspect_shows_the_changes_about_it_and_says_how_man
     answer = _ask(shelves, "How did the calibration interval change between WI-022 revision 1 and 2?")
     rows = [s.text.split(" | ")[1] for s in answer.sentences if s.kind == "table_row"]
     assert rows == ["Test equipment is calibrated every"]
-    assert ("Shown: the 1 of 3 changes about calibration, interval; `shelfwise compare versions wi-022-rev-1-md wi-022-rev-2-md` "
+    assert ("Shown: the 1 of 4 changes about calibration, interval; `shelfwise compare versions wi-022-rev-1-md wi-022-rev-2-md` "
             "lists them all.") in answer.answer_markdown
 
 
@@ -121,7 +122,8 @@ def test_a_named_person_gets_only_their_pair(shelves):
 
 
 def test_unresolved_and_other_questions_take_the_normal_path(shelves):
-    for question in ("What changed in SOP-100?", "How long are return records kept?", "What changed between Rev X and Rev Y?"):
+    for question in ("What changed in SOP-100?", "How long are return records kept?", "What changed between Rev X and Rev Y?",
+                     "How did the number of escalations change between 2025 and 2026?"):
         answer = _ask(shelves, question)
         assert COMPUTED_LINE not in answer.answer_markdown and "comparison" not in answer.models, question
     assert "3 years" in _ask(shelves, "How long are return records kept?").answer_markdown
@@ -190,7 +192,7 @@ def test_a_model_server_down_leaves_the_computed_table_and_says_so(shelves):
     chat = {"writer": Replay("e2e_write_down").chat("writer-rec"), "checker": Replay("e2e_check_down").chat("checker-rec")}
     answer = _ask(shelves, "Compare WI-022 revision 1 and 2", chat=chat)
     assert answer.label == "complete" and answer.answer_markdown.endswith(MODE_LINES["model-free"])
-    assert "| 1 | changed | Returned devices are tested within | 10 working days | 5 working days | −5 working days |" in answer.answer_markdown
+    assert "| changed | Returned devices are tested within | 10 working days | 5 working days | −5 working days |" in answer.answer_markdown
     assert any(w.endswith("the changes are shown as computed, without the model's explanation") for w in answer.warnings)
 
 
