@@ -12,7 +12,7 @@ from litestar.testing import TestClient
 from answer_shelves import HashEmbedder, compile_shelf
 from api.answer import answer_question, build_pipeline
 from api.app import create_app
-from api.cli import ask_command
+from api.cli import ask_command, trace_command
 from api.compare_answer import COMPUTED_LINE, MODE_LINES
 from api.compare_check import check_statement
 from api.compare_resolve import revisions_in, years_in
@@ -208,3 +208,6 @@ def test_ask_over_http_and_the_cli(built, tmp_path, capsys):
     assert ask_command("versions", "Compare WI-022 revision 1 and 2", True, cli, embedder=HashEmbedder()) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["models"]["comparison"] == "code" and "−5 working days" in printed["answer_markdown"]
+    assert trace_command(printed["trace_id"], cli) == 0
+    out = capsys.readouterr().out
+    assert "compared wi-022-rev-1-md → wi-022-rev-2-md (same_series link): 4 changes, 4 shown" in out and "step compare" in out
