@@ -1,7 +1,11 @@
 """The answer driver: the only module that knows the order of the answering stages.
 
 plan → recall → read → write → check → gate → complete, then the answer JSON
-and its stored trace (paper §3.3-§3.4). ``Pipeline`` holds the pluggable parts:
+and its stored trace (paper §3.3-§3.4). After the plan, compare obligations that
+name two versions of one series are answered from the computed change set
+(``api.compare_answer``); when every obligation is one, recall, read and write do
+not run, otherwise the other obligations take the stages and the comparison is
+put in its place. ``Pipeline`` holds the pluggable parts:
 the planner model (or rules), the writer (the extractive writer, or the model
 writer of models.writer), the claim checker (models.checker, required with a
 model writer; without one, code verifies the extractive writer's quotes) and the gate.
@@ -22,6 +26,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from api.compare_answer import answer_comparisons, comparison_response, merge_comparisons
 from api.complete import NOT_IN_DOCUMENTS, complete_answer
 from api.fallback import fill_failed_parts
 from api.errors import AnswerTimeout, BadRequest
@@ -205,6 +210,17 @@ def answer_question(
     step("plan", t, usage)
 
     t = time.perf_counter()
+    with counting() as usage:
+        comparisons = answer_comparisons(plan, shelves, scope, chat=getattr(pipeline.writer, "chat", None))
+    full_plan, rest = plan, list(range(len(plan.obligations)))
+    if comparisons is not None:
+        step("compare", t, usage)
+        rest = [i for i in rest if i not in comparisons.obligations]
+        if not rest:
+            return _store_compared(pipeline, request, shelves, scope, plan, comparisons, traces, token, steps, started)
+        plan = plan.model_copy(update={"obligations": [plan.obligations[i] for i in rest]})
+
+    t = time.perf_counter()
     recall = recall_candidates(plan, shelves, scope, depth=settings.answer.recall_depth, check_deadline=check_deadline)
     step("recall", t)
 
@@ -275,6 +291,10 @@ def answer_question(
         warnings=[*plan.warnings, *recall.warnings, *write_warnings, *getattr(draft, "warnings", [])],
         seconds=round(time.perf_counter() - started, 4),
     )
+    if comparisons is not None:
+        response = merge_comparisons(response, full_plan, rest, comparisons, shelves)
+        written += comparisons.written
+        gated = gated.model_copy(update={"removed": [*gated.removed, *comparisons.removed]})
     if traces is not None:
         traces.put(
             Trace(
@@ -286,11 +306,11 @@ def answer_question(
                 history=[turn.question for turn in request.history],
                 mode=pipeline.mode,
                 models=pipeline.models,
-                plan=plan.model_dump(),
+                plan=full_plan.model_dump(),
                 recall=[r.model_dump() for r in recall.obligations],
-                read=[r.model_dump() for r in reading.sections],
+                read=[r.model_dump() for r in reading.sections] + (comparisons.read if comparisons else []),
                 not_opened=[n.model_dump() for n in reading.not_opened],
-                reading=reading.model_dump(exclude={"sections", "not_opened"}),
+                reading={**reading.model_dump(exclude={"sections", "not_opened"}), **({"compared": comparisons.pairs} if comparisons else {})},
                 written=[u.model_dump() for u in written],
                 removed=[r.model_dump() for r in gated.removed],
                 checked=[c.model_dump() for c in getattr(draft, "claims", [])],
@@ -301,4 +321,24 @@ def answer_question(
                 answer=response.model_dump(),
             )
         )
+    return response
+
+
+def _store_compared(pipeline: Pipeline, request: AskRequest, shelves: dict[str, OpenShelf], scope, plan: Plan, comparisons,
+                    traces: TraceStore | None, token: str, steps: list[StepCost], started: float) -> AskResponse:
+    """The answer (and its trace) when every obligation is a comparison: recall, read and write do not run."""
+    response = comparison_response(plan, comparisons, shelves, trace_id=new_trace_id(), mode=pipeline.mode,
+                                   models={**pipeline.models, "comparison": "code"}, shelves=sorted(scope),
+                                   warnings=[*plan.warnings, *comparisons.warnings], seconds=round(time.perf_counter() - started, 4))
+    if traces is not None:
+        traces.put(Trace(
+            trace_id=response.trace_id, created=now_iso(), token=token, shelves=sorted(scope), question=request.question,
+            history=[turn.question for turn in request.history], mode=pipeline.mode, models=response.models,
+            plan=plan.model_dump(), recall=[], read=comparisons.read, not_opened=[],
+            reading={"budget": pipeline.settings.answer.reading_budget_chars, "chars_read": sum(r["chars"] for r in comparisons.read),
+                     "scope_chars": sum(r["chars"] for r in comparisons.read), "whole_scope": False, "compared": comparisons.pairs},
+            written=[u.model_dump() for u in comparisons.written], removed=[r.model_dump() for r in comparisons.removed],
+            warnings=response.warnings, completion={"label": response.label, "obligations": response.obligations, "gaps": []},
+            steps=steps, seconds=response.seconds, answer=response.model_dump(),
+        ))
     return response

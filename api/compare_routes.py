@@ -15,8 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from api.errors import BadRequest, NotFound
 from api.hygiene import check_json_depth, error_responses
 from api.routes import TOKEN_REQUIRED, _check_served, authenticate
-from api.shelves import OpenShelf
-from compiler.compare import Comparison, CompareError, DocView, UnknownDocument, compare_batch, compare_pair
+from api.compare_resolve import shelf_views
+from compiler.compare import Comparison, CompareError, UnknownDocument, compare_batch, compare_pair
 
 __all__ = ["CompareRequest", "compare", "COMPARE_ROUTES"]
 
@@ -32,18 +32,6 @@ class CompareRequest(BaseModel):
     batch: bool = Field(default=False, description="Compare every pair of versions matched by identity instead of one pair.")
 
 
-def _views(shelf: OpenShelf) -> dict[str, DocView]:
-    views = shelf.cache.get("compare_views")
-    if views is None:
-        views = {
-            doc_id: DocView(doc_id, shelf.documents[doc_id]["title"], shelf.documents[doc_id]["path"],
-                            [shelf.sections[sid] for sid in shelf.doc_sections[doc_id]])
-            for doc_id in shelf.doc_order()
-        }
-        shelf.cache["compare_views"] = views
-    return views
-
-
 @post("/api/compare", status_code=200, guards=[authenticate], sync_to_thread=True, before_request=check_json_depth, security=TOKEN_REQUIRED,
       summary="What changed between two documents, or every pair of versions", responses=error_responses(400, 401, 403, 404, 413, 429))
 def compare(request: Request, data: JSONBody[CompareRequest]) -> Comparison:
@@ -56,7 +44,7 @@ def compare(request: Request, data: JSONBody[CompareRequest]) -> Comparison:
         raise BadRequest("give 'doc_a' and 'doc_b' (two document ids, the older first), or 'batch': true for every pair of versions")
     with request.app.state.shelves.use([data.shelf]) as served:
         shelf = served[data.shelf]
-        views = _views(shelf)
+        views = shelf_views(shelf)
         if data.batch:
             links = [(link.kind, link.src_doc, link.dst_doc) for link in shelf.links if link.kind in ("supersedes", "same_series")]
             return compare_batch(views, links)

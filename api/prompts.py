@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 __all__ = ["PLAN_SYSTEM", "PLAN_USER", "PLAN_PROMPT_VERSION", "WRITE_PROMPT_VERSION", "CHECK_PROMPT_VERSION", "WRITE_SYSTEM",
-           "WRITE_USER", "WRITE_MORE", "COMPOSE_SYSTEM", "CHECK_SYSTEM", "CHECK_USER", "FORMATS", "CANNOT_ANSWER", "CITATION_FORMAT"]
+           "WRITE_USER", "WRITE_MORE", "COMPOSE_SYSTEM", "CHECK_SYSTEM", "CHECK_USER", "FORMATS", "CANNOT_ANSWER", "CITATION_FORMAT",
+           "COMPARE_PROMPT_VERSION", "COMPARE_SYSTEM", "COMPARE_USER"]
 
 PLAN_PROMPT_VERSION = "plan-2"
 """Part of every cache key over planner replies: change it with PLAN_SYSTEM or PLAN_USER."""
@@ -109,3 +110,23 @@ CHECK_USER = """Cited sections:
 
 Claims:
 {claims}"""
+
+COMPARE_PROMPT_VERSION = "compare-1"
+"""Change it with COMPARE_SYSTEM or COMPARE_USER."""
+
+COMPARE_SYSTEM = f"""You explain what changed between two versions of a document. Code has computed every change below,
+with the old and new values and their difference; you explain them and add nothing.
+Rules:
+- Write short Markdown sentences (or a '-' list). Each ends with the section ids of the change it explains, in square
+  brackets, like {CITATION_FORMAT}, exactly as listed for that change.
+- Write values exactly as listed, from the old value to the new one ("from 45 calendar days to 30 calendar days").
+  Give a difference only as listed; never compute one yourself.
+- Use a direction word (shortened, extended, increased, reduced) only when the listed difference says so.
+- Do not mention anything that is not in the list of changes: an unchanged value is not a change.
+- When the list does not answer the question, write the line '{CANNOT_ANSWER}' and nothing else."""
+
+COMPARE_USER = """Question: {question}
+Part to answer: {ask}
+
+Computed changes (number. kind scope — what: old, new; difference; sections):
+{changes}"""

@@ -142,6 +142,8 @@ def format_trace(trace: Trace) -> str:
         f"read {len(trace.read)} sections, {reading['chars_read']:,} of {reading['budget']:,} characters"
         f" ({'whole scope' if reading['whole_scope'] else 'selection'}); {len(trace.not_opened)} candidates not opened"
     )
+    for pair in reading.get("compared", []):
+        lines.append(f"compared {pair['older']} → {pair['newer']} ({pair['reason']}): {pair['changes']} changes, {pair['shown']} shown")
     for item in trace.not_opened[:10]:
         lines.append(f"  not opened {item['section_id']}: {item['reason']}")
     lines.append(f"written {len(trace.written)} units; removed {len(trace.removed)}")

@@ -27,6 +27,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
 from pydantic import BaseModel, Field
 
+from compiler.change_pages import change_pages, pages_by_document
 from compiler.errors import SiteError
 from compiler.inert import Md, code_block, escape_inline, finalize, heading, link, table
 from compiler.linkmap import link_map_html
@@ -45,7 +46,7 @@ __all__ = ["PAGE_EPOCH", "TEMPLATES_DIR", "PagesResult", "render_pages", "page_u
 
 PAGE_EPOCH = 3  # bump when the page layout code changes, so every page re-renders
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
-TEMPLATE_NAMES = ("home", "shelf", "document", "ledger", "dossier", "open_references", "coverage")
+TEMPLATE_NAMES = ("home", "shelf", "document", "ledger", "dossier", "open_references", "coverage", "changes")
 SECTIONS_MAP = "assets/shelfwise/sections.json"
 WIDE_TABLE = 7  # columns from which a table is wide
 
@@ -248,9 +249,11 @@ def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_di
     counts = {"documents": len(data.documents), "dossiers": len(data.dossiers),
               "open": sum(1 for hooks in data.hooks.values() for h in hooks if h["status"] == "open")}
     pair_map = link_map_html(data.documents, data.links, data.short_names, data.titles)
-    home = {"documents": data.documents, "counts": counts, "failures": data.failures}
+    changes = change_pages(store)
+    changes_of = pages_by_document(changes)
+    home = {"documents": data.documents, "counts": counts, "failures": data.failures, "changes": changes}
     writer.page(env, "home", "index.md", _hash(templates_key, base, home), ctx("", **home))
-    shelf_page = {"documents": data.documents, "briefs": data.briefs, "dossiers": data.dossiers, "link_map": pair_map}
+    shelf_page = {"documents": data.documents, "briefs": data.briefs, "dossiers": data.dossiers, "link_map": pair_map, "changes": changes}
     writer.page(env, "shelf", "shelf.md", _hash(templates_key, base, shelf_page), ctx("", **shelf_page))
     section_count = 0
     for number, row in enumerate(data.documents, 1):
@@ -260,7 +263,7 @@ def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_di
         figure_meta = [tuple(r) for r in store.db.execute(
             "SELECT id, caption, description, described_by, image_hash FROM figures WHERE doc_id = ? ORDER BY id", (doc_id,))]
         key = _hash(templates_key, base, row["content_hash"], row["settings_hash"], row["title"], panels, relations,
-                    data.briefs.get(doc_id), figure_meta)
+                    data.briefs.get(doc_id), figure_meta, changes_of.get(doc_id, []))
         path = f"documents/{doc_id}.md"
         section_count += row["n_sections"]
         if writer.fresh(path, key):
@@ -269,6 +272,7 @@ def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_di
             if progress:
                 progress(f"page {number}/{len(data.documents)} {row['path']}")
             writer.page(env, "document", path, key, ctx("../", doc=row, brief=data.briefs.get(doc_id), relations=relations,
+                                                         changes_links=changes_of.get(doc_id, []),
                                                          **_document_context(store, data, row, panels, relations, writer)))
         if data.ledger_ran:
             entries = [{**a, "where": {"doc_id": doc_id, "section_id": a["section_id"],
@@ -276,6 +280,8 @@ def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_di
                        for a in data.assertions.get(doc_id, [])]
             writer.page(env, "ledger", f"ledger/{doc_id}.md", _hash(templates_key, base, row["title"], entries),
                         ctx("../", doc=row, assertions=entries))
+    for change in changes:
+        writer.page(env, "changes", change["path"], _hash(templates_key, base, change), ctx("../", **change))
     for dossier in data.dossiers:
         writer.page(env, "dossier", f"dossiers/{dossier['slug']}.md", _hash(templates_key, base, dossier),
                     ctx("../", dossier=dossier, titles=data.titles, labels=data.labels))
@@ -297,7 +303,7 @@ def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_di
     removed = _remove_stale(docs, set(writer.new))
     manifest_path.write_text(json.dumps(writer.new, indent=1, sort_keys=True), encoding="utf-8")
     return PagesResult(
-        nav=_nav(data), pages=sum(1 for p in writer.new if p.endswith(".md")), rendered=writer.rendered,
+        nav=_nav(data, changes), pages=sum(1 for p in writer.new if p.endswith(".md")), rendered=writer.rendered,
         unchanged=writer.unchanged, removed=removed, sections=section_count,
         figures=sum(1 for p in writer.new if p.endswith(".png")),
     )
@@ -311,11 +317,13 @@ def nav_title(text: str) -> str:
     return " ".join(str(text).split()).translate(_TITLE_SAFE) or "(untitled)"
 
 
-def _nav(data: ShelfData) -> list:
+def _nav(data: ShelfData, changes: list[dict] | None = None) -> list:
     nav: list = [{"Home": "index.md"}, {"Shelf": "shelf.md"},
                  {"Documents": [{nav_title(row["title"]): f"documents/{row['doc_id']}.md"} for row in data.documents]}]
     if data.ledger_ran:
         nav.append({"Ledgers": [{nav_title(row["title"]): f"ledger/{row['doc_id']}.md"} for row in data.documents]})
+    if changes:
+        nav.append({"What changed": [{nav_title(f"{c['older']['title']} → {c['newer']['title']}"): c["path"]} for c in changes]})
     if data.dossiers:
         nav.append({"Dossiers": [{nav_title(d["topic"]): f"dossiers/{d['slug']}.md"} for d in data.dossiers]})
     if data.ledger_ran:

@@ -24,6 +24,7 @@ import re
 from pydantic import BaseModel, Field, ValidationError
 
 from api.guards import fold, numbers
+from api.compare_answer import COMPUTED_LINE, MODE_LINES as COMPARE_MODE_LINES
 from api.render import MODE_LINES
 from api.terms import identifiers, normalise, stems
 from compiler.ledger import sentences
@@ -90,8 +91,9 @@ class Grade(BaseModel):
 
 
 def blind_text(markdown: str) -> str:
-    """The answer as the judge sees it: citation marks and the footers naming the mode or counting removals cut."""
-    footers = {line.strip() for line in MODE_LINES.values()}
+    """The answer as the judge sees it: citation marks and the footers naming the mode (a comparison's too) or counting
+    removals cut."""
+    footers = {line.strip() for line in [*MODE_LINES.values(), *COMPARE_MODE_LINES.values(), COMPUTED_LINE]}
     lines = [line for line in markdown.splitlines() if line.strip() not in footers and not _NOT_SHOWN.match(line.strip())]
     return _CITATION.sub("", "\n".join(lines)).strip()
 

@@ -62,3 +62,19 @@ def write_pdf(path: Path, pages: list[list[tuple[str, str]]], encrypt: str | Non
         c.showPage()
     c.save()
     return path
+
+
+@pytest.fixture(scope="session")
+def demo_site(tmp_path_factory):
+    """The demo shelf (shelves/northwind) compiled once per session with the ledger and the site: (settings, shelf, report)."""
+    from compiler.build import build_shelf
+    from compiler.linking import links_stage
+    from compiler.settings import Settings
+    from compiler.site import site_stage
+
+    shelf = ROOT / "shelves" / "northwind"
+    if not (shelf / "documents").is_dir():
+        pytest.skip("the demo shelf has not been generated")
+    settings = Settings(build_dir=tmp_path_factory.mktemp("demo-site") / "build")
+    report = build_shelf(shelf, settings, progress=lambda line: None, stages=[links_stage(), site_stage(settings, shelf)])
+    return settings, shelf, report

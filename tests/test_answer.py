@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import yaml
 
@@ -67,12 +69,35 @@ def test_demo_truth_questions_read_their_evidence_and_quote_verbatim(demo, tmp_p
         assert any(normalise(e["quote"]) in answer.sentences[0].text for e in item["must"][0]["evidence"]), answer.sentences[0].text
     quoted = {sid for s in answer.sentences if s.status == "verbatim" for sid in s.citations}
     for sentence in answer.sentences:
+        if answer.models.get("comparison") == "code" and sentence.obligation in _compared(answer):
+            _check_compared(shelf, sentence)
+            continue
         if sentence.status == "computed":  # a verdict derived by code rests on quoted premises shown beside it
             assert sentence.text.startswith("Derived from the documents:") and set(sentence.citations) <= quoted
             continue
         assert any(normalise(sentence.text) in normalise(shelf.sections[sid].text) for sid in sentence.citations)
         assert all(f"[{sid}]" in answer.answer_markdown for sid in sentence.citations)
     traces.close()
+
+
+def _compared(answer) -> set[int]:
+    """The obligations a comparison answered: their sentences are computed from two documents, not quoted from one."""
+    return {s.obligation for s in answer.sentences if s.kind == "table_row" and s.status == "computed"}
+
+
+def _check_compared(shelf, sentence) -> None:
+    """A change row cites the sections its two side cells name; a quoted pair of sentences stands in the two it cites."""
+    if sentence.kind in ("heading", "table_header"):
+        assert sentence.status == "label" and not sentence.citations
+        return
+    assert sentence.status == "computed" and sentence.citations
+    if sentence.kind == "table_row":
+        sides = [side for side in sentence.text.split(" | ")[-2:] if side != "—"]
+        assert [shelf.sections[sid].heading for sid in sentence.citations] == [normalise(side) for side in sides][:len(sentence.citations)]
+        return
+    old, new = re.match(r"^Old: “(.+)” → new: “(.+)”$", sentence.text).groups()
+    assert normalise(old) in normalise(shelf.sections[sentence.citations[0]].text)
+    assert normalise(new) in normalise(shelf.sections[sentence.citations[1]].text)
 
 
 def test_a_small_budget_reads_a_selection_and_records_what_it_did_not_open(demo):

@@ -150,6 +150,18 @@ def test_batch_pairs_by_id_number_and_keeps_the_near_identical_name_apart(docs):
     assert "### Jordan Ellis (SSN 000-41-4417):" in batch.markdown and "- Jordan Ellys (SSN 000-41-4471): `ellys-2024-md`" in batch.markdown
 
 
+def test_batch_answer_names_every_person_and_supplier_once_each(client):
+    batch = client.post("/api/compare", json={"shelf": "pairs", "batch": True}, headers=READER).json()
+    headings = [line for line in batch["markdown"].splitlines() if line.startswith("### ")]
+    names = ["Jordan Ellis (SSN 000-41-4417)", "Harbor Supplies Ltd (ABN 00 111 222 333)", "Ana Ruiz (SIN 000 512 907)", "SOP-100"]
+    assert sorted(p["name"] for p in batch["pairs"]) == sorted(names)
+    for pair in batch["pairs"]:
+        title = f"### {pair['name']}: {pair['changes']['title_a']} → {pair['changes']['title_b']}"
+        assert headings.count(title) == 1, title
+    assert headings[-1] == "### Not compared" and "- Jordan Ellys (SSN 000-41-4471): `ellys-2024-md`" in batch["markdown"]
+    assert all(line.startswith("### Jordan Ellis (") for line in headings if "Ellis" in line)  # the trap kept apart
+
+
 def _form(doc_id: str, title: str, lines: list[str]) -> DocView:
     root = Section(id=f"{doc_id}-root", doc_id=doc_id, parent_id=None, seq=0, level=0, heading=title, heading_path=[],
                    blocks=[Block(kind="paragraph", text=line) for line in lines])

@@ -117,15 +117,11 @@ def test_failed_build_keeps_the_last_good_site(widget_site, tmp_path):
     assert not [p.name for p in folder.iterdir() if p.name.startswith(".site-")]
 
 
-def test_demo_shelf_site_through_the_build(tmp_path):
-    shelf = ROOT / "shelves" / "northwind"
-    if not (shelf / "documents").is_dir():
-        pytest.skip("the demo shelf has not been generated")
-    settings = Settings(build_dir=tmp_path / "build")
-    report = build_shelf(shelf, settings, progress=lambda line: None, stages=[links_stage(), site_stage(settings, shelf)])
+def test_demo_shelf_site_through_the_build(demo_site):
+    settings, shelf, report = demo_site
     summary = report.stages["site"]
     assert summary["sections"] > 100 and summary["figures"] >= 1
-    out = tmp_path / "build" / "northwind"
+    out = settings.build_dir / "northwind"
     store = Store(out / "store.sqlite", create=False)
     try:
         _check_site(store, out / "site")
@@ -135,3 +131,62 @@ def test_demo_shelf_site_through_the_build(tmp_path):
         assert again.stages["site"]["rendered"] == 0 and again.stages["site"]["pages"] == summary["pages"]
     finally:
         store.close()
+
+
+REV_C, REV_D = "documents-quality-manual-rev-c-docx", "documents-quality-manual-rev-d-pdf"
+CHANGES_PAGE = f"changes/{REV_C}--{REV_D}.html"
+
+
+def _closure_row(site: Path) -> list[str]:
+    """The hrefs of the What-changed table row moving complaint closure from 45 to 30 calendar days."""
+    html = (site / CHANGES_PAGE).read_text(encoding="utf-8")
+    rows = [row for row in re.findall(r"<tr>(.*?)</tr>", html, re.S) if "45 calendar days" in row and "30 calendar days" in row]
+    assert len(rows) == 1 and "−15 calendar days" in rows[0] and "Complaints shall be closed within" in rows[0]
+    return re.findall(r'href="([^"]+)"', rows[0])
+
+
+def test_demo_superseded_revision_links_to_what_changed_with_the_45_to_30_day_change_anchored_both_sides(demo_site):
+    settings, _, _ = demo_site
+    site = settings.build_dir / "northwind" / "site"
+    hrefs = _closure_row(site)
+    assert [h.split("#")[0] for h in hrefs] == [f"../documents/{REV_C}.html", f"../documents/{REV_D}.html"]
+    for href in hrefs:
+        page, anchor = href.split("#")
+        target = _parse((site / "changes" / page).resolve())
+        assert any(attrs.get("id") == anchor for tag, attrs in target.tags if tag.startswith("h")), href
+    store = Store(settings.build_dir / "northwind" / "store.sqlite", create=False)
+    try:
+        headings = {s.id: (s.doc_id, s.heading) for s in store.sections()}
+    finally:
+        store.close()
+    assert [headings[h.split("#")[1]] for h in hrefs] == [(REV_C, "8.2.2 Complaint handling"), (REV_D, "8.2.2 Complaint handling")]
+    for page in (f"documents/{REV_C}.html", f"documents/{REV_D}.html", "index.html", "shelf.html"):
+        links = {attrs.get("href") for tag, attrs in _parse(site / page).tags if tag == "a"}
+        assert any((href or "").endswith(CHANGES_PAGE.split("/")[1]) for href in links), page
+    old_page = (site / f"documents/{REV_C}.html").read_text(encoding="utf-8")
+    assert "What changed in QM-001 Quality Manual, Rev D" in old_page
+
+
+def test_demo_what_changed_anchors_land_on_both_sections_in_chromium(demo_site):
+    from tests.test_browser import CHROMIUM, launch_chromium
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    settings, _, _ = demo_site
+    site = (settings.build_dir / "northwind" / "site").resolve()
+    hrefs = _closure_row(site)
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        page = browser.new_page()
+        try:
+            for index, href in enumerate(hrefs):
+                page.goto((site / CHANGES_PAGE).as_uri())
+                page.locator("tr", has_text="−15 calendar days").locator("a").nth(index).click()
+                anchor = href.split("#")[1]
+                page.wait_for_url(f"**#{anchor}")
+                heading = page.locator(f"[id='{anchor}']")
+                assert heading.is_visible() and "8.2.2 Complaint handling" in heading.inner_text()
+        finally:
+            browser.close()

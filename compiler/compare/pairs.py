@@ -18,7 +18,7 @@ from compiler.compare.changes import DocView
 from compiler.compare.fields import document_fields, label_key
 from compiler.compare.values import parse_value
 
-__all__ = ["Identity", "identity_of", "pair_documents", "Pairing"]
+__all__ = ["Identity", "identity_of", "pair_documents", "Pairing", "one_series"]
 
 _PERSON_NAME = re.compile(r"^(?:(?:taxpayer|taxpayer's|full|your|legal|individual's|individual) )?(?:full )?name(?: of (?:taxpayer|individual))?$|^taxpayer$")
 _PERSON_ID = re.compile(r"\b(?:ssn|sin|tfn|itin|social security(?: number)?|social insurance(?: number)?|tax file number|"
@@ -103,7 +103,8 @@ SAME_SERIES = 0.6
 """Similarity (difflib ratio) of two titles' families above which a supersedes link joins two versions of one document."""
 
 
-def _one_series(newer: Identity, older: Identity) -> bool:
+def one_series(newer: Identity, older: Identity) -> bool:
+    """Two identities of one series: the same key, or titles whose families are alike (``SAME_SERIES``)."""
     if newer.key and newer.key == older.key:
         return True
     return SequenceMatcher(None, newer.family, older.family).ratio() >= SAME_SERIES
@@ -126,7 +127,7 @@ def pair_documents(docs: list[DocView], links: list[tuple[str, str, str]]) -> Pa
     for kind, newer, older in sorted(links):
         if kind not in ("supersedes", "same_series") or newer not in by_id or older not in by_id or newer == older:
             continue
-        if kind == "supersedes" and not _one_series(identities[newer], identities[older]):
+        if kind == "supersedes" and not one_series(identities[newer], identities[older]):
             continue  # "supersedes" read from a sentence about another document; pair only versions of one series
         if (older, newer) not in {(p[0].doc_id, p[1].doc_id) for p in result.pairs}:
             result.pairs.append((by_id[older], by_id[newer], identities[newer], f"{kind} link"))
