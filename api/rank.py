@@ -32,7 +32,7 @@ from api.shelves import OpenShelf
 from api.terms import document_keys, identifier_key, identifiers, table_cells, word_stems
 from compiler.ledger import find_thresholds
 
-__all__ = ["Candidate", "Pool", "build_pool", "changed_rules", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
+__all__ = ["Candidate", "Pool", "build_pool", "changed_rules", "expansion_terms", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
            "FACETS", "FRAMING", "MIN_SHOWN"]
 
 K1, B = 1.2, 0.75
@@ -78,6 +78,12 @@ CONTRAST = re.compile(r"\b(?:instead of|rather than|other than|as opposed to|in 
 answer is not about."""
 CONTRASTED = 0.3
 """Weight factor of a word that stands only in a contrast phrase of the ask."""
+FEEDBACK_UNITS = 7
+"""Best units of an obligation whose shared words expand its query (``expansion_terms``)."""
+FEEDBACK_TERMS = 10
+"""Words the feedback adds."""
+FEEDBACK_WEIGHT = 0.3
+"""The feedback words together weigh this share of the query's own words."""
 LEAD_SECTIONS = 6
 """An obligation that names a document and asks little else is answered by the document's opening sections."""
 
@@ -306,6 +312,32 @@ def changed_rules(pool: Pool, picked: list[tuple[float, int]]) -> list[tuple[flo
     return extra
 
 
+def expansion_terms(query: dict[str, float], pool: Pool, scored: list[tuple[float, float, bool, int]]) -> dict[str, float]:
+    """Pseudo-relevance feedback (RM3-style): the words the obligation's best units share, beyond the query's own,
+    weighted by how much of those units they make up and how rare they are, scaled to ``FEEDBACK_WEIGHT`` of the
+    query's weight. A document says what the question asks in its own words ("installed verbatim", "expanded whenever
+    this variable is substituted" for "=" in a question about make's assignment operators): its best sentences lend
+    those words to the rest."""
+    top = [entry for entry in scored[:FEEDBACK_UNITS] if entry[0] > 0]
+    if len(top) < 2:
+        return {}
+    best = top[0][0]
+    mass: Counter = Counter()
+    for score, _, _, index in top:
+        unit = pool.units[index]
+        for term, count in unit.tf.items():
+            if term.startswith("@") or term in query or len(term) < 3:
+                continue
+            mass[term] += (score / best) * count / unit.length
+    chosen = [(t, m) for t, m in mass.most_common() if sum(1 for _, _, _, i in top if t in pool.units[i].words) >= 2][:FEEDBACK_TERMS]
+    if not chosen:
+        return {}
+    total = sum(w for t, w in query.items() if not t.startswith("@")) or 1.0
+    weights = {t: m * pool.idf.get(t, pool.unseen) for t, m in chosen}
+    scale = FEEDBACK_WEIGHT * total / (sum(weights.values()) or 1.0)
+    return {t: w * scale for t, w in weights.items()}
+
+
 def score_units(plan: Plan, pool: Pool) -> list[tuple[dict[str, float], list[tuple[float, float, int]]]]:
     """Per obligation: its query and (score, own coverage, whether it may be shown, unit index) for every unit holding
     one of its words. A unit may be shown when it, read with its headings, holds MIN_SHOWN of the obligation's words,
@@ -324,30 +356,42 @@ def score_units(plan: Plan, pool: Pool) -> list[tuple[dict[str, float], list[tup
         lead = bool(docs) and len([t for t in query if not t.startswith("@")]) <= 1
         words_only = {t: w for t, w in query.items() if not t.startswith("@")}
         cites = bool(CITES_ASKED.search(obligation.ask))
-        scored = []
-        for index, unit in enumerate(pool.units):
-            if unit.reference_list and not cites:
-                continue
-            # a step or an item of an asked-for list means what its heading says it is part of
-            item = unit.kind == "step" or (unit.kind == "list_item" and obligation.kind in ("trace", "list"))
-            named_here = bool(docs) and unit.doc_id in docs
-            if unit.kind == "table_header" or not ((unit.words | (unit.context if item else set())) & words_only.keys()):
-                if not (unit.doc_id in explicit and unit.words & query.keys()):  # "what changed with PEP 585": a facet will do
-                    continue
-            own = coverage(words_only, unit.words)
-            if item:
-                own = max(own, 0.8 * coverage(words_only, unit.words | unit.context))
-            score = relevance(query, unit, pool.avg_length) * shape_factor(unit) * prior(unit.ranks.get(o_index))
-            if obligation.kind in ("list", "lookup", "judge") and value_match(obligation.ask, unit):
-                score *= VALUE_MATCH
-            if wanted and unit.doc_id not in wanted:
-                score *= ELSEWHERE if docs else (ELSEWHERE + 1) / 2
-            elif lead:
-                score *= 1 + max(0, LEAD_SECTIONS - unit.doc_position) / LEAD_SECTIONS
-            if unit.superseded_by and not changes:
-                score *= SUPERSEDED
-            shown = coverage(words_only, unit.words | unit.context) >= MIN_SHOWN or named_here
-            scored.append((score, max(own, 0.01 if named_here else 0.0), shown, index))
-        scored.sort(key=lambda item: (-item[0], pool.units[item[3]].order))
+        scored = _score_all(obligation, o_index, pool, query, query, words_only, docs, explicit, wanted, changes, lead, cites)
+        feedback = expansion_terms(query, pool, scored)
+        if feedback:  # the second pass ranks by the query and its feedback words; coverage still counts the query's own
+            scored = _score_all(obligation, o_index, pool, query, {**query, **feedback}, words_only, docs, explicit, wanted,
+                                changes, lead, cites)
         out.append((query, scored))
     return out
+
+
+def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str, float], ranking: dict[str, float],
+               words_only: dict[str, float], docs: set[str], explicit: set[str], wanted: set[str], changes: bool, lead: bool,
+               cites: bool) -> list[tuple[float, float, bool, int]]:
+    """Every unit holding a word of the obligation, scored by ``ranking`` (the query, or the query with feedback)."""
+    scored = []
+    for index, unit in enumerate(pool.units):
+        if unit.reference_list and not cites:
+            continue
+        # a step or an item of an asked-for list means what its heading says it is part of
+        item = unit.kind == "step" or (unit.kind == "list_item" and obligation.kind in ("trace", "list"))
+        named_here = bool(docs) and unit.doc_id in docs
+        if unit.kind == "table_header" or not ((unit.words | (unit.context if item else set())) & words_only.keys()):
+            if not (unit.doc_id in explicit and unit.words & query.keys()):  # "what changed with PEP 585": a facet will do
+                continue
+        own = coverage(words_only, unit.words)
+        if item:
+            own = max(own, 0.8 * coverage(words_only, unit.words | unit.context))
+        score = relevance(ranking, unit, pool.avg_length) * shape_factor(unit) * prior(unit.ranks.get(o_index))
+        if obligation.kind in ("list", "lookup", "judge") and value_match(obligation.ask, unit):
+            score *= VALUE_MATCH
+        if wanted and unit.doc_id not in wanted:
+            score *= ELSEWHERE if docs else (ELSEWHERE + 1) / 2
+        elif lead:
+            score *= 1 + max(0, LEAD_SECTIONS - unit.doc_position) / LEAD_SECTIONS
+        if unit.superseded_by and not changes:
+            score *= SUPERSEDED
+        shown = coverage(words_only, unit.words | unit.context) >= MIN_SHOWN or named_here
+        scored.append((score, max(own, 0.01 if named_here else 0.0), shown, index))
+    scored.sort(key=lambda item: (-item[0], pool.units[item[3]].order))
+    return scored

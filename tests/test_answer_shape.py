@@ -316,3 +316,27 @@ def test_a_register_row_with_empty_cells_keeps_its_columns():
     row = Unit(id="u2", kind="table_row", text="CMP-16 | Open - MDR investigation | | CAPA-2026-006 |", citations=["s1"], obligation=0, group="t")
     lines = _table([header, row]).splitlines()
     assert lines[2].startswith("| CMP-16 | Open - MDR investigation |  | CAPA-2026-006 |") and "\\|" not in lines[2]
+
+
+def test_the_best_sentences_lend_their_words_to_the_rest():
+    """Pseudo-relevance feedback: the words the best-matching sentences share ('expanded', 'substituted') lift a sentence
+    that says the rest of the answer in the document's own words over one that merely repeats a question word."""
+    from api.plan import plan_by_rules
+    from api.rank import build_pool, expansion_terms, obligation_query, score_units
+    from api.write import section_units
+
+    shelf = _memory_shelf({"make": ("GNU Make", "make.pdf", [("6.2 The Two Flavors of Variables", [
+        _p("A recursively expanded variable is defined with the equals operator."),
+        _p("With the equals operator its references are expanded whenever the variable is substituted."),
+        _p("The value is installed verbatim and references are expanded whenever this variable is substituted."),
+        _p("A variable name may contain letters, digits and underscores."),
+    ])])})
+    plan = plan_by_rules("What does the equals operator do to a variable?", [], {"make": "GNU Make"}, [], [], [])
+    pool = build_pool(_reading(shelf), {"mem": shelf}, section_units)
+    query = obligation_query(plan.obligations[0], pool, set())
+    ((_, scored),) = score_units(plan, pool)
+    feedback = expansion_terms(query, pool, scored)
+    assert {"expand", "substitut"} <= feedback.keys() and not feedback.keys() & query.keys()
+    order = [pool.units[i].text for _, _, _, i in scored]
+    assert order.index("The value is installed verbatim and references are expanded whenever this variable is substituted.") < \
+        order.index("A variable name may contain letters, digits and underscores.")
