@@ -150,3 +150,28 @@ def test_slide_figure_takes_the_caption_two_paragraphs_below(tmp_path: Path):
     figures = [e for e in converted.elements if e.kind == "figure"]
     assert [f.text for f in figures] == ["Figure 1: Triage decision for a new complaint"]
     assert "Figure 1: Triage decision for a new complaint" not in [e.text for e in converted.elements if e.kind == "paragraph"]
+
+
+def test_a_word_paragraph_of_several_runs_is_read_as_one_paragraph(tmp_path: Path):
+    """docling splits a Word paragraph with mixed formatting or a hyperlink into an inline group of runs; the reader
+    joins them back, so 'A4 … and A7 … merged into A5:2017 …' is one sentence (the OWASP 2017 release notes came out
+    as eight one-word paragraphs), and a list item keeps its joined text."""
+    import docx
+
+    document = docx.Document()
+    document.add_heading("Release Notes", level=1)
+    paragraph = document.add_paragraph()
+    for text, bold in (("A4-Insecure Direct Object References", True), (" and ", False),
+                       ("A7-Missing Function Level Access Control", True), (" merged into ", False),
+                       ("A5:2017-Broken Access Control", True), (".", False)):
+        paragraph.add_run(text).bold = bold
+    item = document.add_paragraph(style="List Bullet")
+    item.add_run("CSRF").italic = True
+    item.add_run(" was found in only 5% of applications.")
+    document.add_paragraph("A plain paragraph.")
+    document.save(tmp_path / "notes.docx")
+    converted = convert_file(tmp_path / "notes.docx")
+    texts = [(e.kind, e.text) for e in converted.elements if e.kind != "heading"]
+    assert texts == [("paragraph", "A4-Insecure Direct Object References and A7-Missing Function Level Access Control merged into A5:2017-Broken Access Control."),
+                     ("list_item", "CSRF was found in only 5% of applications."),
+                     ("paragraph", "A plain paragraph.")], texts

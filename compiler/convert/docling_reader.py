@@ -145,6 +145,56 @@ def _list_text(item, counters: dict) -> str:
     return text if text.startswith(marker) else f"{marker} {text}"
 
 
+_NO_SPACE_BEFORE = re.compile(r"\s+([.,;:!?)\]}%])")
+_NO_SPACE_AFTER = re.compile(r"([(\[{])\s+")
+
+
+class _InlineRuns:
+    """docling gives a Word paragraph holding a hyperlink or mixed formatting as an inline group of runs ("A4-Insecure
+    Direct Object References", "and", "A7-…", "merged into", …): the runs of one group are joined back into one
+    paragraph (or list item, when the group is a list item's text), so a sentence is read, searched and quoted whole."""
+
+    def __init__(self, doc, counters: dict):
+        self.doc = doc
+        self.counters = counters
+        self.key: str | None = None
+        self.parts: list[str] = []
+        self.page: int | None = None
+        self.owner = None
+
+    def take(self, item, page: int | None) -> list[Element] | None:
+        """None when ``item`` is no inline run; else the elements finished by it (the previous group's paragraph)."""
+        from docling_core.types.doc import GroupLabel, ListItem
+
+        parent = getattr(item, "parent", None)
+        group = parent.resolve(self.doc) if parent is not None else None
+        if group is None or getattr(group, "label", None) != GroupLabel.INLINE:
+            return None
+        done: list[Element] = []
+        if parent.cref != self.key:
+            done = self.flush()
+            self.key, self.page = parent.cref, page
+            owner = group.parent.resolve(self.doc) if getattr(group, "parent", None) is not None else None
+            self.owner = owner if isinstance(owner, ListItem) else None
+        text = " ".join(item.text.split())
+        if text:
+            self.parts.append(text)
+        return done
+
+    def flush(self) -> list[Element]:
+        """The paragraph (or list item) of the group being joined, if any."""
+        if self.key is None:
+            return []
+        text = _NO_SPACE_AFTER.sub(r"\1", _NO_SPACE_BEFORE.sub(r"\1", " ".join(self.parts))).strip()
+        out: list[Element] = []
+        if text and self.owner is not None:
+            out.append(Element(kind="list_item", text=_list_text(self.owner.model_copy(update={"text": text}), self.counters), page=self.page))
+        elif text:
+            out.append(Element(kind="paragraph", text=text, page=self.page))
+        self.key, self.parts, self.owner = None, [], None
+        return out
+
+
 def read(path: Path, options: ReadOptions) -> Converted:
     from compiler.offline import prepare
 
@@ -175,11 +225,17 @@ def read(path: Path, options: ReadOptions) -> Converted:
             captions.add(ref.cref)
     elements: list[Element] = []
     counters: dict = {}
+    inline = _InlineRuns(doc, counters)
     title = _core_title(path) if fmt in (".docx", ".pptx", ".xlsx") else ""
     properties_title = bool(title)
     current_sheet = None
     for item, _depth in doc.iterate_items():
         page = _page(item)
+        done = inline.take(item, page) if isinstance(item, TextItem) else None
+        if done is not None:  # one run of a paragraph docling split at a hyperlink or a change of formatting
+            elements.extend(done)
+            continue
+        elements.extend(inline.flush())
         if sheets and page is not None and page != current_sheet:
             current_sheet = page
             name = sheets[page - 1] if 0 < page <= len(sheets) else f"Sheet {page}"
@@ -217,6 +273,7 @@ def read(path: Path, options: ReadOptions) -> Converted:
                 continue
             kind = "code" if str(item.label) in {"code", "DocItemLabel.CODE"} else "paragraph"
             elements.append(Element(kind=kind, text=text, page=page))
+    elements.extend(inline.flush())
     elements = _attach_captions(elements)
     pages = len(sheets) if sheets else (len(doc.pages) if doc.pages else 0)
     if not title:
