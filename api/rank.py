@@ -33,7 +33,7 @@ from api.terms import document_keys, identifier_key, identifiers, table_cells, w
 from compiler.ledger import find_thresholds
 
 __all__ = ["Candidate", "Pool", "build_pool", "changed_rules", "expansion_terms", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
-           "FACETS", "FRAMING", "MIN_SHOWN"]
+           "FACETS", "FRAMING", "MIN_SHOWN", "numeric_share"]
 
 K1, B = 1.2, 0.75
 """BM25 term saturation and length normalisation."""
@@ -274,6 +274,21 @@ def value_match(ask: str, unit: Candidate) -> bool:
     return False
 
 
+_TOKEN = re.compile(r"\S+")
+_NUMERIC = re.compile(r"^[(\[]?[-+−]?\d[\d.,:%/]*[)\]%*∗†]*[,;]?$")
+NUMERIC_RUN = 0.35
+"""A sentence whose tokens are at least this share bare numbers is a table's row read as text (a PDF's results table):
+evidence only for a question asking for numbers."""
+FIGURES_ONLY = 0.4
+"""Score factor of such a run of figures for an obligation that asks for no number."""
+
+
+def numeric_share(text: str) -> float:
+    """Share of the text's tokens that are bare numbers ("15.60", "0.50", "(3B)" is not)."""
+    tokens = _TOKEN.findall(text)
+    return sum(1 for t in tokens if _NUMERIC.match(t)) / len(tokens) if tokens else 0.0
+
+
 def shape_factor(unit: Candidate) -> float:
     """Sentence-level evidence over boilerplate: long units and fragments count less."""
     chars = len(unit.text)
@@ -383,6 +398,8 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
         if item:
             own = max(own, 0.8 * coverage(words_only, unit.words | unit.context))
         score = relevance(ranking, unit, pool.avg_length) * shape_factor(unit) * prior(unit.ranks.get(o_index))
+        if unit.kind in ("sentence", "list_item") and "@number" not in query and numeric_share(unit.text) >= NUMERIC_RUN:
+            score *= FIGURES_ONLY
         if obligation.kind in ("list", "lookup", "judge") and value_match(obligation.ask, unit):
             score *= VALUE_MATCH
         if wanted and unit.doc_id not in wanted:

@@ -340,3 +340,15 @@ def test_the_best_sentences_lend_their_words_to_the_rest():
     order = [pool.units[i].text for _, _, _, i in scored]
     assert order.index("The value is installed verbatim and references are expanded whenever this variable is substituted.") < \
         order.index("A variable name may contain letters, digits and underscores.")
+
+
+def test_a_results_table_read_as_text_is_not_an_explanation():
+    """A PDF's results table comes out as lines of figures ('Adaptive Retrieval 15.60 25.60 20.00 0.50 ...'): for a
+    'how does it choose' question the sentence that explains ranks first; for a numeric question the figures still count."""
+    shelf = _memory_shelf({"paper": ("Adaptive-RAG", "adaptive.pdf", [("3 Method", [
+        _p("Adaptive Retrieval 15.60 25.60 20.00 0.50 Single-step 1.60 11.90 20.80 0.59 Multi-step 8.40 17.80 10.20"),
+        _p("A classifier predicts how complex each query is, and the retrieval strategy follows from that prediction."),
+    ])])})
+    _, draft = _write(shelf, "How does Adaptive Retrieval choose a single-step or multi-step retrieval strategy for a query?")
+    sentences = sorted((u for u in draft.units if u.kind == "sentence"), key=lambda u: -u.score)
+    assert sentences[0].text.startswith("A classifier predicts"), [u.text for u in sentences]
