@@ -133,9 +133,32 @@ def _named_documents(text: str, documents: dict[str, str]) -> list[str]:
     return sorted(doc_id for doc_id, title in documents.items() if document_keys(doc_id, title, "") & wanted)
 
 
+_ENUMERATION = re.compile(
+    r"^(?P<head>.*\b(?:for|of|about|on|in|to|from|under|regarding|concerning)\s+(?:the\s+|a\s+|an\s+)?)"
+    r"(?P<items>[^,]+(?:,\s+[^,]+)+?,?\s+(?:and|or)\s+[^,]+)$", re.I)
+_COMPARING = re.compile(r"\b(compar\w*|differ\w*|distinguish\w*|between|versus|vs\.?|contrast\w*)\b", re.I)
+MAX_ITEMS = 4
+"""At most this many enumerated items become parts of their own (``_enumerated``); a longer list stays one part."""
+
+
+def _enumerated(part: str) -> list[str]:
+    """A part that asks the same of three or more short items ("what lifetimes do they give for authorization codes,
+    access tokens, and JWTs") as one part per item, each with the shared head: every item gets its own recall, reading
+    and share of the answer, as an expert answers each in turn. A comparison ("what distinguishes A, B and C") stays whole."""
+    match = _ENUMERATION.match(part)
+    if not match or _COMPARING.search(match.group("head")):
+        return [part]
+    items = [i.strip() for i in re.split(r",\s+(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+(?=[^,]+$)", match.group("items")) if i.strip()]
+    if not 3 <= len(items) <= MAX_ITEMS or any(len(i.split()) > 4 or not stems(i) for i in items):
+        return [part]
+    head = match.group("head")
+    return [f"{head}{item}" for item in items]
+
+
 def _parts(question: str) -> list[str]:
     parts = [p.strip(" ,.") for p in _SPLIT.split(question) if p and p.strip(" ,.")]
     parts = [p for p in parts if stems(p)]
+    parts = [piece for p in parts for piece in _enumerated(p)]
     return parts or [question.strip()]
 
 

@@ -47,6 +47,19 @@ def test_a_question_splits_into_its_parts_with_targets_and_named_documents():
     assert plan.obligations[1].documents == ["sop-014"]
 
 
+def test_a_part_asking_the_same_of_three_items_becomes_one_part_per_item():
+    """An expert answers 'for authorization codes, access tokens, and JWTs' item by item; one part over all three let
+    the JWT sentences fill the answer (dev oauth-03). Two items, a long list and a comparison stay whole."""
+    asks = lambda q: [o.ask for o in plan_by_rules(q, [], DOCS, [], [], []).obligations]
+    assert asks("What lifetimes do these specifications give for authorization codes, access/bearer tokens, and JWTs?") == [
+        "What lifetimes do these specifications give for authorization codes",
+        "What lifetimes do these specifications give for access/bearer tokens",
+        "What lifetimes do these specifications give for JWTs"]
+    assert asks("What are the retention periods for complaints and CAPA records?") == ["What are the retention periods for complaints and CAPA records"]
+    assert len(asks("What distinguishes FAL1, FAL2 and FAL3?")) == 1
+    assert len(asks("What is required for access, audit, integrity, transmission and person authentication?")) == 1
+
+
 def test_targets_are_aligned_with_the_ledger_aliases():
     plan = plan_by_rules("Which authenticators meet AAL2?", [], DOCS, ALIASES, [], [])
     assert "Authenticator Assurance Level" in plan.obligations[0].targets
