@@ -16,13 +16,26 @@ import re
 
 from pydantic import BaseModel, Field
 
-__all__ = ["SpanReading", "passage_spans", "choose_spans", "SectionReader", "PASSAGE_RRF_K"]
+__all__ = ["SpanReading", "passage_spans", "choose_spans", "SectionReader", "PASSAGE_RRF_K", "WHOLE_SHARE", "read_limit"]
 
 OPENING_SHARE = 0.2
 """Share of the limit the opening paragraph may take (cut at a word when longer)."""
 PASSAGE_RRF_K = 10
 """Rank constant when fusing a section's passages by dense and by lexical rank (few candidates: a small k)."""
+WHOLE_SHARE = 4
+"""A section taking at most 1/WHOLE_SHARE of the reading budget fits it and is read whole (paper §3.3); only a longer
+one is read by its passages (validated below, ``read_limit``)."""
 _PARAGRAPH = re.compile(r"\n\s*\n")
+
+
+def read_limit(budget: int, floor: int) -> int:
+    """Characters a section may have and still be read whole at a reading budget of ``budget``: a quarter of the
+    budget, never less than ``floor`` (``answer.section_read_chars``).
+
+    A fixed limit cut sections that the budget had room for: at 16,000 characters a 4,000-character section was read
+    as 1,500 and its evidence left unopened. Equal-budget context recall at 4k/16k/64k of the section reading units
+    with the limit at budget/3, /4, /5, /6, /8 is in eval/results/retrieval-*.json ("read_limit")."""
+    return max(int(floor), int(budget) // WHOLE_SHARE)
 
 
 class SpanReading(BaseModel):
