@@ -372,7 +372,8 @@ class ShelfSearcher:
         """Section id -> how many of the query's exact identifiers it holds.
 
         An identifier that names a document of the shelf ("PEP 604" when PEP 604 is on it) is the named
-        route's; a section number ("§4.1") is looked for inside the named documents when there are any.
+        route's; a section number ("§4.1") or a float ("Table 1") is looked for inside the named documents when
+        there are any, and a float held in several documents when none is named singles out nothing.
         """
         named = self.named_documents(query) if named is None else named
         held: dict[str, int] = {}
@@ -380,9 +381,13 @@ class ShelfSearcher:
             keys = document_identifiers(identifier.text)
             if keys and any(key in self._doc_keys[d] for d in named for key in keys):
                 continue
-            if identifier.kind != "section" and f" {_normal(identifier.text)} " in f" {self._doc_names} ":
+            if identifier.kind not in ("section", "float") and f" {_normal(identifier.text)} " in f" {self._doc_names} ":
                 continue  # it names a document of the shelf (a code in its title or file name): the named route's, not text to promote
-            for sid in self.identifiers.holders(identifier, named if identifier.kind == "section" and named else None):
+            within = named if identifier.kind in ("section", "float") and named else None
+            holders = self.identifiers.holders(identifier, within)
+            if identifier.kind == "float" and within is None and len({self.sections[sid][0] for sid in holders}) > 1:
+                continue  # "Table 1" of which document? every document numbers its own
+            for sid in holders:
                 held[sid] = held.get(sid, 0) + 1
         return held
 

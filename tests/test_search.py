@@ -268,3 +268,24 @@ def test_a_heading_that_is_its_documents_title_names_no_section(tmp_path):
     finally:
         searcher.close()
         store.close()
+
+
+def test_a_table_number_counts_within_the_document_the_query_names(tmp_path):
+    """Every paper has its own Table 1: 'Table 1' alone singles out nothing; 'RAPTOR's Table 1' is RAPTOR's."""
+    from compiler.identifiers import query_identifiers
+    from search_fixtures import h, p, put_doc
+
+    assert [(i.text, i.kind) for i in query_identifiers("What does Table 1 of RAPTOR show, and Fig. 2?")] == [("Table 1", "float"), ("Fig 2", "float")]
+    store = Store(tmp_path / "store.sqlite")
+    put_doc(store, "RAPTOR.md", "RAPTOR: Tree Retrieval", [h("Results"), p("Table 1 compares tree retrieval with flat retrieval.")])
+    put_doc(store, "HyDE.md", "HyDE: Hypothetical Documents", [h("Results"), p("Table 1 lists the zero-shot scores.")])
+    embedder = HashEmbedder()
+    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
+    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
+    try:
+        assert searcher.search("What does Table 1 show about scores?", k=2).routes["identifier"] == 0
+        named = searcher.search("What does the Table 1 of RAPTOR show about scores?", k=2)
+        assert named.routes["identifier"] == 1 and named.hits[0].path == "RAPTOR.md"
+    finally:
+        searcher.close()
+        store.close()
