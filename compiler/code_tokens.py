@@ -14,7 +14,7 @@ knows any shelf):
     call       a word and '()': isinstance()
     dunder     __init__  __class_getitem__
 
-A section *holds* a token when its text writes it with nothing glued to either
+A section *holds* a token when its text or its heading writes it with nothing glued to either
 side that would make it a longer token (an extension may follow a file's name:
 ``name.d`` holds ``.d``). A token held by more than
 ``max_share`` of the shelf's sections says nothing about any of them.
@@ -68,28 +68,31 @@ class CodeTokenIndex:
     def __init__(self, sections: dict[str, tuple[str, str, list[str], str]], *, max_share: float = 0.05):
         self.sections = sections
         self.max_share = max_share
-        self._holders: dict[str, list[str]] = {}
+        self._holders: dict[tuple[str, int], list[str]] = {}
 
-    def holders(self, token: str) -> list[str]:
-        """Sections whose text writes ``token`` (in section-id order); remembered per token."""
-        if token not in self._holders:
+    def holders(self, token: str, *, field: int = 3) -> list[str]:
+        """Sections whose text (``field`` 3) or heading (``field`` 1) writes ``token``, in section-id order."""
+        key = (token, field)
+        if key not in self._holders:
             if len(self._holders) >= 256:
                 self._holders.pop(next(iter(self._holders)))
             pattern = _holder(token)
-            self._holders[token] = sorted(
-                sid for sid, (_, _, _, body) in self.sections.items() if token in body and pattern.search(body)
+            self._holders[key] = sorted(
+                sid for sid, row in self.sections.items() if token in row[field] and pattern.search(row[field])
             )
-        return self._holders[token]
+        return self._holders[key]
 
     def scores(self, tokens: list[str]) -> dict[str, float]:
-        """Section id -> the summed rarity of the tokens it holds; a token held too widely is left out."""
+        """Section id -> the summed rarity of the tokens it holds, twice for a token its heading writes; a token
+        held too widely (in texts, or in headings) is left out there."""
         total = max(len(self.sections), 1)
         scores: dict[str, float] = {}
         for token in tokens:
-            held = self.holders(token)
-            if not held or len(held) > max(1, self.max_share * total):
-                continue
-            weight = math.log(1 + total / len(held))
-            for sid in held:
-                scores[sid] = scores.get(sid, 0.0) + weight
+            for field, factor in ((3, 1.0), (1, 2.0)):
+                held = self.holders(token, field=field)
+                if not held or len(held) > max(1, self.max_share * total):
+                    continue
+                weight = factor * math.log(1 + total / len(held))
+                for sid in held:
+                    scores[sid] = scores.get(sid, 0.0) + weight
         return scores

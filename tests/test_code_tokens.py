@@ -38,3 +38,11 @@ def test_a_token_that_many_sections_hold_says_nothing():
     index = CodeTokenIndex(_sections(texts), max_share=0.1)
     assert index.scores([":="]) == {}  # held by 20 of 21 sections
     assert set(index.scores([":=", "?="])) == {"rare"}
+
+
+def test_a_heading_writing_the_token_counts_twice_and_on_its_own():
+    texts = {f"s{n}": ("doc", f"Note {n}", [f"Note {n}"], f"def f(*args): pass  # {n}") for n in range(20)}
+    texts["spec"] = ("doc", "*args as a Type Variable Tuple", ["*args as a Type Variable Tuple"], "def f(*args): pass")
+    index = CodeTokenIndex(texts, max_share=0.1)
+    assert index.scores(["*args"]) == {"spec": index.scores(["*args"])["spec"]}  # every text writes it; one heading does
+    assert index.holders("*args", field=1) == ["spec"] and len(index.holders("*args")) == 21
