@@ -184,6 +184,7 @@ class ShelfSearcher:
         }
         self._doc_names = " | ".join(_normal(f"{row['path']} {row['title']}") for row in self.documents.values())
         self._short_names = short_names(self.documents)
+        self._title_counts = Counter(_normal(str(row["title"])) for row in self.documents.values())
         self.identifiers = IdentifierIndex(self.sections, max_sections=identifier_max_sections)
         self.code_tokens = CodeTokenIndex(self.sections)
         self._bm25: tuple[str, list[str]] = ("", [])
@@ -307,7 +308,8 @@ class ShelfSearcher:
         return [sid for sid, _ in ranked if len(self._caption_words.get(sid, set()) & words) >= 2]
 
     def named_documents(self, query: str) -> list[str]:
-        """Documents the query names by identifier (exact, or as a prefix of a series) or by full title."""
+        """Documents the query names by identifier (exact, or as a prefix of a series), by full title or by short
+        name; a title or short name two documents share (an edition as slides and as text) names neither."""
         wanted = document_identifiers(query)
         normal_query = f" {_normal(query)} "
         named = []
@@ -316,7 +318,7 @@ class ShelfSearcher:
                 p == qp and (n == qn or n.startswith(qn + "-")) for p, n in keys for qp, qn in wanted
             )
             title = _normal(self.documents[doc_id]["title"])
-            by_title = len(title.split()) >= 3 and f" {title} " in normal_query
+            by_title = len(title.split()) >= 3 and self._title_counts[title] == 1 and f" {title} " in normal_query
             by_name = any(f" {name} " in normal_query for name in self._short_names.get(doc_id, ()))
             if by_id or by_title or by_name:
                 named.append(doc_id)

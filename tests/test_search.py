@@ -231,8 +231,8 @@ def test_documents_named_by_a_short_name_and_read_in_turn(tmp_path):
         h("Retrieval units"), p("Passages, sentences and propositions are compared as retrieval units."),
     ])  # fmt: skip
     put_doc(store, "make.md", "Make Notes", [h("Rules"), p("A rule says how to make a target.")])
-    put_doc(store, "Guide.md", "Guide", [h("Targets"), p("The guide says how to name a target.")])
-    put_doc(store, "Guide.txt", "Guide", [h("Targets"), p("The older guide says how to name a target.")])
+    put_doc(store, "Guide.md", "Records Retention Guide Notes", [h("Targets"), p("The guide says how to name a target.")])
+    put_doc(store, "Guide.txt", "Records Retention Guide Notes", [h("Targets"), p("The older guide says how to name a target.")])
     embedder = HashEmbedder()
     index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
     searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
@@ -244,6 +244,7 @@ def test_documents_named_by_a_short_name_and_read_in_turn(tmp_path):
         paths = [searcher.documents[searcher.sections[sid][0]]["path"] for sid in ranked]
         assert sorted(paths[:2]) == ["Dense X Retrieval.md", "RAPTOR.md"]  # one of each first, then the next of each
         assert searcher.named_documents("How do I make a target, as the Guide says?") == []
+        assert searcher.named_documents("What do the Records Retention Guide Notes say?") == []  # full title, two documents
     finally:
         searcher.close()
         store.close()
