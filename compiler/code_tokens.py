@@ -70,6 +70,10 @@ class CodeTokenIndex:
         self.max_share = max_share
         self._holders: dict[tuple[str, int], list[str]] = {}
 
+    def forget(self) -> None:
+        """Drop the remembered holders (a benchmark times every query from scratch)."""
+        self._holders.clear()
+
     def holders(self, token: str, *, field: int = 3) -> list[str]:
         """Sections whose text (``field`` 3) or heading (``field`` 1) writes ``token``, in section-id order."""
         key = (token, field)

@@ -203,9 +203,12 @@ class ShelfSearcher:
         return self._vectors[query]
 
     def forget_queries(self) -> None:
-        """Drop the remembered query embeddings and similarities (a benchmark times every query from scratch)."""
+        """Drop what is remembered per query: embeddings, similarities, the last BM25 ranking and the holders of
+        code tokens (a benchmark times every query from scratch)."""
         self._vectors.clear()
         self._dense_scores.clear()
+        self._bm25 = ("", [])
+        self.code_tokens.forget()
 
     def dense_scores(self, query: str):
         """Every passage's similarity to the query (numpy array in DenseIndex order), the last few kept."""
