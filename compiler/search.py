@@ -57,13 +57,14 @@ ROUTE_WEIGHTS: dict[str, float] = {"bm25": 1.0, "dense": 1.0, "named": 0.25, "he
 """Weight of each route in the fusion, validated on three question sets at once (dev, dev-formats, northwind;
 eval/results/retrieval-*.json, "ablations"): every weighting of heading {0, .25, .5, .75, 1} x figures {0, .15}
 x numeric {0, .25, .5} x named {.25, .5, 1} x HEADING_MAX_SECTIONS {1, 2, 3} was scored with each route's
-ablation. With these, heading, numeric and identifier lower nDCG@10 on none of the three sets; named lifts dev
-(+0.023) and costs dev-formats 0.004 (a question naming a document whose BM25 order within it is worse than the
-fused one); every heavier named weight costs dev-formats more. Figures is not fused (weight 0: its ranks are
-still reported): on these sets it only ever lowered nDCG (a table caption the reader placed in the references
-outranks text), so it waits for a set where it helps. Code at 0.25 / 0.5 / 1.0 (the other weights as here): nDCG@10
-dev 0.571 / 0.562 / 0.562, dev-formats 0.540 / 0.554 / 0.557, northwind 0.731 at each (no question there writes
-code); without the route 0.540 / 0.534 / 0.731."""
+ablation, and heading {.5, .75, 1}, named {.25, .5, 1} and code {.25, .5, 1} again with the code route and short
+names. Ablations now (nDCG@10, hybrid dev 0.562 / dev-formats 0.567 / northwind 0.731): without code 0.540 /
+0.543 / 0.731, without named 0.539 / 0.566 / 0.731, without identifier 0.562 / 0.563 / 0.708, without numeric
+0.562 / 0.567 / 0.713, without heading 0.531 / 0.540 / 0.735 (the one cost: on northwind a heading two revisions
+of a manual share puts the older first); every other named or heading weight tried lowers one set. Figures is
+not fused (weight 0: its ranks are still reported): on these sets it only ever lowered nDCG (a table caption the
+reader placed in the references outranks text), so it waits for a set where it helps. Code at 0.25 / 0.5 / 1.0:
+dev 0.571 / 0.562 / 0.562, dev-formats 0.540 / 0.554 / 0.557 (before the shared-title rule), northwind 0.731."""
 HEADING_MAX_SECTIONS = 2
 """A heading phrase held by more sections than this is a topic, not the name of a section (validated as above:
 at 1 the route cost northwind 0.005; 2 and 3 scored alike)."""
