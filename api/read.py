@@ -7,7 +7,8 @@ ledger's resolved links from what was read fills the spare budget. What is
 read is given in document order. Every candidate not opened is recorded with
 the reason.
 
-A relevant section longer than ``section_read_chars`` is not read whole when the
+A relevant section longer than the read limit (a quarter of the budget, at least
+``section_read_chars``: compiler/reading.py ``read_limit``) is not read whole when the
 scope does not fit: it is read as its opening paragraph and its most relevant
 passages with their neighbours (compiler/reading.py); ``ReadSection.spans``
 says which characters, ``read_text`` gives them to the writers, and the rest is
@@ -20,7 +21,7 @@ from pydantic import BaseModel, Field
 
 from api.recall import Recall
 from api.shelves import OpenShelf
-from compiler.reading import SectionReader
+from compiler.reading import SectionReader, read_limit
 
 __all__ = ["ReadSection", "NotOpened", "Reading", "read_sections", "read_text", "read_blocks", "HOP_KINDS"]
 
@@ -80,8 +81,9 @@ def read_sections(
 ) -> Reading:
     """Choose what to read from ``scope`` (shelf -> document ids) within ``budget`` characters.
 
-    ``section_read_chars``: when the scope does not fit, a relevant section longer than this is read in part
-    (its opening and its most relevant passages); None reads every chosen section whole.
+    ``section_read_chars``: when the scope does not fit, a relevant section longer than ``read_limit(budget less
+    the hop share, section_read_chars)`` is read in part (its opening and its most relevant passages); None reads
+    every chosen section whole.
     """
     partial: dict[tuple[str, str], tuple[list[tuple[int, int]], str, int]] = {}
     chosen: dict[tuple[str, str], str] = {}
@@ -98,6 +100,7 @@ def read_sections(
         used = scope_chars
     else:
         main = int(budget * (1 - hop_share))
+        limit = read_limit(main, section_read_chars) if section_read_chars else None
         relevance: dict[tuple[str, str], list[float]] = {}
         for candidate in recall.candidates:
             relevance.setdefault((candidate.shelf, candidate.doc_id), []).append(candidate.score)
@@ -115,8 +118,8 @@ def read_sections(
             if key in chosen:
                 continue
             cost = shelves[candidate.shelf].chars(candidate.section_id)
-            if section_read_chars and cost > section_read_chars:
-                part = _read_part(recall, shelves[candidate.shelf], candidate, section_read_chars)
+            if limit and cost > limit:
+                part = _read_part(recall, shelves[candidate.shelf], candidate, limit)
                 if part is not None:
                     partial[key] = part
                     cost = part[2]

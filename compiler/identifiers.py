@@ -10,6 +10,8 @@ Shapes, not names (nothing here knows any shelf's documents):
               identifier, and is left to BM25; so is "Annex II" (not a number)
     section   'Section', 'Sec.', '§', 'Clause', 'Chapter' or 'Paragraph' before a number: the number is
               also looked for at the start of a heading ("4.1 Authorization Code Grant")
+    float     'Table', 'Figure', 'Appendix', 'Equation' … before a number: a name within one document ("its
+              Table 1"), looked for in the documents the query names, else only when one document holds it
 
 A section *holds* an identifier when its heading carries it (strongest), or its
 own text carries it verbatim (case-insensitive, not inside a longer token). An
@@ -29,6 +31,8 @@ __all__ = ["Identifier", "query_identifiers", "IdentifierIndex"]
 _CODE = re.compile(r"(?<![\w\-./])(?=[\w\-.]*\d)(?=[\w\-.]*[A-Za-z])[A-Za-z0-9]+(?:[\-_.][A-Za-z0-9]+)+(?![\w\-]|\.\w)")
 _LABEL = re.compile(r"(?<![\w§])(?:(§)\s?|([A-Z][A-Za-z]{1,15}\.?)\s)(\d+(?:\.\d+)*[a-z]?)(?![\w\-]|\.\d)")
 _SECTION_WORDS = {"§", "section", "sec", "sec.", "clause", "chapter", "paragraph"}
+_FLOAT_WORDS = {"table", "figure", "fig", "appendix", "annex", "equation", "eq", "algorithm", "listing", "example", "exhibit"}
+"""Words whose number counts within one document: every paper has its own Table 1."""
 _SENTENCE_WORDS = {"the", "a", "an", "in", "on", "at", "of", "to", "for", "and", "or", "is", "are", "what", "which", "how",
                    "when", "where", "who", "why", "does", "do", "did", "under", "after", "before", "since", "with", "from",
                    "about", "than", "by", "if", "it", "its", "all", "any", "each", "every", "some", "only", "over", "up"}  # fmt: skip
@@ -38,7 +42,7 @@ class Identifier(BaseModel):
     """One identifier found in a query."""
 
     text: str = Field(description="As written in the query, whitespace collapsed ('Article 32', 'CAL-07').")
-    kind: str = Field(description="'code', 'label' or 'section'.")
+    kind: str = Field(description="'code', 'label', 'section' or 'float' (Table 1, Figure 3: numbered within a document).")
     number: str | None = Field(default=None, description="For 'section': the bare number looked for at a heading's start.")
 
 
@@ -55,7 +59,10 @@ def query_identifiers(query: str) -> list[Identifier]:
         key = word.lower()
         if key in _SENTENCE_WORDS:
             continue  # "In 2019", "After 30 days": a capitalised sentence word, not a label
-        if key in _SECTION_WORDS:
+        if key.rstrip(".") in _FLOAT_WORDS:
+            text = f"{word.rstrip('.')} {number}"
+            found.setdefault(text.lower(), Identifier(text=text, kind="float"))
+        elif key in _SECTION_WORDS:
             text = f"§{number}" if word == "§" else f"{word} {number}"
             found.setdefault(f"§{number}", Identifier(text=text, kind="section", number=number))
         else:

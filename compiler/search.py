@@ -9,12 +9,14 @@ Routes (paper §3.3 "Recall"):
               its sections by BM25, or in document order when nothing else matches
     figures   BM25 over figure captions (and vision descriptions)
     numeric   sections holding the query's numbers with their unit
+    code      sections writing the query's code or operator tokens verbatim (:=, *args, -MM, .d, typing.List),
+              which the lexical index cannot see (compiler/code_tokens.py)
     identifier  sections holding an exact identifier of the query (CAL-07, Article 32, RFC 6749 §4.1):
               not fused but put first, in fused order (compiler/identifiers.py)
 
 Every route but bm25 and dense fires only on its trigger: a heading named in
 the query, a document named, a figure or table asked for, a number with a unit,
-an identifier held by few sections. Without its trigger a route returns nothing
+a code or operator token, an identifier held by few sections. Without its trigger a route returns nothing
 and so does not move the fusion (``SearchResult.routes`` shows 0).
 """
 
@@ -23,12 +25,14 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from itertools import zip_longest
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
 from compiler.embedders import Embedder
 from compiler.errors import SearchError
+from compiler.code_tokens import CodeTokenIndex, query_code_tokens
 from compiler.identifiers import IdentifierIndex, query_identifiers
 from compiler.lexical import LexicalIndex
 from compiler.vectors import DenseIndex
@@ -44,19 +48,23 @@ __all__ = [
     "ShelfSearcher",
     "rrf_fuse",
     "document_identifiers",
+    "short_names",
 ]
 
-ROUTES = ("bm25", "dense", "heading", "named", "figures", "numeric", "identifier")
+ROUTES = ("bm25", "dense", "heading", "named", "figures", "numeric", "code", "identifier")
 RRF_K = 60
-ROUTE_WEIGHTS: dict[str, float] = {"bm25": 1.0, "dense": 1.0, "named": 0.25, "heading": 0.75, "figures": 0.0, "numeric": 0.5}
+ROUTE_WEIGHTS: dict[str, float] = {"bm25": 1.0, "dense": 1.0, "named": 0.25, "heading": 0.75, "figures": 0.0, "numeric": 0.5, "code": 1.0}
 """Weight of each route in the fusion, validated on three question sets at once (dev, dev-formats, northwind;
 eval/results/retrieval-*.json, "ablations"): every weighting of heading {0, .25, .5, .75, 1} x figures {0, .15}
 x numeric {0, .25, .5} x named {.25, .5, 1} x HEADING_MAX_SECTIONS {1, 2, 3} was scored with each route's
-ablation. With these, heading, numeric and identifier lower nDCG@10 on none of the three sets; named lifts dev
-(+0.023) and costs dev-formats 0.004 (a question naming a document whose BM25 order within it is worse than the
-fused one); every heavier named weight costs dev-formats more. Figures is not fused (weight 0: its ranks are
-still reported): on these sets it only ever lowered nDCG (a table caption the reader placed in the references
-outranks text), so it waits for a set where it helps."""
+ablation, and heading {.5, .75, 1}, named {.25, .5, 1} and code {.25, .5, 1} again with the code route and short
+names. Ablations now (nDCG@10, hybrid dev 0.562 / dev-formats 0.567 / northwind 0.731): without code 0.540 /
+0.543 / 0.731, without named 0.539 / 0.566 / 0.731, without identifier 0.562 / 0.563 / 0.708, without numeric
+0.562 / 0.567 / 0.713, without heading 0.531 / 0.540 / 0.735 (the one cost: on northwind a heading two revisions
+of a manual share puts the older first); every other named or heading weight tried lowers one set. Figures is
+not fused (weight 0: its ranks are still reported): on these sets it only ever lowered nDCG (a table caption the
+reader placed in the references outranks text), so it waits for a set where it helps. Code at 0.25 / 0.5 / 1.0:
+dev 0.571 / 0.562 / 0.562, dev-formats 0.540 / 0.554 / 0.557 (before the shared-title rule), northwind 0.731."""
 HEADING_MAX_SECTIONS = 2
 """A heading phrase held by more sections than this is a topic, not the name of a section (validated as above:
 at 1 the route cost northwind 0.005; 2 and 3 scored alike)."""
@@ -117,6 +125,27 @@ def document_identifiers(text: str) -> set[tuple[str, str]]:
     return found
 
 
+def short_names(documents: dict[str, dict]) -> dict[str, set[str]]:
+    """Doc id -> the short names a question may call it by: its file name without the extension and its title
+    before a colon ("RAPTOR", "Dense X Retrieval", "Adaptive-RAG"), normalised.
+
+    A short name counts only when it is written with a capital letter (a file called ``make.pdf`` is not named by
+    the verb), has four characters or more, and belongs to one document alone (two editions of "GNU Make" are
+    named by neither)."""
+    owners: dict[str, set[str]] = {}
+    for doc_id, row in documents.items():
+        stem = Path(row["path"]).name.rsplit(".", 1)[0]
+        for name in (stem, str(row["title"]).split(":", 1)[0] if ":" in str(row["title"]) else ""):
+            normal = _normal(name)
+            if len(normal.replace(" ", "")) >= 4 and any(c.isupper() for c in name):
+                owners.setdefault(normal, set()).add(doc_id)
+    names: dict[str, set[str]] = {}
+    for name, docs in owners.items():
+        if len(docs) == 1:
+            names.setdefault(next(iter(docs)), set()).add(name)
+    return names
+
+
 def _normal(text: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
 
@@ -155,7 +184,11 @@ class ShelfSearcher:
             doc_id: document_identifiers(f"{row['path']} {row['title']}") for doc_id, row in self.documents.items()
         }
         self._doc_names = " | ".join(_normal(f"{row['path']} {row['title']}") for row in self.documents.values())
+        self._short_names = short_names(self.documents)
+        self._title_counts = Counter(_normal(str(row["title"])) for row in self.documents.values())
         self.identifiers = IdentifierIndex(self.sections, max_sections=identifier_max_sections)
+        self.code_tokens = CodeTokenIndex(self.sections)
+        self._bm25: tuple[str, list[str]] = ("", [])
         self._dense: DenseIndex | None = None
         self._vectors: dict[str, list[float]] = {}
         self._dense_scores: dict = {}
@@ -171,9 +204,12 @@ class ShelfSearcher:
         return self._vectors[query]
 
     def forget_queries(self) -> None:
-        """Drop the remembered query embeddings and similarities (a benchmark times every query from scratch)."""
+        """Drop what is remembered per query: embeddings, similarities, the last BM25 ranking and the holders of
+        code tokens (a benchmark times every query from scratch)."""
         self._vectors.clear()
         self._dense_scores.clear()
+        self._bm25 = ("", [])
+        self.code_tokens.forget()
 
     def dense_scores(self, query: str):
         """Every passage's similarity to the query (numpy array in DenseIndex order), the last few kept."""
@@ -207,7 +243,18 @@ class ShelfSearcher:
 
     # --- routes ------------------------------------------------------------------
     def route_bm25(self, query: str) -> list[str]:
-        return [sid for sid, _ in self.lexical.search(query, limit=self.depth)]
+        if self._bm25[0] != query:
+            self._bm25 = (query, [sid for sid, _ in self.lexical.search(query, limit=self.depth)])
+        return self._bm25[1]
+
+    def route_code(self, query: str) -> list[str]:
+        """When the query writes code or operator tokens: the sections writing them, the rarest and most of them
+        first, ties in BM25 order."""
+        scores = self.code_tokens.scores(query_code_tokens(query))
+        if not scores:
+            return []
+        order = {sid: rank for rank, sid in enumerate(self.route_bm25(query))}
+        return sorted(scores, key=lambda sid: (-scores[sid], order.get(sid, len(order)), sid))[: self.depth]
 
     def route_dense(self, query: str) -> list[str]:
         if self.embedder is None:
@@ -219,7 +266,7 @@ class ShelfSearcher:
         stand in the query in the same order, next to each other once stop words are gone.
 
         A heading held by more than HEADING_MAX_SECTIONS sections ("Introduction", "Memorized Secrets" in
-        three documents) names no section and is skipped. Longer headings first (more specific), then by BM25
+        three documents) names no section and is skipped, and so is a heading that is its document's title. Longer headings first (more specific), then by BM25
         over headings.
         """
         words = [t.text for t in self.lexical.analyzer(query) if not any(c.isdigit() for c in t.text)]
@@ -227,8 +274,8 @@ class ShelfSearcher:
             return []
         if self._heading_words is None:
             self._heading_words = {}
-            for sid, (_, heading, path, body) in self.sections.items():
-                if path and body.strip():
+            for sid, (doc_id, heading, path, body) in self.sections.items():
+                if path and body.strip() and not self._names_its_document(doc_id, heading):
                     heading_words = tuple(t.text for t in self.lexical.analyzer(heading) if not any(c.isdigit() for c in t.text))
                     if len(heading_words) >= 2:
                         self._heading_words[sid] = heading_words
@@ -244,6 +291,13 @@ class ShelfSearcher:
         ranked = sorted(named, key=lambda sid: (-named[sid], order.get(sid, len(order)), sid))
         return ranked[: self.depth]
 
+    def _names_its_document(self, doc_id: str, heading: str) -> bool:
+        """Whether ``heading`` is its document's title or file name ("OWASP Top 10 2017" heading the OWASP Top 10
+        2017 file): a query naming it names the document (the named route's), not one of its sections."""
+        row = self.documents[doc_id]
+        normal = _normal(heading)
+        return bool(normal) and normal in {_normal(str(row["title"])), _normal(Path(row["path"]).name.rsplit(".", 1)[0])}
+
     def route_figures(self, query: str) -> list[str]:
         """When the query asks for a figure or table: sections whose captions share two or more of its words, by BM25 over captions."""
         if not _FIGURE_ASK.search(query):
@@ -258,7 +312,8 @@ class ShelfSearcher:
         return [sid for sid, _ in ranked if len(self._caption_words.get(sid, set()) & words) >= 2]
 
     def named_documents(self, query: str) -> list[str]:
-        """Documents the query names by identifier (exact, or as a prefix of a series) or by full title."""
+        """Documents the query names by identifier (exact, or as a prefix of a series), by full title or by short
+        name; a title or short name two documents share (an edition as slides and as text) names neither."""
         wanted = document_identifiers(query)
         normal_query = f" {_normal(query)} "
         named = []
@@ -267,23 +322,28 @@ class ShelfSearcher:
                 p == qp and (n == qn or n.startswith(qn + "-")) for p, n in keys for qp, qn in wanted
             )
             title = _normal(self.documents[doc_id]["title"])
-            by_title = len(title.split()) >= 3 and f" {title} " in normal_query
-            if by_id or by_title:
+            by_title = len(title.split()) >= 3 and self._title_counts[title] == 1 and f" {title} " in normal_query
+            by_name = any(f" {name} " in normal_query for name in self._short_names.get(doc_id, ()))
+            if by_id or by_title or by_name:
                 named.append(doc_id)
         return sorted(named, key=lambda d: self.documents[d]["path"])
 
     def route_named(self, query: str, named: list[str]) -> list[str]:
         """Sections of the documents the query names, by BM25 within them (in document order when BM25 finds
-        nothing). Nothing when the named documents are the whole shelf: naming every document singles out none.
+        nothing); several named documents give their sections in turn, each one's best first (a comparison of two
+        documents is not left to the one whose words the question happens to repeat). Nothing when the named
+        documents are the whole shelf: naming every document singles out none.
 
         BM25 within the named documents scored as BM25 fused with dense within them at the validated weight
         (nDCG@10 0.530 / 0.517 / 0.647 on dev, dev-formats, northwind, both ways)."""
         if not named or set(named) >= set(self.documents):
             return []
         text = _IDENTIFIER.sub(" ", query.lower())
-        ranked = [sid for sid, _ in self.lexical.search(text, limit=self.depth, doc_ids=named)]
+        found = self.lexical.search(text, limit=self.depth * len(named), doc_ids=named)
+        per_document = [[sid for sid, _ in found if self.sections[sid][0] == doc] for doc in named]
+        ranked = [sid for group in zip_longest(*per_document) for sid in group if sid is not None]
         if ranked:
-            return ranked
+            return ranked[: self.depth]
         order = self.store.db.execute(
             f"SELECT id FROM sections WHERE doc_id IN ({','.join('?' for _ in named)}) AND text != '' ORDER BY doc_id, seq",
             named,
@@ -323,7 +383,8 @@ class ShelfSearcher:
         """Section id -> how many of the query's exact identifiers it holds.
 
         An identifier that names a document of the shelf ("PEP 604" when PEP 604 is on it) is the named
-        route's; a section number ("§4.1") is looked for inside the named documents when there are any.
+        route's; a section number ("§4.1") or a float ("Table 1") is looked for inside the named documents when
+        there are any, and a float held in several documents when none is named singles out nothing.
         """
         named = self.named_documents(query) if named is None else named
         held: dict[str, int] = {}
@@ -331,9 +392,13 @@ class ShelfSearcher:
             keys = document_identifiers(identifier.text)
             if keys and any(key in self._doc_keys[d] for d in named for key in keys):
                 continue
-            if identifier.kind != "section" and f" {_normal(identifier.text)} " in f" {self._doc_names} ":
+            if identifier.kind not in ("section", "float") and f" {_normal(identifier.text)} " in f" {self._doc_names} ":
                 continue  # it names a document of the shelf (a code in its title or file name): the named route's, not text to promote
-            for sid in self.identifiers.holders(identifier, named if identifier.kind == "section" and named else None):
+            within = named if identifier.kind in ("section", "float") and named else None
+            holders = self.identifiers.holders(identifier, within)
+            if identifier.kind == "float" and within is None and len({self.sections[sid][0] for sid in holders}) > 1:
+                continue  # "Table 1" of which document? every document numbers its own
+            for sid in holders:
                 held[sid] = held.get(sid, 0) + 1
         return held
 

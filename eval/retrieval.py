@@ -10,7 +10,8 @@ Metrics per question, then averaged over the questions that have evidence:
 
 Systems: BM25 sections, dense sections, BM25 + dense sections, hybrid sections
 (all search routes), section reading units (the hybrid ranking, a section longer
-than ``answer.section_read_chars`` read as its opening and most relevant passages,
+than the read limit at each budget -- a quarter of it, at least
+``answer.section_read_chars`` -- read as its opening and most relevant passages,
 as the answerer reads it: compiler/reading.py) and the chunk-RAG baseline
 (eval/baseline.py). A section read in part covers a must item at a budget only
 when one of the item's evidence quotes lies in what was read.
@@ -31,7 +32,7 @@ from pydantic import BaseModel, Field
 
 from compiler.embedders import Embedder
 from compiler.errors import SearchError
-from compiler.reading import SectionReader
+from compiler.reading import SectionReader, read_limit
 from compiler.search import ROUTES, ShelfSearcher
 from compiler.store import Store
 from eval.baseline import CHUNK_CHARS, CHUNK_OVERLAP, ChunkIndex
@@ -70,8 +71,9 @@ def _dedupe(units: list[Unit]) -> list[str]:
     return list(dict.fromkeys(sid for unit in units for sid in unit.sections))
 
 
-def question_metrics(gold: GoldQuestion, units: list[Unit]) -> dict[str, float]:
-    """All metrics of one question for one system's ranked units."""
+def question_metrics(gold: GoldQuestion, units: list[Unit], budget_units: dict[int, list[Unit]] | None = None) -> dict[str, float]:
+    """All metrics of one question for one system's ranked units; ``budget_units`` (budget -> units) gives a system
+    whose units depend on the budget (the section reader) its own units at each budget."""
     ranked = _dedupe(units)
     relevant = gold.relevant
     musts = list(gold.question.must) + [None] * max(0, len(gold.items) - len(gold.question.must))
@@ -99,7 +101,7 @@ def question_metrics(gold: GoldQuestion, units: list[Unit]) -> dict[str, float]:
     out["ctx_precision"] = precision_sum / hits if hits else 0.0
     for budget in BUDGETS:
         spent, read, parts = 0, set(), []
-        for unit in units:
+        for unit in (budget_units or {}).get(budget, units):
             if spent + unit.chars <= budget:
                 spent += unit.chars
                 if unit.read_key is None:
@@ -160,8 +162,8 @@ def _evaluate_shelf(
                 units = _section_units(searcher, query, routes)
                 per_system[name].append(_row(gold, units, time.perf_counter() - started))
             started = time.perf_counter()
-            units = _reading_units(searcher, reader, query, section_read_chars)
-            per_system[READING_SYSTEM].append(_row(gold, units, time.perf_counter() - started))
+            by_budget = {budget: _reading_units(searcher, reader, query, read_limit(budget, section_read_chars)) for budget in BUDGETS}
+            per_system[READING_SYSTEM].append(_row(gold, by_budget[BUDGETS[0]], time.perf_counter() - started, by_budget))
             started = time.perf_counter()
             found = chunks.search(query, DEPTH)
             units = [Unit(chars=len(c.text), sections=c.sections) for c in found]
@@ -174,10 +176,10 @@ def _evaluate_shelf(
     return per_system
 
 
-def _row(gold: GoldQuestion, units: list[Unit], seconds: float) -> dict:
+def _row(gold: GoldQuestion, units: list[Unit], seconds: float, budget_units: dict[int, list[Unit]] | None = None) -> dict:
     return {
         "id": gold.question.id,
-        "metrics": {k: round(v, 4) for k, v in question_metrics(gold, units).items()},
+        "metrics": {k: round(v, 4) for k, v in question_metrics(gold, units, budget_units).items()},
         "top10": _dedupe(units)[:10],
         "seconds": round(seconds, 4),
     }

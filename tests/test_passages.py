@@ -176,3 +176,36 @@ def test_the_reader_and_the_writers_get_only_what_was_read_of_a_long_section(tmp
         assert long_id not in {r.section_id for r in untouched.sections}  # read whole only, as before: it does not fit
     finally:
         shelf.close()
+
+
+def test_a_question_asking_two_things_reads_the_passage_for_each_before_a_second_on_the_same_words(tmp_path):
+    """Two passages say how long invoices are kept, one when receipts are shredded: a question asking both reads
+    one invoice passage and the receipt passage, not the two invoice passages (what a passage adds counts)."""
+    from compiler.indexes import index_shelf
+    from compiler.reading import SectionReader
+    from compiler.search import ShelfSearcher
+    from compiler.store import Store
+
+    from search_fixtures import h, p, put_doc
+
+    filler = [p(f"Paragraph {i} describes the general background of the records programme in plain words.") for i in range(30)]
+    store = Store(tmp_path / "store.sqlite")
+    put_doc(store, "manual.md", "Records Manual", [
+        h("Retention"), p("This chapter sets out how records are kept."), *filler[:10],
+        p("Invoices are retained for seven years; retained invoices stay in the archive for seven years."), *filler[10:20],
+        p("Invoices retained longer than seven years are retained only with the approval of the auditor."), *filler[20:],
+        p("Receipts are shredded after two years."),
+    ])  # fmt: skip
+    embedder = HashEmbedder(window_tokens=48)
+    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
+    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
+    try:
+        long_id = next(sid for sid, row in searcher.sections.items() if row[1] == "Retention")
+        body = searcher.sections[long_id][3]
+        part = SectionReader(searcher).read(long_id, ["How long are invoices retained, and when are receipts shredded?"], 600)
+        read = " ".join(body[a:b] for a, b in part.spans)
+        assert "Receipts are shredded after two years." in read
+        assert ("Invoices are retained for seven years" in read) != ("with the approval of the auditor" in read)
+    finally:
+        searcher.close()
+        store.close()

@@ -70,6 +70,18 @@ def test_budget_walks_units_in_rank_order_and_skips_what_does_not_fit():
     assert m["budget_64k"] == 1.0
 
 
+def test_a_reader_whose_units_depend_on_the_budget_is_walked_in_its_own_units_at_each():
+    from compiler.reading import read_limit
+
+    gold = _gold([["a"], ["b"]])
+    whole = [Unit(chars=6000, sections=["a"]), Unit(chars=900, sections=["b"])]
+    part = [Unit(chars=1500, sections=["a"], read_key="other text"), Unit(chars=900, sections=["b"])]
+    m = question_metrics(gold, part, {4000: part, 16000: whole, 64000: whole})
+    assert m["budget_4k"] == 0.5 and m["budget_16k"] == 1.0  # at 16k the 6,000-character section fits and is read whole
+    assert question_metrics(gold, part)["budget_16k"] == 0.5  # without: the same cut units at every budget
+    assert (read_limit(4000, 1500), read_limit(16000, 1500), read_limit(64000, 1500)) == (1500, 4000, 16000)
+
+
 def test_a_chunk_carries_sections_with_200_chars_or_all_of_a_short_one(tmp_path):
     store = Store(tmp_path / "s.sqlite")
     doc = put_doc(store, "d.md", "D", [h("Long"), p("x" * 1990), h("Short"), p("tiny"), h("Next"), p("y" * 3000), h("Empty")])
@@ -117,13 +129,13 @@ def test_end_to_end_run_writes_results_and_the_scoreboard_reads_them(tmp_path):
     assert result["n_scored"] == 1 and result["skipped_without_evidence"] == ["oauth-x2"]
     assert set(result["systems"]) == {"bm25 sections", "dense sections", "bm25+dense sections", "hybrid sections", "section reading units",
                                       "chunk RAG (2000/250, bm25+dense)"}
-    assert set(result["ablations"]) == {f"hybrid - {r}" for r in ("bm25", "dense", "heading", "named", "figures", "numeric", "identifier")}
+    assert set(result["ablations"]) == {f"hybrid - {r}" for r in ("bm25", "dense", "heading", "named", "figures", "numeric", "code", "identifier")}
     assert result["systems"]["hybrid sections"]["recall@20"] == 1.0  # five sections with text: all found
     del result["systems"]["dense sections"]["mrr"]
     (tmp_path / "results" / "retrieval-q.json").write_text(json.dumps(result))
     board = render_scoreboard(tmp_path / "results")
     assert "| dense sections | " in board and " n.m. |" in board
     assert retrieval_table(result).count("\n| ") == 7
-    assert ablation_table(result).count("\n| ") == 8 and "| identifier | " in ablation_table(result)
+    assert ablation_table(result).count("\n| ") == 9 and "| identifier | " in ablation_table(result)
     with pytest.raises(Exception, match="shelves not compiled"):
         run_retrieval_eval(questions, build_dir=tmp_path / "empty", embedder=embedder)

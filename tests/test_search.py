@@ -186,3 +186,107 @@ def test_a_code_that_names_a_document_is_not_promoted_as_text(tmp_path):
     finally:
         searcher.close()
         store.close()
+
+
+def test_the_code_route_finds_what_the_lexical_index_cannot_see(tmp_path):
+    """':=' and '?=' are no words to BM25: the code route puts the sections writing them first; no token, no route."""
+    from search_fixtures import h, p, put_doc
+
+    store = Store(tmp_path / "store.sqlite")
+    put_doc(store, "make.md", "Make Notes", [
+        h("Flavors"), p("A variable set with := is expanded once, where it is defined."),
+        h("Defaults"), p("A variable set with ?= is set only when it has no value yet."),
+        h("Assignment"), p("Every assignment operator sets a variable in a makefile; the operators differ."),
+        h("Targets"), p("A target names a file to make and the recipe that makes it."),
+    ])  # fmt: skip
+    embedder = HashEmbedder()
+    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
+    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
+    searcher.code_tokens.max_share = 1.0  # four sections: each token is held by one of them
+    try:
+        query = "How do the := and ?= assignment operators differ?"
+        assert {searcher.sections[sid][1] for sid in searcher.route_code(query)} == {"Flavors", "Defaults"}
+        result = searcher.search(query, k=4)
+        words_only = _headings(searcher.search(query, k=4, routes=("bm25", "dense")))
+        assert words_only[1] == "Targets"  # BM25 and dense alone: a section with neither operator comes second
+        assert result.routes["code"] == 2 and _headings(result)[-1] == "Targets"  # both operators' sections above it
+        assert searcher.search("How do the assignment operators differ?", k=4).routes["code"] == 0
+    finally:
+        searcher.close()
+        store.close()
+
+
+def test_documents_named_by_a_short_name_and_read_in_turn(tmp_path):
+    """'RAPTOR' and 'Dense X Retrieval' name their papers (file name, title before the colon); the named route then
+    takes each document's best section in turn, so the document with weaker words is not left below the fold.
+    A lower-case file name ('make.md' and the verb) or a name two documents share names nothing."""
+    from search_fixtures import h, p, put_doc
+
+    store = Store(tmp_path / "store.sqlite")
+    put_doc(store, "RAPTOR.md", "RAPTOR: Recursive Abstractive Processing", [
+        h("Method"), p("Clusters of chunks are summarised into a tree."), h("Results"), p("The tree helps long questions."),
+    ])  # fmt: skip
+    put_doc(store, "Dense X Retrieval.md", "Dense X Retrieval: What Retrieval Granularity Should We Use?", [
+        h("Propositions"), p("Retrieval units are propositions: atomic retrieval units, each a retrieval fact."),
+        h("Retrieval units"), p("Passages, sentences and propositions are compared as retrieval units."),
+    ])  # fmt: skip
+    put_doc(store, "make.md", "Make Notes", [h("Rules"), p("A rule says how to make a target.")])
+    put_doc(store, "Guide.md", "Records Retention Guide Notes", [h("Targets"), p("The guide says how to name a target.")])
+    put_doc(store, "Guide.txt", "Records Retention Guide Notes", [h("Targets"), p("The older guide says how to name a target.")])
+    embedder = HashEmbedder()
+    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
+    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
+    try:
+        query = "Which retrieval units do Dense X Retrieval and RAPTOR index?"
+        named = searcher.named_documents(query)
+        assert sorted(searcher.documents[d]["path"] for d in named) == ["Dense X Retrieval.md", "RAPTOR.md"]
+        ranked = searcher.route_named(query, named)
+        paths = [searcher.documents[searcher.sections[sid][0]]["path"] for sid in ranked]
+        assert sorted(paths[:2]) == ["Dense X Retrieval.md", "RAPTOR.md"]  # one of each first, then the next of each
+        assert searcher.named_documents("How do I make a target, as the Guide says?") == []
+        assert searcher.named_documents("What do the Records Retention Guide Notes say?") == []  # full title, two documents
+    finally:
+        searcher.close()
+        store.close()
+
+
+def test_a_heading_that_is_its_documents_title_names_no_section(tmp_path):
+    from search_fixtures import h, p, put_doc
+
+    store = Store(tmp_path / "store.sqlite")
+    put_doc(store, "top10-2017.md", "OWASP Top 10 2017", [
+        h("OWASP Top 10 2017"), p("Cover."), h("Release Notes"), p("What changed from 2013 to 2017."),
+    ])  # fmt: skip
+    put_doc(store, "other.md", "Other", [h("Data Call Notes"), p("How the data call ran.")])
+    embedder = HashEmbedder()
+    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
+    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
+    try:
+        assert searcher.route_heading("What changed in the OWASP Top 10 2017 release notes?") == [
+            sid for sid, row in searcher.sections.items() if row[1] == "Release Notes"
+        ]
+        assert [searcher.sections[s][1] for s in searcher.route_heading("the data call notes")] == ["Data Call Notes"]
+    finally:
+        searcher.close()
+        store.close()
+
+
+def test_a_table_number_counts_within_the_document_the_query_names(tmp_path):
+    """Every paper has its own Table 1: 'Table 1' alone singles out nothing; 'RAPTOR's Table 1' is RAPTOR's."""
+    from compiler.identifiers import query_identifiers
+    from search_fixtures import h, p, put_doc
+
+    assert [(i.text, i.kind) for i in query_identifiers("What does Table 1 of RAPTOR show, and Fig. 2?")] == [("Table 1", "float"), ("Fig 2", "float")]
+    store = Store(tmp_path / "store.sqlite")
+    put_doc(store, "RAPTOR.md", "RAPTOR: Tree Retrieval", [h("Results"), p("Table 1 compares tree retrieval with flat retrieval.")])
+    put_doc(store, "HyDE.md", "HyDE: Hypothetical Documents", [h("Results"), p("Table 1 lists the zero-shot scores.")])
+    embedder = HashEmbedder()
+    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
+    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
+    try:
+        assert searcher.search("What does Table 1 show about scores?", k=2).routes["identifier"] == 0
+        named = searcher.search("What does the Table 1 of RAPTOR show about scores?", k=2)
+        assert named.routes["identifier"] == 1 and named.hits[0].path == "RAPTOR.md"
+    finally:
+        searcher.close()
+        store.close()
