@@ -157,7 +157,10 @@ def _enumerated(part: str) -> list[str]:
 
 def _parts(question: str) -> list[str]:
     parts = [p.strip(" ,.") for p in _SPLIT.split(question) if p and p.strip(" ,.")]
-    parts = [p for p in parts if stems(p)]
+    for n in range(1, len(parts)):  # "..., and why?": the reasons for the part before it are asked too
+        if re.fullmatch(r"(?:and\s+)?why", parts[n], re.I) and stems(parts[n - 1]):
+            parts[n - 1], parts[n] = f"{parts[n - 1]}, and why", ""
+    parts = [p for p in parts if p and stems(p)]
     parts = [piece for p in parts for piece in _enumerated(p)]
     return parts or [question.strip()]
 

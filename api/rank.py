@@ -63,11 +63,13 @@ FACETS: dict[str, tuple[re.Pattern, float]] = {
                               r"\bonly (if|when)\b|\b(allowed|permitted)\b|^(may|must|can)\b", re.I), 0.6),
     "@step": (re.compile(r"(?<![\w-])(steps?|procedures?|process|workflow|in what order)\b", re.I), 1.0),
     "@definition": (re.compile(r"^what (is|are) (a|an)\s|\bdefin\w*|\bmean(s|ing)?\b|\bwhat distinguishes\b", re.I), 0.6),
+    "@reason": (re.compile(r"\bwhy\b|\breasons?\b|\brationale\b", re.I), 0.6),
 }
 """Facets of a question's shape: when the ask matches, units of that shape hold the facet, weighted against the ask's
 strongest word (a version question looks for what documents say of versions, a numeric one for numbers with units,
 a conditions one for if/unless/except, a definition one for defining sentences and the ledger's definitions)."""
 _UNIT_CONDITION = re.compile(r"\b(if|unless|except|provided|only (if|when)|when|where|must not|may not|shall not|not bound)\b", re.I)
+_UNIT_REASON = re.compile(r"\b(because|since|due to|as a result|so that|in order to|therefore|hence|the reason|rationale|as many)\b", re.I)
 _UNIT_DEFINITION = re.compile(r"\b(is|are) (a|an|the|any|one)\b|\bmeans?\b|\brefers? to\b|\bdefined (as|in)\b|\bdefinitions?\b", re.I)
 REFERENCE_LIST = re.compile(r"^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?\s+)?(?:normative |informative )?(?:references|bibliography|works cited|"
                             r"literature cited|cited works)\s*$", re.I)
@@ -145,6 +147,8 @@ def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[st
         found.append("@condition")
     if defining or _UNIT_DEFINITION.search(text):
         found.append("@definition")
+    if _UNIT_REASON.search(text):
+        found.append("@reason")
     return found
 
 

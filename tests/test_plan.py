@@ -60,6 +60,16 @@ def test_a_part_asking_the_same_of_three_items_becomes_one_part_per_item():
     assert len(asks("What is required for access, audit, integrity, transmission and person authentication?")) == 1
 
 
+def test_a_trailing_and_why_is_kept_with_the_part_it_asks_about():
+    """'..., and why?' has no word to search for, so it was dropped: the reasons are asked of the part before it, and
+    the ranking's reason facet looks for 'because', 'as a result', ..."""
+    from api.rank import FACETS
+
+    (obligation,) = plan_by_rules("Which categories were dropped in the 2017 edition, and why?", [], DOCS, [], [], []).obligations
+    assert obligation.ask == "Which categories were dropped in the 2017 edition, and why"
+    assert FACETS["@reason"][0].search(obligation.ask)
+
+
 def test_targets_are_aligned_with_the_ledger_aliases():
     plan = plan_by_rules("Which authenticators meet AAL2?", [], DOCS, ALIASES, [], [])
     assert "Authenticator Assurance Level" in plan.obligations[0].targets
