@@ -137,6 +137,11 @@ _ENUMERATION = re.compile(
     r"^(?P<head>.*\b(?:for|of|about|on|in|to|from|under|regarding|concerning)\s+(?:the\s+|a\s+|an\s+)?)"
     r"(?P<items>[^,]+(?:,\s+[^,]+)+?,?\s+(?:and|or)\s+[^,]+)$", re.I)
 _COMPARING = re.compile(r"\b(compar\w*|differ\w*|distinguish\w*|between|versus|vs\.?|contrast\w*)\b", re.I)
+_ASKS = re.compile(r"^(?:and\s+|but\s+)?(?:what|whats|how|which|who|whom|whose|when|where|why|is|are|was|were|does|do|did|can|"
+                   r"could|should|must|may|might|will|would|shall|has|have|had|list|name|describe|explain|give|show|tell|"
+                   r"compare|summari[sz]e|define)\b", re.I)
+"""How a part that asks something opens; a leading part that does not ("In an OSCAL-based SSP", "After an applicant is
+proofed at IAL2", "Since RAFT trains with ...") is the setting of the part after it."""
 MAX_ITEMS = 4
 """At most this many enumerated items become parts of their own (``_enumerated``); a longer list stays one part."""
 
@@ -161,6 +166,8 @@ def _parts(question: str) -> list[str]:
         if re.fullmatch(r"(?:and\s+)?why", parts[n], re.I) and stems(parts[n - 1]):
             parts[n - 1], parts[n] = f"{parts[n - 1]}, and why", ""
     parts = [p for p in parts if p and stems(p)]
+    if len(parts) > 1 and not _ASKS.match(parts[0]):  # "In an OSCAL-based SSP, how do I ...": a setting, not a question,
+        parts = [f"{parts[0]}, {p}" for p in parts[1:]]  # and every part after it is asked in that setting
     parts = [piece for p in parts for piece in _enumerated(p)]
     return parts or [question.strip()]
 

@@ -70,6 +70,15 @@ def test_a_trailing_and_why_is_kept_with_the_part_it_asks_about():
     assert FACETS["@reason"][0].search(obligation.ask)
 
 
+def test_a_leading_setting_is_not_a_question_of_its_own():
+    """'In an OSCAL-based FedRAMP SSP, how do I record the authorization type, and which values are accepted?' asks two
+    things in one setting: the setting is part of each, not a third thing to answer."""
+    asks = [o.ask for o in plan_by_rules("In an OSCAL-based FedRAMP System Security Plan, how do I record the authorization "
+                                          "type, and which values are accepted?", [], DOCS, [], [], []).obligations]
+    assert asks == ["In an OSCAL-based FedRAMP System Security Plan, how do I record the authorization type",
+                    "In an OSCAL-based FedRAMP System Security Plan, which values are accepted"]
+
+
 def test_targets_are_aligned_with_the_ledger_aliases():
     plan = plan_by_rules("Which authenticators meet AAL2?", [], DOCS, ALIASES, [], [])
     assert "Authenticator Assurance Level" in plan.obligations[0].targets
