@@ -80,6 +80,10 @@ CONTRAST = re.compile(r"\b(?:instead of|rather than|other than|as opposed to|in 
 answer is not about."""
 CONTRASTED = 0.3
 """Weight factor of a word that stands only in a contrast phrase of the ask."""
+HEADER_SHARE = 0.8
+"""A table row of a document the question names that holds no word of the obligation takes this share of its header's
+score when the header matches ("Revision | Effective date | Summary of change" for "which revision of SOP-014 is
+current, and what changed from the revision before it")."""
 FEEDBACK_UNITS = 7
 """Best units of an obligation whose shared words expand its query (``expansion_terms``)."""
 FEEDBACK_TERMS = 10
@@ -389,13 +393,24 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
                cites: bool) -> list[tuple[float, float, bool, int]]:
     """Every unit holding a word of the obligation, scored by ``ranking`` (the query, or the query with feedback)."""
     scored = []
+    headers: dict[str, tuple[float, set[str]]] = {}  # table group -> (its header's score, the header's words)
     for index, unit in enumerate(pool.units):
         if unit.reference_list and not cites:
             continue
         # a step or an item of an asked-for list means what its heading says it is part of
         item = unit.kind == "step" or (unit.kind == "list_item" and obligation.kind in ("trace", "list"))
         named_here = bool(docs) and unit.doc_id in docs
-        if unit.kind == "table_header" or not ((unit.words | (unit.context if item else set())) & words_only.keys()):
+        if unit.kind == "table_header":  # never an answer alone; a header that matches lends its rows its score
+            if unit.words & words_only.keys() or (unit.doc_id in explicit and unit.words & query.keys()):
+                headers[unit.group] = (relevance(ranking, unit, pool.avg_length) * prior(unit.ranks.get(o_index)), unit.words)
+            continue
+        header = headers.get(unit.group) if unit.kind == "table_row" and unit.doc_id in explicit else None
+        if not ((unit.words | (unit.context if item else set())) & words_only.keys()):
+            if header is not None:
+                own = max(coverage(words_only, unit.words | header[1]) * 0.8, 0.01 if named_here else 0.0)
+                shown = coverage(words_only, unit.words | header[1] | unit.context) >= MIN_SHOWN or named_here
+                scored.append((header[0] * HEADER_SHARE, own, shown, index))
+                continue
             if not (unit.doc_id in explicit and unit.words & query.keys()):  # "what changed with PEP 585": a facet will do
                 continue
         own = coverage(words_only, unit.words)

@@ -352,3 +352,19 @@ def test_a_results_table_read_as_text_is_not_an_explanation():
     _, draft = _write(shelf, "How does Adaptive Retrieval choose a single-step or multi-step retrieval strategy for a query?")
     sentences = sorted((u for u in draft.units if u.kind == "sentence"), key=lambda u: -u.score)
     assert sentences[0].text.startswith("A classifier predicts"), [u.text for u in sentences]
+
+
+def test_the_rows_of_a_named_documents_table_whose_header_matches_are_the_answer():
+    """'Which revision of SOP-014 is current, and what changed from the revision before it?': the revision table's
+    header says 'Revision | Summary of change'; its rows say what changed in the document's own words (no word of the
+    question): they are shown, and the header is never shown alone."""
+    from compiler.records import Block
+
+    table = Block(kind="table", text="Revision | Effective date | Summary of change\nE | 2025-03-14 | Closure within 45 calendar days.\n"
+                                     "F | 2026-02-01 | Closure within 30 calendar days to match QM-001 Rev D.", header_rows=1)
+    shelf = _memory_shelf({"sop-014": ("SOP-014 Complaint Handling", "sop-014.md", [
+        ("Revision history", [table]), ("1 Purpose", [_p("This procedure covers complaint handling for all pumps.")])])})
+    _, draft = _write(shelf, "Which revision of SOP-014 is current, and what changed from the revision before it?")
+    rows = [u.text for u in draft.units if u.kind == "table_row"]
+    assert any(r.startswith("F | 2026-02-01") for r in rows), [(u.kind, u.text) for u in draft.units]
+    assert all(any(r.group == h.group for r in draft.units if r.kind == "table_row") for h in draft.units if h.kind == "table_header")
