@@ -22,6 +22,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from api.answer import build_pipeline
 from api.compare_routes import COMPARE_ROUTES
 from api.errors import ApiError
+from api.openai_routes import OPENAI_ROUTER
 from api.routes import BEARER, ROUTES
 from api.schema_page import schema_plugins
 from api.security import FailedAuthLimiter, Grants, RateLimiter
@@ -127,7 +128,7 @@ def create_app(
             shelves.close()
             traces.close()
 
-    handlers: list = [*ROUTES, *COMPARE_ROUTES, *INDEX_ROUTES]
+    handlers: list = [*ROUTES, *COMPARE_ROUTES, *INDEX_ROUTES, OPENAI_ROUTER]
     if sites:
         handlers.extend(SITE_ROUTES)
     cors = None
