@@ -17,6 +17,7 @@ from urllib.parse import quote
 from pydantic import BaseModel, Field
 
 from api.schemas import AskResponse
+from compiler.llms_txt import site_base
 from compiler.pages import page_url
 
 __all__ = ["SiteLinks", "Citation", "site_root", "linked_answer"]
@@ -28,8 +29,7 @@ def site_root(shelf: str, build_dir: Path | None, *, template: str | None, serve
               served: bool = False) -> str | None:
     """The root URL (ending in '/') of ``shelf``'s site, or None when it has none (see the module docstring)."""
     if template:
-        root = template.replace("{shelf}", quote(shelf))
-        return root if root.endswith("/") else root + "/"
+        return site_base(template, shelf)
     if server_base is not None and served:
         return f"{server_base.rstrip('/')}/sites/{quote(shelf)}/"
     if build_dir is not None and (Path(build_dir) / "site" / "index.html").is_file():
@@ -104,7 +104,7 @@ def linked_answer(response: AskResponse, links: SiteLinks) -> tuple[str, list[Ci
         lines.append("**Sources**")
         entries = []
         for c in citations:
-            label = " › ".join([c.title, *[h for h in c.heading_path if h != c.title]])
+            label = " › ".join([c.title, *[h for h in c.heading_path if h != c.title]]).replace("[", "\\[").replace("]", "\\]")
             where = f"[{label}]({c.url})" if c.url else f"{label} ({c.section_id})"
             entries.append(f"{c.n}. {where}{_pages(c)}")
         lines.append("\n".join(entries))
