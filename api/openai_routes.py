@@ -173,6 +173,7 @@ def model(request: Request, model: FromPath[str]) -> dict:
 
 def _extra(response: AskResponse, citations) -> dict:
     return {"trace_id": response.trace_id, "label": response.label, "not_covered": response.not_covered, "mode": response.mode,
+            "seconds": response.seconds,
             "citations": [c.model_dump() for c in citations], "warnings": response.warnings}
 
 
