@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, INVALID_REQUEST
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.mcpserver.resources import FunctionResource
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, INVALID_REQUEST
 
 from api.answer import Pipeline
 from api.asking import ask_as
@@ -60,7 +60,7 @@ class McpState:
     pipeline: Pipeline
     shelves: ShelfRegistry
     traces: TraceStore | None
-    grants: Grants
+    grants: Grants | None  # streamable HTTP: the API's tokens
     fixed: Principal | None = None  # stdio: the shelves named on the command line
     limiter: RateLimiter = field(init=False)
     failed_auth: FailedAuthLimiter = field(init=False)
@@ -74,6 +74,8 @@ class McpState:
         if self.fixed is not None:
             return self.fixed
         headers = getattr(request, "headers", None)
+        if self.grants is None:
+            raise Unauthorized("this MCP server was started without tokens; start it with --http and api.tokens")
         return self.grants.required(headers.get("authorization") if headers is not None else None)
 
     def links(self) -> SiteLinks:
@@ -242,7 +244,7 @@ def serve_mcp(shelves: list[str], settings: Settings, *, http: bool, host: str =
 
     build_dirs = shelf_build_dirs(shelves, settings)
     pipeline = build_pipeline(settings, chat_models(settings))
-    grants = Grants(settings.api, sorted(build_dirs))
+    grants = Grants(settings.api, sorted(build_dirs)) if http else None  # stdio reads the shelves named, with no token
     registry = ShelfRegistry(embedder if embedder is not None else embedder_from_settings(settings), settings=settings)
     traces = TraceStore(settings.api.trace_db, settings.api.trace_retention_days)
     try:

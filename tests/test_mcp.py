@@ -159,6 +159,19 @@ def test_streamable_http_reads_only_what_the_token_grants(http_server):
 
     found, resources = _over_http(http_server, "beta-secret", beta)
     assert found["hits"][0]["title"] == "Beta Handbook" and resources == ["shelfwise://beta/beta-secrets-md"]
+    beta_section = found["hits"][0]["section_id"]
+
+    async def across(session):
+        await session.initialize()
+        return [await session.call_tool("read_section", {"section_id": beta_section}),
+                await session.call_tool("read_section", {"section_id": beta_section, "shelf": "beta"}),
+                await session.call_tool("links", {"section_or_doc": "beta-secrets-md"})]
+
+    unnamed, named, linked = _over_http(http_server, "alpha-secret", across)
+    assert unnamed.is_error and f"no section '{beta_section}' in the shelves you may read" in _text(unnamed)
+    assert named.is_error and "does not grant shelf 'beta'" in _text(named)
+    assert linked.is_error and "no section or document 'beta-secrets-md'" in _text(linked)
+    assert not any(word in repr([unnamed, named, linked]) for word in SECRET[:2])
 
 
 def test_streamable_http_refuses_a_wrong_or_missing_token_before_the_protocol(http_server):
