@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
+from contextlib import contextmanager
 
 import httpx
 import openai
@@ -22,24 +23,37 @@ from tests.test_browser import _free_port, _wait
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def builds(tmp_path_factory):
     root = tmp_path_factory.mktemp("openai")
-    builds = tenant_builds(root / "build", root / "shelves")
+    return root, tenant_builds(root / "build", root / "shelves")
+
+
+@contextmanager
+def _serving(builds, **api):
+    root, stores = builds
     settings = Settings.model_validate({"api": {
         "tokens": [{"name": "alpha-chat", "token": "alpha-secret", "shelves": ["alpha"]},
                    {"name": "beta-chat", "token": "beta-secret", "shelves": ["beta"]},
                    {"name": "wide", "token": "wide-secret", "shelves": ["alpha", "gamma"]}],
-        "trace_db": str(root / "traces.sqlite"), "max_history_turns": 2}})
-    app = create_app(settings, chat=None, embedder=HashEmbedder(), stores=builds)
+        "trace_db": str(root / "traces.sqlite"), "max_history_turns": 2, **api}})
+    app = create_app(settings, chat=None, embedder=HashEmbedder(), stores=stores)
     port = _free_port()
     uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=uv.run, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}"
-    _wait(base + "/api/health", seconds=30)
-    yield base
-    uv.should_exit = True
-    thread.join(timeout=20)
+    try:
+        _wait(base + "/api/health", seconds=30)
+        yield base
+    finally:
+        uv.should_exit = True
+        thread.join(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def server(builds):
+    with _serving(builds) as base:
+        yield base
 
 
 def _client(base: str, token: str = "alpha-secret") -> openai.OpenAI:
@@ -152,3 +166,14 @@ def test_invalid_json_is_a_400_in_the_openai_shape(server):
     response = httpx.post(f"{server}/v1/chat/completions", content=b"{not json",
                           headers={"Authorization": "Bearer alpha-secret", "Content-Type": "application/json"})
     assert response.status_code == 400 and set(response.json()["error"]) == {"message", "type", "code", "param"}
+
+
+def test_the_api_rate_limit_counts_v1_requests_too(builds):
+    with _serving(builds, rate_limit_per_minute=2) as base:
+        client = _client(base)
+        client.models.list()
+        client.chat.completions.create(model="alpha", messages=[{"role": "user", "content": "How many days are backups kept?"}])
+        with pytest.raises(openai.RateLimitError) as limited:
+            client.models.list()
+    assert limited.value.body["code"] == "rate_limit_exceeded" and "api.rate_limit_per_minute" in limited.value.body["message"]
+    assert int(limited.value.response.headers["Retry-After"]) >= 1
