@@ -1,6 +1,7 @@
 """The Litestar app: ``create_app(settings, *, chat, embedder, stores)``; HTTP errors are mapped here, in one place.
 
-Every error body is ``{"error": message, "status": code, "detail": [...]}``.
+Every error body is ``{"error": message, "status": code, "detail": [...]}``, except under /v1 (the
+OpenAI-compatible routes, api/openai_routes.py), whose router maps the same errors to the OpenAI shape.
 Expected errors keep their message; anything else is logged with its
 traceback and answered 500 with no internals in the body.
 """

@@ -65,8 +65,8 @@ class ChatRequest(BaseModel):
 
     model: str = Field(min_length=1, description="The shelf to answer from (GET /v1/models lists them).")
     messages: list[ChatMessage] = Field(min_length=1, max_length=1000, description="The conversation, oldest first; the last is the question.")
-    stream: bool = Field(default=False, description="Answer as server-sent events ending with 'data: [DONE]'.")
-    n: int = Field(default=1, ge=1, le=1, description="How many answers: shelfwise gives one.")
+    stream: bool | None = Field(default=False, description="Answer as server-sent events ending with 'data: [DONE]'.")
+    n: int | None = Field(default=1, ge=1, le=1, description="How many answers: shelfwise gives one.")
 
 
 def _text(message: ChatMessage, number: int) -> str:
