@@ -177,3 +177,18 @@ def test_the_api_rate_limit_counts_v1_requests_too(builds):
             client.models.list()
     assert limited.value.body["code"] == "rate_limit_exceeded" and "api.rate_limit_per_minute" in limited.value.body["message"]
     assert int(limited.value.response.headers["Retry-After"]) >= 1
+
+
+def test_an_answer_that_fails_after_the_stream_began_ends_with_an_error_event(builds):
+    with _serving(builds, answer_timeout_s=1e-9) as base:
+        client = _client(base)
+        messages = [{"role": "user", "content": "How many days are backups kept?"}]
+        with pytest.raises(openai.InternalServerError) as plain:
+            client.chat.completions.create(model="alpha", messages=messages)
+        assert plain.value.status_code == 504 and plain.value.body["code"] == "timeout"
+        seen = []
+        with pytest.raises(openai.APIError) as streamed:
+            for chunk in client.chat.completions.create(model="alpha", messages=messages, stream=True):
+                seen.append(chunk)
+    assert [c.choices[0].delta.role for c in seen] == ["assistant"]  # the role chunk went out before the answer failed
+    assert "api.answer_timeout_s" in streamed.value.message
