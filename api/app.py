@@ -1,6 +1,7 @@
 """The Litestar app: ``create_app(settings, *, chat, embedder, stores)``; HTTP errors are mapped here, in one place.
 
-Every error body is ``{"error": message, "status": code, "detail": [...]}``.
+Every error body is ``{"error": message, "status": code, "detail": [...]}``, except under /v1 (the
+OpenAI-compatible routes, api/openai_routes.py), whose router maps the same errors to the OpenAI shape.
 Expected errors keep their message; anything else is logged with its
 traceback and answered 500 with no internals in the body.
 """
@@ -22,6 +23,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from api.answer import build_pipeline
 from api.compare_routes import COMPARE_ROUTES
 from api.errors import ApiError
+from api.openai_routes import OPENAI_ROUTER
 from api.routes import BEARER, ROUTES
 from api.schema_page import schema_plugins
 from api.security import FailedAuthLimiter, Grants, RateLimiter
@@ -127,7 +129,7 @@ def create_app(
             shelves.close()
             traces.close()
 
-    handlers: list = [*ROUTES, *COMPARE_ROUTES, *INDEX_ROUTES]
+    handlers: list = [*ROUTES, *COMPARE_ROUTES, *INDEX_ROUTES, OPENAI_ROUTER]
     if sites:
         handlers.extend(SITE_ROUTES)
     cors = None

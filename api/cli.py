@@ -8,7 +8,7 @@ from pathlib import Path
 
 from compiler.settings import Settings
 
-__all__ = ["ask_command", "trace_command", "serve_command"]
+__all__ = ["ask_command", "trace_command", "serve_command", "mcp_command"]
 
 
 def ask_command(shelf: str, question: str, json_out: bool, settings: Settings, *, embedder=None, http_client=None) -> int:
@@ -74,4 +74,15 @@ def serve_command(shelves: list[str], host: str, port: int, settings: Settings) 
                 print(f"site {name}: {base}/sites/{name}/", flush=True)
     print("press Ctrl-C to stop", flush=True)
     serve(shelves, host, port, settings)
+    return 0
+
+
+def mcp_command(shelves: list[str], settings: Settings, *, http: bool, host: str, port: int) -> int:
+    """``shelfwise mcp [SHELF ...] [--http [--host H] [--port P]]``: the MCP server (stdout is the protocol over stdio)."""
+    from api.mcp_server import serve_mcp
+
+    if http:
+        print(f"MCP endpoint: http://{host}:{port}/mcp (streamable HTTP; 'Authorization: Bearer TOKEN' from api.tokens); "
+              "press Ctrl-C to stop", file=sys.stderr, flush=True)
+    serve_mcp(shelves, settings, http=http, host=host, port=port)
     return 0

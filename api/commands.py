@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["add_commands", "cmd_ask", "cmd_trace", "cmd_serve"]
+__all__ = ["add_commands", "cmd_ask", "cmd_trace", "cmd_serve", "cmd_mcp"]
 
 
 def cmd_ask(args: argparse.Namespace, settings) -> int:
@@ -24,6 +24,12 @@ def cmd_serve(args: argparse.Namespace, settings) -> int:
     from api.cli import serve_command
 
     return serve_command(args.shelves, args.host, args.port, settings)
+
+
+def cmd_mcp(args: argparse.Namespace, settings) -> int:
+    from api.cli import mcp_command
+
+    return mcp_command(args.shelves, settings, http=args.http, host=args.host, port=args.port)
 
 
 def add_commands(commands, common, bind) -> None:
@@ -46,3 +52,14 @@ def add_commands(commands, common, bind) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.set_defaults(func=bind(cmd_serve))
+
+    mcp = commands.add_parser("mcp", help="serve the shelves to assistants over the Model Context Protocol (stdio, or --http)",
+                              description="An MCP server over the compiled shelves: tools search, read_section, links, ledger and ask "
+                              "(the checked answer), each document a resource. Over stdio it serves the shelves named; with --http, "
+                              "streamable HTTP on 127.0.0.1 at /mcp under the API's tokens (api.tokens).")
+    mcp.add_argument("shelves", nargs="*", help="shelf names under the build dir (default: all compiled shelves)")
+    common(mcp)
+    mcp.add_argument("--http", action="store_true", help="serve streamable HTTP at http://HOST:PORT/mcp instead of stdio")
+    mcp.add_argument("--host", default="127.0.0.1", help="address to bind with --http (default 127.0.0.1)")
+    mcp.add_argument("--port", type=int, default=8001, help="port with --http (default 8001)")
+    mcp.set_defaults(func=bind(cmd_mcp))

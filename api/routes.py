@@ -15,10 +15,10 @@ from typing import Annotated
 
 from litestar.params import FromQuery, JSONBody, PathParameter, QueryParameter
 
-from api.answer import answer_question
-from api.errors import BadRequest, Forbidden, NotFound
+from api.asking import ask_as, check_served
+from api.errors import Forbidden, NotFound
 from api.schemas import AskRequest, AskResponse, HealthResponse, SearchHitOut, SearchResponse, SectionResponse
-from api.hygiene import check_json_depth, clean_text, error_responses
+from api.hygiene import check_json_depth, error_responses
 from api.security import Principal, resolve_principal
 from compiler import __version__
 from compiler.snippets import snippet
@@ -49,38 +49,13 @@ def _principal(request: Request) -> Principal:
 
 def _check_served(request: Request, names: list[str]) -> None:
     """NotFound for a granted shelf this server does not serve; the message names only shelves the caller may read."""
-    shelves = request.app.state.shelves
-    principal = _principal(request)
-    for shelf in names:
-        if shelf not in shelves:
-            readable = sorted(n for n in shelves if n in principal.shelves)
-            listed = ", ".join(readable) if readable else "none"
-            raise NotFound(f"shelf '{shelf}' is not served here; shelves your token can read here: {listed}")
+    check_served(request.app.state.shelves, _principal(request), names)
 
 
 @post("/api/ask", status_code=200, guards=[authenticate], sync_to_thread=True, summary="Answer a question from a shelf",
       before_request=check_json_depth, security=TOKEN_REQUIRED, responses=error_responses(400, 401, 403, 404, 413, 429, 502, 504))
 def ask(request: Request, data: JSONBody[AskRequest]) -> AskResponse:
-    state = request.app.state
-    limits = state.settings.api
-    principal = _principal(request)
-    data = data.model_copy(update={
-        "question": clean_text(data.question),
-        "history": [turn.model_copy(update={"question": clean_text(turn.question)}) for turn in data.history],
-    })
-    names = data.shelf_names()
-    principal.require(names)
-    if len(data.question) > limits.max_question_chars:
-        raise BadRequest(
-            f"question is {len(data.question):,} characters; the limit is {limits.max_question_chars:,} (api.max_question_chars): shorten it"
-        )
-    if not data.question.strip():
-        raise BadRequest("question is empty; write the question in plain words")
-    if len(data.history) > limits.max_history_turns:
-        raise BadRequest(f"history has {len(data.history)} turns; send at most the last {limits.max_history_turns} (api.max_history_turns)")
-    _check_served(request, names)
-    with state.shelves.use(names) as shelves:
-        return answer_question(state.pipeline, data, shelves, token=principal.name, traces=state.traces)
+    return ask_as(request.app.state, _principal(request), data)
 
 
 @get("/api/search", guards=[authenticate], sync_to_thread=True, summary="Search a shelf's sections", security=TOKEN_REQUIRED,

@@ -128,6 +128,11 @@ class SiteSettings(_Strict):
     ask_token_env: str | None = Field(
         default=None, description="Environment variable whose value the widget sends as a Bearer token; it is written into every page, so use a read-only token."
     )
+    url: str | None = Field(
+        default=None, description="Where the built sites are published, with {shelf} for the shelf's name (e.g. https://docs.example.org/{shelf}/): "
+        "llms.txt, 'shelfwise mcp' and /v1/chat/completions link sections there. None: llms.txt links relative to the site, the server its own "
+        "/sites/<shelf>/, 'shelfwise mcp' the built site's file:// URL."
+    )
 
 
 class Settings(_Strict):

@@ -23,6 +23,7 @@ from pathlib import Path
 import yaml
 
 from compiler.errors import SiteError
+from compiler.llms_txt import LLMS_TXT, llms_txt, site_base
 from compiler.originals import copy_originals
 from compiler.pages import nav_title, render_pages
 
@@ -84,12 +85,13 @@ def _swap_in(built: Path, site: Path) -> None:
 
 def build_site(store, out_dir: Path, progress: Callable[[str], None] | None = None, templates_dir: Path | None = None,
                *, endpoint: str | None = None, token: str | None = None, shelf: str | None = None,
-               shelf_dir: Path | None = None) -> dict:
+               shelf_dir: Path | None = None, url: str | None = None) -> dict:
     """Render pages into ``out_dir/docs`` and build ``out_dir/site``; returns the stage summary.
 
     ``templates_dir`` holds a shelf's own page templates (any of templates/*.md.j2 it overrides).
     ``endpoint`` and ``token`` configure the ask widget on every page. With ``shelf_dir`` (the shelf's
-    folder) every document's original is copied to ``_originals/`` and linked from its page.
+    folder) every document's original is copied to ``_originals/`` and linked from its page. ``url`` (``site.url``,
+    ``{shelf}`` for the shelf's name) is where the site is published: llms.txt links there, else relative to the site.
     """
     out_dir = Path(out_dir).resolve()  # mkdocs resolves relative paths against the config file's folder
     shelf = shelf or out_dir.name
@@ -107,6 +109,7 @@ def build_site(store, out_dir: Path, progress: Callable[[str], None] | None = No
     building = Path(tempfile.mkdtemp(prefix=".site-new-", dir=out_dir))
     try:
         mkdocs_seconds, _ = run_mkdocs(config_file, building)
+        (building / LLMS_TXT).write_text(llms_txt(store, shelf, site_base(url, shelf)), encoding="utf-8")
         if shelf_dir is not None:
             copy_originals(store.documents(), Path(shelf_dir), building)
     except BaseException:
@@ -148,6 +151,6 @@ def site_stage(settings, shelf_dir: Path | None = None) -> Callable:
 
     def stage(store, out_dir, changed_ids, removed_ids, progress):
         return "site", build_site(store, out_dir, progress, templates_dir, endpoint=settings.site.ask_endpoint, token=token,
-                                  shelf=store.get_meta("shelf_name"), shelf_dir=shelf_dir)
+                                  shelf=store.get_meta("shelf_name"), shelf_dir=shelf_dir, url=settings.site.url)
 
     return stage

@@ -190,3 +190,28 @@ def test_demo_what_changed_anchors_land_on_both_sections_in_chromium(demo_site):
                 assert heading.is_visible() and "8.2.2 Complaint handling" in heading.inner_text()
         finally:
             browser.close()
+
+
+def test_llms_txt_at_the_site_root_lists_every_document_with_its_page(widget_site):
+    store, folder, _ = widget_site
+    text = (folder / "site" / "llms.txt").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert lines[0] == "# Widget <Shelf>" and "> Widget specifications for the site tests." in lines
+    documents = store.documents()
+    listed = [line for line in lines if line.startswith("- [") and "documents/" in line]
+    assert len(listed) == len(documents) >= 2
+    for row, line in zip(documents, listed):
+        assert line.endswith(f"](documents/{row['doc_id']}.html): {row['path']}"), line
+        assert (folder / "site" / "documents" / f"{row['doc_id']}.html").is_file()
+    assert "- [Hostile <script>alert('title')</script> notes](documents/hostile-md.html): hostile.md" in lines  # plain text, never run
+    assert "- [The shelf](shelf.html): how the documents link, and the dossiers" in lines and (folder / "site" / "shelf.html").is_file()
+
+
+def test_llms_txt_links_where_site_url_says_the_site_is_published(widget_site):
+    from compiler.llms_txt import llms_txt, site_base
+
+    store, _, _ = widget_site
+    text = llms_txt(store, "widgets", site_base("https://docs.example.org/{shelf}", "widgets"))
+    assert "](https://docs.example.org/widgets/documents/rfc9001-txt.html): " in text
+    assert "- [The shelf](https://docs.example.org/widgets/shelf.html)" in text
+    assert llms_txt(store, "widgets") == llms_txt(store, "widgets")  # the same store, the same bytes
