@@ -55,6 +55,8 @@ class Trace(BaseModel):
     steps: list[StepCost]
     seconds: float
     answer: dict = Field(description="The answer as returned.")
+    research: dict = Field(default_factory=dict, description="Research mode: which ran (agent, expansion or the fixed loop as fallback), "
+                                                             "its budget, every agent step (tool, arguments, result size, cost) and the fixed loop's reading beside.")
 
 
 def new_trace_id() -> str:
