@@ -8,9 +8,12 @@ import json
 
 import httpx
 import pytest
+from litestar.testing import TestClient
 
 from answer_shelves import HashEmbedder
 from api.answer import answer_question, build_pipeline, chat_models
+from api.cli import ask_command
+from api.serve import make_app
 from api.schemas import AskRequest
 from api.shelves import close_shelves, open_shelves
 from api.trace import TraceStore
@@ -35,8 +38,13 @@ class Models:
 
 
 @pytest.fixture(scope="module")
-def shelves(tmp_path_factory):
-    opened = open_shelves({"harbour": bridge_build(tmp_path_factory.mktemp("bridge"))}, HashEmbedder())
+def bridge(tmp_path_factory):
+    return bridge_build(tmp_path_factory.mktemp("bridge"))
+
+
+@pytest.fixture(scope="module")
+def shelves(bridge):
+    opened = open_shelves({"harbour": bridge}, HashEmbedder())
     yield opened
     close_shelves(opened)
 
@@ -142,3 +150,26 @@ def test_expansion_without_a_model_opens_the_bridging_document(shelves, tmp_path
         f"read ({BRIDGE_DOC}), joined by the rare name(s) Harbor Gate, Wren Point"]
     assert research["chars_added"] <= research["budget"]["max_chars"]
     assert answer.mode == "model-free" and {RULE, EVENT} <= {sid for s in answer.sentences for sid in s.citations}
+
+
+def test_post_api_ask_in_research_mode(bridge, tmp_path):
+    settings = Settings.model_validate({
+        "build_dir": str(bridge.parent), "answer": {"reading_budget_chars": 2500},
+        "models": {"base_url": "http://127.0.0.1:9/v1", "max_retries": 0, "timeout_s": 5, "planner": "planner-rec"},
+        "api": {"tokens": [{"name": "harbour-desk", "token": "harbour-secret", "shelves": ["harbour"]}], "trace_db": str(tmp_path / "t.sqlite")}})
+    client = httpx.Client(transport=httpx.MockTransport(Models(planner="research_tool_error")))
+    with TestClient(make_app(["harbour"], settings, embedder=HashEmbedder(), http_client=client)) as api:
+        auth = {"Authorization": "Bearer harbour-secret"}
+        response = api.post("/api/ask", json={"question": QUESTION, "shelf": "harbour", "mode": "research"}, headers=auth)
+        assert response.status_code == 200, response.text
+        trace = api.get(f"/api/answers/{response.json()['trace_id']}", headers=auth).json()
+    assert trace["research"]["ran"] == "agent" and [s["tool"] for s in trace["research"]["steps"]] == ["open_section", "open_section", "finish"]
+    assert response.json()["warnings"][0].startswith("research mode: the research agent (model planner-rec) opened 1 section (")
+
+
+def test_shelfwise_ask_research_without_a_model(bridge, tmp_path, capsys):
+    settings = Settings.model_validate({"build_dir": str(bridge.parent), "answer": {"reading_budget_chars": 2500},
+                                        "api": {"trace_db": str(tmp_path / "t.sqlite")}})
+    assert ask_command("harbour", QUESTION, False, settings, embedder=HashEmbedder(), research=True) == 0
+    out, err = capsys.readouterr()
+    assert f"[{RULE}]" in out and "warning: research mode: no model configured, so the model-free expansion ran" in err
