@@ -8,7 +8,8 @@ read per section here), held by at most ``RARE_DOCS`` documents. So a document
 the question never names is reached when it shares a rare name with what was
 read — the renamed thing of paper §6.14's bridge check. Candidates are taken
 best first (recall's score, then how rare the shared names are) while they fit
-``research.max_chars`` characters on top of the fixed reading.
+``research.max_chars`` characters on top of the fixed reading (the first of two
+hops fills at most ``FIRST_HOP_SHARE`` of it, so the second has room).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ __all__ = ["expand_reading", "section_names", "RARE_DOCS"]
 
 RARE_DOCS = 3
 """A name counts as rare when at most this many documents hold it."""
+FIRST_HOP_SHARE = 0.6
+"""Share of ``research.max_chars`` the first of two hops may fill, so the second has room."""
 NAMES_SHOWN = 3
 """Shared names quoted in a hop's 'why'."""
 
@@ -123,9 +126,10 @@ def expand_reading(fixed: list[ReadSection], recall: Recall, shelves: dict[str, 
         offers.sort(key=lambda o: (-o[0], -o[1], o[2], o[3]))
         frontier = set()
         skipped = 0
+        limit = int(max_chars * FIRST_HOP_SHARE) if hop < hops else max_chars
         for score, weight, name, sid, why, names in offers:
             cost = shelves[name].chars(sid)
-            if used + cost > max_chars:
+            if used + cost > limit:
                 skipped += 1
                 continue
             used += cost
@@ -138,7 +142,7 @@ def expand_reading(fixed: list[ReadSection], recall: Recall, shelves: dict[str, 
             added.append(ReadSection(shelf=name, section_id=sid, doc_id=shelves[name].sections[sid].doc_id, chars=cost,
                                      why=f"research expansion, hop {hop}: {why}", ranks=ranks.get((name, sid), {})))
         lines.append(f"hop {hop}: {len(offers)} section(s) reachable, {len(frontier)} read"
-                     + (f", {skipped} left for the budget of {max_chars:,} characters (research.max_chars)" if skipped else ""))
+                     + (f", {skipped} left for the budget ({limit:,} of research.max_chars {max_chars:,} characters by this hop)" if skipped else ""))
         if not frontier:
             break
     return added, lines, bridges

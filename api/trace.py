@@ -148,6 +148,10 @@ def format_trace(trace: Trace) -> str:
         lines.append(f"compared {pair['older']} → {pair['newer']} ({pair['reason']}): {pair['changes']} changes, {pair['shown']} shown")
     for item in trace.not_opened[:10]:
         lines.append(f"  not opened {item['section_id']}: {item['reason']}")
+    if trace.research:
+        from api.research import research_lines
+
+        lines += research_lines(trace.research)
     lines.append(f"written {len(trace.written)} units; removed {len(trace.removed)}")
     if trace.checked:
         verdicts: dict[str, int] = {}

@@ -16,7 +16,7 @@ from api.cli import ask_command
 from api.serve import make_app
 from api.schemas import AskRequest
 from api.shelves import close_shelves, open_shelves
-from api.trace import TraceStore
+from api.trace import TraceStore, format_trace
 from bridge_shelf import QUESTION, bridge_build
 from compiler.settings import Settings
 from tests.claimshelf import Replay
@@ -90,6 +90,9 @@ def test_agent_opens_and_cites_the_bridging_document(shelves, tmp_path):
     assert answer.warnings == ["research mode: the research agent (model planner-rec) opened 3 sections (413 characters) in 8 steps; "
                                "it called finish"]
     assert {s.step: s.calls for s in trace.steps}["research"] == 8
+    shown = format_trace(trace)
+    assert "research: agent (planner-rec); budget 12 steps, 60,000 characters, 60 s; the fixed loop read " in shown
+    assert f'\n   7. open_section {{"id": "{RENAMING}"}} -> ' in shown and "\n   8. finish " in shown
     # Tool results are the store's content: the opened section's text goes back to the model verbatim.
     sent = models.replays["planner-rec"].requests[-1]["messages"]
     opened = [json.loads(m["content"]) for m in sent if m["role"] == "tool" and '"text"' in m["content"]]
