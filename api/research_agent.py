@@ -133,7 +133,7 @@ def _step(run: AgentRun, call: dict, tools: StoreTools, opened: set[tuple[str, s
     seen[key] = number
     if call["name"] == "finish":
         run.stopped, run.notes = "finish", str(args.get("notes", ""))[:500]
-        step["_content"] = json.dumps({"finished": True})
+        step.update(chars_read=run.chars_read, _content=json.dumps({"finished": True}))
         return step
     if call["name"] == "open_section" and isinstance(args.get("id"), str):
         where = _section_of(tools, args["id"])

@@ -1,7 +1,7 @@
 """Research-mode benchmark (issue 18): how often each must item's gold evidence section was read, fixed loop vs expansion.
 
     .venv/bin/python -m eval.bench.research [--build-dir /work/bf] [--questions ../shared/questions/dev.yaml ...]
-                                            [--budgets 400000 100000 25000] [--max-chars 60000]
+                                            [--budgets 400000 100000 25000] [--max-chars 60000 10000]
 
 Every question is answered model-free with ``mode: "research"``, which runs the
 fixed loop and then the model-free expansion (the fixed loop's reading plus one
@@ -88,6 +88,7 @@ def research_figures(questions_path: Path, build_dir: Path, settings: Settings, 
     wide = sum(r["read_fixed_wider"] for r in rows)
     return {
         "questions": str(questions_path.name), "reading_budget_chars": settings.answer.reading_budget_chars,
+        "research_max_chars": settings.research.max_chars,
         "n_questions": len(rows), "must_items": items,
         "unmapped_items": sum(r["unmapped_items"] for r in rows),
         "evidence_read_fixed": round(fixed / items, 3) if items else None,
@@ -107,14 +108,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=Path, nargs="+", default=QUESTIONS, help="question files (default: dev and dev-formats)")
     parser.add_argument("--budgets", type=int, nargs="+", default=[400_000, 100_000, 25_000],
                         help="reading budgets (answer.reading_budget_chars) to run at")
-    parser.add_argument("--max-chars", type=int, default=None, help="research.max_chars (default: the setting's default)")
+    parser.add_argument("--max-chars", type=int, nargs="+", default=[60_000, 10_000],
+                        help="research.max_chars values to run each budget with (the first is the setting's default)")
     parser.add_argument("--out", type=Path, default=ROOT / "eval" / "results" / "research.json", help="where the figures go")
     args = parser.parse_args(argv)
-    base = Settings(build_dir=args.build_dir, **({"research": {"max_chars": args.max_chars}} if args.max_chars else {}))
+    base = Settings(build_dir=args.build_dir)
     embedder = embedder_from_settings(base)
     result = {"build_dir": str(args.build_dir), "settings": {"hop_share": base.answer.hop_share, **base.research.model_dump()}, "sets": []}
-    for budget in args.budgets:
-        settings = base.model_copy(update={"answer": base.answer.model_copy(update={"reading_budget_chars": budget})})
+    for budget, max_chars in [(b, m) for b in args.budgets for m in args.max_chars]:
+        settings = base.model_copy(update={"answer": base.answer.model_copy(update={"reading_budget_chars": budget}),
+                                           "research": base.research.model_copy(update={"max_chars": max_chars})})
         for path in args.questions:
             figures = research_figures(path, args.build_dir, settings, embedder)
             result["sets"].append(figures)
