@@ -176,3 +176,18 @@ def test_shelfwise_ask_research_without_a_model(bridge, tmp_path, capsys):
     assert ask_command("harbour", QUESTION, False, settings, embedder=HashEmbedder(), research=True) == 0
     out, err = capsys.readouterr()
     assert f"[{RULE}]" in out and "warning: research mode: no model configured, so the model-free expansion ran" in err
+
+
+@pytest.mark.parametrize(("recording", "error"), [
+    ("research_bad_arguments", "step 1: not a valid tool call: the arguments of open_section are not JSON (Expecting property name "
+                               "enclosed in double quotes): '{id: s65c47f8cc9e'"),
+    ("research_unknown_tool", "step 1: not a valid tool call: unknown tool 'answer' (the tools are finish, follow_links, ledger, "
+                              "open_document_outline, open_section, search)"),
+])
+def test_an_invalid_tool_call_is_a_clear_trace_error_and_the_fixed_loop_reads(shelves, tmp_path, recording, error):
+    answer, trace = _ask(shelves, tmp_path, "research", Models(planner=recording))
+    assert trace.research["error"] == error and trace.research["steps"][0]["error"] == error
+    assert trace.research["ran"] == "fixed loop (the research agent failed)"
+    assert answer.warnings == [f"research mode: the research agent (model planner-rec) failed: {error}; "
+                               "this answer read what the fixed loop read instead"]
+    assert _read(trace) == set(trace.research["fixed_loop"]["sections"]) and {RULE, EVENT} <= _read(trace)
