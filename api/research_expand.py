@@ -46,7 +46,7 @@ def section_names(shelf: OpenShelf) -> tuple[dict[str, set[str]], dict[str, set[
     return shelf.cache[key]
 
 
-def _candidates(shelf: OpenShelf, name: str, frontier: set[str], chosen: set[str], in_scope: set[str],
+def _candidates(shelf: OpenShelf, frontier: set[str], chosen: set[str], in_scope: set[str],
                 best: dict[str, tuple[float, str]]) -> dict[str, tuple[float, float, str, tuple[str, ...]]]:
     """Section id -> (recall score, name weight, why, shared names) of the sections one hop from ``frontier`` in one shelf."""
     per_section, holders = section_names(shelf)
@@ -121,7 +121,7 @@ def expand_reading(fixed: list[ReadSection], recall: Recall, shelves: dict[str, 
             if not mine:
                 continue
             local_best = {sid: v for (n, sid), v in best.items() if n == name}
-            found = _candidates(shelf, name, mine, {sid for n, sid in chosen if n == name}, scope[name], local_best)
+            found = _candidates(shelf, mine, {sid for n, sid in chosen if n == name}, scope[name], local_best)
             offers += [(score, weight, name, sid, why, names) for sid, (score, weight, why, names) in found.items()]
         offers.sort(key=lambda o: (-o[0], -o[1], o[2], o[3]))
         frontier = set()
