@@ -13,7 +13,7 @@ export NO_MKDOCS_2_WARNING := 1
 DEMO_TOKEN ?= demo-local-token
 export SHELFWISE_DEMO_TOKEN := $(DEMO_TOKEN)
 
-.PHONY: install system-deps demo test bench bench-structure bench-pdf bench-compile bench-links bench-search bench-site bench-api bench-openai bench-adversarial bench-reliability eval-local-llm clean help
+.PHONY: install system-deps demo test bench bench-structure bench-pdf bench-compile bench-links bench-search bench-site bench-api bench-openai bench-adversarial bench-reliability bench-research eval-local-llm clean help
 
 help:
 	@echo "make demo   - set up, compile the demo shelf ($(DEMO_SHELF)), build its site, serve site and endpoint on 127.0.0.1"
@@ -85,6 +85,8 @@ bench-compare: install
 	$(PY) -m eval.bench.compare
 bench-reliability: install
 	$(PY) -m eval.bench.reliability
+bench-research: install
+	$(PY) -m eval.bench.research
 
 # A real local model (llama.cpp + Qwen2.5-Coder 1.5B from registry packages): slow, not part of make test.
 eval-local-llm: install

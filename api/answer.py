@@ -37,6 +37,7 @@ from api.plan import Plan, Vocabulary, plan_by_rules, plan_with_model
 from api.premise import correction_unit
 from api.read import read_sections
 from api.recall import recall_candidates
+from api.research import research_model, research_reading
 from api.render import render_markdown, sources_of
 from api.schemas import AnswerSentence, AskRequest, AskResponse
 from api.shape import shape_answer
@@ -228,6 +229,13 @@ def answer_question(
     reading = read_sections(recall, shelves, scope, budget=settings.answer.reading_budget_chars, hop_share=settings.answer.hop_share,
                             section_read_chars=settings.answer.section_read_chars)
     step("read", t)
+    research = None
+    if request.mode == "research":
+        t = time.perf_counter()
+        with counting() as usage:
+            research = research_reading(research_model(pipeline), plan, recall, reading, shelves, scope, settings.research)
+        reading = research.reading
+        step("research", t, usage)
 
     t = time.perf_counter()
     write_warnings: list[str] = []
@@ -288,7 +296,7 @@ def answer_question(
         obligations=[o.model_dump() for o in completion.obligations],
         sources=sources_of(shown, shelves),
         not_shown=len(gated.removed),
-        warnings=[*plan.warnings, *recall.warnings, *write_warnings, *getattr(draft, "warnings", [])],
+        warnings=[*plan.warnings, *recall.warnings, *(research.warnings if research else []), *write_warnings, *getattr(draft, "warnings", [])],
         seconds=round(time.perf_counter() - started, 4),
     )
     if comparisons is not None:
@@ -319,6 +327,7 @@ def answer_question(
                 steps=steps,
                 seconds=response.seconds,
                 answer=response.model_dump(),
+                research=research.trace if research else {},
             )
         )
     return response

@@ -11,8 +11,9 @@ from compiler.settings import Settings
 __all__ = ["ask_command", "trace_command", "serve_command", "mcp_command"]
 
 
-def ask_command(shelf: str, question: str, json_out: bool, settings: Settings, *, embedder=None, http_client=None) -> int:
-    """``shelfwise ask SHELF "question" [--json]``: the same pipeline as POST /api/ask, in-process; the trace is stored."""
+def ask_command(shelf: str, question: str, json_out: bool, settings: Settings, *, embedder=None, http_client=None,
+                research: bool = False) -> int:
+    """``shelfwise ask SHELF "question" [--json] [--research]``: the same pipeline as POST /api/ask, in-process; the trace is stored."""
     from api.answer import answer_question, build_pipeline, chat_models
     from api.serve import shelf_build_dirs
     from api.shelves import close_shelves, open_shelves
@@ -25,7 +26,7 @@ def ask_command(shelf: str, question: str, json_out: bool, settings: Settings, *
     shelves = open_shelves(build_dirs, embedder if embedder is not None else embedder_from_settings(settings), settings=settings)
     traces = TraceStore(settings.api.trace_db, settings.api.trace_retention_days)
     try:
-        request = AskRequest(question=question, shelves=sorted(shelves))
+        request = AskRequest(question=question, shelves=sorted(shelves), mode="research" if research else "auto")
         response = answer_question(pipeline, request, shelves, token="cli", traces=traces)
     finally:
         traces.close()

@@ -11,7 +11,7 @@ __all__ = ["add_commands", "cmd_ask", "cmd_trace", "cmd_serve", "cmd_mcp"]
 def cmd_ask(args: argparse.Namespace, settings) -> int:
     from api.cli import ask_command
 
-    return ask_command(args.shelf, args.question, args.json, settings)
+    return ask_command(args.shelf, args.question, args.json, settings, research=args.research)
 
 
 def cmd_trace(args: argparse.Namespace, settings) -> int:
@@ -38,6 +38,8 @@ def add_commands(commands, common, bind) -> None:
     ask.add_argument("question", help="the question")
     common(ask)
     ask.add_argument("--json", action="store_true", help="print the answer JSON")
+    ask.add_argument("--research", action="store_true", help="research mode: a tool-calling agent (with a planner or writer model) "
+                     "or, model-free, the fixed reading plus hops along links and shared rare names chooses what is read")
     ask.set_defaults(func=bind(cmd_ask))
 
     trace = commands.add_parser("trace", help="show the stored trace of an answer", description="Show what an answer read, skipped and removed, and why, with cost, latency and models.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 __all__ = ["PLAN_SYSTEM", "PLAN_USER", "PLAN_PROMPT_VERSION", "WRITE_PROMPT_VERSION", "CHECK_PROMPT_VERSION", "WRITE_SYSTEM",
            "WRITE_USER", "WRITE_MORE", "COMPOSE_SYSTEM", "CHECK_SYSTEM", "CHECK_USER", "FORMATS", "CANNOT_ANSWER", "CITATION_FORMAT",
-           "COMPARE_PROMPT_VERSION", "COMPARE_SYSTEM", "COMPARE_USER"]
+           "COMPARE_PROMPT_VERSION", "COMPARE_SYSTEM", "COMPARE_USER", "RESEARCH_SYSTEM", "RESEARCH_USER"]
 
 PLAN_PROMPT_VERSION = "plan-2"
 """Part of every cache key over planner replies: change it with PLAN_SYSTEM or PLAN_USER."""
@@ -130,3 +130,17 @@ Part to answer: {ask}
 
 Computed changes (number. kind scope — what: old, new; difference; sections):
 {changes}"""
+
+
+RESEARCH_SYSTEM = """You research a question in a shelf of documents with tools. You do not answer it.
+Search, open the sections that state what the question needs, and follow links or rare names to documents the
+question does not name (a renamed thing, a rule stated elsewhere, a document that continues another). Only the
+sections you open are given to the writer, so open every section the answer rests on. Open each section once and
+do not repeat a call. Call finish when the opened sections are enough; call one tool at a time."""
+
+RESEARCH_USER = """Question: {question}
+Parts the answer must cover:
+{parts}
+Shelves: {shelves}
+Documents (id: title):
+{documents}"""

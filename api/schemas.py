@@ -30,9 +30,11 @@ class AskRequest(BaseModel):
     shelf: str | None = Field(default=None, description="The shelf to answer from.")
     shelves: list[str] | None = Field(default=None, max_length=32, description="Several shelves to answer from (instead of shelf).")
     documents: list[str] | None = Field(default=None, max_length=1000, description="Document ids the answer may use (the scope).")
-    mode: Literal["auto", "whole", "selected"] = Field(
+    mode: Literal["auto", "whole", "selected", "research"] = Field(
         default="auto",
-        description="auto: the given documents or else the whole shelf; whole: the whole shelf; selected: only 'documents'.",
+        description="auto: the given documents or else the whole shelf; whole: the whole shelf; selected: only 'documents'; "
+                    "research: as auto, then a research agent (with a tool-calling model) or a model-free expansion along links "
+                    "and shared rare names chooses what is read.",
     )
     history: list[Turn] = Field(default_factory=list, description="Earlier turns of the conversation, oldest first.")
 

@@ -55,6 +55,8 @@ class Trace(BaseModel):
     steps: list[StepCost]
     seconds: float
     answer: dict = Field(description="The answer as returned.")
+    research: dict = Field(default_factory=dict, description="Research mode: which ran (agent, expansion or the fixed loop as fallback), "
+                                                             "its budget, every agent step (tool, arguments, result size, cost) and the fixed loop's reading beside.")
 
 
 def new_trace_id() -> str:
@@ -146,6 +148,10 @@ def format_trace(trace: Trace) -> str:
         lines.append(f"compared {pair['older']} → {pair['newer']} ({pair['reason']}): {pair['changes']} changes, {pair['shown']} shown")
     for item in trace.not_opened[:10]:
         lines.append(f"  not opened {item['section_id']}: {item['reason']}")
+    if trace.research:
+        from api.research import research_lines
+
+        lines += research_lines(trace.research)
     lines.append(f"written {len(trace.written)} units; removed {len(trace.removed)}")
     if trace.checked:
         verdicts: dict[str, int] = {}

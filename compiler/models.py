@@ -85,7 +85,7 @@ def counting() -> Iterator[Usage]:
 
 
 class ChatModel:
-    """One model id on one client: ``complete(messages) -> str``, with usage counted."""
+    """One model id on one client: ``complete(messages) -> str`` (and ``call_tools`` for tool calls), with usage counted."""
 
     def __init__(self, client, model: str):
         self.client = client
@@ -113,6 +113,28 @@ class ChatModel:
         if not content:
             raise ModelError(f"model {self.model} returned an empty reply")
         return content
+
+    def call_tools(self, messages: list[dict], tools: list[dict], *, max_tokens: int | None = None) -> dict:
+        """One reply that may call ``tools`` (OpenAI function tools): {"content": str | None, "tool_calls":
+        [{"id", "name", "arguments"}]} with the arguments as the model wrote them (a JSON string, unparsed)."""
+        import openai
+
+        kwargs: dict = {"model": self.model, "messages": messages, "tools": tools, "temperature": 0}
+        if max_tokens:
+            kwargs["max_tokens"] = max_tokens
+        try:
+            reply = self.client.chat.completions.create(**kwargs)
+        except openai.APIError as exc:
+            self._count(0, 0)
+            raise ModelError(f"model {self.model} failed: {type(exc).__name__}: {exc}") from exc
+        usage = reply.usage
+        self._count((usage.prompt_tokens or 0) if usage else 0, (usage.completion_tokens or 0) if usage else 0)
+        if not reply.choices:
+            raise ModelError(f"model {self.model} returned no choices")
+        message = reply.choices[0].message
+        calls = [{"id": call.id, "name": call.function.name, "arguments": call.function.arguments or ""}
+                 for call in (message.tool_calls or []) if getattr(call, "function", None) is not None]
+        return {"content": message.content, "tool_calls": calls}
 
     def _count(self, prompt: int, completion: int) -> None:
         """Add one call to this model's totals and to every open ``counting()`` block of the calling context."""

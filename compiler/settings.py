@@ -110,6 +110,16 @@ class AnswerSettings(_Strict):
     max_answer_chars: int = Field(default=4000, ge=500, le=100_000, description="Characters of quoted text one answer shows at most; the least relevant units go first (a procedure's steps are kept whole).")
 
 
+class ResearchSettings(_Strict):
+    max_steps: int = Field(default=12, ge=1, le=100, description="Tool calls the research agent may make per answer; code stops the loop past it.")
+    max_chars: int = Field(
+        default=60_000, ge=1000,
+        description="Characters of section text research mode may read: the agent's opened sections, or what the model-free expansion adds to the fixed loop's reading.",
+    )
+    max_seconds: float = Field(default=60, gt=0, description="Seconds the research agent may run; code stops it past them and writes from what it opened.")
+    hops: int = Field(default=2, ge=1, le=2, description="Hops the model-free expansion makes along resolved links and shared rare names.")
+
+
 class SearchSettings(_Strict):
     identifier_max_sections: int = Field(
         default=8, ge=1, le=1000,
@@ -145,6 +155,7 @@ class Settings(_Strict):
     api: ApiSettings = Field(default_factory=ApiSettings, description="The answering endpoint: tokens, limits, CORS, traces.")
     answer: AnswerSettings = Field(default_factory=AnswerSettings, description="Answering: reading budget, recall depth, extractive writer.")
     search: SearchSettings = Field(default_factory=SearchSettings, description="Search: exact identifiers, the optional reranker.")
+    research: ResearchSettings = Field(default_factory=ResearchSettings, description="Research mode: the agent's budgets of steps, characters and seconds; the expansion's hops.")
 
 
 class DocumentDecl(_Strict):
