@@ -37,7 +37,7 @@ from api.plan import Plan, Vocabulary, plan_by_rules, plan_with_model
 from api.premise import correction_unit
 from api.read import read_sections
 from api.recall import recall_candidates
-from api.research import research_model, research_reading
+from api.research import research_model, research_reading, with_bridges
 from api.render import render_markdown, sources_of
 from api.schemas import AnswerSentence, AskRequest, AskResponse
 from api.shape import shape_answer
@@ -235,6 +235,7 @@ def answer_question(
         with counting() as usage:
             research = research_reading(research_model(pipeline), plan, recall, reading, shelves, scope, settings.research)
         reading = research.reading
+        plan = with_bridges(plan, research.bridges)
         step("research", t, usage)
 
     t = time.perf_counter()

@@ -31,7 +31,7 @@ from compiler.models import ChatModel
 from compiler.names import count
 from compiler.settings import ResearchSettings
 
-__all__ = ["Research", "research_reading", "research_model", "research_lines", "BRIDGE_NAMES"]
+__all__ = ["with_bridges", "Research", "research_reading", "research_model", "research_lines", "BRIDGE_NAMES"]
 
 BRIDGE_NAMES = 4
 """Bridging names (rare names that led the expansion into a document the fixed loop did not read) named in the warning and trace."""
@@ -44,6 +44,18 @@ class Research:
     reading: Reading
     warnings: list[str] = field(default_factory=list)
     trace: dict = field(default_factory=dict)
+    bridges: list[str] = field(default_factory=list)
+    """Rare names that joined a document the fixed loop did not read: the writer looks for them too (``with_bridges``)."""
+
+
+def with_bridges(plan: Plan, bridges: list[str]) -> Plan:
+    """The plan whose obligations also target the bridging names, so the model-free writer quotes the sentence of the
+    bridging document that carries them ("Berth 4 ... renamed Harbor Gate"): the chain is shown, not only read."""
+    if not bridges:
+        return plan
+    names = ", ".join(bridges)
+    return plan.model_copy(update={"obligations": [o.model_copy(update={"ask": f"{o.ask} ({names})", "targets": list(dict.fromkeys([*o.targets, *bridges]))})
+                                                   for o in plan.obligations]})
 
 
 def research_model(pipeline) -> ChatModel | None:
@@ -119,7 +131,7 @@ def _expansion(recall: Recall, fixed: Reading, shelves: dict[str, OpenShelf], sc
             f"({chars:,} characters)" + (f" from {count(len(documents), 'document')} the fixed loop did not read ({', '.join(documents[:5])})"
                                           if documents else "")
             + (f", joined by the rare name(s) {', '.join(bridges)}" if bridges else ""))
-    return Research(reading, [line], trace)
+    return Research(reading, [line], trace, bridges)
 
 
 def research_lines(research: dict) -> list[str]:

@@ -152,7 +152,7 @@ def test_expansion_without_a_model_opens_the_bridging_document(shelves, tmp_path
         f"shared rare names added 1 section ({shelves['harbour'].chars(RENAMING)} characters) from 1 document the fixed loop did not "
         f"read ({BRIDGE_DOC}), joined by the rare name(s) Harbor Gate, Wren Point"]
     assert research["chars_added"] <= research["budget"]["max_chars"]
-    assert answer.mode == "model-free" and {RULE, EVENT} <= {sid for s in answer.sentences for sid in s.citations}
+    assert answer.mode == "model-free" and {RULE, RENAMING, EVENT} <= {sid for s in answer.sentences for sid in s.citations}
 
 
 def test_post_api_ask_in_research_mode(bridge, tmp_path):
