@@ -52,6 +52,11 @@ from compiler.settings import Settings
 
 __all__ = ["Pipeline", "build_pipeline", "chat_models", "answer_question", "document_scope"]
 
+REFITS = 3
+"""Times the answer is shaped again, to a tighter limit, when its Markdown (gap lines and footers included) is over
+answer.max_answer_chars."""
+REFIT_MARGIN = 40
+"""Characters taken off the shaping limit beyond the excess on each refit."""
 WRITTEN_SHARE = 0.85
 """Share of answer.max_answer_chars the extractive writer fills with quoted text; the size limit then trims the least relevant units."""
 
@@ -269,18 +274,24 @@ def answer_question(
     correction = correction_unit(plan.question, reading, shelves)
     checked = [u for u in _distinct(gated.shown) if u.obligation not in unstated]
     verdicts = derive_verdicts(plan.question, [(o.kind, o.ask) for o in plan.obligations], checked) if draft.writer == "extractive" else []
-    shown, short = shape_answer([*([correction] if correction else []), *verdicts, *checked],
-                                [o.ask for o in plan.obligations], shelves, max_chars=settings.answer.max_answer_chars,
-                                extractive=draft.writer == "extractive")
-    completion = complete_answer(plan, shown, covered, COVERED, unstated=unstated, short=short,
-                                 false_premise=correction is not None)
-    shown = shown if completion.label != "not_in_documents" else []
+    candidates = [*([correction] if correction else []), *verdicts, *checked]
+    limit = settings.answer.max_answer_chars
+    not_shown = "\n\n".join(line for line in (fill_line, not_shown_line(gated)) if line)
+    for _ in range(REFITS):  # the gap lines and footers are known only once the answer is shaped: refit when over the limit
+        shown, short = shape_answer(candidates, [o.ask for o in plan.obligations], shelves, max_chars=limit,
+                                    extractive=draft.writer == "extractive")
+        completion = complete_answer(plan, shown, covered, COVERED, unstated=unstated, short=short,
+                                     false_premise=correction is not None)
+        shown = shown if completion.label != "not_in_documents" else []
+        quoted = draft.writer == "extractive" or (fill_line and all(u.id.startswith("x") for u in shown if u.kind != "heading"))
+        markdown = render_markdown(plan, shown, completion, shelves, "model-free" if quoted else "model", not_shown=not_shown)
+        over = len(markdown) - settings.answer.max_answer_chars
+        if over <= 0 or limit <= settings.answer.max_answer_chars // 2:
+            break
+        limit = max(limit - over - REFIT_MARGIN, settings.answer.max_answer_chars // 2)
     step("complete", t)
 
     trace_id = new_trace_id()
-    quoted = draft.writer == "extractive" or (fill_line and all(u.id.startswith("x") for u in shown if u.kind != "heading"))
-    markdown = render_markdown(plan, shown, completion, shelves, "model-free" if quoted else "model",
-                               not_shown="\n\n".join(line for line in (fill_line, not_shown_line(gated)) if line))
     if completion.label == "not_in_documents" and not markdown.startswith(NOT_IN_DOCUMENTS):
         markdown = f"{NOT_IN_DOCUMENTS}. {markdown}"
     response = AskResponse(
