@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 
 from api.plan import Plan
 from api.read import Reading
+from api.semantic import semantic_rerank
 from api.shelves import OpenShelf
 from api.rank import MIN_SHOWN, Pool, build_pool, changed_rules, coverage, named_documents, score_units
 from api.terms import capitalised_phrases, identifiers, normalise, word_stems
@@ -153,6 +154,7 @@ class ExtractiveWriter:
         serves: dict[int, list[int]] = {}  # pool index -> further obligations it establishes
         covered: dict[int, float] = {}
         for o_index, (obligation, (query, scored)) in enumerate(zip(plan.obligations, score_units(plan, pool))):
+            scored = semantic_rerank(obligation.ask, pool, scored, shelves)
             eligible = [(s, i) for s, own, shown, i in scored if own > 0 and shown]
             if not eligible:
                 covered[o_index] = 0.0

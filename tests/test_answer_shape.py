@@ -368,3 +368,37 @@ def test_the_rows_of_a_named_documents_table_whose_header_matches_are_the_answer
     rows = [u.text for u in draft.units if u.kind == "table_row"]
     assert any(r.startswith("F | 2026-02-01") for r in rows), [(u.kind, u.text) for u in draft.units]
     assert all(any(r.group == h.group for r in draft.units if r.kind == "table_row") for h in draft.units if h.kind == "table_header")
+
+
+def test_the_sentence_that_means_the_ask_outranks_one_that_only_shares_its_words():
+    """Word overlap puts 'The client sends the authorization code it was issued ...' (client, code, issued, valid) first;
+    the embedder, which places the ask and the 10-minute sentence together, lifts the sentence that answers. (An
+    embedder that says so by construction: the ranking's arithmetic is what is tested; the evals run all-MiniLM-L6-v2.)"""
+    import types
+
+    from api.plan import plan_by_rules
+    from api.rank import build_pool, score_units
+    from api.semantic import semantic_rerank
+    from api.write import section_units
+    from compiler.embedders import Embedder
+
+    class Meaning(Embedder):
+        model_id, dimensions = "test:meaning", 2
+
+        def embed_batch(self, texts):
+            return [[1.0, 0.0] if ("10 minutes" in t or t.startswith("How long")) else [0.0, 1.0] for t in texts]
+
+    shelf = _memory_shelf({"rfc": ("OAuth 2.0", "rfc6749.txt", [("4.1.2 Authorization Response", [
+        _p("The client sends the authorization code it was issued to the token endpoint, where the code is checked as valid."),
+        _p("A maximum lifetime of 10 minutes is recommended for these codes, after which they expire."),
+    ])])})
+    embedder = Meaning()
+    shelf.searcher = types.SimpleNamespace(embedder=embedder, query_vector=lambda text: embedder.embed_batch([text])[0])
+    plan = plan_by_rules("How long is an authorization code valid once it is issued?", [], {"rfc": "OAuth 2.0"}, [], [], [])
+    pool = build_pool(_reading(shelf), {"mem": shelf}, section_units)
+    ((_, scored),) = score_units(plan, pool)
+    assert "10 minutes" not in pool.units[scored[0][3]].text  # the words alone put the other first
+    reranked = semantic_rerank(plan.obligations[0].ask, pool, scored, {"mem": shelf})
+    assert "10 minutes" in pool.units[reranked[0][3]].text
+    shelf.searcher = None  # no embedder: the words' order stands
+    assert semantic_rerank(plan.obligations[0].ask, pool, scored, {"mem": shelf}) == scored
