@@ -52,10 +52,10 @@ from compiler.settings import Settings
 
 __all__ = ["Pipeline", "build_pipeline", "chat_models", "answer_question", "document_scope"]
 
-REFITS = 3
+REFITS = 4
 """Times the answer is shaped again, to a tighter limit, when its Markdown (gap lines and footers included) is over
 answer.max_answer_chars."""
-REFIT_MARGIN = 40
+REFIT_MARGIN = 60
 """Characters taken off the shaping limit beyond the excess on each refit."""
 WRITTEN_SHARE = 0.85
 """Share of answer.max_answer_chars the extractive writer fills with quoted text; the size limit then trims the least relevant units."""
