@@ -95,20 +95,10 @@ class ChatModel:
         self._lock = threading.Lock()
 
     def complete(self, messages: list[dict], *, json_object: bool = False, max_tokens: int | None = None) -> str:
-        import openai
-
         kwargs: dict = {"model": self.model, "messages": messages, "temperature": 0}
         if json_object:
             kwargs["response_format"] = {"type": "json_object"}
-        if max_tokens:
-            kwargs["max_tokens"] = max_tokens
-        try:
-            reply = self.client.chat.completions.create(**kwargs)
-        except openai.APIError as exc:
-            self._count(0, 0)
-            raise ModelError(f"model {self.model} failed: {type(exc).__name__}: {exc}") from exc
-        usage = reply.usage
-        self._count((usage.prompt_tokens or 0) if usage else 0, (usage.completion_tokens or 0) if usage else 0)
+        reply = self._create(kwargs, max_tokens)
         content = reply.choices[0].message.content if reply.choices else None
         if not content:
             raise ModelError(f"model {self.model} returned an empty reply")
@@ -117,9 +107,18 @@ class ChatModel:
     def call_tools(self, messages: list[dict], tools: list[dict], *, max_tokens: int | None = None) -> dict:
         """One reply that may call ``tools`` (OpenAI function tools): {"content": str | None, "tool_calls":
         [{"id", "name", "arguments"}]} with the arguments as the model wrote them (a JSON string, unparsed)."""
+        reply = self._create({"model": self.model, "messages": messages, "tools": tools, "temperature": 0}, max_tokens)
+        if not reply.choices:
+            raise ModelError(f"model {self.model} returned no choices")
+        message = reply.choices[0].message
+        calls = [{"id": call.id, "name": call.function.name, "arguments": call.function.arguments or ""}
+                 for call in (message.tool_calls or []) if getattr(call, "function", None) is not None]
+        return {"content": message.content, "tool_calls": calls}
+
+    def _create(self, kwargs: dict, max_tokens: int | None):
+        """One chat completion call, counted (a failed call counts too), its errors as ModelError."""
         import openai
 
-        kwargs: dict = {"model": self.model, "messages": messages, "tools": tools, "temperature": 0}
         if max_tokens:
             kwargs["max_tokens"] = max_tokens
         try:
@@ -129,12 +128,7 @@ class ChatModel:
             raise ModelError(f"model {self.model} failed: {type(exc).__name__}: {exc}") from exc
         usage = reply.usage
         self._count((usage.prompt_tokens or 0) if usage else 0, (usage.completion_tokens or 0) if usage else 0)
-        if not reply.choices:
-            raise ModelError(f"model {self.model} returned no choices")
-        message = reply.choices[0].message
-        calls = [{"id": call.id, "name": call.function.name, "arguments": call.function.arguments or ""}
-                 for call in (message.tool_calls or []) if getattr(call, "function", None) is not None]
-        return {"content": message.content, "tool_calls": calls}
+        return reply
 
     def _count(self, prompt: int, completion: int) -> None:
         """Add one call to this model's totals and to every open ``counting()`` block of the calling context."""

@@ -25,20 +25,11 @@ from pathlib import Path
 import httpx
 import yaml
 
+from eval.bench.api import _embedder
+
 ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS = ROOT / "shelves" / "northwind" / "questions.yaml"
 TOKEN = "bench-token"
-
-
-def _embedder(kind: str):
-    if kind == "local":
-        from compiler.embedders import LocalMiniLM
-
-        return LocalMiniLM()
-    sys.path.insert(0, str(ROOT / "tests"))
-    from answer_shelves import HashEmbedder
-
-    return HashEmbedder()
 
 
 def child(build_dir: Path, port: int, embedder_kind: str, trace_db: Path) -> None:
