@@ -1,6 +1,6 @@
 """Benchmark of the OpenAI-compatible chat endpoint (model-free) on the demo shelf, against uvicorn on 127.0.0.1.
 
-    .venv/bin/python -m eval.bench.openai_api [--build-dir /work/bf] [--runs 2] [--embedder local|hash]
+    .venv/bin/python -m eval.bench.openai_api [--build-dir build] [--runs 2] [--embedder local|hash]
 
 Serves the compiled demo shelf (<build dir>/northwind, read as it is: nothing is compiled or written there)
 from a child process, then asks each question of shelves/northwind/questions.yaml through the real

@@ -1,6 +1,6 @@
 """Research-mode benchmark (issue 18): how often each must item's gold evidence section was read, fixed loop vs expansion.
 
-    .venv/bin/python -m eval.bench.research [--build-dir /work/bf] [--questions ../shared/questions/dev.yaml ...]
+    .venv/bin/python -m eval.bench.research [--build-dir build] [--questions ../shared/questions/dev.yaml ...]
                                             [--budgets 400000 100000 25000] [--max-chars 60000 10000]
 
 Every question is answered model-free with ``mode: "research"``, which runs the
@@ -104,7 +104,7 @@ def research_figures(questions_path: Path, build_dir: Path, settings: Settings, 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m eval.bench.research", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--build-dir", type=Path, default=Path("/work/bf"), help="folder holding the compiled shelves (read only)")
+    parser.add_argument("--build-dir", type=Path, default=ROOT / "build", help="folder holding the compiled corpus shelves, read only (default build/: compile them first with shelfwise build ../shared/corpora/<shelf>)")
     parser.add_argument("--questions", type=Path, nargs="+", default=QUESTIONS, help="question files (default: dev and dev-formats)")
     parser.add_argument("--budgets", type=int, nargs="+", default=[400_000, 100_000, 25_000],
                         help="reading budgets (answer.reading_budget_chars) to run at")
