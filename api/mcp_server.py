@@ -121,8 +121,13 @@ def _tenant_filter(state: McpState):
 
 def build_mcp_server(state: McpState) -> MCPServer:
     """The MCP server over ``state``'s shelves: five tools and one resource per document."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
     server = MCPServer("shelfwise", title="shelfwise", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING",
                        middleware=[_tenant_filter(state)])
+    for handler in [h for h in root.handlers if h not in handlers]:  # the SDK calls logging.basicConfig: the process's
+        root.removeHandler(handler)                                    # logging is its owner's to configure, not a library's
+    root.setLevel(level)
 
     def granted(ctx: Context, shelves: list[str]) -> Principal:
         principal = state.principal(ctx.request_context.request)

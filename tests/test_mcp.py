@@ -190,3 +190,30 @@ def test_streamable_http_refuses_a_wrong_or_missing_token_before_the_protocol(ht
     while hasattr(leaves[0], "exceptions"):
         leaves = list(leaves[0].exceptions)
     assert any(isinstance(leaf, MCPError) for leaf in leaves), leaves
+
+
+def test_building_the_server_leaves_the_process_logging_alone():
+    """The SDK's constructor calls logging.basicConfig; a handler it left on the root logger wrote to streams that
+    were closed by then ('--- Logging error ---' in the test run). Logging is the process owner's to configure."""
+    import logging
+
+    from api.answer import build_pipeline
+    from api.mcp_server import McpState, build_mcp_server
+    from api.shelves import ShelfRegistry
+    from compiler.settings import Settings
+
+    root = logging.getLogger()
+    saved, level = list(root.handlers), root.level
+    for handler in saved:  # a bare process: no handler on the root logger yet (pytest's own are put back below)
+        root.removeHandler(handler)
+    try:
+        settings = Settings()
+        build_mcp_server(McpState(settings=settings, pipeline=build_pipeline(settings, None), shelves=ShelfRegistry(None),
+                                  traces=None, grants=None))
+        assert root.handlers == [] and root.level == level
+    finally:
+        for handler in list(root.handlers):
+            root.removeHandler(handler)
+        for handler in saved:
+            root.addHandler(handler)
+        root.setLevel(level)
