@@ -12,7 +12,7 @@ import numpy as np
 
 from api.shelves import OpenShelf
 
-__all__ = ["semantic_rerank", "TOP", "WEIGHT"]
+__all__ = ["semantic_rerank", "TOP", "WEIGHT", "CACHED"]
 
 TOP = 20
 """Units per obligation reranked (the word ranking's best)."""
@@ -20,13 +20,24 @@ WEIGHT = 1.5
 """How much the similarity to the ask weighs against the word score (both scaled to the obligation's best)."""
 
 
+CACHED = 20_000
+"""Unit vectors kept per open shelf (about 1.5 KB each for 384 dimensions); the oldest go first."""
+
+
 def _vectors(shelf: OpenShelf, texts: list[str]) -> dict[str, np.ndarray]:
-    cache = shelf.cache.setdefault(("unit-vectors", shelf.searcher.embedder.model_id), {})
-    todo = [t for t in dict.fromkeys(texts) if t not in cache]
-    if todo:
-        for text, vector in zip(todo, shelf.searcher.embedder.embed_batch(todo)):
+    """The units' vectors, embedded once per open shelf; the cache is read and written under the shelf's lock."""
+    key = ("unit-vectors", shelf.searcher.embedder.model_id)
+    with shelf.lock:
+        cache = shelf.cache.setdefault(key, {})
+        todo = [t for t in dict.fromkeys(texts) if t not in cache]
+    fresh = dict(zip(todo, shelf.searcher.embedder.embed_batch(todo))) if todo else {}
+    with shelf.lock:
+        for text, vector in fresh.items():
             cache[text] = np.asarray(vector, dtype=np.float32)
-    return {t: cache[t] for t in texts}
+        wanted = {t: cache[t] for t in texts}
+        for old in list(cache)[: max(len(cache) - CACHED, 0)]:
+            del cache[old]
+        return wanted
 
 
 def semantic_rerank(ask: str, pool, scored: list[tuple[float, float, bool, int]], shelves: dict[str, OpenShelf]
