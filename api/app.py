@@ -164,5 +164,8 @@ def create_app(
             "failed_auth": FailedAuthLimiter(settings.api.failed_auth_per_minute), "sites": dict(sites or {}),
         }),
         debug=False,
+        # logging is the process owner's to configure (shelfwise serve, uvicorn): Litestar's default config would put a
+        # root handler on the stderr of whoever built the app, which in a test run is a stream closed by then
+        logging_config=None,
     )
 
