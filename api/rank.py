@@ -346,13 +346,15 @@ def expansion_terms(query: dict[str, float], pool: Pool, scored: list[tuple[floa
         return {}
     best = top[0][0]
     mass: Counter = Counter()
+    held: Counter = Counter()  # how many of the best units hold the word: a word of one unit is not shared
     for score, _, _, index in top:
         unit = pool.units[index]
         for term, count in unit.tf.items():
             if term.startswith("@") or term in query or len(term) < 3:
                 continue
             mass[term] += (score / best) * count / unit.length
-    chosen = [(t, m) for t, m in mass.most_common() if sum(1 for _, _, _, i in top if t in pool.units[i].words) >= 2][:FEEDBACK_TERMS]
+            held[term] += 1
+    chosen = [(t, m) for t, m in mass.most_common() if held[t] >= 2][:FEEDBACK_TERMS]
     if not chosen:
         return {}
     total = sum(w for t, w in query.items() if not t.startswith("@")) or 1.0

@@ -47,9 +47,7 @@ def semantic_rerank(ask: str, pool, scored: list[tuple[float, float, bool, int]]
     if len(head) < 2:
         return scored
     shelf_names = {pool.units[i].shelf for _, _, _, i in head}
-    embedders = {n: getattr(shelves[n].searcher, "embedder", None) for n in shelf_names}
-    embedders = {n: e for n, e in embedders.items() if e is not None}
-    if len(embedders) != len(shelf_names):
+    if any(getattr(shelves[n].searcher, "embedder", None) is None for n in shelf_names):
         return scored
     name = sorted(shelf_names)[0]
     query = np.asarray(shelves[name].searcher.query_vector(ask), dtype=np.float32)

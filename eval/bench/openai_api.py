@@ -25,7 +25,7 @@ from pathlib import Path
 import httpx
 import yaml
 
-from eval.bench.api import _embedder
+from eval.bench.api import _embedder, _free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS = ROOT / "shelves" / "northwind" / "questions.yaml"
@@ -68,14 +68,6 @@ def _streamed(client, question: str) -> dict:
     ready = extra.get("seconds", 0.0)
     return {"ttfb_ms": (first - started) * 1000, "first_content_ms": (content - started) * 1000, "total_ms": (time.perf_counter() - started) * 1000,
             "after_ready_ms": max(0.0, (content - started) - ready) * 1000}
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def main(argv: list[str] | None = None) -> int:
