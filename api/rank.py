@@ -42,6 +42,8 @@ CONTEXT_WEIGHT = 0.35
 MIN_SHOWN = 0.3
 """A unit may be shown only when it, read with its title and headings, holds this share of the obligation's words
 (idf-weighted), unless it stands in a document the obligation names."""
+RELATIVE_SHOWN = 0.5
+"""When no unit holds MIN_SHOWN of an obligation's words, a unit may be shown when it holds this share of what the best one holds."""
 ELSEWHERE = 0.6
 """Score factor of a unit outside the documents its obligation names."""
 SUPERSEDED = 0.55
@@ -410,8 +412,8 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
         if not ((unit.words | (unit.context if item else set())) & words_only.keys()):
             if header is not None:
                 own = max(coverage(words_only, unit.words | header[1]) * 0.8, 0.01 if named_here else 0.0)
-                shown = coverage(words_only, unit.words | header[1] | unit.context) >= MIN_SHOWN or named_here
-                scored.append((header[0] * HEADER_SHARE, own, shown, index))
+                shown = coverage(words_only, unit.words | header[1] | unit.context)
+                scored.append((header[0] * HEADER_SHARE, own, -1.0 if named_here else shown, index))
                 continue
             if not (unit.doc_id in explicit and unit.words & query.keys()):  # "what changed with PEP 585": a facet will do
                 continue
@@ -429,7 +431,11 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
             score *= 1 + max(0, LEAD_SECTIONS - unit.doc_position) / LEAD_SECTIONS
         if unit.superseded_by and not changes:
             score *= SUPERSEDED
-        shown = coverage(words_only, unit.words | unit.context) >= MIN_SHOWN or named_here
-        scored.append((score, max(own, 0.01 if named_here else 0.0), shown, index))
+        shown = coverage(words_only, unit.words | unit.context)
+        scored.append((score, max(own, 0.01 if named_here else 0.0), 1.0 if named_here else shown, index))
+    # a long ask ("... so that errors, -k and parallel builds behave properly") is stated across several sentences,
+    # none holding MIN_SHOWN of its words: the bar is then a share of what the best unit holds
+    bar = min(MIN_SHOWN, RELATIVE_SHOWN * max((c for *_, c, _ in scored), default=0.0))  # -1: in a named document
+    scored = [(score, own, held < 0 or held >= bar, index) for score, own, held, index in scored]
     scored.sort(key=lambda item: (-item[0], pool.units[item[3]].order))
     return scored

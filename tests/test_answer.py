@@ -292,3 +292,19 @@ def test_an_answer_its_gap_lines_push_over_the_limit_is_shaped_again_to_fit(demo
     for limit in (600, 900, 1200):
         answer = _ask(demo, question, Settings.model_validate({"answer": {"max_answer_chars": limit}}))
         assert len(answer.answer_markdown) <= limit and answer.sentences, (limit, len(answer.answer_markdown))
+
+
+def test_a_long_ask_no_sentence_holds_enough_of_is_answered_from_its_best_sentences():
+    # a many-worded question: each sentence states one part of it, none holds MIN_SHOWN of its words
+    shelf = _memory_shelf({"mk": ("GNU Make", "make.texi", [("Phony targets", [_p(
+        "A loop over the subdirectories in one recipe ignores every error a sub-make reports. "
+        "Such a loop also cannot run the subdirectories in parallel. "
+        "Declaring each subdirectory as a phony target removes both problems. "
+        "Lunch is served at noon.")])])})
+    question = ("What is the recommended way to write a top-level makefile that recurses into several subdirectories "
+                "so that errors, the keep-going flag and parallel builds behave properly?")
+    _, draft = _write(shelf, question)
+    texts = [u.text for u in draft.units]
+    assert "Such a loop also cannot run the subdirectories in parallel." in texts
+    assert "Declaring each subdirectory as a phony target removes both problems." in texts
+    assert "Lunch is served at noon." not in texts
