@@ -270,6 +270,29 @@ are out of calibration?"): in a register, the row holding the asked-for value is
 _CELL_WORDS = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
 
 
+DEFINES = 2.0
+"""Score factor of a unit that defines the term a definition ask names ("What is a Reportable Event" → "Reportable
+Event: a complaint that ...", "A bearer token is a security token ..."): the definition leads, not a sentence that
+only uses the term."""
+_ASKED_TERM = re.compile(r"^(?:what\s+(?:is|are|does)|define|definition\s+of)\s+(?:an?\s+|the\s+)?(?P<term>.+?)(?:\s+mean)?\s*$", re.I)
+_DEFINING = r"^(?:an?\s+|the\s+)?{term}s?\s*(?::|\(|,?\s+(?:(?:is|are)\s+(?:an?|the|any|one)\s|means?\b|refers?\s+to\b))"
+
+
+def asked_term(ask: str) -> str:
+    """The term a definition ask names ("What is a bearer token" → "bearer token"); empty when the ask is not one."""
+    match = _ASKED_TERM.match(ask.strip().rstrip("?").strip())
+    term = match.group("term").strip() if match else ""
+    return term if 0 < len(term.split()) <= 5 else ""
+
+
+def defines(term: str, unit: Candidate) -> bool:
+    """Whether ``unit`` opens by defining ``term``: its words, then a colon, a parenthesis, "is a/an/the", "means" or "refers to"."""
+    if not term or unit.kind not in ("sentence", "list_item", "table_row"):
+        return False
+    pattern = _DEFINING.format(term=r"\s+".join(re.escape(w) for w in term.split()))
+    return bool(re.match(pattern, unit.text.strip(" *_\"'\u201c"), re.I))
+
+
 def value_match(ask: str, unit: Candidate) -> bool:
     """Whether a cell of the table row ``unit`` reads, as whole words, as a phrase of ``ask`` (a cell of letters of 4+
     characters, not a number or code)."""
@@ -397,6 +420,7 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
                cites: bool) -> list[tuple[float, float, bool, int]]:
     """Every unit holding a word of the obligation, scored by ``ranking`` (the query, or the query with feedback)."""
     scored = []
+    term = asked_term(obligation.ask)
     headers: dict[str, tuple[float, set[str]]] = {}  # table group -> (its header's score, the header's words)
     for index, unit in enumerate(pool.units):
         if unit.reference_list and not cites:
@@ -425,6 +449,8 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
             score *= FIGURES_ONLY
         if obligation.kind in ("list", "lookup", "judge") and value_match(obligation.ask, unit):
             score *= VALUE_MATCH
+        if term and defines(term, unit):
+            score *= DEFINES
         if wanted and unit.doc_id not in wanted:
             score *= ELSEWHERE if docs else (ELSEWHERE + 1) / 2
         elif lead:

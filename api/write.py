@@ -395,9 +395,15 @@ class ExtractiveWriter:
 _ANAPHOR = re.compile(r"^(this|these|that|those|such|it|they|their|its|the same|in that case|in this case|then)\b", re.I)
 
 
+_ENTRY = re.compile(r"^[A-Z][\w'\-/ ]{0,48}:\s")
+
+
 def _coheres(unit, previous, anchor) -> bool:
     """Whether a following sentence goes on with what came before it: it shares a word with the sentence before it
-    or with the one it continues, or it opens by pointing back ("Such complaints ...")."""
+    or with the one it continues, or it opens by pointing back ("Such complaints ..."); a glossary's next entry
+    ("Serious injury: ...") never continues the one before it."""
+    if _ENTRY.match(unit.text):  # "Serious injury: an injury ...": the next entry of a glossary, not more of this one
+        return False
     words = {w for w in unit.words if not w.startswith("@")}
     return bool(_ANAPHOR.match(unit.text)) or bool(words & (previous.words | anchor.words))
 

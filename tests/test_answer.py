@@ -308,3 +308,17 @@ def test_a_long_ask_no_sentence_holds_enough_of_is_answered_from_its_best_senten
     assert "Such a loop also cannot run the subdirectories in parallel." in texts
     assert "Declaring each subdirectory as a phony target removes both problems." in texts
     assert "Lunch is served at noon." not in texts
+
+
+def test_a_definition_ask_leads_with_the_sentence_that_defines_the_term_and_not_the_next_glossary_entry():
+    shelf = _memory_shelf({
+        "trn": ("TRN-031 Training", "trn.md", [("Step 4", [_p("At step 4 the specialist decides whether the complaint is a "
+                                                              "Reportable Event and records the decision.")])]),
+        "qm": ("QM-001 Quality Manual", "qm.pdf", [("3 Definitions", [_p(
+            "Reportable Event: a complaint that alleges that a device may have caused a death or serious injury. "
+            "Serious injury: an injury that is life-threatening or needs surgical intervention.")])]),
+    })
+    _, draft = _write(shelf, "What is a Reportable Event?")
+    best = max(draft.units, key=lambda u: u.score)
+    assert best.text.startswith("Reportable Event: a complaint")
+    assert not any(u.text.startswith("Serious injury:") for u in draft.units)
