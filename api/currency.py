@@ -88,17 +88,22 @@ def superseded_prefix(label: str, newer: str) -> str:
 
 
 def label_units(units: list, shelves: dict[str, OpenShelf]) -> list:
-    """Each unit with ``source`` (its first cited section's document label) and ``superseded_by`` set."""
+    """Each unit with ``source`` (its first cited section's document label) and ``superseded_by`` set. A sentence that a
+    superseded revision and the current one both state is the current one's: its current citations come first, so it
+    is never shown as what the old revision said."""
     out = []
     for unit in units:
         shelf = shelves.get(unit.shelf)
-        sid = next((s for s in unit.citations if shelf and s in shelf.sections), None)
-        if shelf is None or sid is None:
+        known = [s for s in unit.citations if shelf and s in shelf.sections]
+        if shelf is None or not known:
             out.append(unit)
             continue
-        doc = shelf.sections[sid].doc_id
-        newer = superseded_documents(shelf).get(doc)
-        out.append(unit.model_copy(update={"source": doc_label(shelf, doc),
+        superseded = superseded_documents(shelf)
+        known.sort(key=lambda s: shelf.sections[s].doc_id in superseded)  # stable: current sections first
+        citations = known + [s for s in unit.citations if s not in known]
+        doc = shelf.sections[known[0]].doc_id
+        newer = superseded.get(doc)
+        out.append(unit.model_copy(update={"citations": citations, "source": doc_label(shelf, doc),
                                            "superseded_by": doc_label(shelf, newer) if newer else ""}))
     return out
 

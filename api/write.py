@@ -374,9 +374,19 @@ class ExtractiveWriter:
 
     @staticmethod
     def _units(pool: Pool, chosen: dict[int, tuple[int, float]], serves: dict[int, list[int]]) -> list[Unit]:
-        """Draft units in obligation and document order; a sentence two sections repeat is shown once, citing both."""
+        """Draft units in obligation and document order; a sentence two sections repeat is shown once, citing both (a
+        sentence a superseded revision shares with the current one cites the current one only)."""
         units: list[Unit] = []
         same: dict[tuple[str, str, str], Unit] = {}
+        current: dict[tuple[str, str, str], int] = {}
+        for index, entry in enumerate(pool.units):
+            if not entry.superseded_by:
+                current.setdefault((entry.shelf, entry.kind, entry.text), index)
+        for p_index in [p for p in chosen if pool.units[p].superseded_by and pool.units[p].kind != "table_header"]:
+            twin = current.get((pool.units[p_index].shelf, pool.units[p_index].kind, pool.units[p_index].text))
+            if twin is not None:  # the current revision says it too: it is the current revision's, never the old one's
+                entry = chosen.pop(p_index)
+                chosen.setdefault(twin, entry)
         for p_index in sorted(chosen, key=lambda p: (chosen[p][0], pool.units[p].order)):
             entry = pool.units[p_index]
             o_index, score = chosen[p_index]

@@ -322,3 +322,17 @@ def test_a_definition_ask_leads_with_the_sentence_that_defines_the_term_and_not_
     best = max(draft.units, key=lambda u: u.score)
     assert best.text.startswith("Reportable Event: a complaint")
     assert not any(u.text.startswith("Serious injury:") for u in draft.units)
+
+
+def test_a_sentence_both_revisions_state_is_the_current_revisions_and_never_shown_as_what_the_old_one_said():
+    shared = "The review is chaired by the Chief Executive Officer."
+    shelf = _memory_shelf({
+        "qm-rev-c": ("QM-001 Quality Manual, Rev C (superseded)", "quality-manual-rev-c.docx", [("5 Management review", [
+            _p(f"Top management reviews the quality management system once a year. {shared}")])]),
+        "qm-rev-d": ("QM-001 Quality Manual, Rev D", "quality-manual-rev-d.pdf", [("5 Management review", [
+            _p("Top management reviews the quality management system at least twice a year."),
+            _p("Minutes of each review are kept as a quality record."), _p(shared)])]),
+    }, links=[("supersedes", "qm-rev-d", "qm-rev-c")])
+    _, draft = _write(shelf, "How often does top management review the quality management system, and who chairs the review?")
+    chaired = [u for u in draft.units if u.text == shared]
+    assert chaired and all([shelf.sections[s].doc_id for s in u.citations] == ["qm-rev-d"] for u in chaired)
