@@ -57,6 +57,10 @@ REFITS = 4
 answer.max_answer_chars."""
 REFIT_MARGIN = 60
 """Characters taken off the shaping limit beyond the excess on each refit."""
+COMPARE_SHARE = 0.6
+"""Share of answer.max_answer_chars a computed comparison's tables may take (the rest is for the other obligations)."""
+COMPARE_LINES = 400
+"""Characters kept for the comparison's framing lines (the computed-by line, the mode line) beside its tables."""
 WRITTEN_SHARE = 0.85
 """Share of answer.max_answer_chars the extractive writer fills with quoted text; the size limit then trims the least relevant units."""
 
@@ -217,7 +221,8 @@ def answer_question(
 
     t = time.perf_counter()
     with counting() as usage:
-        comparisons = answer_comparisons(plan, shelves, scope, chat=getattr(pipeline.writer, "chat", None))
+        comparisons = answer_comparisons(plan, shelves, scope, chat=getattr(pipeline.writer, "chat", None),
+                                         max_chars=int(settings.answer.max_answer_chars * COMPARE_SHARE))
     full_plan, rest = plan, list(range(len(plan.obligations)))
     if comparisons is not None:
         step("compare", t, usage)
@@ -275,7 +280,10 @@ def answer_question(
     checked = [u for u in _distinct(gated.shown) if u.obligation not in unstated]
     verdicts = derive_verdicts(plan.question, [(o.kind, o.ask) for o in plan.obligations], checked) if draft.writer == "extractive" else []
     candidates = [*([correction] if correction else []), *verdicts, *checked]
-    limit = settings.answer.max_answer_chars
+    # the computed comparison shown beside these obligations takes its part of the size limit first
+    room = settings.answer.max_answer_chars - (len(comparisons.markdown) + COMPARE_LINES if comparisons is not None else 0)
+    room = max(room, settings.answer.max_answer_chars // 4)
+    limit = room
     not_shown = "\n\n".join(line for line in (fill_line, not_shown_line(gated)) if line)
     for _ in range(REFITS):  # the gap lines and footers are known only once the answer is shaped: refit when over the limit
         shown, short = shape_answer(candidates, [o.ask for o in plan.obligations], shelves, max_chars=limit,
@@ -285,10 +293,10 @@ def answer_question(
         shown = shown if completion.label != "not_in_documents" else []
         quoted = draft.writer == "extractive" or (fill_line and all(u.id.startswith("x") for u in shown if u.kind != "heading"))
         markdown = render_markdown(plan, shown, completion, shelves, "model-free" if quoted else "model", not_shown=not_shown)
-        over = len(markdown) - settings.answer.max_answer_chars
-        if over <= 0 or limit <= settings.answer.max_answer_chars // 2:
+        over = len(markdown) - room
+        if over <= 0 or limit <= room // 2:
             break
-        limit = max(limit - over - REFIT_MARGIN, settings.answer.max_answer_chars // 2)
+        limit = max(limit - over - REFIT_MARGIN, room // 2)
     step("complete", t)
 
     trace_id = new_trace_id()

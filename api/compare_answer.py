@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from api.complete import ObligationStatus
@@ -135,9 +136,34 @@ def _in_their_words(pair: ComparePair, change: Change) -> str:
     return f"Old: “{old}” → new: “{new}”" if old and new else ""
 
 
-def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str], ask: str) -> tuple[ChangeSet, ChangeSet, list[Unit], str]:
+_PRIORITY = {"changed": 0, "added": 1, "removed": 1, "reworded": 1, "renamed": 2, "moved": 3}
+"""Which changes a table cut to its size keeps first: a changed value, then what was added, removed or reworded (one
+holding a number before one without), then renamed and moved sections."""
+
+
+def within(changes: ChangeSet, max_chars: int | None, render: Callable[[ChangeSet], str]) -> ChangeSet:
+    """``changes`` cut, when its table renders longer than ``max_chars``, to the changes of highest priority
+    (``_PRIORITY``, then document order) that fit, shown in document order; at least one change stays."""
+    if not max_chars or len(render(changes)) <= max_chars or len(changes.changes) <= 1:
+        return changes
+    def figures(change: Change) -> bool:
+        return any(ch.isdigit() for ch in f"{change.old or ''} {change.new or ''}")
+
+    ranked = sorted(range(len(changes.changes)), key=lambda i: (_PRIORITY.get(changes.changes[i].kind, 4), not figures(changes.changes[i]), i))
+    keep: list[int] = []
+    for index in ranked:
+        trial = changes.model_copy(update={"changes": [changes.changes[i] for i in sorted([*keep, index])]})
+        if keep and len(render(trial)) > max_chars:
+            continue
+        keep.append(index)
+    return changes.model_copy(update={"changes": [changes.changes[i] for i in sorted(keep)]})
+
+
+def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str], ask: str,
+               max_chars: int | None = None) -> tuple[ChangeSet, ChangeSet, list[Unit], str]:
     full = compare_documents(pair.older, pair.newer)
-    shown = about_focus(full, focus)
+    focused = about_focus(full, focus)
+    shown = within(focused, max_chars, lambda c: render_pair(c, pair.identity.label, _cite))
     name = pair.identity.label
     group = f"compare-{number}"
     units = [Unit(id=f"c{number}-0", kind="heading", text=f"{name}: {shown.title_a} → {shown.title_b}" if name else
@@ -151,7 +177,9 @@ def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str],
                           citations=list(dict.fromkeys(cites)), obligation=obligation, status="computed", group=group))
     markdown = render_pair(shown, name, _cite)
     if len(shown.changes) < len(full.changes):
-        markdown += (f"\n\nShown: the {len(shown.changes)} of {len(full.changes)} changes about {_focus_words(ask, focus)}; "
+        about = f"about {_focus_words(ask, focus)}" if len(focused.changes) < len(full.changes) else ""
+        about = ", ".join(p for p in (about, "that fit this answer" if len(shown.changes) < len(focused.changes) else "") if p)
+        markdown += (f"\n\nShown: the {len(shown.changes)} of {len(full.changes)} changes {about}; "
                      f"`shelfwise compare {pair.shelf} {full.doc_a} {full.doc_b}` lists them all.")
     quoted = []
     for n, change in enumerate(shown.changes, start=1):
@@ -166,8 +194,9 @@ def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str],
 
 
 def answer_comparisons(plan: Plan, shelves: dict[str, OpenShelf], scope: dict[str, set[str]],
-                       chat: ChatModel | None = None) -> Comparisons | None:
-    """The compare part of the answer for the plan's obligations that resolve to version pairs; None when none does."""
+                       chat: ChatModel | None = None, max_chars: int | None = None) -> Comparisons | None:
+    """The compare part of the answer for the plan's obligations that resolve to version pairs; None when none does.
+    With ``max_chars``, each pair's table is cut to its share of it (``within``) and says how many changes it shows."""
     parts: list[str] = []
     out = Comparisons(obligations=[], units=[], markdown="")
     number = 0
@@ -178,9 +207,10 @@ def answer_comparisons(plan: Plan, shelves: dict[str, OpenShelf], scope: dict[st
         out.obligations.append(index)
         focus = focus_stems(obligation.ask, pairs)
         tables, computed, part_units = [], [], []
+        share = max_chars // min(len(pairs), MAX_PAIRS) if max_chars else None
         for pair in pairs[:MAX_PAIRS]:
             number += 1
-            full, shown, units, markdown = _pair_part(pair, index, number, focus, obligation.ask)
+            full, shown, units, markdown = _pair_part(pair, index, number, focus, obligation.ask, share)
             tables.append(markdown)
             computed.append((pair, shown))
             part_units.extend(units)

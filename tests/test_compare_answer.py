@@ -211,3 +211,15 @@ def test_ask_over_http_and_the_cli(built, tmp_path, capsys):
     assert trace_command(printed["trace_id"], cli) == 0
     out = capsys.readouterr().out
     assert "compared wi-022-rev-1-md → wi-022-rev-2-md (same_series link): 4 changes, 4 shown" in out and "step compare" in out
+
+
+def test_a_comparison_too_long_for_the_answer_keeps_its_changed_values_and_says_how_many_it_shows(shelves):
+    settings = Settings(answer={"max_answer_chars": 1200})
+    pipeline = build_pipeline(settings, None)
+    question = "What changed in WI-022 between revision 1 and 2?"
+    answer = answer_question(pipeline, AskRequest(question=question, shelf="versions"), shelves, token="test", traces=None)
+    full = _ask(shelves, question)
+    rows = [s for s in answer.sentences if s.kind == "table_row"]
+    assert 1 <= len(rows) < len([s for s in full.sentences if s.kind == "table_row"])
+    assert all(s.text.split(" | ")[0] == "changed" for s in rows[:1])  # a changed value goes before what was added or reworded
+    assert "changes that fit this answer; `shelfwise compare versions wi-022-rev-1-md wi-022-rev-2-md` lists them all." in answer.answer_markdown
