@@ -82,6 +82,19 @@ class OpenShelf:
         section = self.sections[section_id]
         return len(section.text) + sum(len(h) for h in section.heading_path)
 
+    def memo(self, key, make):
+        """``cache[key]``, made by ``make()`` the first time; the cache is read and written under ``lock``.
+
+        ``make`` runs outside the lock (it may itself take it to search); when two requests make the same
+        key at once, the first stored value wins and both return it.
+        """
+        with self.lock:
+            if key in self.cache:
+                return self.cache[key]
+        value = make()
+        with self.lock:
+            return self.cache.setdefault(key, value)
+
     def close(self) -> None:
         self.searcher.close()
         self.store.close()

@@ -47,9 +47,10 @@ class ModelDraft(Draft):
 
 def document_status(shelf: OpenShelf) -> dict[str, str]:
     """Document id -> 'superseded by <title>' / 'updated by <title>' from the shelf's supersedes and updates links."""
-    cached = shelf.cache.get(("document-status",))
-    if cached is not None:
-        return cached
+    return shelf.memo(("document-status",), lambda: _document_status(shelf))
+
+
+def _document_status(shelf: OpenShelf) -> dict[str, str]:
     status: dict[str, str] = {}
     for kind, verb in (("updates", "updated by"), ("supersedes", "superseded by")):  # superseded wins over updated
         by: dict[str, list[str]] = {}
@@ -58,7 +59,6 @@ def document_status(shelf: OpenShelf) -> dict[str, str]:
                 by.setdefault(link.dst_doc, []).append(str(shelf.documents[link.src_doc].get("title", link.src_doc)))
         for doc_id, titles in by.items():
             status[doc_id] = f"{verb} {', '.join(sorted(set(titles)))}"
-    shelf.cache[("document-status",)] = status
     return status
 
 
