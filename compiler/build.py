@@ -9,7 +9,6 @@ the store; the failure is reported by file name with its reason.
 from __future__ import annotations
 
 import json
-import logging
 import shutil
 import sys
 import time
@@ -31,7 +30,6 @@ from compiler.store import Store
 
 __all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "current_build", "conversion_peak_mb", "READER_EPOCH"]
 
-log = logging.getLogger("shelfwise.build")
 
 # Bump when a reader's output changes, so stores compiled by older code reconvert.
 READER_EPOCH = 4
@@ -222,12 +220,12 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
                     )
                 doc_report = _convert_one(source, store, options, reader_hash, vision, progress, convert)
             except ConversionError as exc:
-                doc_report = _failed(store, source, str(exc), previous is not None)
+                doc_report = _failed(store, source, str(exc), previous is not None, exc.traceback)
             except (KeyboardInterrupt, SystemExit):
                 raise
-            except Exception as exc:  # a reader library failed on this file: report it, compile the rest
-                log.debug("reader crash on %s\n%s", source.relpath, traceback.format_exc())
-                doc_report = _failed(store, source, f"reader error {type(exc).__name__}: {exc}", previous is not None)
+            except Exception as exc:  # a bug in a reader: reported by name, its traceback kept in report.json
+                doc_report = _failed(store, source, f"reader error {type(exc).__name__}: {exc}", previous is not None,
+                                     traceback.format_exc())
             else:
                 changed.append(source.doc_id)
                 progress(f"      {doc_report.sections} sections, {doc_report.tables} tables, {doc_report.figures} figures ({doc_report.seconds:.1f} s)")
@@ -256,7 +254,7 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
     return report
 
 
-def _failed(store: Store, source: SourceFile, reason: str, kept: bool) -> DocReport:
+def _failed(store: Store, source: SourceFile, reason: str, kept: bool, bug: str = "") -> DocReport:
     store.put_failure(source.relpath, source.content_hash, reason)
     note = " (the store keeps its last good version)" if kept else ""
-    return DocReport(path=source.relpath, doc_id=source.doc_id, status="failed", reason=reason + note)
+    return DocReport(path=source.relpath, doc_id=source.doc_id, status="failed", reason=reason + note, traceback=bug)
