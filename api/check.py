@@ -36,7 +36,8 @@ from api.write import Draft, Unit
 from compiler.errors import ShelfwiseError
 from compiler.models import ChatModel, ModelError
 
-__all__ = ["section_sentences", "RawVerdict", "Judge", "ModelJudge", "ClaimChecker", "CheckedDraft", "CONFIRMED", "section_texts"]
+__all__ = ["section_sentences", "RawVerdict", "Judge", "ModelJudge", "ClaimChecker", "CheckedDraft", "CONFIRMED", "section_texts",
+           "dates_in", "require_checker", "salvage", "with_day_counts"]
 
 CONFIRMED = ("verbatim", "supports", "restated", "carried", "computed")
 RESTATE_SHARE = 0.6

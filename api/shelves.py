@@ -282,11 +282,3 @@ def open_shelves(build_dirs: dict[str, Path], embedder: Embedder | None, *, sett
 def close_shelves(shelves: dict[str, OpenShelf]) -> None:
     for shelf in shelves.values():
         shelf.close()
-
-
-def section_label(shelf: OpenShelf, section_id: str) -> str:
-    """'Document title › heading path' for a section."""
-    section = shelf.sections[section_id]
-    title = shelf.documents[section.doc_id]["title"]
-    return " › ".join([title, *section.heading_path])
-

@@ -1,8 +1,9 @@
-"""The compile driver: the only module that knows the order of the compile stages.
+"""The compile driver: the only module that knows the order of the document stages.
 
 discover → convert (per changed document) → sections → figures → store,
-then removed documents are retracted and later stages (indexes, ledger, site)
-run over what changed. A document that fails keeps its last good version in
+then removed documents are retracted and the later stages run over what
+changed, in the order they are given (``compiler/pipeline.py``
+``default_stages`` alone orders them: indexes, ledger and links, site). A document that fails keeps its last good version in
 the store; the failure is reported by file name with its reason.
 """
 
@@ -52,7 +53,8 @@ def shelf_build_dir(shelf_dir: Path, settings: Settings, config: ShelfConfig | N
 
 def shelf_dir_for(shelf: str, settings) -> Path:
     """A compiled shelf's build folder (its root, holding ``current`` and ``generations/``) from its build
-    folder, its shelf folder or its name under the build dir."""
+    folder, its shelf folder or its name under the build dir: the one resolver of a shelf's build folder
+    (``current_build``, ``api.serve``, ``compiler.search_cli`` and ``compiler.cli_more`` go through it)."""
     path = Path(shelf)
     if (path / "store.sqlite").exists():
         return path
