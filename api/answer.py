@@ -173,13 +173,12 @@ def _plan(pipeline: Pipeline, request: AskRequest, shelves: dict[str, OpenShelf]
 
 def _vocabulary(shelf: OpenShelf) -> Vocabulary:
     """The words the shelf holds (titles, headings, text, ledger subjects, aliases), computed once per open shelf."""
-    key = ("plan-vocabulary",)
-    if key not in shelf.cache:
+    def make() -> Vocabulary:
         labels = {doc: [str(shelf.documents[doc].get("title", "")),
                         *(" ".join(shelf.sections[sid].heading_path) for sid in shelf.doc_sections.get(doc, []))] for doc in shelf.documents}
         texts = [*(s.text for s in shelf.sections.values()), *(f.subject for f in shelf.facts), *(f"{a} {b}" for a, b in shelf.aliases)]
-        shelf.cache[key] = Vocabulary.of(texts, labels)
-    return shelf.cache[key]
+        return Vocabulary.of(texts, labels)
+    return shelf.memo(("plan-vocabulary",), make)
 
 
 def _extractive(settings: Settings) -> ExtractiveWriter:

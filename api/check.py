@@ -10,7 +10,8 @@
   batch, never treated as unsupported; after ``max_rounds`` it is "unchecked".
 - Not found: a second look restates it as the cited section's sentence that best covers it
   (verbatim, so code confirms it), or labels it unconfirmed. Contradicted: removed, recorded.
-- Confirmed verdicts are carried across re-checks (a cache keyed on text, cells and sources).
+- Confirmed verdicts are carried across re-checks (a cache keyed on shelf, text, context and sources,
+  read and written under its own lock: one checker serves concurrent requests).
 - A model server failure (timeout, 429, 500 after the client's retries) leaves the remaining
   claims unchecked and says so in ``warnings``: a clear partial answer.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from datetime import date
 from collections import OrderedDict
 from typing import Literal, Protocol
@@ -34,7 +36,8 @@ from api.write import Draft, Unit
 from compiler.errors import ShelfwiseError
 from compiler.models import ChatModel, ModelError
 
-__all__ = ["section_sentences", "RawVerdict", "Judge", "ModelJudge", "ClaimChecker", "CheckedDraft", "CONFIRMED", "section_texts"]
+__all__ = ["section_sentences", "RawVerdict", "Judge", "ModelJudge", "ClaimChecker", "CheckedDraft", "CONFIRMED", "section_texts",
+           "dates_in", "require_checker", "salvage", "with_day_counts"]
 
 CONFIRMED = ("verbatim", "supports", "restated", "carried", "computed")
 RESTATE_SHARE = 0.6
@@ -145,6 +148,7 @@ class ClaimChecker:
         self.base_tokens = base_tokens
         self.cache: OrderedDict[tuple, tuple[str, str]] = OrderedDict()
         self.cache_size = cache_size
+        self._cache_lock = threading.Lock()
         self.verbatim_shortcut = verbatim_shortcut
 
     def __call__(self, draft: Draft, shelves: dict[str, OpenShelf]) -> CheckedDraft:
@@ -162,8 +166,8 @@ class ClaimChecker:
                 claim.verdict, claim.reason = ("computed", "") if ok else ("contradicts", why)
             elif self.verbatim_shortcut and (units[claim.unit_id].status == "verbatim" or any(fold(claim.text) in fold(t) for t in texts.values())):
                 claim.verdict, claim.span = "verbatim", claim.text
-            elif (key := self._key(claim, texts)) in self.cache:
-                claim.verdict, claim.span = "carried", self.cache[key][1]
+            elif (carried := self._carried(claim, texts)) is not None:
+                claim.verdict, claim.span = "carried", carried
             else:
                 pending.append(claim)
         self._rounds(pending, shelves, checked)
@@ -176,7 +180,19 @@ class ClaimChecker:
 
     @staticmethod
     def _key(claim: Claim, texts: dict[str, str]) -> tuple:
-        return (claim.text, claim.context, tuple(sorted(texts)), hash(tuple(texts.values())))
+        return (claim.shelf, claim.text, claim.context, tuple(sorted(texts)), hash(tuple(texts.values())))
+
+    def _carried(self, claim: Claim, texts: dict[str, str]) -> str | None:
+        """The span of an earlier confirmation of this claim on these sections of this shelf, if any."""
+        with self._cache_lock:
+            found = self.cache.get(self._key(claim, texts))
+        return found[1] if found else None
+
+    def _remember(self, claim: Claim, texts: dict[str, str], span: str) -> None:
+        with self._cache_lock:
+            self.cache[self._key(claim, texts)] = ("supports", span)
+            while len(self.cache) > self.cache_size:
+                self.cache.popitem(last=False)
 
     def _rounds(self, pending: list[Claim], shelves: dict[str, OpenShelf], checked: CheckedDraft) -> None:
         size = self.batch_size
@@ -236,9 +252,7 @@ class ClaimChecker:
             claim.verdict, claim.reason = "not_found", "supports overruled by code: " + "; ".join(failures)
             return
         claim.verdict = "supports"
-        self.cache[self._key(claim, texts)] = ("supports", raw.span)
-        while len(self.cache) > self.cache_size:
-            self.cache.popitem(last=False)
+        self._remember(claim, texts, raw.span)
 
     @staticmethod
     def _second_look(claim: Claim, texts: dict[str, str]) -> None:

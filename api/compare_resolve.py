@@ -66,22 +66,15 @@ def years_in(text: str) -> list[str]:
 
 def shelf_views(shelf: OpenShelf) -> dict[str, DocView]:
     """Every document of an open shelf as the comparison reads it, by doc id (computed once per open shelf)."""
-    views = shelf.cache.get("compare_views")
-    if views is None:
-        views = {
-            doc_id: DocView(doc_id, shelf.documents[doc_id]["title"], shelf.documents[doc_id]["path"],
-                            [shelf.sections[sid] for sid in shelf.doc_sections.get(doc_id, [])])
-            for doc_id in shelf.doc_order()
-        }
-        shelf.cache["compare_views"] = views
-    return views
+    return shelf.memo("compare_views", lambda: {
+        doc_id: DocView(doc_id, shelf.documents[doc_id]["title"], shelf.documents[doc_id]["path"],
+                        [shelf.sections[sid] for sid in shelf.doc_sections.get(doc_id, [])])
+        for doc_id in shelf.doc_order()
+    })
 
 
 def _identities(shelf: OpenShelf, views: dict[str, DocView]) -> dict[str, Identity]:
-    found = shelf.cache.get("compare_identities")
-    if found is None:
-        found = shelf.cache["compare_identities"] = {doc_id: identity_of(view) for doc_id, view in views.items()}
-    return found
+    return shelf.memo("compare_identities", lambda: {doc_id: identity_of(view) for doc_id, view in views.items()})
 
 
 def _revision(view: DocView) -> str:

@@ -35,9 +35,10 @@ SAME_RULE = 0.6
 
 def doc_label(shelf: OpenShelf, doc_id: str) -> str:
     """A document's short name: its code with its revision ("QM-001 Rev D"), its code, or its title shortened."""
-    key = ("doc_label", doc_id)
-    if key in shelf.cache:
-        return shelf.cache[key]
+    return shelf.memo(("doc_label", doc_id), lambda: _doc_label(shelf, doc_id))
+
+
+def _doc_label(shelf: OpenShelf, doc_id: str) -> str:
     row = shelf.documents.get(doc_id, {})
     title = row.get("title", doc_id) or doc_id
     codes = [c for c in identifiers(title) if not _REVISION.fullmatch(c)]
@@ -54,15 +55,15 @@ def doc_label(shelf: OpenShelf, doc_id: str) -> str:
     named = label.lower()
     if revision and f"rev {revision.group(1).lower()}" not in named and " ".join(revision.group(0).lower().split()) not in named:
         label = f"{label} Rev {revision.group(1).upper()}"
-    shelf.cache[key] = label
     return label
 
 
 def superseded_documents(shelf: OpenShelf) -> dict[str, str]:
     """Superseded document id -> the newest document superseding it (along the ledger's links)."""
-    key = ("superseded_documents",)
-    if key in shelf.cache:
-        return shelf.cache[key]
+    return shelf.memo(("superseded_documents",), lambda: _superseded_documents(shelf))
+
+
+def _superseded_documents(shelf: OpenShelf) -> dict[str, str]:
     newer: dict[str, str] = {}
     for link in shelf.links:
         if link.src_doc == link.dst_doc:
@@ -76,7 +77,6 @@ def superseded_documents(shelf: OpenShelf) -> dict[str, str]:
             seen.add(current)
             current = newer[current]
         out[doc] = current
-    shelf.cache[key] = out
     return out
 
 

@@ -7,7 +7,6 @@
         ├── Forbidden           403: the token does not grant the shelf (raised by security)
         ├── NotFound            404: no such section, shelf document or answer (raised by routes)
         ├── RateLimited         429: the token asked too often (raised by security)
-        ├── ModelFailed         502: a configured model failed (raised by answer)
         └── AnswerTimeout       504: the answer took longer than api.answer_timeout_s (raised by answer)
 """
 
@@ -15,7 +14,7 @@ from __future__ import annotations
 
 from compiler.errors import ShelfwiseError
 
-__all__ = ["ApiError", "BadRequest", "Unauthorized", "Forbidden", "NotFound", "RateLimited", "ModelFailed", "AnswerTimeout"]
+__all__ = ["ApiError", "BadRequest", "Unauthorized", "Forbidden", "NotFound", "RateLimited", "AnswerTimeout"]
 
 
 class ApiError(ShelfwiseError):
@@ -57,12 +56,6 @@ class RateLimited(ApiError):
     """Raised by security when a token exceeds api.rate_limit_per_minute."""
 
     status = 429
-
-
-class ModelFailed(ApiError):
-    """Raised by the answer driver when a configured model fails (no silent fallback to another model)."""
-
-    status = 502
 
 
 class AnswerTimeout(ApiError):

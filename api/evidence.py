@@ -53,15 +53,16 @@ def read_vocabulary(reading: Reading, shelves: dict[str, OpenShelf]) -> tuple[se
     keys: set[str] = set()
     for read in reading.sections:
         shelf = shelves[read.shelf]
-        cache_key = ("vocabulary", read.section_id)
-        cached = shelf.cache.get(cache_key)
-        if cached is None:
-            section = shelf.sections[read.section_id]
-            text = " ".join([shelf.documents[section.doc_id]["title"], *section.heading_path, section.text])
-            cached = shelf.cache[cache_key] = (set(word_stems(text)), {identifier_key(i) for i in identifiers(text)})
+        cached = shelf.memo(("vocabulary", read.section_id), lambda: _section_vocabulary(shelf, read.section_id))
         words |= cached[0]
         keys |= cached[1]
     return words, keys
+
+
+def _section_vocabulary(shelf: OpenShelf, section_id: str) -> tuple[set[str], set[str]]:
+    section = shelf.sections[section_id]
+    text = " ".join([shelf.documents[section.doc_id]["title"], *section.heading_path, section.text])
+    return set(word_stems(text)), {identifier_key(i) for i in identifiers(text)}
 
 
 def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) -> dict[int, list[str]]:

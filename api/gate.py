@@ -55,11 +55,7 @@ class Gated(BaseModel):
 
 
 def _section_text(shelf: OpenShelf, section_id: str) -> str:
-    key = ("normalised", section_id)
-    text = shelf.cache.get(key)
-    if text is None:
-        text = shelf.cache[key] = normalise(shelf.sections[section_id].text)
-    return text
+    return shelf.memo(("normalised", section_id), lambda: normalise(shelf.sections[section_id].text))
 
 
 def verify_verbatim(draft: Draft, shelves: dict[str, OpenShelf]) -> Draft:

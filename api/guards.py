@@ -19,7 +19,7 @@ import re
 
 from api.terms import identifiers, normalise, stems
 
-__all__ = ["guard", "numbers", "markers", "change_cell_ok", "parse_number", "fold", "aligned_sentences"]
+__all__ = ["guard", "numbers", "markers", "change_cell_ok", "parse_number", "fold", "aligned_sentences", "marker_counts", "names"]
 
 NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-__all__ = ["PLAN_SYSTEM", "PLAN_USER", "PLAN_PROMPT_VERSION", "WRITE_PROMPT_VERSION", "CHECK_PROMPT_VERSION", "WRITE_SYSTEM",
-           "WRITE_USER", "WRITE_MORE", "COMPOSE_SYSTEM", "CHECK_SYSTEM", "CHECK_USER", "FORMATS", "CANNOT_ANSWER", "CITATION_FORMAT",
-           "COMPARE_PROMPT_VERSION", "COMPARE_SYSTEM", "COMPARE_USER", "RESEARCH_SYSTEM", "RESEARCH_USER"]
-
-PLAN_PROMPT_VERSION = "plan-2"
-"""Part of every cache key over planner replies: change it with PLAN_SYSTEM or PLAN_USER."""
+__all__ = ["PLAN_SYSTEM", "PLAN_USER", "WRITE_SYSTEM", "WRITE_USER", "WRITE_MORE", "COMPOSE_SYSTEM", "CHECK_SYSTEM", "CHECK_USER",
+           "FORMATS", "CANNOT_ANSWER", "CITATION_FORMAT", "COMPARE_SYSTEM", "COMPARE_USER", "RESEARCH_SYSTEM", "RESEARCH_USER"]
 
 PLAN_SYSTEM = """You plan answers to questions about a shelf of documents. You do not answer.
 Split the question into the fewest obligations a complete answer needs. For each give:
@@ -36,10 +32,6 @@ Question: {question}"""
 
 
 # --- Model writer and claim checker (issue 7) -------------------------------------------------------------------
-
-WRITE_PROMPT_VERSION = "write-2"
-"""Part of every cache key over writer replies: change it with WRITE_SYSTEM, WRITE_USER, FORMATS or the section XML."""
-CHECK_PROMPT_VERSION = "check-1"
 
 CITATION_FORMAT = "[s0123456789a]"
 """How a unit cites: its section ids in square brackets at its end, e.g. "... within 30 days [s1a2b3c4d5e] [s0f9e8d7c6b]"."""
@@ -110,9 +102,6 @@ CHECK_USER = """Cited sections:
 
 Claims:
 {claims}"""
-
-COMPARE_PROMPT_VERSION = "compare-1"
-"""Change it with COMPARE_SYSTEM or COMPARE_USER."""
 
 COMPARE_SYSTEM = f"""You explain what changed between two versions of a document. Code has computed every change below,
 with the old and new values and their difference; you explain them and add nothing.

@@ -164,9 +164,7 @@ def read_sections(
 
 def _read_part(recall: Recall, shelf: OpenShelf, candidate, limit: int) -> tuple[list[tuple[int, int]], str, int] | None:
     """(spans, what was not read, cost) of a long section read for the obligations that found it; None: read whole."""
-    reader = shelf.cache.get("section_reader")
-    if reader is None:
-        reader = shelf.cache["section_reader"] = SectionReader(shelf.searcher)
+    reader = shelf.memo("section_reader", lambda: SectionReader(shelf.searcher))
     queries = [recall.obligations[i].query for i in sorted(candidate.scores) if i < len(recall.obligations)]
     with shelf.lock:
         part = reader.read(candidate.section_id, queries, limit)

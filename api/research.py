@@ -66,7 +66,7 @@ def research_model(pipeline) -> ChatModel | None:
 def _in_order(sections: list[ReadSection], shelves: dict[str, OpenShelf]) -> list[ReadSection]:
     def key(read: ReadSection):
         shelf = shelves[read.shelf]
-        order = shelf.cache.setdefault(("doc-order",), {d: n for n, d in enumerate(shelf.doc_order())})
+        order = shelf.memo(("doc-order",), lambda: {d: n for n, d in enumerate(shelf.doc_order())})
         return read.shelf, order[read.doc_id], shelf.sections[read.section_id].seq
     return sorted(sections, key=key)
 

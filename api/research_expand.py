@@ -35,15 +35,14 @@ NAMES_SHOWN = 3
 
 def section_names(shelf: OpenShelf) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     """(section id -> its rare names, name -> section ids holding it), computed once per open shelf."""
-    key = ("research-names",)
-    if key not in shelf.cache:
+    def make() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
         per_section = document_names(ShelfIndex([], {sid: [section] for sid, section in shelf.sections.items()}))
         holders: dict[str, set[str]] = defaultdict(set)
         for sid, names in per_section.items():
             for name in names:
                 holders[name].add(sid)
-        shelf.cache[key] = (per_section, dict(holders))
-    return shelf.cache[key]
+        return per_section, dict(holders)
+    return shelf.memo(("research-names",), make)
 
 
 def _candidates(shelf: OpenShelf, frontier: set[str], chosen: set[str], in_scope: set[str],

@@ -17,7 +17,7 @@ from litestar import Request
 from litestar.enums import MediaType
 from litestar.openapi.plugins import JsonRenderPlugin, OpenAPIRenderPlugin
 
-__all__ = ["SchemaPage", "schema_plugins", "OPENAPI_JSON"]
+__all__ = ["SchemaPage", "schema_plugins", "OPENAPI_JSON", "render_page"]
 
 OPENAPI_JSON = "/api/schema/openapi.json"
 

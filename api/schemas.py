@@ -17,7 +17,6 @@ __all__ = [
     "SearchResponse",
     "SectionResponse",
     "HealthResponse",
-    "ErrorResponse",
 ]
 
 
@@ -135,9 +134,3 @@ class HealthResponse(BaseModel):
                                            "without a token, every served shelf when api.allow_anonymous is on, else none.")
     sites: list[str] = Field(default_factory=list, description="Served sites (/sites/<shelf>/) the caller may read: its "
                                                               "readable shelves' sites and those in api.public_sites.")
-
-
-class ErrorResponse(BaseModel):
-    error: str = Field(description="What was wrong and how to fix it.")
-    status: int
-    detail: list[str] = Field(default_factory=list)

@@ -18,7 +18,7 @@ from api.errors import Forbidden, RateLimited, Unauthorized
 from compiler.errors import SettingsError
 from compiler.settings import ApiSettings
 
-__all__ = ["Principal", "Grants", "SlidingWindow", "RateLimiter", "FailedAuthLimiter"]
+__all__ = ["Principal", "Grants", "SlidingWindow", "RateLimiter", "FailedAuthLimiter", "resolve_principal"]
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,19 @@ class OpenShelf:
         section = self.sections[section_id]
         return len(section.text) + sum(len(h) for h in section.heading_path)
 
+    def memo(self, key, make):
+        """``cache[key]``, made by ``make()`` the first time; the cache is read and written under ``lock``.
+
+        ``make`` runs outside the lock (it may itself take it to search); when two requests make the same
+        key at once, the first stored value wins and both return it.
+        """
+        with self.lock:
+            if key in self.cache:
+                return self.cache[key]
+        value = make()
+        with self.lock:
+            return self.cache.setdefault(key, value)
+
     def close(self) -> None:
         self.searcher.close()
         self.store.close()
@@ -269,11 +282,3 @@ def open_shelves(build_dirs: dict[str, Path], embedder: Embedder | None, *, sett
 def close_shelves(shelves: dict[str, OpenShelf]) -> None:
     for shelf in shelves.values():
         shelf.close()
-
-
-def section_label(shelf: OpenShelf, section_id: str) -> str:
-    """'Document title › heading path' for a section."""
-    section = shelf.sections[section_id]
-    title = shelf.documents[section.doc_id]["title"]
-    return " › ".join([title, *section.heading_path])
-

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from compiler.store import sqlite3
 
-__all__ = ["StepCost", "Trace", "TraceStore", "new_trace_id"]
+__all__ = ["StepCost", "Trace", "TraceStore", "new_trace_id", "format_trace", "now_iso"]
 
 
 class StepCost(BaseModel):

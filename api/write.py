@@ -96,10 +96,10 @@ _PROCEDURE = re.compile(r"\b(procedure|steps?|process|workflow|how to)\b", re.I)
 
 def section_units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, str, tuple[int, int]]]:
     """(kind, text, group, position) of a section's displayable units, cached on the shelf."""
-    key = ("units", section_id)
-    cached = shelf.cache.get(key)
-    if cached is not None:
-        return cached
+    return shelf.memo(("units", section_id), lambda: _units(shelf, section_id))
+
+
+def _units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, str, tuple[int, int]]]:
     section = shelf.sections[section_id]
     procedure = bool(_PROCEDURE.search(" ".join(section.heading_path)))
     items = [b for b in section.blocks if b.kind == "list_item"]
@@ -124,7 +124,6 @@ def section_units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, str
                 units.append((kind, line, f"{section_id}:t{b_index}", (b_index, r_index)))
         elif block.kind == "figure" and normalise(block.text):
             units.append(("figure", normalise(block.text), "", (b_index, 0)))
-    shelf.cache[key] = units
     return units
 
 

@@ -47,9 +47,10 @@ class ModelDraft(Draft):
 
 def document_status(shelf: OpenShelf) -> dict[str, str]:
     """Document id -> 'superseded by <title>' / 'updated by <title>' from the shelf's supersedes and updates links."""
-    cached = shelf.cache.get(("document-status",))
-    if cached is not None:
-        return cached
+    return shelf.memo(("document-status",), lambda: _document_status(shelf))
+
+
+def _document_status(shelf: OpenShelf) -> dict[str, str]:
     status: dict[str, str] = {}
     for kind, verb in (("updates", "updated by"), ("supersedes", "superseded by")):  # superseded wins over updated
         by: dict[str, list[str]] = {}
@@ -58,7 +59,6 @@ def document_status(shelf: OpenShelf) -> dict[str, str]:
                 by.setdefault(link.dst_doc, []).append(str(shelf.documents[link.src_doc].get("title", link.src_doc)))
         for doc_id, titles in by.items():
             status[doc_id] = f"{verb} {', '.join(sorted(set(titles)))}"
-    shelf.cache[("document-status",)] = status
     return status
 
 
@@ -130,21 +130,25 @@ class ModelWriter:
             whole = "\n\n".join(f"<part n=\"{n}\">\n{p}\n</part>" for n, p in enumerate(parts, start=1))
             composed = self._call(COMPOSE_SYSTEM, f"Parts of the answer:\n{_parts(plan)}\n\n{whole}", self._room(len(whole) * 8))
             raw = composed
-            units, unanswered = self._units(composed, plan, shelf_of, notes)
-            units = self._append_dropped(units, parts, plan, shelf_of)
+            units, unanswered, invented = self._units(composed, plan, shelf_of)
+            notes += [_invented_note(u, invented[u.id]) for u in units if u.id in invented]
+            units = self._append_dropped(units, parts, plan, shelf_of, notes)
         else:
             raw = parts[0] if parts else ""
-            units, unanswered = self._units(raw, plan, shelf_of, notes)
+            units, unanswered, invented = self._units(raw, plan, shelf_of)
+            notes += [_invented_note(u, invented[u.id]) for u in units if u.id in invented]
         covered = {i: (0.0 if i in unanswered and not any(u.obligation == i for u in units) else
                        1.0 if any(u.obligation == i and u.citations for u in units) else 0.0)
                    for i in range(len(plan.obligations))}
         return ModelDraft(writer=self.name, units=units, covered=covered, raw=raw if len(parts) <= 1 else "\n\n".join([*parts, raw]),
                           notes=notes, unanswered=sorted(unanswered))
 
-    def _units(self, markdown: str, plan: Plan, shelf_of: dict[str, str], notes: list[str] | None = None) -> tuple[list[Unit], set[int]]:
+    def _units(self, markdown: str, plan: Plan, shelf_of: dict[str, str]) -> tuple[list[Unit], set[int], dict[str, list[str]]]:
+        """(units, unanswered obligations, unit id -> the section ids it cited that the writer was not given)."""
         units, unanswered = parse_answer(markdown, obligation=-1, sentinel=CANNOT_ANSWER, attribute=True)
         n = len(plan.obligations)
         out = []
+        invented: dict[str, list[str]] = {}
         for unit in units:
             obligation = unit.obligation if 0 <= unit.obligation < n else self._nearest(unit.text, plan)
             shelf = next((shelf_of[s] for s in unit.citations if s in shelf_of), next(iter(shelf_of.values()), ""))
@@ -154,11 +158,10 @@ class ModelWriter:
             update = {"obligation": obligation, "shelf": shelf, "citations": cites, "id": uid}
             if unknown and not cites:
                 update["status"] = "unconfirmed"
-            if unknown and notes is not None:
-                notes.append(f"the model writer cited section id(s) {', '.join(unknown)} that it was not given, in {uid} "
-                             f"{unit.text[:120]!r}; {'those citations were dropped' if cites else 'it cites nothing else and is not shown'}")
+            if unknown:
+                invented[uid] = unknown
             out.append(unit.model_copy(update=update))
-        return out, unanswered
+        return out, unanswered, invented
 
     @staticmethod
     def _nearest(text: str, plan: Plan) -> int:
@@ -166,11 +169,21 @@ class ModelWriter:
         scores = [(len(words & set(stems(" ".join([o.ask, *o.targets])))), -i) for i, o in enumerate(plan.obligations)]
         return -max(scores)[1] if scores else 0
 
-    def _append_dropped(self, units: list[Unit], parts: list[str], plan: Plan, shelf_of: dict[str, str]) -> list[Unit]:
+    def _append_dropped(self, units: list[Unit], parts: list[str], plan: Plan, shelf_of: dict[str, str], notes: list[str]) -> list[Unit]:
+        """``units`` and, after them, the part units citing sections none of them cites; their invented ids go to ``notes``."""
         cited = {sid for u in units for sid in u.citations}
         out = list(units)
         for part in parts:
-            for unit in self._units(part, plan, shelf_of)[0]:
+            part_units, _, invented = self._units(part, plan, shelf_of)
+            for unit in part_units:
                 if unit.citations and not set(unit.citations) & cited and unit.kind not in ("heading", "connective"):
                     out.append(unit.model_copy(update={"id": f"u{len(out) + 1}"}))
+                    if unit.id in invented:
+                        notes.append(_invented_note(out[-1], invented[unit.id]))
         return out
+
+
+def _invented_note(unit: Unit, unknown: list[str]) -> str:
+    """The warning naming the section ids a unit cited that the writer was not given (dropped from it)."""
+    return (f"the model writer cited section id(s) {', '.join(unknown)} that it was not given, in {unit.id} "
+            f"{unit.text[:120]!r}; {'those citations were dropped' if unit.citations else 'it cites nothing else and is not shown'}")

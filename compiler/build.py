@@ -1,15 +1,15 @@
-"""The compile driver: the only module that knows the order of the compile stages.
+"""The compile driver: the only module that knows the order of the document stages.
 
 discover → convert (per changed document) → sections → figures → store,
-then removed documents are retracted and later stages (indexes, ledger, site)
-run over what changed. A document that fails keeps its last good version in
+then removed documents are retracted and the later stages run over what
+changed, in the order they are given (``compiler/pipeline.py``
+``default_stages`` alone orders them: indexes, ledger and links, site). A document that fails keeps its last good version in
 the store; the failure is reported by file name with its reason.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import shutil
 import sys
 import time
@@ -31,7 +31,6 @@ from compiler.store import Store
 
 __all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "current_build", "conversion_peak_mb", "READER_EPOCH"]
 
-log = logging.getLogger("shelfwise.build")
 
 # Bump when a reader's output changes, so stores compiled by older code reconvert.
 READER_EPOCH = 4
@@ -54,7 +53,8 @@ def shelf_build_dir(shelf_dir: Path, settings: Settings, config: ShelfConfig | N
 
 def shelf_dir_for(shelf: str, settings) -> Path:
     """A compiled shelf's build folder (its root, holding ``current`` and ``generations/``) from its build
-    folder, its shelf folder or its name under the build dir."""
+    folder, its shelf folder or its name under the build dir: the one resolver of a shelf's build folder
+    (``current_build``, ``api.serve``, ``compiler.search_cli`` and ``compiler.cli_more`` go through it)."""
     path = Path(shelf)
     if (path / "store.sqlite").exists():
         return path
@@ -222,12 +222,12 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
                     )
                 doc_report = _convert_one(source, store, options, reader_hash, vision, progress, convert)
             except ConversionError as exc:
-                doc_report = _failed(store, source, str(exc), previous is not None)
+                doc_report = _failed(store, source, str(exc), previous is not None, exc.traceback)
             except (KeyboardInterrupt, SystemExit):
                 raise
-            except Exception as exc:  # a reader library failed on this file: report it, compile the rest
-                log.debug("reader crash on %s\n%s", source.relpath, traceback.format_exc())
-                doc_report = _failed(store, source, f"reader error {type(exc).__name__}: {exc}", previous is not None)
+            except Exception as exc:  # a bug in a reader: reported by name, its traceback kept in report.json
+                doc_report = _failed(store, source, f"reader error {type(exc).__name__}: {exc}", previous is not None,
+                                     traceback.format_exc())
             else:
                 changed.append(source.doc_id)
                 progress(f"      {doc_report.sections} sections, {doc_report.tables} tables, {doc_report.figures} figures ({doc_report.seconds:.1f} s)")
@@ -256,7 +256,7 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
     return report
 
 
-def _failed(store: Store, source: SourceFile, reason: str, kept: bool) -> DocReport:
+def _failed(store: Store, source: SourceFile, reason: str, kept: bool, bug: str = "") -> DocReport:
     store.put_failure(source.relpath, source.content_hash, reason)
     note = " (the store keeps its last good version)" if kept else ""
-    return DocReport(path=source.relpath, doc_id=source.doc_id, status="failed", reason=reason + note)
+    return DocReport(path=source.relpath, doc_id=source.doc_id, status="failed", reason=reason + note, traceback=bug)

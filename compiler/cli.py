@@ -16,7 +16,7 @@ from compiler import __version__
 from compiler.errors import ShelfwiseError
 from compiler.settings import Settings, load_settings
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "cmd_build"]
 
 EXIT_STRICT_FAILURES = 3
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from compiler.errors import ShelfwiseError
 
-__all__ = ["add_commands", "open_store"]
+__all__ = ["add_commands", "open_store", "cmd_documents", "cmd_ledger", "cmd_links", "cmd_sections"]
 
 
 def open_store(shelf: str, settings):

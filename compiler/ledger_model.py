@@ -16,7 +16,7 @@ from compiler.ledger import Assertion, Extraction, verify
 from compiler.prompts import EXTRACT_PROMPT_VERSION, EXTRACT_SECTION, EXTRACT_SYSTEM
 from compiler.records import Section
 
-__all__ = ["BATCH_CHARS", "ModelReply", "extractor_key", "extract_with_model"]
+__all__ = ["BATCH_CHARS", "ModelReply", "extractor_key", "extract_with_model", "ModelSection"]
 
 BATCH_CHARS = 24_000
 

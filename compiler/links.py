@@ -24,7 +24,7 @@ from compiler.ledger import normalise, sentences
 from compiler.records import Section
 
 __all__ = ["Link", "DocInfo", "ShelfIndex", "document_identifiers", "resolve_hooks", "title_citations", "code_citations",
-           "link_id"]
+           "link_id", "content_words", "heading_number", "path_identifiers"]
 
 LINK_KINDS = ("resolves", "cites", "updates", "supersedes", "depends_on", "same_series", "shares_names",
               "contradicts_candidate")

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from compiler.names import short_name, subject_phrase
 
-__all__ = ["ShelfData", "load_shelf_data", "dossier_slug", "section_panel", "document_relations"]
+__all__ = ["ShelfData", "load_shelf_data", "dossier_slug", "section_panel", "document_relations", "links_by_document"]
 
 # Link kinds that mean "the source section refers to the destination".
 REFERS = ("resolves", "cites", "depends_on")

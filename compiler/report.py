@@ -23,6 +23,8 @@ class DocReport(BaseModel):
     figures: int = 0
     seconds: float = 0.0
     reason: str = Field(default="", description="Why it failed or was skipped; warnings for converted ones.")
+    traceback: str = Field(default="", description="The traceback of an unexpected exception in a reader (a bug to report); "
+                                                   "kept in report.json, not printed.")
 
 
 class BuildReport(BaseModel):
@@ -47,6 +49,7 @@ class BuildReport(BaseModel):
             lines.append(
                 f"  {d.status:<10} {d.pages:>5} {d.sections:>5} {d.tables:>4} {d.figures:>4} {d.seconds:>7.2f}  {d.path}"
                 + (f"  — {d.reason}" if d.reason else "")
+                + ("  (traceback in report.json)" if d.traceback else "")
             )
         totals = ", ".join(
             f"{self.count(s)} {s}" for s in ("converted", "unchanged", "removed", "failed", "skipped") if self.count(s)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from compiler.models import ChatModel, ModelError
 
-__all__ = ["Reranker", "RERANK_SYSTEM", "PASSAGE_CHARS", "reranker_from_settings"]
+__all__ = ["Reranker", "RERANK_SYSTEM", "PASSAGE_CHARS", "reranker_from_settings", "rerank_hits"]
 
 PASSAGE_CHARS = 600
 """Characters of each section's best passage shown to the reranker."""

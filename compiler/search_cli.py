@@ -13,14 +13,12 @@ __all__ = ["resolve_build_dir", "open_searcher", "run_search", "format_result"]
 
 
 def resolve_build_dir(target: Path, settings=None) -> Path:
-    """A shelf's build folder from either that folder (holding store.sqlite) or the shelf folder."""
-    target = Path(target)
-    if (target / "store.sqlite").exists():
-        return target
-    from compiler.build import shelf_build_dir
+    """The folder of a shelf's current build, from its build folder, its shelf folder or its name under the
+    build dir: ``compiler.build.current_build``, the one resolver, with a search error when nothing is compiled."""
+    from compiler.build import current_build
     from compiler.settings import Settings
 
-    build_dir = shelf_build_dir(target, settings or Settings())
+    build_dir = current_build(Path(target), settings or Settings())
     if not (build_dir / "store.sqlite").exists():
         raise SearchError(f"no compiled store for {target} (looked in {build_dir}); run 'shelfwise build {target}' first")
     return build_dir

@@ -23,6 +23,17 @@ __all__ = [
     "load_settings",
     "load_shelf_config",
     "settings_hash",
+    "AnswerSettings",
+    "ApiSettings",
+    "ApiToken",
+    "CompileSettings",
+    "EmbeddingSettings",
+    "ModelSettings",
+    "PdfSettings",
+    "ResearchSettings",
+    "SearchSettings",
+    "ShelfOptions",
+    "SiteSettings",
 ]
 
 

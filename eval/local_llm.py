@@ -227,7 +227,9 @@ def main() -> None:
         report = rescore()
         print(json.dumps({k: v for k, v in report.items() if k not in ("answers", "errors")}, indent=1))
         return
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from compiler.offline import prepare
+
+    prepare()  # offline model loading, set in one place
     BUILD.mkdir(parents=True, exist_ok=True)
     ensure_llama_cpp()
     ensure_model()

@@ -25,7 +25,8 @@ from compiler.errors import ShelfwiseError
 from compiler.settings import Settings
 from eval.questions import Question, load_questions, map_gold
 
-__all__ = ["AnswerRecord", "run_answers", "read_run", "run_files", "read_meta", "cost_usd", "split_of", "build_hint", "PRICES_PER_MTOK"]
+__all__ = ["AnswerRecord", "run_answers", "read_run", "run_files", "read_meta", "cost_usd", "split_of", "build_hint", "PRICES_PER_MTOK",
+           "grade_runs", "grades_path", "judge_slug", "prepare_run_dir", "write_run"]
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS_DIR = ROOT / "eval" / "runs"

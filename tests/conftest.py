@@ -7,8 +7,6 @@ from pathlib import Path
 
 import pytest
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 
 from compiler.offline import prepare  # noqa: E402 - before any test imports docling or transformers

@@ -102,6 +102,20 @@ def test_confirmed_claims_are_carried_across_rechecks():
     assert again.claims[0].verdict == "carried" and again.calls == 0 and len(gate(again).shown) == 1
 
 
+def test_a_verdict_is_carried_only_on_the_shelf_that_confirmed_it():
+    """Two shelves may hold the same section id and text; a confirmation on one is no confirmation on the other."""
+    replay = Replay("support")
+    replay.replies *= 2  # the same recorded verdict, for the second shelf's check
+    checker = ClaimChecker(ModelJudge(replay.chat()))
+    shelves = {"qa": make_shelf("qa"), "qb": make_shelf("qb")}
+    checker(draft("Complaints must be acknowledged within 5 working days."), shelves)
+    other = draft("Complaints must be acknowledged within 5 working days.")
+    other.units[0].shelf = "qb"
+    again = checker(other, shelves)
+    assert again.claims[0].verdict == "supports" and again.calls == 1 and len(replay.requests) == 2
+    assert sorted(key[0] for key in checker.cache) == ["qa", "qb"]
+
+
 def test_table_cells_checked_alone_and_change_cell_computed_by_code():
     units = [
         Unit(id="u1", kind="table_header", text="Event | Deadline | Change", shelf="qa", obligation=0, group="t1"),

@@ -1,17 +1,16 @@
 """Every command and sub-command of `shelfwise` answers --help (issue 15 part 6).
 
 The commands are read from the real argparse tree, so a command added later is checked without
-editing this file; one subprocess runs them all to keep the suite fast.
+editing this file; each runs in-process through ``compiler.cli.main`` (under a second for all; a subprocess took 4.6 s).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import sys
+import contextlib
+import io
 
-from compiler.cli import build_parser
+from compiler.cli import build_parser, main
 
 
 def _command_paths(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -24,31 +23,24 @@ def _command_paths(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()
     return paths
 
 
-_RUN_ALL = """
-import contextlib, io, json, sys
-from compiler.cli import main
-out = {}
-for path in json.loads(sys.argv[1]):
+def _help(path: tuple[str, ...]) -> tuple[object, str]:
+    """(exit code, printed text) of ``shelfwise PATH --help``, in-process through ``compiler.cli.main``."""
     buffer = io.StringIO()
-    code = None
     with contextlib.redirect_stdout(buffer):
         try:
             main([*path, "--help"])
         except SystemExit as exc:
-            code = exc.code
-    out[" ".join(path)] = [code, buffer.getvalue()]
-print(json.dumps(out))
-"""
+            return exc.code, buffer.getvalue()
+    return None, buffer.getvalue()
 
 
 def test_every_command_and_subcommand_has_help():
     paths = _command_paths(build_parser())
     names = {" ".join(p) for p in paths}
     assert {"build", "search", "ask", "serve", "eval", "eval retrieval", "eval scoreboard"} <= names
-    result = subprocess.run([sys.executable, "-c", _RUN_ALL, json.dumps(paths)], capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr
-    helps = json.loads(result.stdout.strip().splitlines()[-1])
-    for name, (code, text) in sorted(helps.items()):
+    for path in paths:
+        name = " ".join(path)
+        code, text = _help(path)
         assert code == 0, f"shelfwise {name} --help exited {code}"
         assert text.startswith(f"usage: shelfwise {name}"), f"shelfwise {name} --help printed: {text[:200]!r}"
         assert "options:" in text, f"shelfwise {name} --help lists no options"

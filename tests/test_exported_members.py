@@ -49,3 +49,16 @@ def test_package_all_matches_its_public_names(package: types.ModuleType):
 def test_every_name_in_all_exists(module: types.ModuleType):
     missing = [name for name in module.__all__ if not hasattr(module, name)]
     assert not missing, f"{module.__name__}.__all__ names {missing}, which it does not define"
+
+
+def _defined_here(module: types.ModuleType) -> list[str]:
+    """Public functions and classes the module itself defines (not imported, not ``_private``)."""
+    return sorted(name for name, value in vars(module).items()
+                  if not name.startswith("_") and isinstance(value, (type, types.FunctionType))
+                  and getattr(value, "__module__", None) == module.__name__)
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if hasattr(m, "__all__")], ids=lambda m: m.__name__)
+def test_every_public_function_and_class_is_in_all(module: types.ModuleType):
+    left_out = [name for name in _defined_here(module) if name not in module.__all__]
+    assert not left_out, f"{module.__name__} defines {left_out} without listing them in __all__ (add them, or make them _private)"

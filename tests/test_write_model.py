@@ -66,6 +66,17 @@ def test_sources_beyond_one_budget_go_to_further_writers_and_a_composer():
     texts = [u.text for u in draft.units]
     assert texts == ["A complaint must be acknowledged within 5 working days.", "A Reportable Event has a deadline of 1 working day.",
                      "An MDR report is due within 30 days of receipt."]  # the part the composer dropped, appended in its own words
+    assert draft.notes == []
+
+
+def test_an_appended_part_unit_citing_an_id_it_was_not_given_is_named_in_the_notes():
+    """The composer left the third part out; its sentence is appended, and the invented id it cited is named, not silently dropped."""
+    replay = Replay("writer_batches_invented")
+    draft = ModelWriter(replay.chat("writer-test"), budget_chars=300).write(plan(), reading(), {"qa": make_shelf()})
+    appended = draft.units[-1]
+    assert (appended.id, appended.text, appended.citations) == ("u3", "An MDR report is due within 30 days of receipt.", [S_CASE])
+    assert draft.notes == ["the model writer cited section id(s) s0badbadbad1 that it was not given, in u3 "
+                           "'An MDR report is due within 30 days of receipt.'; those citations were dropped"]
 
 
 def test_the_writer_reads_superseded_documents_marked_and_the_answer_rules():

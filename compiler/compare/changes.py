@@ -21,7 +21,7 @@ from compiler.compare.values import difference, parse_value, same_value, values_
 from compiler.ledger import normalise, sentences
 from compiler.records import Section
 
-__all__ = ["Change", "ChangeSet", "DocView", "compare_documents"]
+__all__ = ["Change", "ChangeSet", "DocView", "compare_documents", "compare_fields", "compare_prose", "prose_units", "word_diff"]
 
 REWORDED = 0.5
 """Word-level similarity (difflib ratio) above which a replaced sentence is the old one reworded, not a new one."""

@@ -11,7 +11,6 @@ or table without a caption becomes its caption.
 from __future__ import annotations
 
 import io
-import os
 import re
 import zipfile
 from functools import lru_cache
@@ -22,8 +21,6 @@ from xml.etree import ElementTree
 from compiler.convert import ReadOptions
 from compiler.errors import ConversionError
 from compiler.records import Converted, Element
-
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 _SHEET_NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 

@@ -28,7 +28,7 @@ from compiler.convert.pdf_tree import Bookmark, assemble
 from compiler.errors import ConversionError
 from compiler.records import Converted
 
-__all__ = ["read", "read_text_layer", "outline", "WINDOW_FORMAT"]
+__all__ = ["read", "read_text_layer", "outline", "WINDOW_FORMAT", "WindowFile"]
 
 WINDOW_FORMAT = 3  # bump when PageData or read_page changes what a stored window means
 _ENCRYPTED = "PDF is encrypted (password-protected); remove the password and compile again"

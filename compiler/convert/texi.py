@@ -17,7 +17,7 @@ from compiler.convert import ReadOptions
 from compiler.convert.textio import read_text
 from compiler.records import Converted, Element
 
-__all__ = ["read", "parse_texinfo"]
+__all__ = ["read", "parse_texinfo", "render"]
 
 READER_VERSION = "2"
 

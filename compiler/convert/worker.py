@@ -21,6 +21,7 @@ import socket
 import subprocess
 import sys
 import time
+import traceback
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -87,7 +88,8 @@ def _serve(conn, memory_mb: int | None) -> None:
             reason = _reason(exc, memory_mb)
             if memory_mb and _vm_peak_mb() >= 0.9 * memory_mb and "convert_memory_mb" not in reason:
                 reason += f"; the reader reached its {memory_mb:,} MB memory limit (compile.convert_memory_mb)"
-            conn.send(("failed", reason, peak_mb()))
+            bug = "" if isinstance(exc, ConversionError) or "convert_memory_mb" in reason else traceback.format_exc()
+            conn.send(("failed", reason, peak_mb(), bug))
             if "convert_memory_mb" in reason:
                 return  # its address space is spent: the next document gets a fresh worker
         else:
@@ -166,7 +168,7 @@ class ConvertWorker:
             if message[0] == "failed":
                 if "convert_memory_mb" in message[1]:
                     self._stop()  # the worker ends after reaching its limit; the next document starts a fresh one
-                raise ConversionError(message[1])
+                raise ConversionError(message[1], traceback=message[3])
             return message[1]
 
 

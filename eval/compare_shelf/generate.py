@@ -17,7 +17,7 @@ from pathlib import Path
 
 from eval.compare_shelf.forms import ALONE, PAIRS
 
-__all__ = ["write_shelf"]
+__all__ = ["write_shelf", "main"]
 
 
 def _pdf(blocks: list, title: str) -> bytes:
