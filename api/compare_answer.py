@@ -36,7 +36,7 @@ from compiler.compare.render import change_cells, render_pair
 from compiler.ledger import sentences
 from compiler.models import ChatModel
 
-__all__ = ["Comparisons", "answer_comparisons", "comparison_response", "merge_comparisons", "COMPUTED_LINE", "MODE_LINES",
+__all__ = ["Comparisons", "within", "answer_comparisons", "comparison_response", "merge_comparisons", "COMPUTED_LINE", "MODE_LINES",
            "focus_stems", "about_focus"]
 
 COMPUTED_LINE = ("**Computed by comparison:** every change and difference in the table is computed by code from the two "

@@ -32,7 +32,7 @@ from api.shelves import OpenShelf
 from api.terms import document_keys, identifier_key, identifiers, table_cells, word_stems
 from compiler.ledger import find_thresholds
 
-__all__ = ["Candidate", "Pool", "build_pool", "changed_rules", "expansion_terms", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
+__all__ = ["Candidate", "asked_term", "defines", "Pool", "build_pool", "changed_rules", "expansion_terms", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
            "FACETS", "FRAMING", "MIN_SHOWN", "numeric_share", "prior", "shape_factor", "value_match"]
 
 K1, B = 1.2, 0.75
