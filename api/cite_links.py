@@ -18,11 +18,11 @@ from pydantic import BaseModel, Field
 
 from api.schemas import AskResponse
 from compiler.llms_txt import site_base
-from compiler.pages import page_url
+from compiler.refs import SECTION_ID, SectionRef, page_url
 
-__all__ = ["SiteLinks", "Citation", "site_root", "linked_answer"]
+__all__ = ["SiteLinks", "Citation", "site_root", "linked_answer", "with_urls", "server_links"]
 
-_CITE = re.compile(r"\[(s[0-9a-f]{11})\]")
+_CITE = re.compile(rf"\[({SECTION_ID})\]")
 
 
 def site_root(shelf: str, build_dir: Path | None, *, template: str | None, server_base: str | None = None,
@@ -45,9 +45,9 @@ class SiteLinks:
     api_base: str | None = None  # the HTTP server's base URL: sections of a shelf without a site link to /api/sections
 
     def section(self, shelf: str, doc_id: str, section_id: str) -> str | None:
-        root = self.roots.get(shelf)
-        if root:
-            return root + page_url(doc_id, section_id)
+        url = SectionRef(shelf, section_id).url(self.roots.get(shelf), doc_id)
+        if url:
+            return url
         if self.api_base:
             return f"{self.api_base.rstrip('/')}/api/sections/{section_id}?shelf={quote(shelf)}"
         return None
@@ -55,6 +55,20 @@ class SiteLinks:
     def document(self, shelf: str, doc_id: str) -> str | None:
         root = self.roots.get(shelf)
         return root + page_url(doc_id) if root else None
+
+
+def server_links(state, base_url: str) -> SiteLinks:
+    """The links an HTTP answer carries: each served shelf's site under the server (or ``site.url``), else the API."""
+    base = str(base_url).rstrip("/")
+    return SiteLinks({n: site_root(n, None, template=state.settings.site.url, server_base=base, served=n in state.sites)
+                      for n in state.shelves}, api_base=base)
+
+
+def with_urls(response: AskResponse, links: SiteLinks) -> AskResponse:
+    """The response with each source's site URL filled in (the API and the CLI return it beside the anchor)."""
+    sources = [s.model_copy(update={"anchor": s.anchor or s.section_id, "url": links.section(s.shelf, s.doc_id, s.section_id)})
+               for s in response.sources]
+    return response.model_copy(update={"sources": sources})
 
 
 class Citation(BaseModel):

@@ -25,11 +25,12 @@ from pydantic import BaseModel, Field
 
 from api.terms import normalise, stems, table_cells
 from api.write import Draft, Unit
+from compiler.refs import SECTION_ID
 
 __all__ = ["Claim", "split_sentences", "citations_in", "strip_citations", "parse_answer", "claims_of", "table_cells",
            "CITATION", "CHANGE_HEADERS"]
 
-SID = r"s[0-9a-f]{11}"
+SID = SECTION_ID
 CITATION = re.compile(rf"\[\s*({SID}(?:\s*[,;]?\s*{SID})*)\s*\]")
 _SID = re.compile(SID)
 ABBREVIATIONS = frozenset(

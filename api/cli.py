@@ -21,6 +21,8 @@ def ask_command(shelf: str, question: str, json_out: bool, settings: Settings, *
     from api.trace import TraceStore
     from compiler.embedders import embedder_from_settings
 
+    from api.cite_links import SiteLinks, site_root, with_urls
+
     build_dirs = shelf_build_dirs([shelf], settings)
     pipeline = build_pipeline(settings, chat_models(settings, http_client=http_client))
     shelves = open_shelves(build_dirs, embedder if embedder is not None else embedder_from_settings(settings), settings=settings)
@@ -28,6 +30,8 @@ def ask_command(shelf: str, question: str, json_out: bool, settings: Settings, *
     try:
         request = AskRequest(question=question, shelves=sorted(shelves), mode="research" if research else "auto")
         response = answer_question(pipeline, request, shelves, token="cli", traces=traces)
+        links = SiteLinks({n: site_root(n, s.generation or s.build_dir, template=settings.site.url) for n, s in shelves.items()})
+        response = with_urls(response, links)
     finally:
         traces.close()
         close_shelves(shelves)
@@ -38,7 +42,7 @@ def ask_command(shelf: str, question: str, json_out: bool, settings: Settings, *
     if response.sources:
         print("\nSources:")
         for source in response.sources:
-            print(f"  [{source.section_id}] {source.title} › {' › '.join(source.heading_path)}  ({source.path})")
+            print(f"  [{source.section_id}] {source.title} › {' › '.join(source.heading_path)}  ({source.url or source.path})")
     for warning in response.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(f"\nlabel: {response.label}  mode: {response.mode}  trace: {response.trace_id}", file=sys.stderr)

@@ -30,19 +30,20 @@ from litestar.response import Stream
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from api.asking import answer_prepared, prepare_ask
-from api.cite_links import SiteLinks, linked_answer, site_root
+from api.cite_links import SiteLinks, linked_answer, server_links
 from api.errors import ApiError, BadRequest, NotFound
 from api.hygiene import check_json_depth
 from api.plan import Turn
 from api.routes import TOKEN_REQUIRED, authenticate
 from api.schemas import AskRequest, AskResponse
 from compiler.models import ModelError
+from compiler.refs import SECTION_ID_RE
 
 __all__ = ["ChatMessage", "ChatRequest", "OPENAI_ROUTER", "chat_ask_request", "openai_error"]
 
 log = logging.getLogger("shelfwise.api")
 
-_SECTION_ID = re.compile(r"(?<![0-9a-z])s[0-9a-f]{11}(?![0-9a-z])")
+_SECTION_ID = SECTION_ID_RE
 _TYPES = {400: ("invalid_request_error", "invalid_request"), 401: ("authentication_error", "invalid_api_key"),
           403: ("permission_error", "shelf_not_granted"), 404: ("not_found_error", "model_not_found"),
           405: ("invalid_request_error", "method_not_allowed"), 413: ("invalid_request_error", "request_too_large"),
@@ -141,10 +142,7 @@ def _crash(request: Request, exc: Exception) -> Response:
 
 
 def _links(request: Request) -> SiteLinks:
-    state = request.app.state
-    base = str(request.base_url).rstrip("/")
-    template = state.settings.site.url
-    return SiteLinks({n: site_root(n, None, template=template, server_base=base, served=n in state.sites) for n in state.shelves}, api_base=base)
+    return server_links(request.app.state, str(request.base_url))
 
 
 def _readable(request: Request) -> list[str]:

@@ -24,6 +24,7 @@ from api.schemas import Source
 from api.shelves import OpenShelf
 from api.terms import table_cells
 from api.write import Unit
+from compiler.refs import SectionRef
 
 __all__ = ["render_markdown", "sources_of", "markdown_chars", "NO_REFERENCES", "MODE_LINES"]
 
@@ -186,5 +187,6 @@ def sources_of(shown: list[Unit], shelves: dict[str, OpenShelf]) -> list[Source]
                 heading_path=section.heading_path,
                 page_start=section.page_start,
                 page_end=section.page_end,
+                anchor=SectionRef(unit.shelf, sid).anchor,
             )
     return list(seen.values())

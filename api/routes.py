@@ -16,11 +16,13 @@ from typing import Annotated
 from litestar.params import FromQuery, JSONBody, PathParameter, QueryParameter
 
 from api.asking import ask_as, check_served
+from api.cite_links import server_links, with_urls
 from api.errors import Forbidden, NotFound
 from api.schemas import AskRequest, AskResponse, HealthResponse, SearchHitOut, SearchResponse, SectionResponse
 from api.hygiene import check_json_depth, error_responses
 from api.security import Principal, resolve_principal
 from compiler import __version__
+from compiler.refs import SECTION_ID
 from compiler.snippets import snippet
 
 __all__ = ["authenticate", "ROUTES", "BEARER", "TOKEN_REQUIRED", "TOKEN_OPTIONAL"]
@@ -55,7 +57,7 @@ def _check_served(request: Request, names: list[str]) -> None:
 @post("/api/ask", status_code=200, guards=[authenticate], sync_to_thread=True, summary="Answer a question from a shelf",
       before_request=check_json_depth, security=TOKEN_REQUIRED, responses=error_responses(400, 401, 403, 404, 413, 429, 502, 504))
 def ask(request: Request, data: JSONBody[AskRequest]) -> AskResponse:
-    return ask_as(request.app.state, _principal(request), data)
+    return with_urls(ask_as(request.app.state, _principal(request), data), server_links(request.app.state, str(request.base_url)))
 
 
 @get("/api/search", guards=[authenticate], sync_to_thread=True, summary="Search a shelf's sections", security=TOKEN_REQUIRED,
@@ -83,7 +85,7 @@ def search(
      responses=error_responses(400, 401, 403, 404, 429))
 def section(
     request: Request,
-    section_id: Annotated[str, PathParameter(pattern=r"^s[0-9a-f]{11}$", description="A section id: 's' and 11 hex digits.")],
+    section_id: Annotated[str, PathParameter(pattern=f"^{SECTION_ID}$", description="A section id: 's' and 11 hex digits.")],
     shelf: FromQuery[str | None] = None,
 ) -> SectionResponse:
     principal = _principal(request)

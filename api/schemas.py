@@ -74,6 +74,9 @@ class Source(BaseModel):
     heading_path: list[str]
     page_start: int | None = None
     page_end: int | None = None
+    anchor: str = Field(default="", description="The section's anchor on its document's page (its id): documents/<doc_id>.html#<anchor>.")
+    url: str | None = Field(default=None, description="Where the section is read: its anchor in the shelf's site, or the API's "
+                                                      "/api/sections/<id>; None when the shelf has no site and no server answered.")
 
 
 class AskResponse(BaseModel):

@@ -118,7 +118,10 @@ class ModelWriter:
     def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> ModelDraft:
         blocks = [(r.shelf, r.section_id, section_xml(shelves[r.shelf], r.section_id, read_text(shelves[r.shelf], r))) for r in reading.sections
                   if r.shelf in shelves and r.section_id in shelves[r.shelf].sections]
-        shelf_of = {sid: shelf for shelf, sid, _ in blocks}
+        shelf_of: dict[str, list[str]] = {}  # section id -> the shelves holding it, in reading order (ids are unique per shelf only)
+        for shelf, sid, _ in blocks:
+            if shelf not in shelf_of.setdefault(sid, []):
+                shelf_of[sid].append(shelf)
         parts: list[str] = []
         for batch in batches(blocks, self.budget):
             already = WRITE_MORE.format(written="\n\n".join(parts)) if parts else ""
@@ -130,12 +133,12 @@ class ModelWriter:
             whole = "\n\n".join(f"<part n=\"{n}\">\n{p}\n</part>" for n, p in enumerate(parts, start=1))
             composed = self._call(COMPOSE_SYSTEM, f"Parts of the answer:\n{_parts(plan)}\n\n{whole}", self._room(len(whole) * 8))
             raw = composed
-            units, unanswered, invented = self._units(composed, plan, shelf_of)
+            units, unanswered, invented = self._units(composed, plan, shelf_of, notes)
             notes += [_invented_note(u, invented[u.id]) for u in units if u.id in invented]
             units = self._append_dropped(units, parts, plan, shelf_of, notes)
         else:
             raw = parts[0] if parts else ""
-            units, unanswered, invented = self._units(raw, plan, shelf_of)
+            units, unanswered, invented = self._units(raw, plan, shelf_of, notes)
             notes += [_invented_note(u, invented[u.id]) for u in units if u.id in invented]
         covered = {i: (0.0 if i in unanswered and not any(u.obligation == i for u in units) else
                        1.0 if any(u.obligation == i and u.citations for u in units) else 0.0)
@@ -143,7 +146,8 @@ class ModelWriter:
         return ModelDraft(writer=self.name, units=units, covered=covered, raw=raw if len(parts) <= 1 else "\n\n".join([*parts, raw]),
                           notes=notes, unanswered=sorted(unanswered))
 
-    def _units(self, markdown: str, plan: Plan, shelf_of: dict[str, str]) -> tuple[list[Unit], set[int], dict[str, list[str]]]:
+    def _units(self, markdown: str, plan: Plan, shelf_of: dict[str, list[str]], notes: list[str] | None = None
+               ) -> tuple[list[Unit], set[int], dict[str, list[str]]]:
         """(units, unanswered obligations, unit id -> the section ids it cited that the writer was not given)."""
         units, unanswered = parse_answer(markdown, obligation=-1, sentinel=CANNOT_ANSWER, attribute=True)
         n = len(plan.obligations)
@@ -151,10 +155,14 @@ class ModelWriter:
         invented: dict[str, list[str]] = {}
         for unit in units:
             obligation = unit.obligation if 0 <= unit.obligation < n else self._nearest(unit.text, plan)
-            shelf = next((shelf_of[s] for s in unit.citations if s in shelf_of), next(iter(shelf_of.values()), ""))
+            shelf = _shelf_of_unit(unit.citations, shelf_of)
             unknown = [s for s in unit.citations if s not in shelf_of]
-            cites = [s for s in unit.citations if s in shelf_of]
+            cites = [s for s in unit.citations if shelf in shelf_of.get(s, ())]
+            elsewhere = [s for s in unit.citations if s in shelf_of and s not in cites]
             uid = f"u{len(out) + 1}"
+            if elsewhere and notes is not None:
+                notes.append(f"the model writer cited sections of two shelves in one sentence, {uid} {unit.text[:120]!r}: "
+                             f"kept those of shelf {shelf!r}, dropped {', '.join(elsewhere)}")
             update = {"obligation": obligation, "shelf": shelf, "citations": cites, "id": uid}
             if unknown and not cites:
                 update["status"] = "unconfirmed"
@@ -169,7 +177,7 @@ class ModelWriter:
         scores = [(len(words & set(stems(" ".join([o.ask, *o.targets])))), -i) for i, o in enumerate(plan.obligations)]
         return -max(scores)[1] if scores else 0
 
-    def _append_dropped(self, units: list[Unit], parts: list[str], plan: Plan, shelf_of: dict[str, str], notes: list[str]) -> list[Unit]:
+    def _append_dropped(self, units: list[Unit], parts: list[str], plan: Plan, shelf_of: dict[str, list[str]], notes: list[str]) -> list[Unit]:
         """``units`` and, after them, the part units citing sections none of them cites; their invented ids go to ``notes``."""
         cited = {sid for u in units for sid in u.citations}
         out = list(units)
@@ -187,3 +195,14 @@ def _invented_note(unit: Unit, unknown: list[str]) -> str:
     """The warning naming the section ids a unit cited that the writer was not given (dropped from it)."""
     return (f"the model writer cited section id(s) {', '.join(unknown)} that it was not given, in {unit.id} "
             f"{unit.text[:120]!r}; {'those citations were dropped' if unit.citations else 'it cites nothing else and is not shown'}")
+
+
+def _shelf_of_unit(citations: list[str], shelf_of: dict[str, list[str]]) -> str:
+    """The shelf a unit's citations are read on: the first (in reading order) holding every one it was given,
+    else the one holding most; a section id alone does not name a shelf when two shelves hold it."""
+    known = [s for s in citations if s in shelf_of]
+    candidates = [shelf for sid in known for shelf in shelf_of[sid]] or [shelf for shelves in shelf_of.values() for shelf in shelves]
+    if not candidates:
+        return ""
+    order = list(dict.fromkeys(candidates))
+    return max(order, key=lambda shelf: (sum(shelf in shelf_of[sid] for sid in known), -order.index(shelf)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from compiler.pages import page_url
+from compiler.refs import page_url
 
 __all__ = ["LLMS_TXT", "llms_txt", "site_base"]
 

@@ -34,6 +34,7 @@ from compiler.linkmap import link_map_html
 from compiler.originals import download_name, original_href, stored_name
 from compiler.names import count, page_count, page_unit, plural, reader_label, relation_words
 from compiler.page_tables import table_html
+from compiler.refs import page_path, page_url
 from compiler.page_data import (
     ShelfData,
     document_relations,
@@ -42,7 +43,7 @@ from compiler.page_data import (
     section_panel,
 )
 
-__all__ = ["PAGE_EPOCH", "TEMPLATES_DIR", "PagesResult", "render_pages", "page_url", "nav_title"]
+__all__ = ["PAGE_EPOCH", "TEMPLATES_DIR", "PagesResult", "render_pages", "nav_title"]
 
 PAGE_EPOCH = 3  # bump when the page layout code changes, so every page re-renders
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
@@ -61,11 +62,6 @@ class PagesResult(BaseModel):
     removed: int = Field(description="Files deleted because no page produces them any more.")
     sections: int = Field(description="Section anchors across the document pages.")
     figures: int = Field(description="Figure images written or kept.")
-
-
-def page_url(doc_id: str, section_id: str | None = None) -> str:
-    """Site-relative URL of a document page (use_directory_urls is off), with the section anchor."""
-    return f"documents/{doc_id}.html" + (f"#{section_id}" if section_id else "")
 
 
 def _environment(templates_dir: Path | None) -> tuple[Environment, str]:
@@ -95,7 +91,7 @@ def _linker(root: str) -> dict[str, Callable]:
     """Template helpers that make links relative to a page ``root`` levels deep ('' or '../')."""
 
     def href(doc_id: str, section_id: str | None = None) -> Md:
-        return Md(root + f"documents/{doc_id}.md" + (f"#{section_id}" if section_id else ""))
+        return Md(root + page_path(doc_id, section_id, source=True))
 
     def ref(target: dict) -> Md:
         return link(target["label"], href(target["doc_id"], target.get("section_id")))

@@ -12,16 +12,11 @@ import hashlib
 import re
 
 from compiler.records import Block, Converted, Element, Figure, Section
+from compiler.refs import section_id
 
-__all__ = ["build_sections", "section_id", "numbering_depth", "repair_levels"]
+__all__ = ["build_sections", "numbering_depth", "repair_levels"]
 
 _NUMBER = re.compile(r"^(?:(?:appendix|annex|chapter|part)\s+)?((?:\d+|[A-Z])(?:\.\d+)*)\.?(?:\s|$)", re.IGNORECASE)
-
-
-def section_id(doc_id: str, heading_path: list[str], ordinal: int) -> str:
-    """Stable section id: 's' + 11 hex digits of a hash of (doc id, heading path, ordinal)."""
-    key = "\x1f".join([doc_id, *heading_path, str(ordinal)])
-    return "s" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:11]
 
 
 def numbering_depth(heading: str) -> int | None:

@@ -29,6 +29,7 @@ from api.render import MODE_LINES
 from api.terms import identifiers, normalise, stems
 from compiler.ledger import sentences
 from compiler.models import ChatModel, ModelError
+from compiler.refs import SECTION_ID
 from eval.questions import MustItem, Question
 
 __all__ = ["ItemGrade", "Wrong", "Grade", "ModelJudge", "quote_recall", "correction_first", "first_statement", "quoted_sentences", "blind_text", "quote_stands", "item_numbers",
@@ -51,7 +52,7 @@ Reply with JSON only:
 
 JUDGE_USER = "Question:\n{question}\n\nMust-have items:\n{items}\n\nAnswer:\n<answer>\n{answer}\n</answer>"
 
-_CITATION = re.compile(r"\s*\[(?:s[0-9a-f]{11}|[\w.\-/]+:\d+)\]")
+_CITATION = re.compile(rf"\s*\[(?:{SECTION_ID}|[\w.\-/]+:\d+)\]")
 _NOT_SHOWN = re.compile(r"^\d+ statements? could not be verified and (?:are|is) not shown\.$")
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*")
 

@@ -161,6 +161,7 @@ def test_ask_and_trace_commands(tenants, tmp_path, capsys):
 
     body = json.loads(capsys.readouterr().out)
     assert body["label"] == "complete" and body["mode"] == "model-free"
+    assert body["sources"] and all(s["anchor"] == s["section_id"] for s in body["sources"])
     assert trace_command(body["trace_id"], settings) == 0
     out = capsys.readouterr().out
     assert f"trace {body['trace_id']}" in out and "label: complete" in out and "step read" in out

@@ -62,6 +62,9 @@ def test_ask_answers_with_verbatim_cited_sentences_and_stores_the_trace(client, 
     assert body["label"] == "complete" and body["mode"] == "model-free"
     texts = [s["text"] for s in body["sentences"]]
     assert "Refresh tokens expire after 30 days." in texts
+    for source in body["sources"]:  # each cited section with its anchor and where it is read (no site built: the API)
+        assert source["anchor"] == source["section_id"]
+        assert source["url"] == f"http://testserver.local/api/sections/{source['section_id']}?shelf=alpha"
     for sentence in body["sentences"]:
         section = client.get(f"/api/sections/{sentence['citations'][0]}", headers=ALPHA).json()
         assert " ".join(sentence["text"].split()) in " ".join(section["text"].split())

@@ -1,5 +1,6 @@
 from compiler.records import Converted, Element
-from compiler.sections import build_sections, numbering_depth, repair_levels, section_id
+from compiler.refs import section_id
+from compiler.sections import build_sections, numbering_depth, repair_levels
 
 
 def _doc(*elements: Element) -> Converted:

@@ -115,3 +115,14 @@ def test_an_uncited_sentence_between_cited_ones_is_attributed_and_shown_only_whe
         ("A complaint is not closed before the investigation ends.", "supports"),
         ("If the complaint is a Reportable Event, notify Regulatory Affairs the same working day.", "verbatim")]
     assert [r.unit.text for r in gated.removed] == ["Shipping is free of charge for customers."]
+
+
+def test_a_unit_is_read_on_the_shelf_holding_all_it_cites():
+    """Two shelves that each hold a README.md share section ids: the id alone does not name the shelf."""
+    from api.write_model import _shelf_of_unit
+
+    shelf_of = {"s000000000001": ["alpha", "beta"], "s000000000002": ["alpha"], "s000000000003": ["beta"]}
+    assert _shelf_of_unit(["s000000000001", "s000000000002"], shelf_of) == "alpha"
+    assert _shelf_of_unit(["s000000000001", "s000000000003"], shelf_of) == "beta"
+    assert _shelf_of_unit(["s000000000001"], shelf_of) == "alpha"  # first in reading order
+    assert _shelf_of_unit(["s0000000000ff"], shelf_of) == "alpha"  # invented: the first shelf read
