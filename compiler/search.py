@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field
 from compiler.embedders import Embedder
 from compiler.errors import SearchError
 from compiler.code_tokens import CodeTokenIndex, query_code_tokens
+from compiler.duplicates import held_by
 from compiler.identifiers import IdentifierIndex, query_identifiers
 from compiler.lexical import LexicalIndex
 from compiler.vectors import DenseIndex
@@ -102,6 +103,11 @@ class SearchHit(BaseModel):
     chars: int = Field(description="Length of the section's own text in characters.")
     score: float = Field(description="Fused reciprocal-rank score: sum over routes of weight / (60 + rank), plus 1 per exact identifier held.")
     ranks: dict[str, int] = Field(description="1-based rank of the section in each route that found it.")
+    repeats: list[str] = Field(
+        default_factory=list,
+        description="Sections of other documents this one holds nearly word for word (compiler/duplicates.py), ranked below "
+        "it: folded into this hit instead of taking ranks of their own (the same text as PDF and as Texinfo, slides and report).",
+    )
 
 
 class SearchResult(BaseModel):
@@ -166,7 +172,8 @@ class ShelfSearcher:
     """Search over one compiled store and its lexical index; keeps both open for repeated queries."""
 
     def __init__(
-        self, store, index_dir: Path, embedder: Embedder | None, *, depth: int = 100, identifier_max_sections: int = 8, reranker=None
+        self, store, index_dir: Path, embedder: Embedder | None, *, depth: int = 100, identifier_max_sections: int = 8, reranker=None,
+        fold_repeats: bool = True,
     ):
         self.store = store
         self.lexical = LexicalIndex(Path(index_dir))
@@ -188,6 +195,8 @@ class ShelfSearcher:
         self._title_counts = Counter(_normal(str(row["title"])) for row in self.documents.values())
         self.identifiers = IdentifierIndex(self.sections, max_sections=identifier_max_sections)
         self.code_tokens = CodeTokenIndex(self.sections)
+        self.held_by = held_by({sid: (doc_id, body) for sid, (doc_id, _, _, body) in self.sections.items()}) if fold_repeats else {}
+        """Section id -> sections of other documents holding its text (compiler/duplicates.py); empty: nothing is folded."""
         self._bm25: tuple[str, list[str]] = ("", [])
         self._dense: DenseIndex | None = None
         self._vectors: dict[str, list[float]] = {}
@@ -403,6 +412,22 @@ class ShelfSearcher:
         return held
 
     # --- fused -------------------------------------------------------------------
+    def fold_repeats(self, fused: list[tuple[str, float]], k: int, keep: set[str] = frozenset()) -> tuple[list[tuple[str, float]], dict[str, list[str]]]:
+        """The first ``k`` of ``fused`` with every section that a section ranked above it holds (another document's
+        copy of the same text) folded into that section: it takes no rank, and is listed in the holder's
+        ``repeats``. Sections in ``keep`` (exact identifier holders) are never folded."""
+        kept: list[tuple[str, float]] = []
+        taken: dict[str, int] = {}
+        repeats: dict[str, list[str]] = {}
+        for sid, score in fused:
+            holders = [h for h in self.held_by.get(sid, ()) if h in taken] if sid not in keep else []
+            if holders:
+                repeats.setdefault(min(holders, key=taken.__getitem__), []).append(sid)
+            elif len(kept) < k:
+                taken[sid] = len(kept)
+                kept.append((sid, score))
+        return kept, repeats
+
     def search(
         self,
         query: str,
@@ -444,7 +469,7 @@ class ShelfSearcher:
             scores.update({sid: scores.get(sid, 0.0) + IDENTIFIER_BONUS * count for sid, count in held.items()})
             order = {sid: n for n, (sid, _) in enumerate(fused)}
             fused = sorted(scores.items(), key=lambda item: (-item[1], order.get(item[0], len(order)), item[0]))
-        fused = fused[: max(k, self.reranker.depth) if self.reranker is not None else k]
+        fused, repeats = self.fold_repeats(fused, max(k, self.reranker.depth) if self.reranker is not None else k, keep=set(held))
         positions = {route: {sid: rank for rank, sid in enumerate(ids, start=1)} for route, ids in rankings.items()}
         hits = []
         for sid, score in fused:
@@ -461,6 +486,7 @@ class ShelfSearcher:
                     chars=len(body),
                     score=round(score, 6),
                     ranks={route: pos[sid] for route, pos in positions.items() if sid in pos},
+                    repeats=repeats.get(sid, []),
                 )
             )
         if self.reranker is not None and len(hits) > 1:

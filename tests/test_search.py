@@ -290,3 +290,25 @@ def test_a_table_number_counts_within_the_document_the_query_names(tmp_path):
     finally:
         searcher.close()
         store.close()
+
+
+def test_a_table_number_is_held_first_by_the_section_its_caption_stands_in(tmp_path):
+    """'Table 1' of a named paper: the section holding the table ("Table 1: ..." opening a line) is put first;
+    sections that only mention it ("as Table 1 shows") are left to the fusion."""
+    from search_fixtures import h, p, put_doc
+
+    store = Store(tmp_path / "store.sqlite")
+    put_doc(store, "RAPTOR.md", "RAPTOR: Tree Retrieval", [
+        h("Results"), p("As Table 1 shows, tree retrieval beats flat retrieval on every dataset; Table 1 also gives the cost."),
+        h("Setup"), p("We index three datasets."), p("Table 1: Accuracy and cost of tree and flat retrieval."),
+        h("Appendix"), p("See Table 1.2 for the per-dataset cost of retrieval."),
+    ])  # fmt: skip
+    embedder = HashEmbedder()
+    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
+    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
+    try:
+        result = searcher.search("What does Table 1 of RAPTOR show about the cost of tree retrieval?", k=3)
+        assert result.routes["identifier"] == 1 and result.hits[0].heading == "Setup"
+    finally:
+        searcher.close()
+        store.close()

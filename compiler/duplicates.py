@@ -1,0 +1,69 @@
+"""Sections that repeat another document's section: the same text on a shelf twice (an edition as PDF and as
+Texinfo, slides and the report they were made from, two revisions of a manual, the boilerplate every RFC carries).
+
+A section is *held* by a section of another document when at least ``HELD_SHARE`` of its word 4-grams
+(shingles: lower-cased runs of letters and digits) stand in that section's text. Holding is one-way: the newer
+edition that adds a paragraph holds the older one's section, not the other way round, so a search that ranks the
+newer first lets the older ride along with it, while one that ranks the older first keeps the newer (it says
+more). Sections with fewer than ``MIN_SHINGLES`` shingles hold and are held by nothing (a one-line "See section
+9" in two documents names no shared content).
+
+Found with an inverted index over shingles, skipping shingles that more than ``COMMON_SHINGLE`` sections share
+(they name a shelf's boilerplate, not one passage); measured 0.5 s for the 441 sections (0.9 M characters) of
+the make shelf, 0.3 s for the 699 of office.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Mapping
+
+__all__ = ["HELD_SHARE", "MIN_SHINGLES", "COMMON_SHINGLE", "shingles", "held_by"]
+
+HELD_SHARE = 0.9
+"""Share of a section's shingles another document's section must hold for the first to repeat it."""
+MIN_SHINGLES = 20
+"""Sections with fewer shingles (about 25 words) are never counted as repeats."""
+COMMON_SHINGLE = 50
+"""A shingle more sections than this share is boilerplate and left out of the count."""
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def shingles(text: str, n: int = 4) -> set[str]:
+    """``text``'s word n-grams (lower-cased letters and digits; punctuation and markup ignored)."""
+    words = _WORD.findall(text.lower())
+    return {" ".join(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def held_by(sections: Mapping[str, tuple[str, str]]) -> dict[str, set[str]]:
+    """Section id -> the sections of other documents that hold it (see the module docstring).
+
+    ``sections`` maps a section id to (document id, text)."""
+    sets = {sid: shingles(text) for sid, (_, text) in sections.items()}
+    sets = {sid: s for sid, s in sets.items() if len(s) >= MIN_SHINGLES}
+    holders: dict[str, list[str]] = defaultdict(list)
+    for sid in sorted(sets):
+        for shingle in sets[sid]:
+            holders[shingle].append(sid)
+    shared: dict[tuple[str, str], int] = defaultdict(int)
+    for ids in holders.values():
+        if len(ids) < 2 or len(ids) > COMMON_SHINGLE:
+            continue
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                if sections[a][0] != sections[b][0]:
+                    shared[(a, b)] += 1
+    words: dict[str, set[str]] = {}
+
+    def vocabulary(sid: str) -> set[str]:
+        if sid not in words:
+            words[sid] = set(_WORD.findall(sections[sid][1].lower()))
+        return words[sid]
+
+    held: dict[str, set[str]] = {}
+    for (a, b), count in sorted(shared.items()):
+        for inner, outer in ((a, b), (b, a)):
+            if count >= HELD_SHARE * len(sets[inner]) and vocabulary(inner) <= vocabulary(outer):
+                held.setdefault(inner, set()).add(outer)
+    return held

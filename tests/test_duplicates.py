@@ -1,0 +1,73 @@
+"""Repeated sections: which sections another document holds, and how search folds them into the holder's rank."""
+
+from __future__ import annotations
+
+from compiler.duplicates import MIN_SHINGLES, held_by, shingles
+from compiler.indexes import index_shelf
+from compiler.search import ShelfSearcher
+from compiler.store import Store
+
+from search_fixtures import HashEmbedder, h, p, put_doc
+
+RULES = (
+    "A pattern rule contains the character percent in the target; otherwise, it looks exactly like an ordinary rule. "
+    "The target is a pattern for matching file names; the percent matches any nonempty substring, while other "
+    "characters match only themselves. The prerequisites likewise use percent to show how their names relate to the target name."
+)
+
+
+def test_shingles_ignore_case_punctuation_and_markup():
+    assert shingles("Use `make -k`, then: MAKE again now") == shingles("use make k then make again now")
+    assert len(shingles("one two three four five")) == 2
+
+
+def test_a_section_is_held_one_way_by_the_copy_that_says_all_it_says():
+    newer = RULES + " Since version 4.4, a pattern rule may also name a grouped target."
+    sections = {
+        "pdf#rules": ("pdf", RULES),
+        "texi#rules": ("texi", newer),
+        "pdf#other": ("pdf", "Variables hold text that is expanded when the variable is used in a recipe or a rule line " * 3),
+        "texi#same-doc": ("texi", RULES),
+    }
+    held = held_by(sections)
+    assert held["pdf#rules"] == {"texi#rules", "texi#same-doc"}  # the newer edition holds all of the older one's words
+    assert "pdf#rules" not in held.get("texi#rules", set())  # the older one lacks the added sentence: it does not hold the newer
+    assert held["texi#same-doc"] == {"pdf#rules"}  # within one document nothing is held: texi#rules does not count
+    assert "pdf#other" not in held
+
+
+def test_a_revision_that_changes_a_word_is_not_held():
+    old = RULES + " Top management reviews the system at least once a year."
+    new = RULES + " Top management reviews the system at least twice a year."
+    assert held_by({"c": ("rev-c", old), "d": ("rev-d", new)}) == {}
+
+
+def test_short_sections_are_never_held():
+    line = "See the section on pattern rules for the details of matching"
+    assert len(shingles(line)) < MIN_SHINGLES
+    assert held_by({"a": ("one", line), "b": ("two", line)}) == {}
+
+
+def test_search_folds_a_copy_ranked_below_its_holder_and_lists_it(tmp_path):
+    store = Store(tmp_path / "store.sqlite")
+    put_doc(store, "make.pdf", "GNU Make", [h("10.5 Pattern Rules"), p(RULES), h("6 Variables"), p("Variables name text strings.")])
+    put_doc(store, "make.texi", "GNU Make", [h("Pattern Rules"), p(RULES + " Pattern rules may be chained.")])
+    put_doc(store, "notes.md", "Notes", [h("Pattern notes"), p("A pattern rule uses percent in its target name.")])
+    embedder = HashEmbedder()
+    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
+    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
+    unfolded = ShelfSearcher(store, tmp_path / "lexical", embedder, fold_repeats=False)
+    try:
+        query = "How does the percent in a pattern rule target match file names?"
+        result = searcher.search(query, k=3)
+        paths = [hit.path for hit in result.hits]
+        assert paths.count("make.pdf") + paths.count("make.texi") == 2  # the copy took no rank: a third section has one
+        assert "notes.md" in paths
+        texi = next(hit for hit in result.hits if hit.path == "make.texi")
+        pdf_rules = next(sid for sid, row in searcher.sections.items() if row[1] == "10.5 Pattern Rules")
+        assert texi.repeats == [pdf_rules]
+        assert pdf_rules in {hit.section_id for hit in unfolded.search(query, k=3).hits}
+    finally:
+        searcher.close()
+        unfolded.close()
+        store.close()
