@@ -19,7 +19,7 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping
 
-__all__ = ["HELD_SHARE", "MIN_SHINGLES", "COMMON_SHINGLE", "shingles", "held_by"]
+__all__ = ["HELD_SHARE", "MIN_SHINGLES", "COMMON_SHINGLE", "shingles", "held_by", "fold_repeats"]
 
 HELD_SHARE = 0.9
 """Share of a section's shingles another document's section must hold for the first to repeat it."""
@@ -67,3 +67,22 @@ def held_by(sections: Mapping[str, tuple[str, str]]) -> dict[str, set[str]]:
             if count >= HELD_SHARE * len(sets[inner]) and vocabulary(inner) <= vocabulary(outer):
                 held.setdefault(inner, set()).add(outer)
     return held
+
+
+def fold_repeats(
+    fused: list[tuple[str, float]], held: Mapping[str, set[str]], k: int, keep: set[str] = frozenset()
+) -> tuple[list[tuple[str, float]], dict[str, list[str]]]:
+    """The first ``k`` of ``fused`` (section id, score; best first), each section that a section ranked above it
+    holds (``held``, from ``held_by``) folded into that section: it takes no rank and is listed, in fused order,
+    under the holder (the best-ranked one when several hold it). Sections in ``keep`` are never folded."""
+    kept: list[tuple[str, float]] = []
+    taken: dict[str, int] = {}
+    repeats: dict[str, list[str]] = {}
+    for sid, score in fused:
+        holders = [h for h in held.get(sid, ()) if h in taken] if sid not in keep else []
+        if holders:
+            repeats.setdefault(min(holders, key=taken.__getitem__), []).append(sid)
+        elif len(kept) < k:
+            taken[sid] = len(kept)
+            kept.append((sid, score))
+    return kept, repeats

@@ -17,7 +17,8 @@ Routes (paper §3.3 "Recall"):
 Every route but bm25 and dense fires only on its trigger: a heading named in
 the query, a document named, a figure or table asked for, a number with a unit,
 a code or operator token, an identifier held by few sections. Without its trigger a route returns nothing
-and so does not move the fusion (``SearchResult.routes`` shows 0).
+and so does not move the fusion (``SearchResult.routes`` shows 0). Then catalogues count half (compiler/catalogues.py)
+and a copy of a section ranked above folds into it (``SearchHit.repeats``, compiler/duplicates.py).
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ from pydantic import BaseModel, Field
 from compiler.embedders import Embedder
 from compiler.errors import SearchError
 from compiler.code_tokens import CodeTokenIndex, query_code_tokens
-from compiler.duplicates import held_by
+from compiler.catalogues import catalogue_sections, demote_catalogues
+from compiler.duplicates import fold_repeats, held_by
 from compiler.identifiers import IdentifierIndex, query_identifiers
 from compiler.lexical import LexicalIndex
 from compiler.vectors import DenseIndex
@@ -173,7 +175,7 @@ class ShelfSearcher:
 
     def __init__(
         self, store, index_dir: Path, embedder: Embedder | None, *, depth: int = 100, identifier_max_sections: int = 8, reranker=None,
-        fold_repeats: bool = True,
+        fold: bool = True,
     ):
         self.store = store
         self.lexical = LexicalIndex(Path(index_dir))
@@ -195,8 +197,9 @@ class ShelfSearcher:
         self._title_counts = Counter(_normal(str(row["title"])) for row in self.documents.values())
         self.identifiers = IdentifierIndex(self.sections, max_sections=identifier_max_sections)
         self.code_tokens = CodeTokenIndex(self.sections)
-        self.held_by = held_by({sid: (doc_id, body) for sid, (doc_id, _, _, body) in self.sections.items()}) if fold_repeats else {}
+        self.held_by = held_by({sid: (doc_id, body) for sid, (doc_id, _, _, body) in self.sections.items()}) if fold else {}
         """Section id -> sections of other documents holding its text (compiler/duplicates.py); empty: nothing is folded."""
+        self.catalogues = catalogue_sections(self.documents, self.sections)
         self._bm25: tuple[str, list[str]] = ("", [])
         self._dense: DenseIndex | None = None
         self._vectors: dict[str, list[float]] = {}
@@ -412,22 +415,6 @@ class ShelfSearcher:
         return held
 
     # --- fused -------------------------------------------------------------------
-    def fold_repeats(self, fused: list[tuple[str, float]], k: int, keep: set[str] = frozenset()) -> tuple[list[tuple[str, float]], dict[str, list[str]]]:
-        """The first ``k`` of ``fused`` with every section that a section ranked above it holds (another document's
-        copy of the same text) folded into that section: it takes no rank, and is listed in the holder's
-        ``repeats``. Sections in ``keep`` (exact identifier holders) are never folded."""
-        kept: list[tuple[str, float]] = []
-        taken: dict[str, int] = {}
-        repeats: dict[str, list[str]] = {}
-        for sid, score in fused:
-            holders = [h for h in self.held_by.get(sid, ()) if h in taken] if sid not in keep else []
-            if holders:
-                repeats.setdefault(min(holders, key=taken.__getitem__), []).append(sid)
-            elif len(kept) < k:
-                taken[sid] = len(kept)
-                kept.append((sid, score))
-        return kept, repeats
-
     def search(
         self,
         query: str,
@@ -469,7 +456,9 @@ class ShelfSearcher:
             scores.update({sid: scores.get(sid, 0.0) + IDENTIFIER_BONUS * count for sid, count in held.items()})
             order = {sid: n for n, (sid, _) in enumerate(fused)}
             fused = sorted(scores.items(), key=lambda item: (-item[1], order.get(item[0], len(order)), item[0]))
-        fused, repeats = self.fold_repeats(fused, max(k, self.reranker.depth) if self.reranker is not None else k, keep=set(held))
+        if self.catalogues:
+            fused = demote_catalogues(fused, self.catalogues, keep=set(held))
+        fused, repeats = fold_repeats(fused, self.held_by, max(k, self.reranker.depth) if self.reranker is not None else k, keep=set(held))
         positions = {route: {sid: rank for rank, sid in enumerate(ids, start=1)} for route, ids in rankings.items()}
         hits = []
         for sid, score in fused:

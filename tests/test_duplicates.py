@@ -56,7 +56,7 @@ def test_search_folds_a_copy_ranked_below_its_holder_and_lists_it(tmp_path):
     embedder = HashEmbedder()
     index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
     searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
-    unfolded = ShelfSearcher(store, tmp_path / "lexical", embedder, fold_repeats=False)
+    unfolded = ShelfSearcher(store, tmp_path / "lexical", embedder, fold=False)
     try:
         query = "How does the percent in a pattern rule target match file names?"
         result = searcher.search(query, k=3)
