@@ -31,6 +31,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from compiler.document_names import IDENTIFIER as _IDENTIFIER, document_identifiers, normal as _normal, short_names, strip_document_names
 from compiler.embedders import Embedder
 from compiler.errors import SearchError
 from compiler.code_tokens import CodeTokenIndex, query_code_tokens
@@ -76,7 +77,6 @@ IDENTIFIER_BONUS = 1.0
 MAX_QUERY_CHARS = 2000
 """Longer queries are cut at the last word boundary before this many characters (a warning says so)."""
 
-_IDENTIFIER = re.compile(r"(?<![a-z0-9])(rfc|pep|sp|fips|nistir|special publication)[\s_\-]*(\d+(?:[\-.]\d+)*[a-z]?)(?![a-z0-9])", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)(?:\s*(%|[a-z]+))?", re.IGNORECASE)
 _UNITS = re.compile(
     r"^(%|percent|ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|"
@@ -121,41 +121,6 @@ class SearchResult(BaseModel):
     named_documents: list[str] = Field(default_factory=list, description="Documents the query names.")
     hits: list[SearchHit] = Field(description="Sections, best first.")
     warnings: list[str] = Field(default_factory=list, description="What was changed about the query and why.")
-
-
-def document_identifiers(text: str) -> set[tuple[str, str]]:
-    """('rfc', '6750'), ('pep', '585'), ('sp', '800-63b') … named in ``text`` (leading zeros dropped)."""
-    found = set()
-    for prefix, number in _IDENTIFIER.findall(text.lower()):
-        prefix = "sp" if prefix.startswith("special") else prefix
-        head, _, rest = number.partition("-")
-        found.add((prefix, (head.lstrip("0") or "0") + (f"-{rest}" if rest else "")))
-    return found
-
-
-def short_names(documents: dict[str, dict]) -> dict[str, set[str]]:
-    """Doc id -> the short names a question may call it by: its file name without the extension and its title
-    before a colon ("RAPTOR", "Dense X Retrieval", "Adaptive-RAG"), normalised.
-
-    A short name counts only when it is written with a capital letter (a file called ``make.pdf`` is not named by
-    the verb), has four characters or more, and belongs to one document alone (two editions of "GNU Make" are
-    named by neither)."""
-    owners: dict[str, set[str]] = {}
-    for doc_id, row in documents.items():
-        stem = Path(row["path"]).name.rsplit(".", 1)[0]
-        for name in (stem, str(row["title"]).split(":", 1)[0] if ":" in str(row["title"]) else ""):
-            normal = _normal(name)
-            if len(normal.replace(" ", "")) >= 4 and any(c.isupper() for c in name):
-                owners.setdefault(normal, set()).add(doc_id)
-    names: dict[str, set[str]] = {}
-    for name, docs in owners.items():
-        if len(docs) == 1:
-            names.setdefault(next(iter(docs)), set()).add(name)
-    return names
-
-
-def _normal(text: str) -> str:
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
 
 
 def rrf_fuse(rankings: dict[str, list[str]], *, k: int = RRF_K, weights: dict[str, float] | None = None) -> list[tuple[str, float]]:
@@ -340,6 +305,11 @@ class ShelfSearcher:
                 named.append(doc_id)
         return sorted(named, key=lambda d: self.documents[d]["path"])
 
+    def without_names(self, query: str, named: list[str]) -> str:
+        """``query`` without the identifiers naming its ``named`` documents, for the dense route
+        (compiler/document_names.py ``strip_document_names``)."""
+        return strip_document_names(query, {key for doc_id in named for key in self._doc_keys[doc_id]}) if named else query
+
     def route_named(self, query: str, named: list[str]) -> list[str]:
         """Sections of the documents the query names, by BM25 within them (in document order when BM25 finds
         nothing); several named documents give their sections in turn, each one's best first (a comparison of two
@@ -442,6 +412,8 @@ class ShelfSearcher:
         for route in routes:
             if route == "named":
                 rankings[route] = self.route_named(query, named)
+            elif route == "dense":
+                rankings[route] = self.route_dense(self.without_names(query, named))
             elif route == "identifier":
                 held = self.identifier_holders(query, named if "named" in routes else None)
                 rankings[route] = sorted(held, key=lambda sid: (-held[sid], sid))

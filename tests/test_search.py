@@ -312,3 +312,16 @@ def test_a_table_number_is_held_first_by_the_section_its_caption_stands_in(tmp_p
     finally:
         searcher.close()
         store.close()
+
+
+def test_the_dense_route_embeds_the_query_without_the_names_of_its_named_documents(searcher):
+    from compiler.document_names import strip_document_names
+
+    keys = {("pep", "484"), ("sp", "800-63-3")}
+    assert strip_document_names("What did PEP 484 say, and what RFC 2119 word does SP 800-63 use?", keys) == (
+        "What did say, and what RFC 2119 word does use?"  # RFC 2119 names no document given: it stays
+    )
+    assert strip_document_names("PEP 484", keys) == "PEP 484"  # nothing would be left: the query stays whole
+    query = "What does RFC 6750 say about the URI query parameter?"
+    assert searcher.without_names(query, searcher.named_documents(query)) == "What does say about the URI query parameter?"
+    assert searcher.without_names(query, []) == query
