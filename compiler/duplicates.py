@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-__all__ = ["HELD_SHARE", "MIN_SHINGLES", "COMMON_SHINGLE", "shingles", "held_by", "fold_repeats"]
+__all__ = ["HELD_SHARE", "MIN_SHINGLES", "COMMON_SHINGLE", "shingles", "held_by", "newer_documents", "fold_repeats"]
 
 HELD_SHARE = 0.9
 """Share of a section's shingles another document's section must hold for the first to repeat it."""
@@ -69,19 +69,43 @@ def held_by(sections: Mapping[str, tuple[str, str]]) -> dict[str, set[str]]:
     return held
 
 
+def newer_documents(links: list[Mapping]) -> set[tuple[str, str]]:
+    """(newer doc id, older doc id) for each link saying one document supersedes another, or is a newer member of its
+    series (the ledger's links, as api/currency.py reads them)."""
+    return {
+        (link["src_doc"], link["dst_doc"]) for link in links
+        if link["kind"] == "supersedes" or (link["kind"] == "same_series" and "newer" in str(link.get("reason", "")))
+    }
+
+
 def fold_repeats(
-    fused: list[tuple[str, float]], held: Mapping[str, set[str]], k: int, keep: set[str] = frozenset()
+    fused: list[tuple[str, float]], held: Mapping[str, set[str]], k: int, keep: set[str] = frozenset(),
+    newer: Callable[[str, str], bool] | None = None,
 ) -> tuple[list[tuple[str, float]], dict[str, list[str]]]:
     """The first ``k`` of ``fused`` (section id, score; best first), each section that a section ranked above it
     holds (``held``, from ``held_by``) folded into that section: it takes no rank and is listed, in fused order,
-    under the holder (the best-ranked one when several hold it). Sections in ``keep`` are never folded."""
+    under the holder (the best-ranked one when several hold it). Sections in ``keep`` are never folded.
+
+    ``newer(a, b)``: whether section a's document is a newer revision of b's. The current text is never folded
+    under a superseded one: when the two copies hold each other the current one takes the older one's rank (the
+    older is listed under it), else it keeps a rank of its own."""
     kept: list[tuple[str, float]] = []
     taken: dict[str, int] = {}
     repeats: dict[str, list[str]] = {}
     for sid, score in fused:
         holders = [h for h in held.get(sid, ()) if h in taken] if sid not in keep else []
-        if holders:
-            repeats.setdefault(min(holders, key=taken.__getitem__), []).append(sid)
+        holder = min(holders, key=taken.__getitem__) if holders else None
+        if holder is not None and newer is not None and newer(sid, holder):
+            if holder in keep or sid not in held.get(holder, ()):
+                holder = None  # the current revision says something the old one does not: it ranks on its own
+            else:  # the same text: the current copy stands in the older one's place
+                position = taken.pop(holder)
+                kept[position] = (sid, kept[position][1])
+                taken[sid] = position
+                repeats[sid] = [holder, *repeats.pop(holder, [])]
+                continue
+        if holder is not None:
+            repeats.setdefault(holder, []).append(sid)
         elif len(kept) < k:
             taken[sid] = len(kept)
             kept.append((sid, score))

@@ -36,9 +36,10 @@ from compiler.embedders import Embedder
 from compiler.errors import SearchError
 from compiler.code_tokens import CodeTokenIndex, query_code_tokens
 from compiler.catalogues import catalogue_sections, demote_catalogues
-from compiler.duplicates import fold_repeats, held_by
+from compiler.duplicates import fold_repeats, held_by, newer_documents
 from compiler.identifiers import IdentifierIndex, query_identifiers
 from compiler.lexical import LexicalIndex
+from compiler.linking import link_rows
 from compiler.vectors import DenseIndex
 
 __all__ = [
@@ -163,6 +164,7 @@ class ShelfSearcher:
         self.identifiers = IdentifierIndex(self.sections, max_sections=identifier_max_sections)
         self.code_tokens = CodeTokenIndex(self.sections)
         self.held_by = held_by({sid: (doc_id, body) for sid, (doc_id, _, _, body) in self.sections.items()}) if fold else {}
+        self._newer = newer_documents(link_rows(store)) if self.held_by else set()
         """Section id -> sections of other documents holding its text (compiler/duplicates.py); empty: nothing is folded."""
         self.catalogues = catalogue_sections(self.documents, self.sections)
         self._bm25: tuple[str, list[str]] = ("", [])
@@ -430,7 +432,10 @@ class ShelfSearcher:
             fused = sorted(scores.items(), key=lambda item: (-item[1], order.get(item[0], len(order)), item[0]))
         if self.catalogues:
             fused = demote_catalogues(fused, self.catalogues, keep=set(held))
-        fused, repeats = fold_repeats(fused, self.held_by, max(k, self.reranker.depth) if self.reranker is not None else k, keep=set(held))
+        fused, repeats = fold_repeats(
+            fused, self.held_by, max(k, self.reranker.depth) if self.reranker is not None else k, keep=set(held),
+            newer=lambda a, b: (self.sections[a][0], self.sections[b][0]) in self._newer,
+        )
         positions = {route: {sid: rank for rank, sid in enumerate(ids, start=1)} for route, ids in rankings.items()}
         hits = []
         for sid, score in fused:

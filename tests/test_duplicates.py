@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compiler.duplicates import MIN_SHINGLES, held_by, shingles
+from compiler.duplicates import MIN_SHINGLES, fold_repeats, held_by, newer_documents, shingles
 from compiler.indexes import index_shelf
 from compiler.search import ShelfSearcher
 from compiler.store import Store
@@ -71,3 +71,21 @@ def test_search_folds_a_copy_ranked_below_its_holder_and_lists_it(tmp_path):
         searcher.close()
         unfolded.close()
         store.close()
+
+
+def test_the_current_revision_is_never_folded_under_the_superseded_one():
+    links = [{"kind": "supersedes", "src_doc": "rev-d", "dst_doc": "rev-c", "reason": "Rev D supersedes Rev C"},
+             {"kind": "cites", "src_doc": "sop", "dst_doc": "rev-d", "reason": ""}]  # fmt: skip
+    newer_docs = newer_documents(links)
+    assert newer_docs == {("rev-d", "rev-c")}
+    doc = {"c1": "rev-c", "d1": "rev-d", "c2": "rev-c", "d2": "rev-d", "x": "sop"}
+
+    def newer(a, b):
+        return (doc[a], doc[b]) in newer_docs
+
+    fused = [("c1", 0.05), ("x", 0.04), ("d1", 0.03), ("c2", 0.02), ("d2", 0.01)]
+    held = {"c1": {"d1"}, "d1": {"c1"}, "c2": {"d2"}}  # c1 and d1 the same text; d2 adds to c2 (c2 held by d2 only)
+    kept, repeats = fold_repeats(fused, held, k=10, newer=newer)
+    assert kept == [("d1", 0.05), ("x", 0.04), ("c2", 0.02), ("d2", 0.01)]  # d1 takes c1's place; d2 keeps a rank
+    assert repeats == {"d1": ["c1"]}
+    assert fold_repeats(fused, held, k=10)[1] == {"c1": ["d1"]}  # without revision links: ranked order decides
