@@ -47,6 +47,7 @@ __all__ = [
     "ROUTE_WEIGHTS",
     "RRF_K",
     "IDENTIFIER_BONUS",
+    "NAMED_HANDOVER",
     "MAX_QUERY_CHARS",
     "SearchHit",
     "SearchResult",
@@ -70,6 +71,12 @@ of a manual share puts the older first); every other named or heading weight tri
 not fused (weight 0: its ranks are still reported): on these sets it only ever lowered nDCG (a table caption the
 reader placed in the references outranks text), so it waits for a set where it helps. Code at 0.25 / 0.5 / 1.0:
 dev 0.571 / 0.562 / 0.562, dev-formats 0.540 / 0.554 / 0.557 (before the shared-title rule), northwind 0.731."""
+NAMED_HANDOVER = 0.25
+"""Added to the named route's weight when the dense route embeds the query without the identifiers naming its
+documents (``without_names``): the name is then the named route's alone. Dev MRR 0.771 -> 0.812, nDCG@10
+0.594 -> 0.607; dev-formats and northwind name no document by number (same). Raising the named weight for
+every query instead (0.35 to 0.5) cost dev-formats: context recall at 16k 0.729 -> 0.679 (office-01, whose
+2013 edition is named by title while its 2017 edition, shared by two files, is not)."""
 HEADING_MAX_SECTIONS = 2
 """A heading phrase held by more sections than this is a topic, not the name of a section (validated as above:
 at 1 the route cost northwind 0.005; 2 and 3 scored alike)."""
@@ -423,7 +430,9 @@ class ShelfSearcher:
                 rankings[route] = getattr(self, f"route_{route}")(query)
         if "dense" in routes and self.embedder is None:
             warnings.append("no embedder given: the dense route did not run")
-        weights = ROUTE_WEIGHTS if weights is None else weights
+        if weights is None:
+            handed = "dense" in routes and self.without_names(query, named) != query
+            weights = {**ROUTE_WEIGHTS, "named": ROUTE_WEIGHTS["named"] + NAMED_HANDOVER} if handed else ROUTE_WEIGHTS
         fused = rrf_fuse({r: ids for r, ids in rankings.items() if r != "identifier" and weights.get(r, 1.0) > 0}, weights=weights)
         if held:  # exact identifiers first: holders of the most identifiers, each group in fused order; then the rest
             scores = dict(fused)

@@ -325,3 +325,18 @@ def test_the_dense_route_embeds_the_query_without_the_names_of_its_named_documen
     query = "What does RFC 6750 say about the URI query parameter?"
     assert searcher.without_names(query, searcher.named_documents(query)) == "What does say about the URI query parameter?"
     assert searcher.without_names(query, []) == query
+
+
+def test_the_named_route_counts_more_when_the_dense_route_is_not_given_the_documents_identifier(searcher):
+    from compiler.search import NAMED_HANDOVER, ROUTE_WEIGHTS
+
+    def fused(hit, named_weight):
+        weights = {**ROUTE_WEIGHTS, "named": named_weight}
+        return sum(weights[route] / (60 + rank) for route, rank in hit.ranks.items() if weights.get(route, 1.0) > 0)
+
+    by_number = searcher.search("What does RFC 6750 say about the URI query parameter?", k=3).hits[0]
+    assert "named" in by_number.ranks
+    assert by_number.score == pytest.approx(fused(by_number, ROUTE_WEIGHTS["named"] + NAMED_HANDOVER), abs=1e-6)
+    by_title = searcher.search("What does the JSON Web Token (JWT) spec say about the exp claim?", k=3).hits[0]
+    assert "named" in by_title.ranks  # named by its title: the dense route still sees the name
+    assert by_title.score == pytest.approx(fused(by_title, ROUTE_WEIGHTS["named"]), abs=1e-6)
