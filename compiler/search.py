@@ -111,7 +111,8 @@ class SearchHit(BaseModel):
     heading: str = Field(description="Section heading.")
     heading_path: list[str] = Field(description="Headings from the top level down to this section.")
     chars: int = Field(description="Length of the section's own text in characters.")
-    score: float = Field(description="Fused reciprocal-rank score: sum over routes of weight / (60 + rank), plus 1 per exact identifier held.")
+    score: float = Field(description="Fused reciprocal-rank score: sum over routes of weight / (60 + rank), plus 1 per exact identifier "
+                         "held; halved for a catalogue's section (compiler/catalogues.py).")
     ranks: dict[str, int] = Field(description="1-based rank of the section in each route that found it.")
     repeats: list[str] = Field(
         default_factory=list,
@@ -171,8 +172,8 @@ class ShelfSearcher:
         self.identifiers = IdentifierIndex(self.sections, max_sections=identifier_max_sections)
         self.code_tokens = CodeTokenIndex(self.sections)
         self.held_by = held_by({sid: (doc_id, body) for sid, (doc_id, _, _, body) in self.sections.items()}) if fold else {}
-        self._newer = newer_documents(link_rows(store)) if self.held_by else set()
         """Section id -> sections of other documents holding its text (compiler/duplicates.py); empty: nothing is folded."""
+        self._newer = newer_documents(link_rows(store)) if self.held_by else set()
         self.catalogues = catalogue_sections(self.documents, self.sections)
         self._bm25: tuple[str, list[str]] = ("", [])
         self._dense: DenseIndex | None = None
