@@ -5,7 +5,8 @@ A catalogue names nearly every document of the shelf, so for any question about 
 document's title, what it covers) match a line of the catalogue: without care it ranks among the first
 sections of every such question, above the text that answers it. It tells where things are, not what they say.
 
-A document is a catalogue when its text names, by file name with extension ("rfc6750.txt", "make.pdf"), at
+A document is a catalogue when its text names, by file name with extension ("rfc6750.txt", "make.pdf"; by its
+shelf path when several documents share the name: "sp800-63b/cover.md"), at
 least ``CATALOGUE_SHARE`` of the shelf's other documents and no fewer than ``CATALOGUE_MIN``: a design note that
 cites three files of a shelf of a hundred is not one. Its sections' fused scores count ``CATALOGUE_WEIGHT``
 (they stay in the ranking: a question about where a file came from still finds them).
@@ -16,6 +17,7 @@ Validated on the three question sets (hybrid nDCG@10 with / without): dev 0.573 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
@@ -33,6 +35,10 @@ def catalogue_documents(documents: Mapping[str, Mapping], sections: Mapping[str,
     """Doc ids of the catalogues among ``documents`` (doc id -> row with ``path``), whose ``sections`` map a
     section id to (doc id, heading, heading path, text)."""
     names = {doc_id: PurePosixPath(str(row["path"])).name.lower() for doc_id, row in documents.items()}
+    shared = Counter(names.values())
+    names = {  # "cover.md" in four folders is named by its path ("sp800-63b/cover.md")
+        doc_id: name if shared[name] == 1 else str(documents[doc_id]["path"]).lower() for doc_id, name in names.items()
+    }
     texts: dict[str, list[str]] = {}
     for doc_id, _heading, _path, body in sections.values():
         texts.setdefault(doc_id, []).append(body.lower())

@@ -51,3 +51,10 @@ def test_catalogue_sections_count_less_in_the_fusion_but_stay_ranked(tmp_path):
     finally:
         searcher.close()
         store.close()
+
+
+def test_a_file_name_several_documents_share_counts_only_by_its_path():
+    documents = {f"d{i}": {"path": f"part{i}/README.md"} for i in range(4)} | {"index": {"path": "INDEX.md"}}
+    sections = {f"s{i}": (f"d{i}", "Read me", [], "See README.md in every folder.") for i in range(4)}
+    sections["index"] = ("index", "Files", [], "part0/README.md, part1/README.md and part2/README.md hold the parts.")
+    assert catalogue_documents(documents, sections) == {"index"}
