@@ -2,15 +2,20 @@
 Texinfo, slides and the report they were made from, two revisions of a manual, the boilerplate every RFC carries).
 
 A section is *held* by a section of another document when at least ``HELD_SHARE`` of its word 4-grams
-(shingles: lower-cased runs of letters and digits) stand in that section's text. Holding is one-way: the newer
+(shingles: lower-cased runs of letters and digits) stand in that section's text and every word it has stands
+there too (a revision that turns "once a year" into "twice a year" repeats nothing). Holding is one-way: the newer
 edition that adds a paragraph holds the older one's section, not the other way round, so a search that ranks the
 newer first lets the older ride along with it, while one that ranks the older first keeps the newer (it says
 more). Sections with fewer than ``MIN_SHINGLES`` shingles hold and are held by nothing (a one-line "See section
 9" in two documents names no shared content).
 
+Folding, measured on the final search (hybrid nDCG@10 / whole-section context recall at 16k, with / without):
+dev-formats 0.594 / 0.588 and 0.700 / 0.617 (office: slides and report), northwind 0.753 / 0.731 and 0.935 / 0.943
+(two revisions of a manual; MRR 0.904 / 0.864), dev 0.607 either way.
+
 Found with an inverted index over shingles, skipping shingles that more than ``COMMON_SHINGLE`` sections share
-(they name a shelf's boilerplate, not one passage); measured 0.5 s for the 441 sections (0.9 M characters) of
-the make shelf, 0.3 s for the 699 of office.
+(they name a shelf's boilerplate, not one passage); measured 0.19 s for the 441 sections (0.9 M characters) of
+the make shelf, 0.15 s for the 699 of office, when a shelf is opened for search.
 """
 
 from __future__ import annotations
