@@ -13,8 +13,8 @@ Shapes, not names (nothing here knows any shelf's documents):
     float     'Table', 'Figure', 'Appendix', 'Equation' … before a number: a name within one document ("its
               Table 1"), looked for in the documents the query names, else only when one document holds it
 
-A section *holds* an identifier when its heading carries it (strongest), or its
-own text carries it verbatim (case-insensitive, not inside a longer token). An
+A section *holds* an identifier when its heading carries it (strongest; for a
+float, also a caption in its text: "Table 1:" opening a line), or its own text carries it verbatim (case-insensitive, not inside a longer token). An
 identifier held by more than ``max_sections`` sections is too common to single
 out (a series name, a version like "Python 3") and is left to the other routes.
 """
@@ -76,6 +76,12 @@ def _pattern(text: str) -> re.Pattern:
     return re.compile(r"(?<![\w\-])" + r"[\s:\-]*".join(parts) + r"(?![\w]|[\-.]\w)", re.IGNORECASE)
 
 
+def _caption_pattern(text: str) -> re.Pattern:
+    """A float's caption: the identifier opening a line, then ':', '.' or a dash ("Table 1: Averaged results ...")."""
+    parts = [re.escape(p) for p in re.split(r"\s+", text.strip()) if p]
+    return re.compile(r"(?:^|\n)[ \t]*" + r"\s*".join(parts) + r"[ \t]*[:.\-\u2013\u2014](?!\d)", re.IGNORECASE)
+
+
 class IdentifierIndex:
     """Which sections hold an identifier: by heading first, else verbatim in their text."""
 
@@ -98,6 +104,7 @@ class IdentifierIndex:
         start = re.compile(rf"^\s*(?:§\s*)?{re.escape(identifier.number)}(?![\d]|\.\d)") if identifier.number else None
         needle = max(re.findall(r"[a-z0-9]+", identifier.text.lower()), key=len, default="")
         number = identifier.number or ""
+        caption = _caption_pattern(identifier.text) if identifier.kind == "float" else None
         lowered = self._lowered()
         by_heading, by_text = [], []
         for sid, (doc_id, heading, _path, body) in self.sections.items():
@@ -106,6 +113,8 @@ class IdentifierIndex:
             low_heading, low_body = lowered[sid]
             if (needle in low_heading and pattern.search(heading)) or (start is not None and number in low_heading and start.search(heading)):
                 by_heading.append(sid)
+            elif caption is not None and needle in low_body and caption.search(body):
+                by_heading.append(sid)  # the table or figure stands here (its caption), not merely mentioned
             elif body and needle in low_body and pattern.search(body):
                 by_text.append(sid)
         for found in (by_heading, by_text):

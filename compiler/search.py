@@ -17,7 +17,8 @@ Routes (paper §3.3 "Recall"):
 Every route but bm25 and dense fires only on its trigger: a heading named in
 the query, a document named, a figure or table asked for, a number with a unit,
 a code or operator token, an identifier held by few sections. Without its trigger a route returns nothing
-and so does not move the fusion (``SearchResult.routes`` shows 0).
+and so does not move the fusion (``SearchResult.routes`` shows 0). Then catalogues count half (compiler/catalogues.py)
+and a copy of a section ranked above folds into it (``SearchHit.repeats``, compiler/duplicates.py).
 """
 
 from __future__ import annotations
@@ -30,11 +31,15 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from compiler.document_names import IDENTIFIER as _IDENTIFIER, document_identifiers, normal as _normal, short_names, strip_document_names
 from compiler.embedders import Embedder
 from compiler.errors import SearchError
 from compiler.code_tokens import CodeTokenIndex, query_code_tokens
+from compiler.catalogues import catalogue_sections, demote_catalogues
+from compiler.duplicates import fold_repeats, held_by, newer_documents
 from compiler.identifiers import IdentifierIndex, query_identifiers
 from compiler.lexical import LexicalIndex
+from compiler.linking import link_rows
 from compiler.vectors import DenseIndex
 
 __all__ = [
@@ -42,6 +47,7 @@ __all__ = [
     "ROUTE_WEIGHTS",
     "RRF_K",
     "IDENTIFIER_BONUS",
+    "NAMED_HANDOVER",
     "MAX_QUERY_CHARS",
     "SearchHit",
     "SearchResult",
@@ -65,6 +71,12 @@ of a manual share puts the older first); every other named or heading weight tri
 not fused (weight 0: its ranks are still reported): on these sets it only ever lowered nDCG (a table caption the
 reader placed in the references outranks text), so it waits for a set where it helps. Code at 0.25 / 0.5 / 1.0:
 dev 0.571 / 0.562 / 0.562, dev-formats 0.540 / 0.554 / 0.557 (before the shared-title rule), northwind 0.731."""
+NAMED_HANDOVER = 0.25
+"""Added to the named route's weight when the dense route embeds the query without the identifiers naming its
+documents (``without_names``): the name is then the named route's alone. Dev MRR 0.771 -> 0.812, nDCG@10
+0.594 -> 0.607; dev-formats and northwind name no document by number (same). Raising the named weight for
+every query instead (0.35 to 0.5) cost dev-formats: context recall at 16k 0.729 -> 0.679 (office-01, whose
+2013 edition is named by title while its 2017 edition, shared by two files, is not)."""
 HEADING_MAX_SECTIONS = 2
 """A heading phrase held by more sections than this is a topic, not the name of a section (validated as above:
 at 1 the route cost northwind 0.005; 2 and 3 scored alike)."""
@@ -73,7 +85,6 @@ IDENTIFIER_BONUS = 1.0
 MAX_QUERY_CHARS = 2000
 """Longer queries are cut at the last word boundary before this many characters (a warning says so)."""
 
-_IDENTIFIER = re.compile(r"(?<![a-z0-9])(rfc|pep|sp|fips|nistir|special publication)[\s_\-]*(\d+(?:[\-.]\d+)*[a-z]?)(?![a-z0-9])", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)(?:\s*(%|[a-z]+))?", re.IGNORECASE)
 _UNITS = re.compile(
     r"^(%|percent|ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|"
@@ -100,8 +111,14 @@ class SearchHit(BaseModel):
     heading: str = Field(description="Section heading.")
     heading_path: list[str] = Field(description="Headings from the top level down to this section.")
     chars: int = Field(description="Length of the section's own text in characters.")
-    score: float = Field(description="Fused reciprocal-rank score: sum over routes of weight / (60 + rank), plus 1 per exact identifier held.")
+    score: float = Field(description="Fused reciprocal-rank score: sum over routes of weight / (60 + rank), plus 1 per exact identifier "
+                         "held; halved for a catalogue's section (compiler/catalogues.py).")
     ranks: dict[str, int] = Field(description="1-based rank of the section in each route that found it.")
+    repeats: list[str] = Field(
+        default_factory=list,
+        description="Sections of other documents this one holds nearly word for word (compiler/duplicates.py), ranked below "
+        "it: folded into this hit instead of taking ranks of their own (the same text as PDF and as Texinfo, slides and report).",
+    )
 
 
 class SearchResult(BaseModel):
@@ -113,41 +130,6 @@ class SearchResult(BaseModel):
     named_documents: list[str] = Field(default_factory=list, description="Documents the query names.")
     hits: list[SearchHit] = Field(description="Sections, best first.")
     warnings: list[str] = Field(default_factory=list, description="What was changed about the query and why.")
-
-
-def document_identifiers(text: str) -> set[tuple[str, str]]:
-    """('rfc', '6750'), ('pep', '585'), ('sp', '800-63b') … named in ``text`` (leading zeros dropped)."""
-    found = set()
-    for prefix, number in _IDENTIFIER.findall(text.lower()):
-        prefix = "sp" if prefix.startswith("special") else prefix
-        head, _, rest = number.partition("-")
-        found.add((prefix, (head.lstrip("0") or "0") + (f"-{rest}" if rest else "")))
-    return found
-
-
-def short_names(documents: dict[str, dict]) -> dict[str, set[str]]:
-    """Doc id -> the short names a question may call it by: its file name without the extension and its title
-    before a colon ("RAPTOR", "Dense X Retrieval", "Adaptive-RAG"), normalised.
-
-    A short name counts only when it is written with a capital letter (a file called ``make.pdf`` is not named by
-    the verb), has four characters or more, and belongs to one document alone (two editions of "GNU Make" are
-    named by neither)."""
-    owners: dict[str, set[str]] = {}
-    for doc_id, row in documents.items():
-        stem = Path(row["path"]).name.rsplit(".", 1)[0]
-        for name in (stem, str(row["title"]).split(":", 1)[0] if ":" in str(row["title"]) else ""):
-            normal = _normal(name)
-            if len(normal.replace(" ", "")) >= 4 and any(c.isupper() for c in name):
-                owners.setdefault(normal, set()).add(doc_id)
-    names: dict[str, set[str]] = {}
-    for name, docs in owners.items():
-        if len(docs) == 1:
-            names.setdefault(next(iter(docs)), set()).add(name)
-    return names
-
-
-def _normal(text: str) -> str:
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
 
 
 def rrf_fuse(rankings: dict[str, list[str]], *, k: int = RRF_K, weights: dict[str, float] | None = None) -> list[tuple[str, float]]:
@@ -166,7 +148,8 @@ class ShelfSearcher:
     """Search over one compiled store and its lexical index; keeps both open for repeated queries."""
 
     def __init__(
-        self, store, index_dir: Path, embedder: Embedder | None, *, depth: int = 100, identifier_max_sections: int = 8, reranker=None
+        self, store, index_dir: Path, embedder: Embedder | None, *, depth: int = 100, identifier_max_sections: int = 8, reranker=None,
+        fold: bool = True,
     ):
         self.store = store
         self.lexical = LexicalIndex(Path(index_dir))
@@ -188,6 +171,10 @@ class ShelfSearcher:
         self._title_counts = Counter(_normal(str(row["title"])) for row in self.documents.values())
         self.identifiers = IdentifierIndex(self.sections, max_sections=identifier_max_sections)
         self.code_tokens = CodeTokenIndex(self.sections)
+        self.held_by = held_by({sid: (doc_id, body) for sid, (doc_id, _, _, body) in self.sections.items()}) if fold else {}
+        """Section id -> sections of other documents holding its text (compiler/duplicates.py); empty: nothing is folded."""
+        self._newer = newer_documents(link_rows(store)) if self.held_by else set()
+        self.catalogues = catalogue_sections(self.documents, self.sections)
         self._bm25: tuple[str, list[str]] = ("", [])
         self._dense: DenseIndex | None = None
         self._vectors: dict[str, list[float]] = {}
@@ -328,6 +315,11 @@ class ShelfSearcher:
                 named.append(doc_id)
         return sorted(named, key=lambda d: self.documents[d]["path"])
 
+    def without_names(self, query: str, named: list[str]) -> str:
+        """``query`` without the identifiers naming its ``named`` documents, for the dense route
+        (compiler/document_names.py ``strip_document_names``)."""
+        return strip_document_names(query, {key for doc_id in named for key in self._doc_keys[doc_id]}) if named else query
+
     def route_named(self, query: str, named: list[str]) -> list[str]:
         """Sections of the documents the query names, by BM25 within them (in document order when BM25 finds
         nothing); several named documents give their sections in turn, each one's best first (a comparison of two
@@ -430,6 +422,8 @@ class ShelfSearcher:
         for route in routes:
             if route == "named":
                 rankings[route] = self.route_named(query, named)
+            elif route == "dense":
+                rankings[route] = self.route_dense(self.without_names(query, named))
             elif route == "identifier":
                 held = self.identifier_holders(query, named if "named" in routes else None)
                 rankings[route] = sorted(held, key=lambda sid: (-held[sid], sid))
@@ -437,14 +431,21 @@ class ShelfSearcher:
                 rankings[route] = getattr(self, f"route_{route}")(query)
         if "dense" in routes and self.embedder is None:
             warnings.append("no embedder given: the dense route did not run")
-        weights = ROUTE_WEIGHTS if weights is None else weights
+        if weights is None:
+            handed = "dense" in routes and self.without_names(query, named) != query
+            weights = {**ROUTE_WEIGHTS, "named": ROUTE_WEIGHTS["named"] + NAMED_HANDOVER} if handed else ROUTE_WEIGHTS
         fused = rrf_fuse({r: ids for r, ids in rankings.items() if r != "identifier" and weights.get(r, 1.0) > 0}, weights=weights)
         if held:  # exact identifiers first: holders of the most identifiers, each group in fused order; then the rest
             scores = dict(fused)
             scores.update({sid: scores.get(sid, 0.0) + IDENTIFIER_BONUS * count for sid, count in held.items()})
             order = {sid: n for n, (sid, _) in enumerate(fused)}
             fused = sorted(scores.items(), key=lambda item: (-item[1], order.get(item[0], len(order)), item[0]))
-        fused = fused[: max(k, self.reranker.depth) if self.reranker is not None else k]
+        if self.catalogues:
+            fused = demote_catalogues(fused, self.catalogues, keep=set(held))
+        fused, repeats = fold_repeats(
+            fused, self.held_by, max(k, self.reranker.depth) if self.reranker is not None else k, keep=set(held),
+            newer=lambda a, b: (self.sections[a][0], self.sections[b][0]) in self._newer,
+        )
         positions = {route: {sid: rank for rank, sid in enumerate(ids, start=1)} for route, ids in rankings.items()}
         hits = []
         for sid, score in fused:
@@ -461,6 +462,7 @@ class ShelfSearcher:
                     chars=len(body),
                     score=round(score, 6),
                     ranks={route: pos[sid] for route, pos in positions.items() if sid in pos},
+                    repeats=repeats.get(sid, []),
                 )
             )
         if self.reranker is not None and len(hits) > 1:

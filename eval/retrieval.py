@@ -65,16 +65,38 @@ class Unit(BaseModel):
     read_key: str | None = Field(
         default=None, description="For a section read in part: its read text, normalised as quotes are; None: read whole."
     )
+    repeats: list[str] = Field(
+        default_factory=list, description="Sections of other documents the unit's section holds nearly word for word (SearchHit.repeats): "
+        "retrieved at its rank without taking one; read at a budget only for the quotes that stand in what was read of it.",
+    )
+    read_text_key: str | None = Field(default=None, description="With repeats: what was read of the section (whole or in part), normalised as quotes are.")
 
 
 def _dedupe(units: list[Unit]) -> list[str]:
     return list(dict.fromkeys(sid for unit in units for sid in unit.sections))
 
 
+def _slots(units: list[Unit]) -> list[set[str]]:
+    """The ranks of a system's output: each section a unit gives first takes one, its folded repeats with it (a chunk
+    holding three sections gives three ranks; a section holding another document's copy gives one)."""
+    seen: set[str] = set()
+    slots: list[set[str]] = []
+    for unit in units:
+        for sid in unit.sections:
+            if sid not in seen:
+                seen.add(sid)
+                slots.append({sid})
+        extra = {sid for sid in unit.repeats if sid not in seen}
+        if extra and slots:
+            seen |= extra
+            slots[-1] |= extra
+    return slots
+
+
 def question_metrics(gold: GoldQuestion, units: list[Unit], budget_units: dict[int, list[Unit]] | None = None) -> dict[str, float]:
     """All metrics of one question for one system's ranked units; ``budget_units`` (budget -> units) gives a system
     whose units depend on the budget (the section reader) its own units at each budget."""
-    ranked = _dedupe(units)
+    slots = _slots(units)
     relevant = gold.relevant
     musts = list(gold.question.must) + [None] * max(0, len(gold.items) - len(gold.question.must))
     pairs = [(set(item), must) for item, must in zip(gold.items, musts) if item]
@@ -82,25 +104,24 @@ def question_metrics(gold: GoldQuestion, units: list[Unit], budget_units: dict[i
     quotes = [[_key(e.quote) for e in must.evidence if _key(e.quote)] if must else [] for _, must in pairs]
     out: dict[str, float] = {}
     for k in (5, 10, 20):
-        top = ranked[:k]
-        hits = sum(1 for sid in top if sid in relevant)
-        out[f"recall@{k}"] = hits / len(relevant)
+        top = set().union(*slots[:k])
+        out[f"recall@{k}"] = len(top & relevant) / len(relevant)
         if k in (5, 10):
-            out[f"precision@{k}"] = hits / k
-        out[f"ctx_recall@{k}"] = sum(1 for item in items if item & set(top)) / len(items)
-    first = next((rank for rank, sid in enumerate(ranked, start=1) if sid in relevant), None)
+            out[f"precision@{k}"] = sum(1 for slot in slots[:k] if slot & relevant) / k
+        out[f"ctx_recall@{k}"] = sum(1 for item in items if item & top) / len(items)
+    first = next((rank for rank, slot in enumerate(slots, start=1) if slot & relevant), None)
     out["mrr"] = 1.0 / first if first else 0.0
-    dcg = sum(1.0 / math.log2(rank + 1) for rank, sid in enumerate(ranked[:10], start=1) if sid in relevant)
+    dcg = sum(1.0 / math.log2(rank + 1) for rank, slot in enumerate(slots[:10], start=1) if slot & relevant)
     ideal = sum(1.0 / math.log2(rank + 1) for rank in range(1, min(len(relevant), 10) + 1))
     out["ndcg@10"] = dcg / ideal
     hits, precision_sum = 0, 0.0
-    for rank, sid in enumerate(ranked[:10], start=1):
-        if sid in relevant:
+    for rank, slot in enumerate(slots[:10], start=1):
+        if slot & relevant:
             hits += 1
             precision_sum += hits / rank
     out["ctx_precision"] = precision_sum / hits if hits else 0.0
     for budget in BUDGETS:
-        spent, read, parts = 0, set(), []
+        spent, read, parts, echoes = 0, set(), [], []
         for unit in (budget_units or {}).get(budget, units):
             if spent + unit.chars <= budget:
                 spent += unit.chars
@@ -108,10 +129,13 @@ def question_metrics(gold: GoldQuestion, units: list[Unit], budget_units: dict[i
                     read.update(unit.sections)
                 else:
                     parts.append(unit)
+                if unit.repeats:
+                    echoes.append(unit)
         covered = 0
         for item, item_quotes in zip(items, quotes):
             in_part = any(item & set(u.sections) and any(q in u.read_key for q in item_quotes) for u in parts)
-            covered += bool(item & read) or in_part
+            in_repeat = any(item & set(u.repeats) and any(q in u.read_text_key for q in item_quotes) for u in echoes)
+            covered += bool(item & read) or in_part or in_repeat
         out[f"budget_{budget // 1000}k"] = covered / len(items)
     return out
 
@@ -122,7 +146,11 @@ def mean_metrics(rows: list[dict[str, float]]) -> dict[str, float]:
 
 def _section_units(searcher: ShelfSearcher, query: str, routes: tuple[str, ...]) -> list[Unit]:
     result = searcher.search(query, k=DEPTH, routes=routes)
-    return [Unit(chars=len(hit.heading) + 2 + hit.chars, sections=[hit.section_id]) for hit in result.hits]
+    return [
+        Unit(chars=len(hit.heading) + 2 + hit.chars, sections=[hit.section_id], repeats=hit.repeats,
+             read_text_key=_key(searcher.sections[hit.section_id][3]) if hit.repeats else None)
+        for hit in result.hits
+    ]
 
 
 def _reading_units(searcher: ShelfSearcher, reader: SectionReader, query: str, limit: int) -> list[Unit]:
@@ -130,12 +158,14 @@ def _reading_units(searcher: ShelfSearcher, reader: SectionReader, query: str, l
     units = []
     for hit in searcher.search(query, k=DEPTH, routes=ROUTES).hits:
         part = reader.read(hit.section_id, [query], limit)
-        if part is None:
-            units.append(Unit(chars=len(hit.heading) + 2 + hit.chars, sections=[hit.section_id]))
-            continue
         text = searcher.sections[hit.section_id][3]
-        read = " ".join(text[a:b] for a, b in part.spans)
-        units.append(Unit(chars=len(hit.heading) + 2 + part.chars, sections=[hit.section_id], read_key=_key(read)))
+        if part is None:
+            units.append(Unit(chars=len(hit.heading) + 2 + hit.chars, sections=[hit.section_id], repeats=hit.repeats,
+                              read_text_key=_key(text) if hit.repeats else None))
+            continue
+        read = _key(" ".join(text[a:b] for a, b in part.spans))
+        units.append(Unit(chars=len(hit.heading) + 2 + part.chars, sections=[hit.section_id], read_key=read, repeats=hit.repeats,
+                          read_text_key=read if hit.repeats else None))
     return units
 
 

@@ -11,7 +11,7 @@ from compiler.errors import SettingsError
 from compiler.indexes import index_shelf
 from compiler.store import Store
 from eval.baseline import make_chunks
-from eval.questions import GoldQuestion, Question, load_questions, map_gold
+from eval.questions import Evidence, GoldQuestion, MustItem, Question, _key, load_questions, map_gold
 from eval.retrieval import Unit, ablation_table, question_metrics, run_retrieval_eval
 from eval.scoreboard import render_scoreboard, retrieval_table
 
@@ -59,6 +59,22 @@ def test_metrics_by_hand():
     assert m["ndcg@10"] == pytest.approx((1 / math.log2(3) + 1 / math.log2(5) + 1 / math.log2(6)) / ideal)
     assert m["ctx_recall@5"] == pytest.approx(2 / 3)
     assert m["ctx_precision"] == pytest.approx((1 / 2 + 2 / 4 + 3 / 5) / 3)
+
+
+def test_a_folded_repeat_is_retrieved_at_its_holders_rank_and_read_only_for_the_quotes_that_stand_in_the_holder():
+    gold = GoldQuestion(
+        question=Question(id="q", shelf="s", question="?", must=[
+            MustItem(item="one", evidence=[Evidence(doc="d.pdf", heading="H", quote="the first fact")]),
+            MustItem(item="two", evidence=[Evidence(doc="d.pdf", heading="H", quote="a fact only the copy has")]),
+        ]),
+        items=[["copy"], ["copy"]],
+    )  # fmt: skip
+    held = Unit(chars=100, sections=["holder"], repeats=["copy"], read_text_key=_key("It states the first fact plainly."))
+    m = question_metrics(gold, [Unit(chars=100, sections=["x"]), held, Unit(chars=100, sections=["y"])])
+    assert m["mrr"] == 0.5 and m["recall@5"] == 1.0 and m["precision@5"] == 0.2  # one rank: the holder's, with its repeat
+    assert m["budget_4k"] == 0.5  # the repeat's second quote is not in what was read of the holder
+    flat = question_metrics(gold, [Unit(chars=100, sections=["x"]), Unit(chars=100, sections=["holder", "copy"])])
+    assert flat["mrr"] == pytest.approx(1 / 3)  # a unit's own sections each take a rank (a chunk)
 
 
 def test_budget_walks_units_in_rank_order_and_skips_what_does_not_fit():

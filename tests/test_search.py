@@ -290,3 +290,53 @@ def test_a_table_number_counts_within_the_document_the_query_names(tmp_path):
     finally:
         searcher.close()
         store.close()
+
+
+def test_a_table_number_is_held_first_by_the_section_its_caption_stands_in(tmp_path):
+    """'Table 1' of a named paper: the section holding the table ("Table 1: ..." opening a line) is put first;
+    sections that only mention it ("as Table 1 shows") are left to the fusion."""
+    from search_fixtures import h, p, put_doc
+
+    store = Store(tmp_path / "store.sqlite")
+    put_doc(store, "RAPTOR.md", "RAPTOR: Tree Retrieval", [
+        h("Results"), p("As Table 1 shows, tree retrieval beats flat retrieval on every dataset; Table 1 also gives the cost."),
+        h("Setup"), p("We index three datasets."), p("Table 1: Accuracy and cost of tree and flat retrieval."),
+        h("Appendix"), p("See Table 1.2 for the per-dataset cost of retrieval."),
+    ])  # fmt: skip
+    embedder = HashEmbedder()
+    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
+    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
+    try:
+        result = searcher.search("What does Table 1 of RAPTOR show about the cost of tree retrieval?", k=3)
+        assert result.routes["identifier"] == 1 and result.hits[0].heading == "Setup"
+    finally:
+        searcher.close()
+        store.close()
+
+
+def test_the_dense_route_embeds_the_query_without_the_names_of_its_named_documents(searcher):
+    from compiler.document_names import strip_document_names
+
+    keys = {("pep", "484"), ("sp", "800-63-3")}
+    assert strip_document_names("What did PEP 484 say, and what RFC 2119 word does SP 800-63 use?", keys) == (
+        "What did say, and what RFC 2119 word does use?"  # RFC 2119 names no document given: it stays
+    )
+    assert strip_document_names("PEP 484", keys) == "PEP 484"  # nothing would be left: the query stays whole
+    query = "What does RFC 6750 say about the URI query parameter?"
+    assert searcher.without_names(query, searcher.named_documents(query)) == "What does say about the URI query parameter?"
+    assert searcher.without_names(query, []) == query
+
+
+def test_the_named_route_counts_more_when_the_dense_route_is_not_given_the_documents_identifier(searcher):
+    from compiler.search import NAMED_HANDOVER, ROUTE_WEIGHTS
+
+    def fused(hit, named_weight):
+        weights = {**ROUTE_WEIGHTS, "named": named_weight}
+        return sum(weights[route] / (60 + rank) for route, rank in hit.ranks.items() if weights.get(route, 1.0) > 0)
+
+    by_number = searcher.search("What does RFC 6750 say about the URI query parameter?", k=3).hits[0]
+    assert "named" in by_number.ranks
+    assert by_number.score == pytest.approx(fused(by_number, ROUTE_WEIGHTS["named"] + NAMED_HANDOVER), abs=1e-6)
+    by_title = searcher.search("What does the JSON Web Token (JWT) spec say about the exp claim?", k=3).hits[0]
+    assert "named" in by_title.ranks  # named by its title: the dense route still sees the name
+    assert by_title.score == pytest.approx(fused(by_title, ROUTE_WEIGHTS["named"]), abs=1e-6)
