@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 
 from api.terms import normalise, stems, table_cells
 from api.write import Draft, Unit
+from compiler.prose import sentences as prose_sentences
 from compiler.refs import SECTION_ID
 
 __all__ = ["Claim", "split_sentences", "citations_in", "strip_citations", "parse_answer", "claims_of", "table_cells",
@@ -33,11 +34,6 @@ __all__ = ["Claim", "split_sentences", "citations_in", "strip_citations", "parse
 SID = SECTION_ID
 CITATION = re.compile(rf"\[\s*({SID}(?:\s*[,;]?\s*{SID})*)\s*\]")
 _SID = re.compile(SID)
-ABBREVIATIONS = frozenset(
-    "vs e.g i.e etc cf al fig figs sec secs sect no nos approx dr mr ms mrs st inc ltd rev p pp vol eq eqs ch art "
-    "para resp viz ca jan feb mar apr jun jul aug sep sept oct nov dec".split()
-)
-_BOUNDARY = re.compile(r"[.!?][\"')\]]*\s+(?=[\"'(\[*_]?[A-Z0-9])")
 _MARKERS_AFTER_STOP = re.compile(rf"([.!?])((?:\s*\[\s*{SID}[^\]]*\])+)")
 CHANGE_HEADERS = frozenset({"change", "changes", "difference", "diff", "delta", "changed by", "δ"})
 _PART = re.compile(r"^\s*<!--\s*part\s+(\d+)\s*-->\s*$", re.I)
@@ -79,28 +75,9 @@ def citations_in(text: str) -> list[str]:
     return list(dict.fromkeys(sid for match in CITATION.finditer(text) for sid in _SID.findall(match.group(1))))
 
 
-def _ends_in_abbreviation(head: str) -> bool:
-    word = head.split()[-1] if head.split() else ""
-    word = word.lstrip("(\"'[")
-    if not word.endswith("."):
-        return False
-    bare = word[:-1].lower()
-    return bare in ABBREVIATIONS or bool(re.fullmatch(r"[a-z]", bare)) or bool(re.fullmatch(r"(?:[a-z]\.)+[a-z]", bare))
-
-
 def split_sentences(text: str) -> list[str]:
     """Sentences of ``text`` (citation markers kept with their sentence); abbreviations, decimals and numbers do not split."""
-    text = normalise(_MARKERS_AFTER_STOP.sub(lambda m: f"{m.group(2)}{m.group(1)}", text))
-    out, start = [], 0
-    for match in _BOUNDARY.finditer(text):
-        head = text[start : match.start() + 1]
-        if _ends_in_abbreviation(head):
-            continue
-        out.append(text[start : match.end()].strip())
-        start = match.end()
-    if text[start:].strip():
-        out.append(text[start:].strip())
-    return out
+    return prose_sentences(_MARKERS_AFTER_STOP.sub(lambda m: f"{m.group(2)}{m.group(1)}", text))
 
 
 def _md_cells(line: str) -> list[str]:

@@ -13,6 +13,8 @@ from functools import lru_cache
 
 from whoosh.analysis import StemmingAnalyzer
 
+from compiler.prose import normalise
+
 __all__ = ["stems", "word_stems", "QUESTION_WORDS", "normalise", "table_cells", "CELL_SEPARATOR", "identifiers", "capitalised_phrases", "identifier_key",
            "document_keys"]
 
@@ -28,11 +30,6 @@ _ANALYZER = StemmingAnalyzer()
 _QUESTION_STEMS = frozenset({token.text for word in QUESTION_WORDS for token in _ANALYZER(word)} | QUESTION_WORDS)
 _IDENT = re.compile(r"\b(?:[A-Z]{2,}[A-Za-z]*[- ]?\d+[A-Za-z0-9.\-]*|[A-Z][a-z]+-\d+(?:\.\d+)+|RFC\s?\d+|PEP\s?\d+)\b")
 _CAPS = re.compile(r"\b[A-Z][A-Za-z\-]*(?:\s+(?:of|and|for|the|to|in)?\s*[A-Z][A-Za-z\-]*)+\b")
-
-
-def normalise(text: str) -> str:
-    """Collapse whitespace runs to one space and strip the ends."""
-    return " ".join(text.split())
 
 
 CELL_SEPARATOR = re.compile(r" ?\| ?")

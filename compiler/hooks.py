@@ -72,7 +72,7 @@ _SUPERSEDES_CUE = re.compile(r"(\bobsoletes\b|Obsoletes:|\bsupersedes\b|\breplac
 _HEADER_FIELD = re.compile(
     r"^\s*(?P<field>Updates|Obsoletes|Replaces|Requires)\s*:\s*(?P<value>\d+(?:\s*,\s*\d+)*)(?=\s{2,}|\s*$)", re.M
 )
-HOOKS_VERSION = "hooks-2"
+HOOKS_VERSION = "hooks-3"  # hooks-3: sentences from compiler.prose
 """Keys the stored hooks of a document: a change to how hooks are found re-finds them on the next build."""
 _TAG = re.compile(r"\[(?P<tag>[A-Za-z][\w.+/-]{1,40})\]")
 _REF_ENTRY = re.compile(r"^\s*\[(?P<tag>[A-Za-z][\w.+/-]{1,40})\]\s+(?P<body>.+)$", re.S)

@@ -15,6 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from compiler.prose import normalise, sentences
 from compiler.records import Section
 
 __all__ = [
@@ -29,7 +30,7 @@ __all__ = [
     "extract_rules",
 ]
 
-RULES_VERSION = "rules-1"
+RULES_VERSION = "rules-2"  # rules-2: sentences from compiler.prose (no split after "Jan." before a day, "No." before a number)
 
 AssertionKind = Literal["definition", "rule", "finding", "step", "dependency", "supersession"]
 
@@ -64,36 +65,6 @@ class Extraction(BaseModel):
     assertions: list[Assertion] = Field(default_factory=list)
     rejected: int = Field(default=0, description="Assertions dropped because their quote is not in the section.")
     rejected_quotes: list[str] = Field(default_factory=list, description="The rejected quotes, for the record.")
-
-
-def normalise(text: str) -> str:
-    """Collapse every whitespace run to one space and strip the ends."""
-    return " ".join(text.split())
-
-
-_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|al|vs|cf|Fig|No|Sect|Sec|resp|approx|Dr|Mr|Ms|St)|\b[A-Z])\.$")
-_SPLIT = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
-
-
-def sentences(text: str) -> list[str]:
-    """Split (whitespace-normalised) text into sentences, not breaking after common abbreviations."""
-    text = normalise(text)
-    if not text:
-        return []
-    out: list[str] = []
-    start = 0
-    for match in _SPLIT.finditer(text):
-        head = text[start : match.start()].rstrip("\"')]")
-        if _ABBREV.search(head):
-            continue
-        piece = text[start : match.start()].strip()
-        if piece:
-            out.append(piece)
-        start = match.end()
-    tail = text[start:].strip()
-    if tail:
-        out.append(tail)
-    return out
 
 
 _NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|hundred"

@@ -27,12 +27,12 @@ import yaml  # noqa: E402
 
 from compiler.convert import convert_file  # noqa: E402
 from compiler.errors import ConversionError  # noqa: E402
+from compiler.prose import normalise  # noqa: E402
 from compiler.records import Section  # noqa: E402
 from compiler.sections import build_sections  # noqa: E402
 
 
-def _collapse(text: str) -> str:
-    return " ".join(text.split())
+_collapse = normalise
 
 
 def evidence_entries(questions: list[dict]) -> list[dict]:
