@@ -102,13 +102,6 @@ class OpenShelf:
             self.hold.release()
 
 
-def _table_rows(store: Store, sql: str) -> list:
-    try:
-        return store.db.execute(sql).fetchall()
-    except Exception:  # noqa: BLE001 - a store compiled before the ledger stage has empty tables; a missing one reads as none
-        return []
-
-
 def open_shelf(name: str, build_dir: Path, embedder: Embedder | None, *, settings=None) -> OpenShelf:
     """Open the current generation of ``build_dir`` (a shelf's build folder, or one generation holding store.sqlite
     and lexical/) as shelf ``name``; raises ShelfwiseError when it is not compiled.
@@ -139,19 +132,11 @@ def _load(name: str, root: Path, build_dir: Path, embedder: Embedder | None, hol
         for section in store.sections(doc_id):
             sections[section.id] = section
             doc_sections[doc_id].append(section.id)
-    facts = [
-        LedgerFact(r[0], r[1], r[2], r[3], r[4], r[5])
-        for r in _table_rows(store, "SELECT a.doc_id, a.section_id, a.kind, a.subject, a.statement, a.quote FROM assertions a "
-                                    "JOIN documents d USING (doc_id) ORDER BY d.path, a.seq")
-    ]
-    links = [
-        ShelfLink(*r)
-        for r in _table_rows(store, "SELECT kind, src_doc, src_section, dst_doc, dst_section, reason FROM links ORDER BY kind, src_doc, id")
-        if r[0] != "contradicts_candidate"
-    ]
-    aliases = [
-        (r[0], r[1]) for r in _table_rows(store, "SELECT short, long FROM aliases WHERE decision = 'aligned' ORDER BY short, long")
-    ]
+    ledger = store.ledger  # every table exists: Store applies the numbered migrations on open
+    facts = [LedgerFact(doc_id, section_id, a.kind, a.subject, a.statement, a.quote) for doc_id, section_id, a in ledger.assertions()]
+    links = [ShelfLink(l.kind, l.src_doc, l.src_section, l.dst_doc, l.dst_section, l.reason)
+             for l in ledger.links(listing=False) if l.kind != "contradicts_candidate"]
+    aliases = ledger.aligned_aliases()
     return OpenShelf(name, root, store, searcher, documents, sections, doc_sections, facts, links, sorted(set(aliases)),
                      hold=hold, generation=build_dir)
 

@@ -10,7 +10,6 @@ the whole shelf in place (code only, fast) and rewrites briefs and dossiers.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import time
 from collections import Counter
@@ -22,6 +21,7 @@ from compiler.dossiers import build_dossiers
 from compiler.hooks import HOOKS_VERSION, Hook, find_hooks, reference_tags
 from compiler.ledger import RULES_VERSION, Assertion, Extraction, extract_rules
 from compiler.ledger_model import extract_with_model, extractor_key
+from compiler.ledger_store import StoredAssertion
 from compiler.links import (
     DocInfo,
     Link,
@@ -68,24 +68,15 @@ def _assertion_id(section_id: str, n: int, quote: str) -> str:
     return "a" + hashlib.sha256(f"{section_id}\x1f{n}\x1f{quote}".encode()).hexdigest()[:11]
 
 
-def _cache_get(store, key: str, extractor: str) -> str | None:
-    row = store.db.execute("SELECT payload FROM extraction_cache WHERE section_hash = ? AND extractor = ?",
-                           (key, extractor)).fetchone()
-    return row[0] if row else None
-
-
-def _cache_put(store, key: str, extractor: str, payload: str) -> None:
-    store.db.execute("INSERT OR REPLACE INTO extraction_cache VALUES (?,?,?)", (key, extractor, payload))
-
-
 def _extract_document(store, index: ShelfIndex, doc_id: str, hashes: dict[str, str], chat, counts: Counter,
                       problems: list[str]) -> None:
     extractor = extractor_key(chat.model) if chat else RULES_VERSION
+    ledger = store.ledger
     sections = index.sections.get(doc_id, [])
     results: dict[str, Extraction] = {}
     missing = []
     for section in sections:
-        payload = _cache_get(store, hashes[section.id], extractor)
+        payload = ledger.cached_extraction(hashes[section.id], extractor)
         if payload is not None:
             results[section.id] = Extraction.model_validate_json(payload)
             counts["sections_cached"] += 1
@@ -97,11 +88,10 @@ def _extract_document(store, index: ShelfIndex, doc_id: str, hashes: dict[str, s
     else:
         fresh = {s.id: extract_rules(s) for s in missing}
     for section_id, extraction in fresh.items():
-        _cache_put(store, hashes[section_id], extractor, extraction.model_dump_json())
+        ledger.cache_extraction(hashes[section_id], extractor, extraction.model_dump_json())
         counts["sections_extracted"] += 1
     results.update(fresh)
-    store.db.execute("DELETE FROM assertions WHERE doc_id = ?", (doc_id,))
-    store.db.execute("DELETE FROM hooks WHERE doc_id = ?", (doc_id,))
+    ledger.clear_document(doc_id)
     seq = 0
     hook_seq = 0
     self_ids = set(index.docs[doc_id].identifiers)
@@ -111,48 +101,26 @@ def _extract_document(store, index: ShelfIndex, doc_id: str, hashes: dict[str, s
         if extraction:
             counts["rejected"] += extraction.rejected
             for n, a in enumerate(extraction.assertions):
-                store.db.execute(
-                    "INSERT INTO assertions VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                    (_assertion_id(section.id, n, a.quote), doc_id, section.id, seq, a.kind, a.subject, a.statement,
-                     a.quote, a.model_dump_json(include={"conditions", "exceptions", "thresholds", "modality", "step", "target"}),
-                     extractor, hashes[section.id]),
-                )
+                ledger.add_assertion(_assertion_id(section.id, n, a.quote), doc_id, section.id, seq, a, extractor, hashes[section.id])
                 seq += 1
         for hook in find_hooks(section, self_ids, hook_seq, tags):
-            store.db.execute(
-                "INSERT INTO hooks VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (hook.id, hook.doc_id, hook.section_id, hook.seq, hook.kind, hook.relation, hook.text,
-                 json.dumps(hook.target, sort_keys=True), hook.quote, "open", ""),
-            )
+            ledger.add_hook(hook)
             hook_seq += 1
-    store.db.execute("INSERT OR REPLACE INTO ledger_state VALUES (?, ?)", (doc_id, _doc_key(store, doc_id, extractor)))
+    ledger.set_extracted(doc_id, _doc_key(store, doc_id, extractor))
 
 
 def _doc_key(store, doc_id: str, extractor: str) -> str:
-    row = store.db.execute("SELECT content_hash, settings_hash FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
-    return f"{row[0]}:{row[1]}:{extractor}:{HOOKS_VERSION}"
+    content_hash, settings_hash = store.ledger.document_hashes(doc_id)
+    return f"{content_hash}:{settings_hash}:{extractor}:{HOOKS_VERSION}"
 
 
-def stored_assertions(store, doc_id: str | None = None) -> list[tuple[str, str, Assertion]]:
+def stored_assertions(store, doc_id: str | None = None) -> list[StoredAssertion]:
     """(doc id, section id, assertion) for the stored ledger, in document order."""
-    query = "SELECT a.* FROM assertions a JOIN documents d USING (doc_id)"
-    query += " WHERE a.doc_id = ?" if doc_id else ""
-    rows = store.db.execute(query + " ORDER BY d.path, a.seq", (doc_id,) if doc_id else ()).fetchall()
-    out = []
-    for row in rows:
-        detail = json.loads(row["detail"])
-        out.append((row["doc_id"], row["section_id"], Assertion(kind=row["kind"], subject=row["subject"],
-                    statement=row["statement"], quote=row["quote"], **detail)))
-    return out
-
-
-def _stored_hooks(store) -> list[Hook]:
-    rows = store.db.execute("SELECT h.* FROM hooks h JOIN documents d USING (doc_id) ORDER BY d.path, h.seq").fetchall()
-    return [Hook(**{**dict(row), "target": json.loads(row["target"])}) for row in rows]
+    return store.ledger.assertions(doc_id)
 
 
 def _relink(store, index: ShelfIndex, chat, counts: Counter, problems: list[str]) -> tuple[list[Hook], list[Link], list[Alias]]:
-    hooks, links = resolve_hooks(index, _stored_hooks(store))
+    hooks, links = resolve_hooks(index, store.ledger.hooks())
     seen = {(l.src_section, l.dst_doc) for l in links if l.kind == "cites"}
     for link in title_citations(index) + code_citations(index):
         if (link.src_section, link.dst_doc) not in seen:
@@ -168,8 +136,7 @@ def _relink(store, index: ShelfIndex, chat, counts: Counter, problems: list[str]
         for section in index.sections[doc_id]:
             aliases.extend(find_aliases(section, by_section.get(section.id, [])))
     if chat:
-        aliases, failed = judge_aliases(aliases, chat, lambda k, e: _cache_get(store, k, e),
-                                        lambda k, e, p: _cache_put(store, k, e, p))
+        aliases, failed = judge_aliases(aliases, chat, store.ledger.cached_extraction, store.ledger.cache_extraction)
         if failed:
             problems.append(f"model {chat.model}: {failed} alias judgement(s) unusable; the code's decision was kept")
     unique: dict[str, Link] = {}
@@ -184,14 +151,13 @@ def link_shelf(store, changed_doc_ids, removed_doc_ids, chat=None, progress: Cal
     counts: Counter = Counter()
     problems: list[str] = []
     extractor = extractor_key(chat.model) if chat else RULES_VERSION
+    ledger = store.ledger
     with store.transaction():
         for doc_id in sorted(set(removed_doc_ids)):
-            for table in ("assertions", "hooks", "briefs"):
-                store.db.execute(f"DELETE FROM {table} WHERE doc_id = ?", (doc_id,))
-            store.db.execute("DELETE FROM ledger_state WHERE doc_id = ?", (doc_id,))
+            ledger.retract_document(doc_id)
     index = load_index(store)
-    hashes = {row[0]: row[1] for row in store.db.execute("SELECT id, content_hash FROM sections")}
-    state = {row[0]: row[1] for row in store.db.execute("SELECT doc_id, extracted FROM ledger_state")}
+    hashes = ledger.section_hashes()
+    state = ledger.extracted_keys()
     stale = {doc_id for doc_id in index.docs if state.get(doc_id) != _doc_key(store, doc_id, extractor)}
     todo = sorted((set(changed_doc_ids) & set(index.docs)) | stale)
     for n, doc_id in enumerate(todo, 1):
@@ -203,20 +169,8 @@ def link_shelf(store, changed_doc_ids, removed_doc_ids, chat=None, progress: Cal
     briefs = build_briefs(index, stored_assertions(store), links)
     dossiers = build_dossiers(index, stored_assertions(store), links, aliases)
     with store.transaction():
-        store.db.executemany("UPDATE hooks SET status = ?, reason = ? WHERE id = ?", [(h.status, h.reason, h.id) for h in hooks])
-        store.db.execute("DELETE FROM links")
-        store.db.executemany("INSERT INTO links VALUES (?,?,?,?,?,?,?,?,?)", [
-            (l.id, l.kind, l.src_doc, l.src_section, l.dst_doc, l.dst_section, l.evidence, l.reason, l.hook_id) for l in links])
-        store.db.execute("DELETE FROM aliases")
-        store.db.executemany("INSERT OR REPLACE INTO aliases VALUES (?,?,?,?,?,?,?)", [
-            (a.short, a.long, a.decision, a.reason, a.doc_id, a.section_id, a.decided_by) for a in aliases])
-        store.db.execute("DELETE FROM briefs")
-        store.db.executemany("INSERT INTO briefs VALUES (?,?,?)", [(d, b["mode"], json.dumps(b, ensure_ascii=False))
-                                                                   for d, b in sorted(briefs.items())])
-        store.db.execute("DELETE FROM dossiers")
-        store.db.executemany("INSERT INTO dossiers VALUES (?,?,?)", [
-            (t, json.dumps(d["doc_ids"]), json.dumps(d, ensure_ascii=False)) for t, d in sorted(dossiers.items())])
-    kinds = Counter(row[0] for row in store.db.execute("SELECT kind FROM assertions"))
+        ledger.replace_shelf_links(hooks, links, aliases, briefs, dossiers)
+    kinds = ledger.assertion_kinds()
     open_reasons = Counter(reason_class(h.reason) for h in hooks if h.status == "open")
     return {
         "documents_extracted": len(todo),
@@ -244,7 +198,7 @@ def link_shelf(store, changed_doc_ids, removed_doc_ids, chat=None, progress: Cal
 
 def ledger_rows(store, doc_id: str | None = None) -> list[dict]:
     """The stored ledger as plain rows (document order): what `shelfwise ledger SHELF [--doc ID]` prints."""
-    headings = {row[0]: row[1] for row in store.db.execute("SELECT id, heading FROM sections")}
+    headings = store.ledger.section_headings()
     return [
         {"doc_id": d, "section_id": s, "heading": headings.get(s, ""), **a.model_dump()}
         for d, s, a in stored_assertions(store, doc_id)
@@ -254,16 +208,9 @@ def ledger_rows(store, doc_id: str | None = None) -> list[dict]:
 def link_rows(store, open_only: bool = False) -> list[dict]:
     """Links (kind, source, destination, reason, evidence), or with ``open_only`` the open hooks and their reasons."""
     if open_only:
-        rows = store.db.execute(
-            "SELECT h.doc_id, h.section_id, h.kind, h.relation, h.text, h.reason, h.quote FROM hooks h "
-            "JOIN documents d USING (doc_id) WHERE h.status = 'open' ORDER BY d.path, h.seq"
-        ).fetchall()
-        return [dict(row) for row in rows]
-    rows = store.db.execute(
-        "SELECT kind, src_doc, src_section, dst_doc, dst_section, reason, evidence FROM links "
-        "ORDER BY kind, src_doc, src_section, dst_doc, id"
-    ).fetchall()
-    return [dict(row) for row in rows]
+        return store.ledger.open_hooks()
+    fields = ("kind", "src_doc", "src_section", "dst_doc", "dst_section", "reason", "evidence")
+    return [{field: getattr(link, field) for field in fields} for link in store.ledger.links()]
 
 
 def links_stage(chat=None) -> Callable:

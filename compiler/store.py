@@ -226,6 +226,13 @@ class Store:
     def close(self) -> None:
         self.db.close()
 
+    @property
+    def ledger(self):
+        """The ledger's tables (``compiler.ledger_store.LedgerStore``): assertions, hooks, links, aliases, briefs."""
+        from compiler.ledger_store import LedgerStore
+
+        return LedgerStore(self.db)
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         with self.db:

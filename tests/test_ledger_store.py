@@ -1,0 +1,53 @@
+"""compiler/ledger_store.py: the ledger's tables behind named methods; an old store is migrated, a newer one refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler.errors import StoreError
+from compiler.hooks import Hook
+from compiler.ledger import Assertion
+from compiler.store import MIGRATIONS, Store, sqlite3
+
+
+def test_a_store_from_before_the_ledger_is_migrated_on_open(tmp_path):
+    path = tmp_path / "store.sqlite"
+    db = sqlite3.connect(str(path))
+    MIGRATIONS[0](db)
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    store = Store(path, create=False)
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    assert store.ledger.assertions() == [] and store.ledger.links() == [] and store.ledger.aligned_aliases() == []
+    store.close()
+
+
+def test_a_newer_store_is_refused_with_the_fix(tmp_path):
+    path = tmp_path / "store.sqlite"
+    db = sqlite3.connect(str(path))
+    db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    db.close()
+    with pytest.raises(StoreError, match="written by a newer shelfwise .*; upgrade shelfwise"):
+        Store(path, create=False)
+
+
+def test_assertions_and_hooks_round_trip(tmp_path):
+    store = Store(tmp_path / "store.sqlite")
+    store.db.execute("INSERT INTO documents (doc_id, path, title, format, content_hash, size, reader, reader_version, settings_hash, "
+                     "pages, n_sections, n_tables, n_figures, seconds) VALUES ('d', 'd.md', 'D', 'md', 'h', 1, 'r', '1', 'x', 1, 1, 0, 0, 0)")
+    rule = Assertion(kind="rule", subject="tokens", statement="Tokens expire after 30 days.", quote="Tokens expire after 30 days.", modality="must")
+    hook = Hook(id="h1", doc_id="d", section_id="s000000000001", seq=0, kind="document", relation="cites", text="RFC 6749",
+                target={"doc": "RFC 6749"}, quote="See RFC 6749.")
+    with store.transaction():
+        store.ledger.add_assertion("a1", "d", "s000000000001", 0, rule, "rules-2", "hash")
+        store.ledger.add_hook(hook)
+        store.ledger.set_extracted("d", "key")
+    [(doc_id, section_id, back)] = store.ledger.assertions()
+    assert (doc_id, section_id, back) == ("d", "s000000000001", rule)
+    assert store.ledger.hooks() == [hook] and store.ledger.extracted_keys() == {"d": "key"}
+    assert store.ledger.open_hooks()[0]["text"] == "RFC 6749"
+    with store.transaction():
+        store.ledger.retract_document("d")
+    assert store.ledger.assertions() == [] and store.ledger.hooks() == [] and store.ledger.extracted_keys() == {}
+    store.close()
