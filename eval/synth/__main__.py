@@ -1,0 +1,5 @@
+"""``python -m eval.synth OUT --documents N``: write a synthetic shelf."""
+
+from eval.synth import main
+
+main()
