@@ -73,15 +73,19 @@ class Estimate(BaseModel):
     def render(self) -> str:
         lines = [f"estimate: {self.documents} document(s), {self.converted} new or changed (converted to count, model-free)"]
         for r in self.roles:
-            price = "no price in cost.prices" if r.usd is None else f"${r.usd:,.4f}"
+            price = "no price in cost.prices" if r.usd is None else _usd(r.usd)
             lines.append(f"  {r.role:<9} {r.model}: {r.calls:,} call(s) for {r.items:,} item(s), ~{r.input_tokens:,} input + "
                          f"~{r.output_tokens:,} output tokens, {price}")
         if not self.roles:
             lines.append("  no model roles configured (models.extractor, models.vision): the compile makes no model calls")
         lines.append("  briefs and dossiers: composed by code, no calls")
-        total = f"${self.usd:,.4f}" + (f" + unpriced calls to {', '.join(self.unpriced)}" if self.unpriced else "")
+        total = _usd(self.usd) + (f" + unpriced calls to {', '.join(self.unpriced)}" if self.unpriced else "")
         lines.append(f"total: {self.calls:,} call(s), {total}")
         return "\n".join(lines)
+
+
+def _usd(amount: float) -> str:
+    return f"${amount:,.2f}" if amount >= 1 else f"${amount:.4f}"
 
 
 def _price(settings: Settings, model: str, input_tokens: int, output_tokens: int) -> float | None:
@@ -185,6 +189,6 @@ def confirm_spend(shelf_dir: Path, settings: Settings, *, estimate_only: bool, y
         raise ShelfwiseError(f"the compile would make {estimate.calls:,} model call(s), some to {', '.join(estimate.unpriced)} with no price "
                              "in cost.prices; add its price to the settings or run again with --yes to spend it")
     if estimate.usd > limit:
-        raise ShelfwiseError(f"the compile would spend about ${estimate.usd:,.2f} on {estimate.calls:,} model call(s), over "
-                             f"cost.confirm_above_usd (${limit:,.2f}); run again with --yes to spend it, or raise the limit")
+        raise ShelfwiseError(f"the compile would spend about {_usd(estimate.usd)} on {estimate.calls:,} model call(s), over "
+                             f"cost.confirm_above_usd ({_usd(limit)}); run again with --yes to spend it, or raise the limit")
     return False

@@ -14,7 +14,7 @@ from pathlib import Path
 from eval.synth.content import COMPANY, DocSpec, plan_shelf
 from eval.synth.formats import write_document
 
-__all__ = ["generate_shelf", "DEFAULT_MIX", "parse_mix", "COMPANY", "DocSpec"]
+__all__ = ["generate_shelf", "DEFAULT_MIX", "parse_mix", "main", "plan_shelf", "write_document", "COMPANY", "DocSpec"]
 
 DEFAULT_MIX = {"markdown": 0.3, "pdf": 0.25, "docx": 0.25, "html": 0.1, "xlsx": 0.1}
 """Formats of a generated shelf (shares): office documents and PDFs are half of it, as in the workspaces users keep."""

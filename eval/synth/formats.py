@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import html
+import re
 import zipfile
 from pathlib import Path
 
@@ -55,6 +56,9 @@ def _fix_zip(path: Path) -> None:
     """Rewrite a zip with every member dated _FIXED, in name order, so the same content gives the same bytes."""
     with zipfile.ZipFile(path) as archive:
         members = [(info.filename, archive.read(info.filename)) for info in archive.infolist()]
+    stamp = _FIXED.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
+    members = [(name, re.sub(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*", rb"\g<1>" + stamp, data) if name == "docProps/core.xml" else data)
+               for name, data in members]  # openpyxl stamps the save time over the one it was given
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in members:
             info = zipfile.ZipInfo(name, date_time=_FIXED.timetuple()[:6])
