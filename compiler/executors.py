@@ -19,6 +19,7 @@ Ray is an optional extra (``pip install shelfwise[ray]``); asking for it without
 from __future__ import annotations
 
 import tempfile
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -92,16 +93,26 @@ class RayExecutor:
         return max(1, int(self.ray.cluster_resources().get("CPU", 1)))
 
     def prefetch(self, jobs: list[tuple[Path, ReadOptions]]) -> Callable[[Path, ReadOptions], Any]:
-        """Submit every conversion now; returns ``convert(path, options)`` that waits for that document's result."""
-        pending = {}
-        for path, options in jobs:
-            plain = options.model_dump(exclude={"progress", "checkpoint_dir"})
-            pending[str(path)] = self._convert_task.remote(path.name, path.read_bytes(), plain, self.convert)
+        """Start converting ``jobs`` (in the order the build stores them); returns ``convert(path, options)`` that
+        waits for that document's result. At most 4 tasks per CPU are in flight (bytes are read as they go out),
+        so a large shelf's files are never all in memory at once."""
+        queue = deque(jobs)
+        window = max(8, 4 * self.cpus)
+        pending: dict[str, Any] = {}
+
+        def submit_until(count: int) -> None:
+            while queue and len(pending) < count:
+                path, options = queue.popleft()
+                plain = options.model_dump(exclude={"progress", "checkpoint_dir"})
+                pending[str(path)] = self._convert_task.remote(path.name, path.read_bytes(), plain, self.convert)
+
+        submit_until(window)
 
         def result(path: Path, options: ReadOptions):
             ref = pending.pop(str(path), None)
-            if ref is None:  # not submitted (cannot happen through build_shelf): convert here
+            if ref is None:  # not among the jobs (cannot happen through build_shelf): convert here
                 return convert_file(path, options)
+            submit_until(window)
             try:
                 value = self.ray.get(ref)
             except self.ray.exceptions.RayError as exc:

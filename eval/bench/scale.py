@@ -28,6 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "eval" / "results" / "scale.json"
+RAY_OUT = ROOT / "eval" / "results" / "scale-ray.json"
 STAGES = ("convert", "lexical", "dense", "links", "site")
 FLOORS = {"peak_rss_mb_at_1000": 4096, "incremental_ratio": 0.05, "search_p95_ms": 150, "ask_p95_ms": 2000}
 
@@ -65,14 +66,14 @@ def _timed_stages(stages: list, marks: dict) -> list:
     return [wrap(stage) for stage in stages]
 
 
-def _build(shelf: Path, settings) -> tuple[dict, object]:
+def _build(shelf: Path, settings, executor=None, site: bool = True) -> tuple[dict, object]:
     from compiler.build import build_shelf, conversion_peak_mb
     from compiler.pipeline import default_stages
 
-    marks: dict = {}
-    stages = _timed_stages(default_stages(settings, site=True, shelf_dir=shelf), marks)
+    marks: dict = {"site": {"seconds": 0.0}}
+    stages = _timed_stages(default_stages(settings, site=site, shelf_dir=shelf, executor=executor), marks)
     started = time.perf_counter()
-    report = build_shelf(shelf, settings, progress=lambda _l: None, stages=stages)
+    report = build_shelf(shelf, settings, progress=lambda _l: None, stages=stages, executor=executor)
     total = time.perf_counter() - started
     per = {"convert": {"seconds": round(marks["first_stage_at"] - started, 2), "peak_rss_mb": None}}
     indexes = report.stages["indexes"]
@@ -183,6 +184,41 @@ def child(size: int, work: Path, seed: int) -> dict:
     return out
 
 
+def ray_child(size: int, work: Path, seed: int, cpus: int) -> dict:
+    """The same shelf compiled serially and on a local Ray cluster of ``cpus`` CPUs, back to back (no site)."""
+    import shutil
+
+    from compiler.executors import RayExecutor
+    from compiler.settings import Settings
+    from eval.synth import generate_shelf
+
+    shelf = work / f"raysynth{size}"
+    shutil.rmtree(shelf, ignore_errors=True)
+    generate_shelf(shelf, size, seed)
+    out = {"documents": size, "cpus": cpus, "load_average_1m_at_start": round(os.getloadavg()[0], 2)}
+    for name in ("serial", "ray"):
+        settings = Settings(build_dir=work / f"build-{name}")
+        shutil.rmtree(settings.build_dir, ignore_errors=True)
+        started = time.perf_counter()
+        executor = RayExecutor(num_cpus=cpus) if name == "ray" else None
+        startup = time.perf_counter() - started
+        try:
+            figures, _ = _build(shelf, settings, executor, site=False)
+        finally:
+            if executor is not None:
+                executor.shutdown()
+        out[name] = {"seconds": round(time.perf_counter() - started, 2), "cluster_start_seconds": round(startup, 2),
+                     "stages": figures["stages"]}
+    serial, ray = out["serial"], out["ray"]
+    out["ratio"] = round(ray["seconds"] / serial["seconds"], 3)
+    parallel = sum(serial["stages"][s]["seconds"] for s in ("convert", "dense"))
+    rest = serial["seconds"] - parallel
+    out["serial_parallel_part_seconds"] = round(parallel, 2)
+    out["serial_remainder_seconds"] = round(rest, 2)
+    out["projected_seconds_by_workers"] = {str(n): round(rest + parallel / n + ray["cluster_start_seconds"], 1) for n in (2, 8, 32)}
+    return out
+
+
 def growth(results: dict) -> dict:
     """Per stage, the exponent b in seconds ∝ documents^b between the smallest and the largest size measured."""
     sizes = sorted(int(n) for n in results)
@@ -240,10 +276,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--plot-only", action="store_true", help="redraw the PNG from --out")
+    parser.add_argument("--ray", type=int, default=None, metavar="N", help="only compare a serial and a local-Ray compile of N documents (eval/results/scale-ray.json)")
+    parser.add_argument("--ray-cpus", type=int, default=2)
     parser.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child is not None:
-        print(json.dumps(child(args.child, args.work, args.seed)))
+        print(json.dumps(ray_child(args.child, args.work, args.seed, args.ray_cpus) if args.ray else child(args.child, args.work, args.seed)))
+        return 0
+    if args.ray:
+        args.work.mkdir(parents=True, exist_ok=True)
+        proc = subprocess.run([sys.executable, "-m", "eval.bench.scale", "--child", str(args.ray), "--ray", str(args.ray),
+                               "--ray-cpus", str(args.ray_cpus), "--work", str(args.work), "--seed", str(args.seed)],
+                              capture_output=True, text=True, cwd=ROOT, env=os.environ)
+        if proc.returncode != 0:
+            print(proc.stderr[-4000:], file=sys.stderr)
+            return 1
+        r = json.loads(proc.stdout.strip().splitlines()[-1])
+        RAY_OUT.write_text(json.dumps(r, indent=1) + "\n", encoding="utf-8")
+        print(f"{r['documents']} documents without the site: serial {r['serial']['seconds']} s, Ray on {r['cpus']} CPUs "
+              f"{r['ray']['seconds']} s (ratio {r['ratio']}); projected with more workers: {r['projected_seconds_by_workers']}")
         return 0
     data = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
     results = data.get("sizes", {})
@@ -258,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             results[str(size)] = json.loads(proc.stdout.strip().splitlines()[-1])
             print(_summary(str(size), results[str(size)]), flush=True)
-            data = {"machine": f"{platform.node()} {os.cpu_count()} CPUs, Python {platform.python_version()}",
+            data = {**data, "machine": f"{platform.node()} {os.cpu_count()} CPUs, Python {platform.python_version()}",
                     "load_average_1m": round(os.getloadavg()[0], 2), "floors": FLOORS,
                     "sizes": dict(sorted(results.items(), key=lambda kv: int(kv[0]))), "growth": growth(results)}
             args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
