@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from api.plan import Obligation, Plan
@@ -171,6 +171,11 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -
         for link in shelves[name].links:
             if link.kind == "supersedes" and (name, link.src_doc) in read_docs and link.src_doc != link.dst_doc:
                 superseded[(name, link.dst_doc)] = link.src_doc
+    definitions: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for name in sorted({r.shelf for r in reading.sections}):  # once per shelf: scanning every fact per read section grew with the shelf
+        for fact in shelves[name].facts:
+            if fact.kind == "definition":
+                definitions[(name, fact.section_id)].append(fact.quote)
     units: list[Candidate] = []
     doc_keys: dict[str, set[str]] = {}
     positions: Counter = Counter()
@@ -182,7 +187,7 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -
             doc_keys[section.doc_id] = document_keys(section.doc_id, document["title"], document.get("path", ""))
         context = set(word_stems(" ".join([document["title"], *section.heading_path])))
         context |= {"@version"} & set(_facets("", context))
-        defining = [f.quote for f in shelf.facts if f.section_id == read.section_id and f.kind == "definition"]
+        defining = definitions.get((read.shelf, read.section_id), [])
         references = any(REFERENCE_LIST.match(h) for h in section.heading_path[-2:])
         doc_position = positions[(read.shelf, section.doc_id)]
         positions[(read.shelf, section.doc_id)] += 1

@@ -65,6 +65,12 @@ def build_briefs(index: ShelfIndex, assertions: list[tuple[str, str, Assertion]]
     by_doc: dict[str, list[tuple[str, Assertion]]] = defaultdict(list)
     for doc_id, section_id, assertion in assertions:
         by_doc[doc_id].append((section_id, assertion))
+    cross = [l for l in links if l.src_doc != l.dst_doc]
+    outgoing: dict[str, list[Link]] = defaultdict(list)
+    incoming: dict[str, list[Link]] = defaultdict(list)
+    for link in cross:  # grouped once: scanning every link for every document grew with the square of the shelf
+        outgoing[link.src_doc].append(link)
+        incoming[link.dst_doc].append(link)
     briefs = {}
     for doc_id, doc in sorted(index.docs.items()):
         entries = by_doc.get(doc_id, [])
@@ -75,7 +81,6 @@ def build_briefs(index: ShelfIndex, assertions: list[tuple[str, str, Assertion]]
             for s in index.sections.get(doc_id, [])
             if 1 <= s.level <= 2
         ]
-        cross = [l for l in links if l.src_doc != l.dst_doc]
         briefs[doc_id] = {
             "doc_id": doc_id,
             "mode": "extractive",
@@ -93,8 +98,8 @@ def build_briefs(index: ShelfIndex, assertions: list[tuple[str, str, Assertion]]
             ],
             "rules_total": len(rules),
             "outline": outline,
-            "links_out": _link_summary([l for l in cross if l.src_doc == doc_id], index, outgoing=True),
-            "links_in": _link_summary([l for l in cross if l.dst_doc == doc_id], index, outgoing=False),
+            "links_out": _link_summary(outgoing.get(doc_id, []), index, outgoing=True),
+            "links_in": _link_summary(incoming.get(doc_id, []), index, outgoing=False),
         }
     return briefs
 

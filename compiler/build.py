@@ -29,7 +29,7 @@ from compiler.sections import build_sections
 from compiler.settings import Settings, ShelfConfig, load_shelf_config, settings_hash
 from compiler.store import Store
 
-__all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "current_build", "conversion_peak_mb", "READER_EPOCH"]
+__all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "current_build", "conversion_peak_mb", "reader_settings", "READER_EPOCH"]
 
 
 # Bump when a reader's output changes, so stores compiled by older code reconvert.
@@ -87,6 +87,13 @@ def _read_options(settings: Settings, config: ShelfConfig, checkpoint_dir: Path,
         max_sheet_rows=limits.max_sheet_rows,
         max_text_chars=limits.max_text_chars,
     )
+
+
+def reader_settings(settings: Settings, config: ShelfConfig, checkpoint_dir: Path, progress: Progress) -> tuple[ReadOptions, str]:
+    """A document's read options and the hash of what in them shapes its conversion (a stored document whose
+    content hash and this hash are unchanged is not reconverted)."""
+    options = _read_options(settings, config, checkpoint_dir, progress)
+    return options, settings_hash(READER_EPOCH, options.window_pages, options.use_outline, options.ocr, str(options.docling_artifacts_path), settings.models.vision)
 
 
 _WORKERS: dict[tuple, ConvertWorker] = {}
@@ -158,10 +165,12 @@ def build_shelf(
     vision_http_client=None,
     stages: list[Callable] | None = None,
     exclude: list[str] | None = None,
+    executor=None,
 ) -> BuildReport:
     """Compile ``shelf_dir`` into ``<build_dir>/<shelf>/store.sqlite``; returns the report.
 
     ``stages`` are later stages called as ``stage(store, out_dir, changed_ids, removed_ids, progress) -> (name, summary)``.
+    ``executor`` (compiler.executors.RayExecutor) converts the changed documents in parallel; None converts here.
     """
     started = time.perf_counter()
     shelf_dir = Path(shelf_dir)
@@ -171,12 +180,12 @@ def build_shelf(
     root = shelf_build_dir(shelf_dir, settings, config)
     lock = BuildLock(root, shelf_name(shelf_dir, config))
     try:
-        return _build(shelf_dir, settings, config, root, progress, vision_http_client, stages, started)
+        return _build(shelf_dir, settings, config, root, progress, vision_http_client, stages, started, executor)
     finally:
         lock.release()
 
 
-def _build(shelf_dir, settings, config, root, progress, vision_http_client, stages, started) -> BuildReport:
+def _build(shelf_dir, settings, config, root, progress, vision_http_client, stages, started, executor=None) -> BuildReport:
     """One build into a new generation beside the current one, flipped in only when every stage succeeded."""
     out = begin_generation(root, progress)
     store = Store(out / "store.sqlite")
@@ -201,11 +210,16 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
                 report.documents.append(
                     DocReport(path=source.relpath, doc_id=source.doc_id, status="skipped", reason=f"unsupported file type {source.path.suffix or '(none)'}")
                 )
-        for number, source in enumerate(todo, 1):
-            options = _read_options(settings, config, root / "checkpoints" / source.doc_id / source.content_hash[:16], progress)
-            reader_hash = settings_hash(READER_EPOCH, options.window_pages, options.use_outline, options.ocr, str(options.docling_artifacts_path), settings.models.vision)
+        plans = []
+        for source in todo:
+            options, reader_hash = reader_settings(settings, config, root / "checkpoints" / source.doc_id / source.content_hash[:16], progress)
             previous = existing.get(source.relpath)
-            if previous and previous["content_hash"] == source.content_hash and previous["settings_hash"] == reader_hash and previous["doc_id"] == source.doc_id:
+            fresh = previous and previous["content_hash"] == source.content_hash and previous["settings_hash"] == reader_hash and previous["doc_id"] == source.doc_id
+            plans.append((source, options, reader_hash, previous, fresh))
+        if executor is not None:  # every changed document's conversion goes out at once; results are stored in order below
+            convert = executor.prefetch([(s.path, o) for s, o, _, _, fresh in plans if not fresh and s.size <= settings.compile.max_file_mb * 1_000_000])
+        for number, (source, options, reader_hash, previous, fresh) in enumerate(plans, 1):
+            if fresh:
                 report.documents.append(
                     DocReport(
                         path=source.relpath, doc_id=source.doc_id, status="unchanged", reader=previous["reader"],

@@ -45,7 +45,20 @@ def cmd_build(args: argparse.Namespace) -> int:
     if not shelf.is_dir():
         raise ShelfwiseError(f"{shelf} is not a folder; give the path of a shelf (a folder of documents)")
     progress = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
-    report = build_shelf(shelf, settings, progress=progress, stages=default_stages(settings, site=args.site, shelf_dir=shelf), exclude=args.exclude)
+    if args.estimate or settings.models.vision or settings.models.extractor:
+        from compiler.estimate import confirm_spend
+
+        if confirm_spend(shelf, settings, estimate_only=args.estimate, yes=args.yes, exclude=args.exclude):
+            return 0
+    from compiler.executors import make_executor
+
+    executor = make_executor(args.executor, args.address)
+    try:
+        stages = default_stages(settings, site=args.site, shelf_dir=shelf, executor=executor)
+        report = build_shelf(shelf, settings, progress=progress, stages=stages, exclude=args.exclude, executor=executor)
+    finally:
+        if executor is not None:
+            executor.shutdown()
     print(report.to_json() if args.json else report.render())
     if report.failed and args.strict:
         print(f"error: {len(report.failed)} document(s) failed (--strict)", file=sys.stderr)
@@ -67,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--site", action="store_true", help="also render the pages and build the static site into build/<shelf>/site (a failed site build exits 1 and keeps the last good site)")
     build.add_argument("--json", action="store_true", help="print the report as JSON")
     build.add_argument("--quiet", action="store_true", help="no progress lines")
+    build.add_argument("--executor", choices=["serial", "ray"], default="serial", help="where conversion and embedding run: here, or on a Ray cluster (pip install 'shelfwise[ray]')")
+    build.add_argument("--address", default=None, help="the Ray cluster to use (e.g. ray://head:10001 or auto); default: a local cluster of this machine's CPUs")
+    build.add_argument("--estimate", action="store_true", help="print the model calls, tokens and price a compile would spend, then stop (no model is called)")
+    build.add_argument("--yes", action="store_true", help="compile with models even when the estimated price is over cost.confirm_above_usd")
     build.set_defaults(func=cmd_build)
 
     from compiler import cli_compare, cli_more, cli_search

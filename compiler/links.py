@@ -112,6 +112,7 @@ def _other_identifiers(title: str, head_text: str) -> list[str]:
 
 
 _CODE = re.compile(r"^([A-Z]{2,6}-\d{2,5}[A-Z]?)\b")
+_CODE_TOKEN = re.compile(r"(?<![\w-])([A-Z]{2,6}-\d{2,5}[A-Z]?)(?![\w-])")
 _NUMBERED = re.compile(
     r"^(?:(?P<word>Appendix|Annex|Chapter|Part|Section)\s+)?(?P<num>[A-Z]|\d+)(?P<rest>(?:\.\d+)*)\.?(?=[\s:—–&-]|$)"
 )
@@ -150,12 +151,42 @@ class ShelfIndex:
             for ident in doc.identifiers:
                 self.by_identifier[ident].append(doc.doc_id)
             self.groups[doc.group].append(doc.doc_id)
+        self._titles: dict[tuple[str, ...], list[str]] = defaultdict(list)
+        self._title_words: dict[str, list[str]] = defaultdict(list)
+        for doc_id in sorted(self.docs):
+            self._titles[tuple(re.findall(r"[a-z0-9]+", self.docs[doc_id].title.lower()))].append(doc_id)
+            self._title_words[" ".join(content_words(self.docs[doc_id].title))].append(doc_id)
+        self._revisions: dict[str, list[str]] = defaultdict(list)
+        for ident in self.by_identifier:
+            base, _, tail = ident.rpartition("-")
+            if base and tail.isdigit():
+                self._revisions[base].append(ident)
+        self._headings: dict[str, list[tuple[Section, frozenset[str]]]] | None = None
+
+    def heading_postings(self) -> dict[str, list[tuple[Section, frozenset[str]]]]:
+        """Content word of a heading -> the sections below a title (level > 0) whose heading holds it, with the
+        heading's words, in document (id) then section order: a reference by name is looked up by its rarest word
+        instead of against every heading of the shelf."""
+        if self._headings is None:
+            self._headings = defaultdict(list)
+            for doc_id in sorted(self.docs):
+                for section in self.sections.get(doc_id, []):
+                    if section.level == 0:
+                        continue
+                    words = frozenset(content_words(re.sub(r"^[A-Z]?[\d.]+\s*", "", section.heading)))
+                    for word in words:
+                        self._headings[word].append((section, words))
+        return self._headings
+
+    def titled(self, words: list[str]) -> list[str]:
+        """Documents whose title's content words are ``words`` (in order), by id."""
+        return list(self._title_words.get(" ".join(words), []))
 
     def lookup(self, ident: str) -> tuple[list[str], str]:
         """Documents carrying ``ident`` (a bare 'SP 800-63' also finds the one revision 'SP 800-63-3')."""
         if ident in self.by_identifier:
             return self._volumes(self.by_identifier[ident]), "identifier"
-        revisions = sorted(k for k in self.by_identifier if re.fullmatch(re.escape(ident) + r"-\d+", k))
+        revisions = sorted(self._revisions.get(ident, []))
         if revisions:
             return self._volumes(self.by_identifier[revisions[-1]]), f"identifier, latest revision {revisions[-1]}"
         return [], ""
@@ -166,8 +197,7 @@ class ShelfIndex:
 
     def by_title(self, title: str) -> list[str]:
         """Documents whose title equals ``title`` compared as letters and digits only."""
-        wanted = re.findall(r"[a-z0-9]+", title.lower())
-        return [d for d in sorted(self.docs) if re.findall(r"[a-z0-9]+", self.docs[d].title.lower()) == wanted]
+        return list(self._titles.get(tuple(re.findall(r"[a-z0-9]+", title.lower())), []))
 
     def head(self, doc_ids: list[str]) -> str:
         """The document that stands for a volume: its cover or introduction, else the first by path."""
@@ -235,28 +265,23 @@ def _resolve_named(index: ShelfIndex, hook: Hook) -> tuple[str | None, str | Non
         if titled:
             return index.head(titled), None, "full title of the cited work", ""
         return None, None, "", f"no document matches '{hook.target['name']}'"
-    group = index.groups[index.docs[hook.doc_id].group]
-    others = [d for d in sorted(index.docs) if d not in group]
-    for scope, doc_ids in (("citing document", [hook.doc_id]), ("its volume", [d for d in group if d != hook.doc_id]),
-                           ("shelf", others)):
+    group = set(index.groups[index.docs[hook.doc_id].group])
+    wanted = set(words)
+    postings = index.heading_postings()
+    rarest = min(wanted, key=lambda w: (len(postings.get(w, ())), w))
+    candidates = [(s, heading) for s, heading in postings.get(rarest, ()) if wanted <= heading and len(heading - wanted) <= 3]
+    for scope, inside in (("citing document", lambda d: d == hook.doc_id), ("its volume", lambda d: d in group and d != hook.doc_id),
+                          ("shelf", lambda d: d not in group)):
         if scope == "shelf" and len(words) < 2:
             break
-        matches = []
-        for doc_id in doc_ids:
-            for section in index.sections.get(doc_id, []):
-                if section.level == 0:
-                    continue
-                heading = content_words(re.sub(r"^[A-Z]?[\d.]+\s*", "", section.heading))
-                if set(words) <= set(heading) and len(set(heading) - set(words)) <= 3:
-                    matches.append(section)
+        matches = [s for s, _ in candidates if inside(s.doc_id)]
         if len(matches) > 1:
             return None, None, "", f"ambiguous: {len(matches)} sections match '{hook.target['name']}' in the {scope}"
         if matches:
             if matches[0].id == hook.section_id:
                 return None, None, "", "self-reference"
             return matches[0].doc_id, matches[0].id, f"heading names it ({scope})", ""
-    wanted = " ".join(words)
-    titled = [d for d in sorted(index.docs) if d != hook.doc_id and " ".join(content_words(index.docs[d].title)) == wanted]
+    titled = [d for d in index.titled(words) if d != hook.doc_id]
     if len(titled) == 1:
         return titled[0], None, "document title names it", ""
     if len(titled) > 1:
@@ -320,19 +345,23 @@ def title_citations(index: ShelfIndex) -> list[Link]:
         words = [w for w, _, _ in _letters_digits(re.sub(r"^[A-Z]?[\d.]+\s+", "", doc.title))]
         if len(words) >= 4:
             titles.setdefault(tuple(words), []).append(doc_id)
+    by_start: dict[tuple[str, str], list[tuple[str, ...]]] = defaultdict(list)
+    for words in titles:  # titles by their first two words: a section is scanned once, not once per title
+        by_start[words[:2]].append(words)
     links: list[Link] = []
     for doc_id in sorted(index.docs):
         for section in index.sections.get(doc_id, []):
             tokens = _letters_digits(section.text)
             if not tokens:
                 continue
-            joined = " ".join(w for w, _, _ in tokens)
-            for words, targets in sorted(titles.items()):
-                needle = " ".join(words)
-                position = (" " + joined + " ").find(" " + needle + " ")
-                if position < 0:
-                    continue
-                first = joined[:position].count(" ") if position else 0
+            plain = [w for w, _, _ in tokens]
+            first_at: dict[tuple[str, ...], int] = {}
+            for i in range(len(plain) - 1):
+                for words in by_start.get((plain[i], plain[i + 1]), ()):
+                    if words not in first_at and tuple(plain[i : i + len(words)]) == words:
+                        first_at[words] = i
+            for words in sorted(first_at):
+                targets, first = titles[words], first_at[words]
                 start, end = tokens[first][1], tokens[first + len(words) - 1][2]
                 for target in targets:
                     if index.docs[target].group == index.docs[doc_id].group:
@@ -362,12 +391,13 @@ def code_citations(index: ShelfIndex) -> list[Link]:
     links: list[Link] = []
     if not codes:
         return links
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(c) for c in sorted(codes, key=len, reverse=True)) + r")(?![\w-])")
     for doc_id in sorted(index.docs):
         for section in index.sections.get(doc_id, []):
             seen: set[str] = set()
             for sentence in sentences(section.text):
-                for match in pattern.finditer(sentence):
+                for match in _CODE_TOKEN.finditer(sentence):  # any code-shaped token, then a dict lookup (one
+                    if match.group(1) not in codes:           # regex of every code of the shelf grew with the shelf)
+                        continue
                     targets = [t for t in codes[match.group(1)] if index.docs[t].group != index.docs[doc_id].group]
                     if not targets or match.group(1) in seen or match.group(1) in index.docs[doc_id].identifiers:
                         continue

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import math
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -313,15 +314,45 @@ def nav_title(text: str) -> str:
     return " ".join(str(text).split()).translate(_TITLE_SAFE) or "(untitled)"
 
 
+NAV_GROUP = 40
+"""Most entries one nav section lists; longer lists are split into groups named by their first and last entry
+(groups of groups past that). With navigation.prune a page carries its own group and the group names above it,
+so page size stays about flat as the shelf grows (a flat list put all N entries in every page: N² bytes)."""
+
+
+def _short(title: str) -> str:
+    words = title.split()
+    return " ".join(words[:3]) + (" …" if len(words) > 3 else "")
+
+
+def _grouped(entries: list[dict]) -> list[dict]:
+    if len(entries) <= NAV_GROUP:
+        return entries
+    size = NAV_GROUP
+    while math.ceil(len(entries) / size) > NAV_GROUP:
+        size *= NAV_GROUP
+    groups = []
+    for start in range(0, len(entries), size):
+        chunk = entries[start : start + size]
+        first, last = _first_title(chunk[0]), _first_title(chunk[-1])
+        groups.append({f"{_short(first)} – {_short(last)}": _grouped(chunk)})
+    return groups
+
+
+def _first_title(entry: dict) -> str:
+    title, value = next(iter(entry.items()))
+    return _first_title(value[0]) if isinstance(value, list) else title
+
+
 def _nav(data: ShelfData, changes: list[dict] | None = None) -> list:
     nav: list = [{"Home": "index.md"}, {"Shelf": "shelf.md"},
-                 {"Documents": [{nav_title(row["title"]): f"documents/{row['doc_id']}.md"} for row in data.documents]}]
+                 {"Documents": _grouped([{nav_title(row["title"]): f"documents/{row['doc_id']}.md"} for row in data.documents])}]
     if data.ledger_ran:
-        nav.append({"Ledgers": [{nav_title(row["title"]): f"ledger/{row['doc_id']}.md"} for row in data.documents]})
+        nav.append({"Ledgers": _grouped([{nav_title(row["title"]): f"ledger/{row['doc_id']}.md"} for row in data.documents])})
     if changes:
-        nav.append({"What changed": [{nav_title(f"{c['older']['title']} → {c['newer']['title']}"): c["path"]} for c in changes]})
+        nav.append({"What changed": _grouped([{nav_title(f"{c['older']['title']} → {c['newer']['title']}"): c["path"]} for c in changes])})
     if data.dossiers:
-        nav.append({"Dossiers": [{nav_title(d["topic"]): f"dossiers/{d['slug']}.md"} for d in data.dossiers]})
+        nav.append({"Dossiers": _grouped([{nav_title(d["topic"]): f"dossiers/{d['slug']}.md"} for d in data.dossiers])})
     if data.ledger_ran:
         nav.append({"Open references": "open-references.md"})
     nav.append({"Index coverage": "coverage.md"})

@@ -19,16 +19,22 @@ def role_model(settings: Settings, role: str, *, http_client=None) -> ChatModel 
     return ChatModel(make_client(settings.models, http_client=http_client), model)
 
 
-def default_stages(settings: Settings, *, site: bool = False, shelf_dir: Path | None = None) -> list[Callable]:
+def default_stages(settings: Settings, *, site: bool = False, shelf_dir: Path | None = None, executor=None) -> list[Callable]:
     """Stages run after documents are stored: each is ``stage(store, out, changed, removed, progress) -> (name, summary)``.
 
     Indexes, then the ledger and links; with ``site`` the static site last (templates from ``shelf_dir`` override ours).
+    With ``executor`` (compiler.executors.RayExecutor) the passages are embedded by its workers.
     """
     from compiler.embedders import embedder_from_settings
     from compiler.indexes import index_stage
     from compiler.linking import links_stage
 
-    stages = [index_stage(embedder_from_settings(settings)), links_stage(role_model(settings, "extractor"))]
+    embedder = embedder_from_settings(settings)
+    if executor is not None:
+        from compiler.executors import RayEmbedder
+
+        embedder = RayEmbedder(embedder, executor, settings.model_dump_json())
+    stages = [index_stage(embedder), links_stage(role_model(settings, "extractor"))]
     if site:
         from compiler.site import site_stage
 

@@ -20,9 +20,13 @@ from itertools import combinations
 from compiler.ledger import Assertion
 from compiler.links import Link, ShelfIndex, content_words, link_id
 
-__all__ = ["ALPHA", "series_links", "document_names", "name_links", "contradiction_links"]
+__all__ = ["ALPHA", "PAIR_HOLDERS", "series_links", "document_names", "name_links", "contradiction_links"]
 
 ALPHA = 0.01
+PAIR_HOLDERS = 50
+"""Candidate pairs come only from names at most this many documents hold (all shared names still count in a
+candidate's test): a name in every document (the company's) would otherwise make every pair a candidate, N²/2
+of them, and sharing it is what chance gives anyway (p ≈ 1 − e^−λ with λ ≥ 1)."""
 
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10}
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
@@ -167,13 +171,15 @@ def name_links(index: ShelfIndex, alpha: float = ALPHA) -> list[Link]:
             holders[name].append(doc_id)
     pairs: set[tuple[str, str]] = set()
     for docs in holders.values():
-        pairs.update(combinations(sorted(docs), 2))
+        if len(docs) <= PAIR_HOLDERS:
+            pairs.update(combinations(sorted(docs), 2))
+    chance = {d: math.fsum((df[n] - 1) / (total - 1) for n in found) for d, found in shared.items()}  # fsum: exact, so no set order shows
     links = []
     for a, b in sorted(pairs):
         if index.docs[a].group == index.docs[b].group:
             continue
         common = sorted(shared[a] & shared[b], key=lambda n: (df[n], n))
-        lam = sum((df[n] - 1) / (total - 1) for n in shared[a]) * len(shared[b]) / mean_size
+        lam = chance[a] * len(shared[b]) / mean_size
         p = _poisson_tail(len(common), lam)
         if p >= alpha:
             continue

@@ -75,6 +75,21 @@ class ModelSettings(_Strict):
     judge: str | None = Field(default=None, description="Model that judges evaluation answers.")
 
 
+class ModelPrice(_Strict):
+    input_usd_per_million: float = Field(ge=0, description="US dollars per million prompt (input) tokens.")
+    output_usd_per_million: float = Field(ge=0, description="US dollars per million completion (output) tokens.")
+
+
+class CostSettings(_Strict):
+    prices: dict[str, ModelPrice] = Field(
+        default_factory=dict, description="Price per model id, e.g. [cost.prices.\"gpt-4o\"] input_usd_per_million = 2.5, output_usd_per_million = 10."
+    )
+    confirm_above_usd: float = Field(
+        default=1.0, ge=0,
+        description="A compile with models whose estimate is over this many dollars (or has a model without a price) runs only with --yes.",
+    )
+
+
 class EmbeddingSettings(_Strict):
     provider: Literal["local", "openai"] = Field(default="local", description="'local': all-MiniLM-L6-v2 shipped in a package; 'openai': an embeddings endpoint.")
     model: str = Field(default="all-MiniLM-L6-v2", description="Embedding model name (for 'openai', the endpoint's model id).")
@@ -167,6 +182,7 @@ class Settings(_Strict):
     answer: AnswerSettings = Field(default_factory=AnswerSettings, description="Answering: reading budget, recall depth, extractive writer.")
     search: SearchSettings = Field(default_factory=SearchSettings, description="Search: exact identifiers, the optional reranker.")
     research: ResearchSettings = Field(default_factory=ResearchSettings, description="Research mode: the agent's budgets of steps, characters and seconds; the expansion's hops.")
+    cost: CostSettings = Field(default_factory=CostSettings, description="Model prices and the spend a compile may make without --yes.")
 
 
 class DocumentDecl(_Strict):

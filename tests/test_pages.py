@@ -202,3 +202,17 @@ def test_link_map_svg_is_deterministic_escaped_and_links_each_node():
     block = link_map_html(docs, links, names, {d["doc_id"]: d["title"] for d in docs})
     assert ">supersedes</span>" in block and ">may conflict with</span>" in block and "contradicts_candidate<" not in block
     assert "1 document without links to another document is not drawn." in block
+
+
+def test_a_long_nav_list_is_grouped_so_each_page_carries_a_bounded_nav():
+    from compiler.pages import NAV_GROUP, _grouped
+
+    entries = [{f"SOP-{n:04d} Calibration of gauges": f"documents/d{n}.md"} for n in range(1, 101)]
+    groups = _grouped(entries)
+    assert [next(iter(g)) for g in groups] == [
+        "SOP-0001 Calibration of … – SOP-0040 Calibration of …", "SOP-0041 Calibration of … – SOP-0080 Calibration of …",
+        "SOP-0081 Calibration of … – SOP-0100 Calibration of …"]
+    assert [e for g in groups for e in next(iter(g.values()))] == entries
+    assert _grouped(entries[:NAV_GROUP]) == entries[:NAV_GROUP]
+    deep = _grouped([{f"D{n}": f"d{n}.md"} for n in range(NAV_GROUP * NAV_GROUP + 1)])
+    assert len(deep) == 2 and len(next(iter(deep[0].values()))) == NAV_GROUP  # groups of groups past 40 x 40
