@@ -18,6 +18,8 @@ from compiler.errors import SettingsError
 
 __all__ = [
     "Settings",
+    "CostSettings",
+    "ModelPrice",
     "ShelfConfig",
     "DocumentDecl",
     "load_settings",
