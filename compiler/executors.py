@@ -18,6 +18,7 @@ Ray is an optional extra (``pip install shelfwise[ray]``); asking for it without
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections import deque
 from collections.abc import Callable
@@ -78,6 +79,9 @@ class RayExecutor:
             init: dict[str, Any] = {"address": address, "include_dashboard": False, "log_to_driver": False}
             if address is None:
                 init["num_cpus"] = num_cpus
+                # Ray starts workers at nice 15, behind every other process: on a shared machine a model took 90 s to
+                # load instead of 8. The build's work is the workers' work, so a cluster started here runs them at 0.
+                os.environ.setdefault("RAY_worker_niceness", "0")
             try:
                 self.ray.init(**init)
             except (ConnectionError, ValueError, RuntimeError) as exc:

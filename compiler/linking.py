@@ -127,7 +127,8 @@ def _relink(store, index: ShelfIndex, chat, counts: Counter, problems: list[str]
             links.append(link)
             seen.add((link.src_section, link.dst_doc))
     assertions = stored_assertions(store)
-    links += series_links(index) + name_links(index) + contradiction_links(assertions)
+    links += series_links(index) + name_links(index)
+    links += contradiction_links(assertions, {(l.src_doc, l.dst_doc) for l in links if l.src_doc != l.dst_doc})
     by_section: dict[str, list[Assertion]] = {}
     for _, section_id, assertion in assertions:
         by_section.setdefault(section_id, []).append(assertion)

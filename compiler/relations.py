@@ -20,7 +20,7 @@ from itertools import combinations
 from compiler.ledger import Assertion
 from compiler.links import Link, ShelfIndex, content_words, link_id
 
-__all__ = ["ALPHA", "PAIR_HOLDERS", "series_links", "document_names", "name_links", "contradiction_links"]
+__all__ = ["ALPHA", "PAIR_HOLDERS", "SUBJECT_PAIRS", "series_links", "document_names", "name_links", "contradiction_links"]
 
 ALPHA = 0.01
 PAIR_HOLDERS = 50
@@ -196,15 +196,34 @@ def name_links(index: ShelfIndex, alpha: float = ALPHA) -> list[Link]:
     return links
 
 
+def _linked_pairs(items: list, neighbours: dict[str, set[str]]):
+    """The pairs of ``items`` (in combinations order) whose documents are the same or linked."""
+    by_doc: dict[str, list[int]] = defaultdict(list)
+    for n, item in enumerate(items):
+        by_doc[item[0]].append(n)
+    pairs = set()
+    for n, item in enumerate(items):
+        for doc in {item[0]} | neighbours.get(item[0], set()):
+            pairs.update((min(n, m), max(n, m)) for m in by_doc.get(doc, ()) if m != n)
+    return [(items[i], items[j]) for i, j in sorted(pairs)]
+
+
 def _unit(unit: str) -> str:
     unit = unit.lower().split()[-1]
     return unit[:-1] if unit.endswith("s") and len(unit) > 3 else unit
 
 
-def contradiction_links(rows: list[tuple[str, str, Assertion]]) -> list[Link]:
+SUBJECT_PAIRS = 20
+"""A subject stated by more rules than this is compared only between documents that are already linked (a
+series, a citation, a reference, shared rare names): a parameter that hundreds of documents each set for
+themselves would otherwise give every pair of them as a candidate, N²/2 of them."""
+
+
+def contradiction_links(rows: list[tuple[str, str, Assertion]], linked: set[tuple[str, str]] | None = None) -> list[Link]:
     """Rules on one subject that state different values for one unit: candidates, never asserted.
 
-    ``rows`` holds (doc id, section id, assertion) for every rule of the shelf.
+    ``rows`` holds (doc id, section id, assertion) for every rule of the shelf; ``linked`` the (document,
+    document) pairs other links join, in either order, which bound a subject of more than SUBJECT_PAIRS rules.
     """
     by_subject: dict[str, list[tuple[str, str, Assertion]]] = defaultdict(list)
     for doc_id, section_id, assertion in rows:
@@ -214,8 +233,13 @@ def contradiction_links(rows: list[tuple[str, str, Assertion]]) -> list[Link]:
         if key:
             by_subject[key].append((doc_id, section_id, assertion))
     links = []
+    neighbours: dict[str, set[str]] = defaultdict(set)
+    for a, b in linked or ():
+        neighbours[a].add(b)
+        neighbours[b].add(a)
     for subject, items in sorted(by_subject.items()):
-        for (d1, s1, a1), (d2, s2, a2) in combinations(items, 2):
+        crowded = len(items) > SUBJECT_PAIRS and linked is not None
+        for (d1, s1, a1), (d2, s2, a2) in combinations(items, 2) if not crowded else _linked_pairs(items, neighbours):
             if s1 == s2:
                 continue
             for t1 in a1.thresholds:

@@ -24,7 +24,7 @@ DOCS = 6
 
 @pytest.fixture(scope="module")
 def cluster():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    RayExecutor(num_cpus=2)  # a local 2-CPU cluster, the executors below find it running
     yield
     ray.shutdown()
 

@@ -56,9 +56,10 @@ def _timed_stages(stages: list, marks: dict) -> list:
     def wrap(stage):
         def run(store, out, changed, removed, progress):
             marks.setdefault("first_stage_at", time.perf_counter())
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             name, summary = stage(store, out, changed, removed, progress)
-            marks[name] = {"seconds": round(time.perf_counter() - started, 2), "peak_rss_mb": round(_rss_mb(), 1)}
+            marks[name] = {"seconds": round(time.perf_counter() - started, 2), "peak_rss_mb": round(_rss_mb(), 1),
+                           "cpu_seconds": round(time.process_time() - cpu, 2)}  # this process only (mkdocs runs in a child)
             return name, summary
 
         return run
@@ -81,6 +82,7 @@ def _build(shelf: Path, settings, executor=None, site: bool = True) -> tuple[dic
     per["dense"] = {"seconds": indexes["dense_seconds"], "peak_rss_mb": marks["indexes"]["peak_rss_mb"]}
     per["links"], per["site"] = marks["links"], marks["site"]
     return {"seconds": round(total, 2), "stages": per, "conversion_worker_peak_mb": round(conversion_peak_mb(), 1),
+            "load_at_end": round(os.getloadavg()[0], 2),
             "failed": [f"{d.path}: {d.reason}" for d in report.failed]}, report
 
 
@@ -143,6 +145,7 @@ def child(size: int, work: Path, seed: int) -> dict:
     from eval.synth import DEFAULT_MIX, generate_shelf
 
     shelf = work / f"synth{size}"
+    load = round(os.getloadavg()[0], 2)
     started = time.perf_counter()
     if shelf.exists():
         import shutil
@@ -162,6 +165,8 @@ def child(size: int, work: Path, seed: int) -> dict:
     current = build_root / "current"
     out = {
         "documents": size,
+        "load_average_1m_at_start": load,
+        "load_average_1m_at_end_of_compile": full.pop("load_at_end"),
         "formats": {fmt: sum(1 for s in specs if s.fmt == fmt) for fmt in DEFAULT_MIX},
         "sections": sum(d.sections for d in report.documents),
         "passages": report.stages["indexes"]["vectors"]["passages"],
