@@ -463,7 +463,7 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
         if unit.superseded_by and not changes:
             score *= SUPERSEDED
         shown = coverage(words_only, unit.words | unit.context)
-        scored.append((score, max(own, 0.01 if named_here else 0.0), 1.0 if named_here else shown, index))
+        scored.append((score, max(own, 0.01 if named_here else 0.0), -1.0 if named_here else shown, index))
     # a long ask ("... so that errors, -k and parallel builds behave properly") is stated across several sentences,
     # none holding MIN_SHOWN of its words: the bar is then a share of what the best unit holds
     bar = min(MIN_SHOWN, RELATIVE_SHOWN * max((c for *_, c, _ in scored), default=0.0))  # -1: in a named document
