@@ -10,6 +10,9 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 from compiler.embedders import Embedder
 from compiler.records import Converted, Element
@@ -94,3 +97,20 @@ def oauth_like_shelf(store: Store) -> dict[str, str]:
         h("4.1.3. \"aud\" (Audience) Claim"), p("The aud claim identifies the recipients that the JWT is intended for."),
     ])  # fmt: skip
     return ids
+
+
+@contextmanager
+def searching(store: Store, tmp_path: Path) -> Iterator:
+    """A searcher over ``store``, indexed under ``tmp_path/lexical`` with the hash embedder; searcher and store are
+    closed afterwards."""
+    from compiler.indexes import index_shelf
+    from compiler.search import ShelfSearcher
+
+    embedder = HashEmbedder()
+    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
+    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
+    try:
+        yield searcher
+    finally:
+        searcher.close()
+        store.close()

@@ -10,7 +10,7 @@ from compiler.search import ShelfSearcher, document_identifiers, rrf_fuse
 from compiler.search_cli import format_result, run_search
 from compiler.store import Store
 
-from search_fixtures import HashEmbedder, oauth_like_shelf
+from search_fixtures import HashEmbedder, oauth_like_shelf, searching
 
 
 @pytest.fixture
@@ -176,16 +176,10 @@ def test_a_code_that_names_a_document_is_not_promoted_as_text(tmp_path):
         h("Courses"), p("Staff read SOP-014 before they handle a complaint."),
         h("Audit"), p("CAL-07 was calibrated in May."),
     ])  # fmt: skip
-    embedder = HashEmbedder()
-    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
-    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
-    try:
+    with searching(store, tmp_path) as searcher:
         named = searcher.search("How fast does SOP-014 say complaints are closed?", k=3)
         assert named.routes["identifier"] == 0 and _headings(named)[0] == "Closure"
         assert searcher.search("When was CAL-07 calibrated?", k=3).routes["identifier"] == 1  # a code in text only: promoted
-    finally:
-        searcher.close()
-        store.close()
 
 
 def test_the_code_route_finds_what_the_lexical_index_cannot_see(tmp_path):
@@ -199,11 +193,8 @@ def test_the_code_route_finds_what_the_lexical_index_cannot_see(tmp_path):
         h("Assignment"), p("Every assignment operator sets a variable in a makefile; the operators differ."),
         h("Targets"), p("A target names a file to make and the recipe that makes it."),
     ])  # fmt: skip
-    embedder = HashEmbedder()
-    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
-    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
-    searcher.code_tokens.max_share = 1.0  # four sections: each token is held by one of them
-    try:
+    with searching(store, tmp_path) as searcher:
+        searcher.code_tokens.max_share = 1.0  # four sections: each token is held by one of them
         query = "How do the := and ?= assignment operators differ?"
         assert {searcher.sections[sid][1] for sid in searcher.route_code(query)} == {"Flavors", "Defaults"}
         result = searcher.search(query, k=4)
@@ -211,9 +202,6 @@ def test_the_code_route_finds_what_the_lexical_index_cannot_see(tmp_path):
         assert words_only[1] == "Targets"  # BM25 and dense alone: a section with neither operator comes second
         assert result.routes["code"] == 2 and _headings(result)[-1] == "Targets"  # both operators' sections above it
         assert searcher.search("How do the assignment operators differ?", k=4).routes["code"] == 0
-    finally:
-        searcher.close()
-        store.close()
 
 
 def test_documents_named_by_a_short_name_and_read_in_turn(tmp_path):
@@ -233,10 +221,7 @@ def test_documents_named_by_a_short_name_and_read_in_turn(tmp_path):
     put_doc(store, "make.md", "Make Notes", [h("Rules"), p("A rule says how to make a target.")])
     put_doc(store, "Guide.md", "Records Retention Guide Notes", [h("Targets"), p("The guide says how to name a target.")])
     put_doc(store, "Guide.txt", "Records Retention Guide Notes", [h("Targets"), p("The older guide says how to name a target.")])
-    embedder = HashEmbedder()
-    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
-    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
-    try:
+    with searching(store, tmp_path) as searcher:
         query = "Which retrieval units do Dense X Retrieval and RAPTOR index?"
         named = searcher.named_documents(query)
         assert sorted(searcher.documents[d]["path"] for d in named) == ["Dense X Retrieval.md", "RAPTOR.md"]
@@ -245,9 +230,6 @@ def test_documents_named_by_a_short_name_and_read_in_turn(tmp_path):
         assert sorted(paths[:2]) == ["Dense X Retrieval.md", "RAPTOR.md"]  # one of each first, then the next of each
         assert searcher.named_documents("How do I make a target, as the Guide says?") == []
         assert searcher.named_documents("What do the Records Retention Guide Notes say?") == []  # full title, two documents
-    finally:
-        searcher.close()
-        store.close()
 
 
 def test_a_heading_that_is_its_documents_title_names_no_section(tmp_path):
@@ -258,17 +240,11 @@ def test_a_heading_that_is_its_documents_title_names_no_section(tmp_path):
         h("OWASP Top 10 2017"), p("Cover."), h("Release Notes"), p("What changed from 2013 to 2017."),
     ])  # fmt: skip
     put_doc(store, "other.md", "Other", [h("Data Call Notes"), p("How the data call ran.")])
-    embedder = HashEmbedder()
-    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
-    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
-    try:
+    with searching(store, tmp_path) as searcher:
         assert searcher.route_heading("What changed in the OWASP Top 10 2017 release notes?") == [
             sid for sid, row in searcher.sections.items() if row[1] == "Release Notes"
         ]
         assert [searcher.sections[s][1] for s in searcher.route_heading("the data call notes")] == ["Data Call Notes"]
-    finally:
-        searcher.close()
-        store.close()
 
 
 def test_a_table_number_counts_within_the_document_the_query_names(tmp_path):
@@ -280,16 +256,10 @@ def test_a_table_number_counts_within_the_document_the_query_names(tmp_path):
     store = Store(tmp_path / "store.sqlite")
     put_doc(store, "RAPTOR.md", "RAPTOR: Tree Retrieval", [h("Results"), p("Table 1 compares tree retrieval with flat retrieval.")])
     put_doc(store, "HyDE.md", "HyDE: Hypothetical Documents", [h("Results"), p("Table 1 lists the zero-shot scores.")])
-    embedder = HashEmbedder()
-    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
-    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
-    try:
+    with searching(store, tmp_path) as searcher:
         assert searcher.search("What does Table 1 show about scores?", k=2).routes["identifier"] == 0
         named = searcher.search("What does the Table 1 of RAPTOR show about scores?", k=2)
         assert named.routes["identifier"] == 1 and named.hits[0].path == "RAPTOR.md"
-    finally:
-        searcher.close()
-        store.close()
 
 
 def test_a_table_number_is_held_first_by_the_section_its_caption_stands_in(tmp_path):
@@ -303,15 +273,9 @@ def test_a_table_number_is_held_first_by_the_section_its_caption_stands_in(tmp_p
         h("Setup"), p("We index three datasets."), p("Table 1: Accuracy and cost of tree and flat retrieval."),
         h("Appendix"), p("See Table 1.2 for the per-dataset cost of retrieval."),
     ])  # fmt: skip
-    embedder = HashEmbedder()
-    index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])
-    searcher = ShelfSearcher(store, tmp_path / "lexical", embedder)
-    try:
+    with searching(store, tmp_path) as searcher:
         result = searcher.search("What does Table 1 of RAPTOR show about the cost of tree retrieval?", k=3)
         assert result.routes["identifier"] == 1 and result.hits[0].heading == "Setup"
-    finally:
-        searcher.close()
-        store.close()
 
 
 def test_the_dense_route_embeds_the_query_without_the_names_of_its_named_documents(searcher):
