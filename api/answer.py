@@ -60,7 +60,8 @@ REFIT_MARGIN = 60
 COMPARE_SHARE = 0.6
 """Share of answer.max_answer_chars a computed comparison's tables may take (the rest is for the other obligations)."""
 COMPARE_LINES = 400
-"""Characters kept for the comparison's framing lines (the computed-by line, the mode line) beside its tables."""
+"""Characters kept for what the answer adds beside the comparison's own markdown (its mode line, ~190 characters, and
+the paragraph breaks), with a margin."""
 WRITTEN_SHARE = 0.85
 """Share of answer.max_answer_chars the extractive writer fills with quoted text; the size limit then trims the least relevant units."""
 

@@ -177,9 +177,9 @@ def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str],
                           citations=list(dict.fromkeys(cites)), obligation=obligation, status="computed", group=group))
     markdown = render_pair(shown, name, _cite)
     if len(shown.changes) < len(full.changes):
-        about = f"about {_focus_words(ask, focus)}" if len(focused.changes) < len(full.changes) else ""
-        about = ", ".join(p for p in (about, "that fit this answer" if len(shown.changes) < len(focused.changes) else "") if p)
-        markdown += (f"\n\nShown: the {len(shown.changes)} of {len(full.changes)} changes {about}; "
+        why = [f"about {_focus_words(ask, focus)}"] if len(focused.changes) < len(full.changes) else []
+        why += ["that fit this answer"] if len(shown.changes) < len(focused.changes) else []
+        markdown += (f"\n\nShown: the {len(shown.changes)} of {len(full.changes)} changes {', '.join(why)}; "
                      f"`shelfwise compare {pair.shelf} {full.doc_a} {full.doc_b}` lists them all.")
     quoted = []
     for n, change in enumerate(shown.changes, start=1):

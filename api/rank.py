@@ -283,19 +283,21 @@ _ASKED_TERM = re.compile(r"^(?:what\s+(?:is|are|does)|define|definition\s+of)\s+
 _DEFINING = r"^(?:an?\s+|the\s+)?{term}s?\s*(?::|\(|,?\s+(?:(?:is|are)\s+(?:an?|the|any|one)\s|means?\b|refers?\s+to\b))"
 
 
-def asked_term(ask: str) -> str:
-    """The term a definition ask names ("What is a bearer token" → "bearer token"); empty when the ask is not one."""
+def asked_term(ask: str) -> re.Pattern | None:
+    """What a unit defining the term of a definition ask opens with ("What is a bearer token" → "bearer token", then a
+    colon, a parenthesis, "is a/an/the", "means" or "refers to"); None when the ask is not one. Compiled once per ask."""
     match = _ASKED_TERM.match(ask.strip().rstrip("?").strip())
-    term = match.group("term").strip() if match else ""
-    return term if 0 < len(term.split()) <= 5 else ""
+    words = match.group("term").split() if match else []
+    if not 0 < len(words) <= 5:
+        return None
+    return re.compile(_DEFINING.format(term=r"\s+".join(re.escape(w) for w in words)), re.I)
 
 
-def defines(term: str, unit: Candidate) -> bool:
-    """Whether ``unit`` opens by defining ``term``: its words, then a colon, a parenthesis, "is a/an/the", "means" or "refers to"."""
-    if not term or unit.kind not in ("sentence", "list_item", "table_row"):
+def defines(term: re.Pattern | None, unit: Candidate) -> bool:
+    """Whether ``unit`` opens by defining the asked term (``asked_term``)."""
+    if term is None or unit.kind not in ("sentence", "list_item", "table_row"):
         return False
-    pattern = _DEFINING.format(term=r"\s+".join(re.escape(w) for w in term.split()))
-    return bool(re.match(pattern, unit.text.strip(" *_\"'\u201c"), re.I))
+    return bool(term.match(unit.text.strip(" *_\"'\u201c")))
 
 
 def value_match(ask: str, unit: Candidate) -> bool:
@@ -454,7 +456,7 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
             score *= FIGURES_ONLY
         if obligation.kind in ("list", "lookup", "judge") and value_match(obligation.ask, unit):
             score *= VALUE_MATCH
-        if term and defines(term, unit):
+        if defines(term, unit):
             score *= DEFINES
         if wanted and unit.doc_id not in wanted:
             score *= ELSEWHERE if docs else (ELSEWHERE + 1) / 2

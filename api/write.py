@@ -38,6 +38,7 @@ not covered (shown, with a line saying the sentences shown may not answer all of
 ANSWER_BUDGETS = 2.5
 """The whole answer gets this many obligation budgets, shared among its obligations (a procedure's steps are kept whole)."""
 FLOOR = 0.45
+"""A unit is written only when its score is at least this share of its obligation's best unit's."""
 BEST_SECTIONS = 4
 """The sections holding most of an obligation's evidence are read on around their best unit (``_best_sections``)."""
 WINDOW = 600
@@ -46,7 +47,6 @@ CONTINUED = 3
 """The best picked sentences of an obligation whose paragraph continues after them are followed (``_with_continuations``)."""
 CONTINUATION = 2
 """At most this many following sentences of the same paragraph continue a best picked sentence."""
-"""A unit is written only when its score is at least this share of its obligation's best unit's."""
 PER_DOCUMENT = 2
 """Units a named document that nothing was picked from contributes to an obligation over several named documents."""
 
@@ -96,10 +96,10 @@ _PROCEDURE = re.compile(r"\b(procedure|steps?|process|workflow|how to)\b", re.I)
 
 def section_units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, str, tuple[int, int]]]:
     """(kind, text, group, position) of a section's displayable units, cached on the shelf."""
-    return shelf.memo(("units", section_id), lambda: _units(shelf, section_id))
+    return shelf.memo(("units", section_id), lambda: _section_units(shelf, section_id))
 
 
-def _units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, str, tuple[int, int]]]:
+def _section_units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, str, tuple[int, int]]]:
     section = shelf.sections[section_id]
     procedure = bool(_PROCEDURE.search(" ".join(section.heading_path)))
     items = [b for b in section.blocks if b.kind == "list_item"]
@@ -377,15 +377,17 @@ class ExtractiveWriter:
         sentence a superseded revision shares with the current one cites the current one only)."""
         units: list[Unit] = []
         same: dict[tuple[str, str, str], Unit] = {}
+        old = [p for p in chosen if pool.units[p].superseded_by and pool.units[p].kind != "table_header"]
         current: dict[tuple[str, str, str], int] = {}
-        for index, entry in enumerate(pool.units):
+        for index, entry in enumerate(pool.units if old else []):
             if not entry.superseded_by:
                 current.setdefault((entry.shelf, entry.kind, entry.text), index)
-        for p_index in [p for p in chosen if pool.units[p].superseded_by and pool.units[p].kind != "table_header"]:
+        for p_index in old:
             twin = current.get((pool.units[p_index].shelf, pool.units[p_index].kind, pool.units[p_index].text))
             if twin is not None:  # the current revision says it too: it is the current revision's, never the old one's
-                entry = chosen.pop(p_index)
-                chosen.setdefault(twin, entry)
+                chosen.setdefault(twin, chosen.pop(p_index))
+                if p_index in serves:
+                    serves.setdefault(twin, []).extend(serves.pop(p_index))
         for p_index in sorted(chosen, key=lambda p: (chosen[p][0], pool.units[p].order)):
             entry = pool.units[p_index]
             o_index, score = chosen[p_index]
