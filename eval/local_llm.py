@@ -11,9 +11,10 @@ documents", parts the extractive writer filled for the model, planner output dro
 calls, tokens and seconds -> eval/results/local_llm.json (written after every answer). No judge model here:
 only what code can compute is recorded. Slow (tens of minutes per answer on 2 loaded cores): run it in the background.
 
-    .venv/bin/python -m eval.local_llm [--limit N] [--only ID,ID] [--shelves-from DIR] [--port 8765]
+    .venv/bin/python -m eval.local_llm [--limit N] [--only ID,ID] [--shelves-from DIR] [--port 8765] [--resume]
 
---limit N answers the first N questions of each shelf (a subset that still spans every shelf); --only answers the
+--resume keeps the answers of the last run and answers only the rest (a stopped run goes on where it stopped; the
+report's "code" says which commit answered). --limit N answers the first N questions of each shelf (a subset that still spans every shelf); --only answers the
 questions with those ids; --shelves-from copies already compiled shelves (DIR/<shelf>/) instead of compiling them.
 """
 
@@ -216,6 +217,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--limit", type=int, default=0, help="answer only the first N questions of each shelf (0: all)")
     parser.add_argument("--only", default="", help="answer only the questions with these ids (comma-separated)")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the answers of the last run (eval/results/local_llm.json) and answer only the questions it lacks")
     parser.add_argument("--rescore", action="store_true", help="only recompute the code-computed figures of the last run from its traces")
     parser.add_argument("--shelves-from", type=Path, default=None, help="copy compiled shelves from DIR/<shelf>/ instead of compiling")
     parser.add_argument("--reading-budget", type=int, default=12_000, help="characters read per answer (the model has 8,192 tokens)")
@@ -258,8 +261,12 @@ def main() -> None:
         "answer": {"reading_budget_chars": args.reading_budget},
         "api": {"answer_timeout_s": 3600},
     })
+    results, carried = resumed(questions) if args.resume else ([], 0.0)
+    done = {r["id"] for r in results}
+    if done:
+        log(f"resuming: {len(done)} answers kept from {RESULT.name}, {len(questions) - len(done)} to go")
     server = start_server(args.port)
-    results, started_all = [], time.perf_counter()
+    started_all = time.perf_counter() - carried
     try:
         role = {name: ChatModel(make_client(settings.models, http_client=logged_client(name, settings.models.timeout_s)), model_id)
                 for name in ("planner", "writer", "checker")}
@@ -270,6 +277,8 @@ def main() -> None:
         traces = TraceStore(BUILD / "traces.sqlite")
         try:
             for q in questions:
+                if q["id"] in done:
+                    continue
                 t = time.perf_counter()
                 log(f"{q['id']}: {q['question'][:80]}")
                 try:
@@ -320,6 +329,26 @@ def main() -> None:
     print(f"-> {RESULT}")
 
 
+def resumed(questions: list[dict]) -> tuple[list[dict], float]:
+    """The answers (not the errors) of the last run that belong to ``questions``, and the seconds that run took."""
+    if not RESULT.exists():
+        return [], 0.0
+    previous = json.loads(RESULT.read_text())
+    wanted = {q["id"] for q in questions}
+    kept = [r for r in previous.get("answers", []) if "error" not in r and r["id"] in wanted]
+    return kept, float(previous.get("total_seconds", 0.0)) if kept else 0.0
+
+
+def code_version() -> str:
+    """The commit the run's code is at (with "+dirty" when the working tree differs), so runs of different code are told apart."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        return head + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def write_report(model_id: str, questions: list[dict], results: list[dict], started_all: float, *, finished: bool) -> dict:
     """The figures over ``results`` -> eval/results/local_llm.json (written after every answer, so a stopped run keeps its figures)."""
     answered = [r for r in results if "error" not in r]
@@ -329,7 +358,8 @@ def write_report(model_id: str, questions: list[dict], results: list[dict], star
             verdicts[k] = verdicts.get(k, 0) + v
     displayed = sum(r["displayed"] for r in answered)
     report = {
-        "model": model_id, "command": " ".join(["python -m eval.local_llm", *sys.argv[1:]]), "finished": finished,
+        "model": model_id, "command": " ".join(["python -m eval.local_llm", *sys.argv[1:]]), "code": code_version(),
+        "finished": finished,
         "questions": len(questions), "question_ids": [q["id"] for q in questions], "answered_so_far": len(results),
         "answers_produced": len(answered),
         "errors": [r for r in results if "error" in r],
