@@ -92,7 +92,7 @@ def ensure_shelves(names: list[str], source: Path | None = None) -> dict[str, Pa
         target = BUILD / name
         if not (target / "store.sqlite").exists() and source is not None and (source / name / "store.sqlite").exists():
             log(f"copying the compiled shelf {name} from {source / name}")
-            shutil.copytree(source / name, target, dirs_exist_ok=True)
+            shutil.copytree(source / name, target, dirs_exist_ok=True, symlinks=True)  # a build folder links current/ to its generation
         if not (target / "store.sqlite").exists():
             log(f"compiling shelf {name}")
             exclude = [] if name == "northwind" else ["--exclude", "SOURCES.md"]
