@@ -53,6 +53,10 @@ _WH = re.compile(r"^(?P<wh>what|which|who|whom|whose|where|when|why|how(?:\s+(?:
 _BE = re.compile(r"^(?P<be>is|are|was|were)\s+(?P<np>.+)$", re.I)
 _AUX = re.compile(r"^(?:is|are|was|were|does|do|did|has|have|had|can|could|must|should|will|would|shall|may|might)\b", re.I)
 _AUX_ANY = re.compile(r"\b(?:is|are|was|were|does|do|did|has|have|had|can|could|must|should|will|would|shall|may|might)\b", re.I)
+_PARTICIPLE = re.compile(r"^(?:[a-z]+ed|known|made|built|done|given|taken|set|kept|shown|written|chosen|held|found|paid|sent|run|"
+                         r"read|seen|drawn|grown|meant|put|spent|told|understood|won|begun|broken|driven|forgotten|hidden|sold)$", re.I)
+"""The last word of a passive question's subject phrase ("how are they produced"): the verb moves after the subject,
+not after the participle ("how they are produced", never "how they produced are")."""
 _SUBJECT_END = re.compile(r"\b(?:of|for|in|on|to|from|with|by|under|at|when|if|that|which|after|before)$", re.I)
 
 
@@ -79,7 +83,10 @@ def _topic(ask: str, kind: str) -> str:
         be = _BE.match(rest)
         if be and len(be.group("np").split()) <= 10 and "," not in be.group("np") and not _AUX.search(be.group("np").split(" ", 1)[-1]) \
                 and not _SUBJECT_END.search(be.group("np")):
-            return f"{wh} {be.group('np')} {be.group('be').lower()}"  # "what a Reportable Event is"
+            words, verb = be.group("np").split(), be.group("be").lower()
+            if _PARTICIPLE.match(words[-1]):  # "what is required", "how are they produced"
+                return f"{wh} {verb} {words[0]}" if len(words) == 1 else f"{wh} {' '.join(words[:-1])} {verb} {words[-1]}"
+            return f"{wh} {be.group('np')} {verb}"  # "what a Reportable Event is"
     return _quoted(ask)
 
 

@@ -114,8 +114,8 @@ def _section_units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, st
             for s_index, sentence in enumerate(sentences(block.text)):
                 if not is_question(sentence):
                     units.append(("sentence", sentence, "", (b_index, s_index)))
-        elif block.kind == "list_item" and normalise(block.text) and not is_question(block.text):
-            units.append(("step" if steps else "list_item", normalise(block.text), f"{section_id}:list", (b_index, 0)))
+        elif block.kind == "list_item" and _item_text(block.text) and not is_question(block.text):
+            units.append(("step" if steps else "list_item", _item_text(block.text), f"{section_id}:list", (b_index, 0)))
         elif block.kind == "table":
             lines = [normalise(line) for line in block.text.split("\n") if normalise(line)]
             header = max(block.header_rows, 1) if len(lines) > 1 else 0
@@ -125,6 +125,15 @@ def _section_units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, st
         elif block.kind == "figure" and normalise(block.text):
             units.append(("figure", normalise(block.text), "", (b_index, 0)))
     return units
+
+
+_BULLET = re.compile(r"^(?:[\u2022\u25e6\u25aa\u25ab\u2023\u2219\u00b7\u25cf\u25cb\u25a0\u25a1\u27a2\u27a4\uf0b7*\-\u2013]\s+)+")
+"""A bullet glyph a converter left at the start of a list item's text: the answer renders the item as a list item
+already ("- \u2022 We propose ..." would show two bullets)."""
+
+
+def _item_text(text: str) -> str:
+    return _BULLET.sub("", normalise(text))
 
 
 _CONDITION = re.compile(r"\b(if|unless|except|excepting|provided|only when|only if|otherwise|however|in which case|does not apply)\b", re.I)

@@ -141,6 +141,10 @@ def test_gap_lines_read_as_english_for_every_kind():
     assert gap_line("compare Rev C and Rev D", "compare") == "The documents do not compare Rev C and Rev D."
     assert gap_line("What should we propose", "propose") == "The documents do not answer \u201cWhat should we propose?\u201d"
     assert part_line("What is a bearer token", "describe") == "The sentences shown may not fully say what a bearer token is."
+    # a passive ask: the verb goes after its subject, never after the participle ("how they produced are")
+    assert part_line("how are they produced", "describe") == "The sentences shown may not fully say how they are produced."
+    assert gap_line("Why was the closure time shortened", "explain") == "The documents do not say why the closure time was shortened."
+    assert gap_line("What is required", "describe") == "The documents do not say what is required."
 
 
 def test_a_judgment_is_derived_by_code_from_a_checked_record_and_rule():
@@ -402,3 +406,17 @@ def test_the_sentence_that_means_the_ask_outranks_one_that_only_shares_its_words
     assert "10 minutes" in pool.units[reranked[0][3]].text
     shelf.searcher = None  # no embedder: the words' order stands
     assert semantic_rerank(plan.obligations[0].ask, pool, scored, {"mem": shelf}) == scored
+
+
+def test_a_bullet_glyph_left_by_a_converter_is_not_shown_twice():
+    """A PDF list item read as '• We propose propositions ...' is rendered as a list item: its own glyph goes, so the
+    answer shows '- We propose ...', not '- • We propose ...'; the quote stays a substring of the cited text."""
+    from compiler.store import Block
+
+    shelf = _memory_shelf({"paper": ("Dense X Retrieval", "densex.pdf", [("1 Introduction", [
+        Block(kind="list_item", text="\u2022 We propose propositions as retrieval units for dense retrieval."),
+        Block(kind="list_item", text="\u2022 We release FactoidWiki, an index of propositions.")])])})
+    _, draft = _write(shelf, "What retrieval units do they propose?")
+    items = [u.text for u in draft.units if u.kind in ("list_item", "step")]
+    assert "We propose propositions as retrieval units for dense retrieval." in items
+    assert not any(t.startswith("\u2022") for t in items)
