@@ -66,9 +66,43 @@ def _most_relevant_first(units: list[Unit]) -> list[Unit]:
             key = (unit.superseded_by, _block(unit))
             best[key] = max(best.get(key, 0.0), unit.score)
             first.setdefault(key, position)
-        order = sorted(best, key=lambda k: (k[0] != "", -best[k], first[k]))
+        order = _procedures_in_sequence(sorted(best, key=lambda k: (k[0] != "", -best[k], first[k])), rest)
         out += lead + [u for key in order for u in rest if (u.superseded_by, _block(u)) == key]
     return out
+
+
+_STEP_NUMBER = re.compile(r"^\s*(?:step\s+)?(\d{1,3})[.):]?\s", re.I)
+
+
+def _procedures_in_sequence(order: list[tuple], units: list[Unit]) -> list[tuple]:
+    """Procedure blocks that continue one another across documents (SOP-014's steps 1-6, then WI-022's 7-12) are
+    shown in step order: a block whose first step number follows another block's last comes right after it; other
+    blocks keep their places."""
+    numbers: dict[tuple, list[int]] = {}
+    for key in order:
+        steps = [u for u in units if (u.superseded_by, _block(u)) == key]
+        found = [_STEP_NUMBER.match(u.text) for u in steps]
+        if steps and all(u.kind == "step" for u in steps) and all(found):
+            numbers[key] = [int(m.group(1)) for m in found]
+    if len(numbers) < 2:
+        return order
+    follows = {}  # block -> the block it continues (the best-ranked one whose last step precedes its first)
+    for key in numbers:
+        follows[key] = next((k for k in order if k in numbers and k != key and numbers[k][-1] + 1 == numbers[key][0]), None)
+
+    def chain(key: tuple, seen: list[tuple]) -> list[tuple]:
+        seen.append(key)
+        for k in order:
+            if k in numbers and follows.get(k) == key and k not in seen:
+                chain(k, seen)
+        return seen
+
+    starts = [k for k in order if k in numbers and follows[k] is None]
+    chains = sorted((chain(k, []) for k in starts), key=lambda c: min(order.index(k) for k in c))  # a chain ranks by its best block
+    sequence = [k for c in chains for k in c]
+    sequence = list(dict.fromkeys(sequence + [k for k in order if k in numbers]))  # a cycle of numbers: left in rank order
+    slots = iter(sequence)
+    return [next(slots) if key in numbers else key for key in order]
 
 
 FOOTER = 250
