@@ -320,7 +320,18 @@ def answer_question(
         seconds=round(time.perf_counter() - started, 4),
     )
     if comparisons is not None:
-        response = merge_comparisons(response, full_plan, rest, comparisons, shelves)
+        merged = merge_comparisons(response, full_plan, rest, comparisons, shelves)
+        table_chars = int(settings.answer.max_answer_chars * COMPARE_SHARE)
+        for _ in range(REFITS):  # the rest could not shrink to its room: the computed table gives way
+            excess = len(merged.answer_markdown) - settings.answer.max_answer_chars
+            table_chars -= excess + REFIT_MARGIN
+            if excess <= 0 or comparisons.model_used or table_chars < settings.answer.max_answer_chars // 4:
+                break
+            smaller = answer_comparisons(full_plan, shelves, scope, chat=None, max_chars=table_chars)
+            if smaller is None or smaller.obligations != comparisons.obligations:
+                break
+            comparisons, merged = smaller, merge_comparisons(response, full_plan, rest, smaller, shelves)
+        response = merged
         written += comparisons.written
         gated = gated.model_copy(update={"removed": [*gated.removed, *comparisons.removed]})
     if traces is not None:

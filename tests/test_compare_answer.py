@@ -223,3 +223,16 @@ def test_a_comparison_too_long_for_the_answer_keeps_its_changed_values_and_says_
     assert 1 <= len(rows) < len([s for s in full.sentences if s.kind == "table_row"])
     assert all(s.text.split(" | ")[0] == "changed" for s in rows[:1])  # a changed value goes before what was added or reworded
     assert "changes that fit this answer; `shelfwise compare versions wi-022-rev-1-md wi-022-rev-2-md` lists them all." in answer.answer_markdown
+
+
+def test_a_mixed_answer_with_a_comparison_stays_within_the_size_limit(shelves):
+    """The other part of a mixed question cannot always shrink to the room the table leaves it (one unit per obligation
+    and its gap line stay): the computed table then gives way, so the whole answer fits answer.max_answer_chars."""
+    question = "How long are test reports kept, and what changed in WI-022 from the previous revision?"
+    full = _ask(shelves, question)
+    limit = len(full.answer_markdown) - 150
+    settings = Settings(answer={"max_answer_chars": limit})
+    answer = answer_question(build_pipeline(settings, None), AskRequest(question=question, shelf="versions"), shelves,
+                             token="test", traces=None)
+    assert len(answer.answer_markdown) <= limit < len(full.answer_markdown)
+    assert "kept for 3 years" in answer.answer_markdown and COMPUTED_LINE in answer.answer_markdown
