@@ -48,6 +48,8 @@ CONTINUED = 3
 CONTINUATION = 2
 """At most this many following sentences of the same paragraph continue a best picked sentence."""
 PER_DOCUMENT = 2
+PROSE_CELL = 200
+"""A one-column table with a cell longer than this is prose in a box: its cells are split into sentences, not shown as rows."""
 """Units a named document that nothing was picked from contributes to an obligation over several named documents."""
 
 
@@ -116,6 +118,13 @@ def _section_units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, st
                     units.append(("sentence", sentence, "", (b_index, s_index)))
         elif block.kind == "list_item" and _item_text(block.text) and not is_question(block.text):
             units.append(("step" if steps else "list_item", _item_text(block.text), f"{section_id}:list", (b_index, 0)))
+        elif block.kind == "table" and _one_column(block):
+            # a one-column "table" is a text box (a slide's panel, a DOCX frame): its cells are prose, shown as sentences
+            header = max(block.header_rows, 1) if len(block.rows) > 1 else 0
+            for r_index, row in enumerate(block.rows[header:], start=header):
+                for s_index, sentence in enumerate(sentences(normalise(row[0]) if row else "")):
+                    if not is_question(sentence):
+                        units.append(("sentence", sentence, "", (b_index, r_index * 1000 + s_index)))
         elif block.kind == "table":
             lines = [normalise(line) for line in block.text.split("\n") if normalise(line)]
             header = max(block.header_rows, 1) if len(lines) > 1 else 0
@@ -130,6 +139,12 @@ def _section_units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, st
 _BULLET = re.compile(r"^(?:[\u2022\u25e6\u25aa\u25ab\u2023\u2219\u00b7\u25cf\u25cb\u25a0\u25a1\u27a2\u27a4\uf0b7*\-\u2013]\s+)+")
 """A bullet glyph a converter left at the start of a list item's text: the answer renders the item as a list item
 already ("- \u2022 We propose ..." would show two bullets)."""
+
+
+def _one_column(block) -> bool:
+    """A table whose every row holds one cell, one of them long enough to be prose (a text box read as a table)."""
+    rows = block.rows or []
+    return bool(rows) and all(len(row) <= 1 for row in rows) and any(len(row[0]) > PROSE_CELL for row in rows if row)
 
 
 def _item_text(text: str) -> str:
