@@ -71,10 +71,15 @@ def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) 
     for name in {r.shelf for r in reading.sections}:
         for doc_id, row in shelves[name].documents.items():
             keys |= document_keys(doc_id, row.get("title", ""), row.get("path", ""))
+    # only the asker's own words decide: a model planner's paraphrase ("the frequency of calibration" for "how often")
+    # adds words no document needs to hold
+    asked = f"{plan.question} {plan.resolved_question}"
+    asked_stems = set(word_stems(asked))
+    asked_keys = {identifier_key(i) for i in identifiers(asked)}
     out: dict[int, list[str]] = {}
     for index, obligation in enumerate(plan.obligations):
-        missing = [ident for ident in identifiers(obligation.ask) if identifier_key(ident) not in keys]
-        head = asked_head(obligation.ask)
+        missing = [ident for ident in identifiers(obligation.ask) if identifier_key(ident) not in keys and identifier_key(ident) in asked_keys]
+        head = [stem for stem in asked_head(obligation.ask) if stem in asked_stems]
         if head and not set(head) <= words:
             text = " ".join(obligation.ask.split()).lower()
             missing += [w for w in re.findall(r"[a-z][a-z\-]*", text) if set(word_stems(w)) & (set(head) - words)]

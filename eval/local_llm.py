@@ -167,6 +167,29 @@ def quantities(text: str) -> set[tuple[str, str]]:
     return out
 
 
+MEASURES = frozenset("day week month year hour minute second percent % character digit attempt time ml mg kg g l h min "
+                     "calendar working business usd eur dollar euro mb gb kb byte bit".split())
+"""Words that make a number a quantity ("45 days", "8 characters"); "steps 5 and 6", "section 8.2" state none."""
+
+
+def _stem(word: str) -> str:
+    from api.terms import word_stems
+
+    return (word_stems(word) or (word,))[0]
+
+
+def statements(sentences: list) -> list[str]:
+    """The shown sentences that state something as current: not headings, labels or table rows (a register's row of
+    another instrument is a record, not a claim about the asked one), not a computed comparison's rows (old values by
+    design) and not a sentence shown as what a superseded revision said."""
+    def field(s, name):
+        return s.get(name) if isinstance(s, dict) else getattr(s, name, None)
+
+    return [field(s, "text") for s in sentences
+            if field(s, "kind") not in ("heading", "table_header", "table_row", "connective")
+            and field(s, "status") != "computed" and not field(s, "superseded_by")]
+
+
 def wrong_statements(shown: list[str], must: list[dict]) -> int:
     """Displayed sentences that state a quantity the gold states only with other numbers: a unit the must items'
     evidence uses ("days") after a number no must item gives it ("45 days" where the gold only says "30 days"), in a
@@ -176,7 +199,7 @@ def wrong_statements(shown: list[str], must: list[dict]) -> int:
 
     texts = [" ".join([item["item"], *(e["quote"] for e in item.get("evidence", []))]) for item in must]
     gold = set().union(*(quantities(t) for t in texts)) if texts else set()
-    units = {unit for _, unit in gold}
+    units = {unit for _, unit in gold} & {stem for word in MEASURES for stem in (_stem(word),)}
     wrong = 0
     for text in shown:
         ours = quantities(text)
@@ -198,8 +221,7 @@ def rescore(path: Path = RESULT) -> dict:
             trace = traces.get(result.get("trace_id", ""))
             if trace is None or result["id"] not in questions:
                 continue
-            shown = [s["text"] for s in trace.answer["sentences"] if s["kind"] not in ("heading", "table_header", "connective")]
-            result["wrong_shown"] = wrong_statements(shown, questions[result["id"]]["must"])
+            result["wrong_shown"] = wrong_statements(statements(trace.answer["sentences"]), questions[result["id"]]["must"])
     finally:
         traces.close()
     report["wrong_statements_shown"] = sum(r.get("wrong_shown", 0) for r in report["answers"] if "error" not in r)
@@ -307,7 +329,7 @@ def main() -> None:
                                 "not_shown": response.not_shown, "claims_checked": len(trace.checked), "verdicts": verdicts,
                                 "removed_by_checker": sum(r["stage"] == "check" for r in trace.removed),
                                 "removed_by_gate": sum(r["stage"] == "gate" for r in trace.removed),
-                                "wrong_shown": wrong_statements([s.text for s in shown], q["must"]),
+                                "wrong_shown": wrong_statements(statements(response.sentences), q["must"]),
                                 "planner": trace.plan.get("planner"), "trace_id": response.trace_id,
                                 "steps": steps,
                                 "warnings": response.warnings[:5], "seconds": round(time.perf_counter() - t, 1),

@@ -98,6 +98,14 @@ def test_what_the_question_asks_for_decides_not_in_the_documents():
     assert unstated_obligations(plan, _reading(shelf), {"mem": shelf}) == {0: ["ISO 27001"]}
     plan, _ = _write(shelf, "What is the closure target for complaints?")
     assert unstated_obligations(plan, _reading(shelf), {"mem": shelf}) == {}
+    # a model planner's paraphrase adds words the asker never used ("frequency" for "how soon"): they decide nothing
+    plan, _ = _write(shelf, "How soon must complaints be closed?")
+    paraphrased = plan.model_copy(update={"obligations": [plan.obligations[0].model_copy(
+        update={"ask": "What is the frequency of closure for complaints?"})], "planner": "a-model"})
+    assert unstated_obligations(paraphrased, _reading(shelf), {"mem": shelf}) == {}
+    asked = plan.model_copy(update={"question": "What is the frequency of closure for complaints?", "resolved_question": "What is the frequency of closure for complaints?",
+                                    "obligations": [plan.obligations[0].model_copy(update={"ask": "What is the frequency of closure for complaints?"})]})
+    assert unstated_obligations(asked, _reading(shelf), {"mem": shelf}) == {0: ["frequency"]}
 
 
 def test_a_false_premise_is_named_with_the_documents_statement():
