@@ -57,6 +57,14 @@ _PARTICIPLE = re.compile(r"^(?:[a-z]+ed|known|made|built|done|given|taken|set|ke
                          r"read|seen|drawn|grown|meant|put|spent|told|understood|won|begun|broken|driven|forgotten|hidden|sold)$", re.I)
 """The last word of a passive question's subject phrase ("how are they produced"): the verb moves after the subject,
 not after the participle ("how they are produced", never "how they produced are")."""
+_DETERMINERS = frozenset("a an the this that these those its their his her our your my each every any some".split())
+
+
+def _participle(word: str) -> bool:
+    """A past participle ending a passive question's subject ("produced", "used"), not a noun in -eed ("seed", "need")."""
+    return bool(_PARTICIPLE.match(word)) and len(word) > 4 and not word.lower().endswith("eed")
+
+
 _SUBJECT_END = re.compile(r"\b(?:of|for|in|on|to|from|with|by|under|at|when|if|that|which|after|before)$", re.I)
 
 
@@ -84,8 +92,11 @@ def _topic(ask: str, kind: str) -> str:
         if be and len(be.group("np").split()) <= 10 and "," not in be.group("np") and not _AUX.search(be.group("np").split(" ", 1)[-1]) \
                 and not _SUBJECT_END.search(be.group("np")):
             words, verb = be.group("np").split(), be.group("be").lower()
-            if _PARTICIPLE.match(words[-1]):  # "what is required", "how are they produced"
-                return f"{wh} {verb} {words[0]}" if len(words) == 1 else f"{wh} {' '.join(words[:-1])} {verb} {words[-1]}"
+            if len(words) == 1 and _participle(words[0]):  # "what is required"
+                return f"{wh} {verb} {words[0]}"
+            at = next((i for i in range(1, len(words)) if _participle(words[i]) and words[i - 1].lower() not in _DETERMINERS), 0)
+            if at:  # "how are they produced", "why was the closure time shortened"
+                return f"{wh} {' '.join(words[:at])} {verb} {' '.join(words[at:])}"
             return f"{wh} {be.group('np')} {verb}"  # "what a Reportable Event is"
     return _quoted(ask)
 

@@ -153,6 +153,7 @@ def test_gap_lines_read_as_english_for_every_kind():
     assert part_line("how are they produced", "describe") == "The sentences shown may not fully say how they are produced."
     assert gap_line("Why was the closure time shortened", "explain") == "The documents do not say why the closure time was shortened."
     assert gap_line("What is required", "describe") == "The documents do not say what is required."
+    assert gap_line("What is the seed", "describe") == "The documents do not say what the seed is."
 
 
 def test_a_judgment_is_derived_by_code_from_a_checked_record_and_rule():
