@@ -14,6 +14,7 @@ from pathlib import Path
 
 from compiler.errors import StoreError
 from compiler.records import Block, Figure, Section
+from compiler.renames import SectionAlias
 
 try:  # pragma: no cover - which one is installed depends on the platform
     import pysqlite3.dbapi2 as sqlite3  # type: ignore[import-not-found]
@@ -189,7 +190,24 @@ def _m_search(db) -> None:
     )
 
 
-MIGRATIONS: list[Callable] = [_m1, _m_ledger, _m_search]
+def _m_section_aliases(db) -> None:
+    """Old ids of renamed sections and the section each now answers at (compiler/renames.py); a document's
+    aliases go with it."""
+    db.executescript(
+        """
+        CREATE TABLE section_aliases (
+            old_id TEXT PRIMARY KEY,
+            doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+            new_id TEXT NOT NULL,
+            old_heading TEXT NOT NULL,
+            score REAL NOT NULL
+        );
+        CREATE INDEX section_aliases_doc ON section_aliases(doc_id, new_id);
+        """
+    )
+
+
+MIGRATIONS: list[Callable] = [_m1, _m_ledger, _m_search, _m_section_aliases]
 
 
 class DocumentRow(dict):
@@ -247,8 +265,8 @@ class Store:
         row = self.db.execute("SELECT * FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
         return DocumentRow(dict(row)) if row else None
 
-    def put_document(self, row: dict, sections: list[Section], figures: list[Figure]) -> None:
-        """Replace one document and everything it holds, in one transaction."""
+    def put_document(self, row: dict, sections: list[Section], figures: list[Figure], aliases: list[SectionAlias] = ()) -> None:
+        """Replace one document and everything it holds (with the old ids of its renamed sections), in one transaction."""
         with self.db:
             self.db.execute("DELETE FROM documents WHERE doc_id = ? OR path = ?", (row["doc_id"], row["path"]))
             columns = ", ".join(row)
@@ -264,6 +282,10 @@ class Store:
                     (f.id, f.doc_id, f.section_id, f.caption, f.page, f.image, f.image_hash, f.description, f.described_by)
                     for f in figures
                 ],
+            )
+            self.db.executemany(
+                "INSERT INTO section_aliases (old_id, doc_id, new_id, old_heading, score) VALUES (?, ?, ?, ?, ?)",
+                [(a.old_id, a.doc_id, a.new_id, a.old_heading, a.score) for a in aliases],
             )
             self.db.execute("DELETE FROM failures WHERE path = ?", (row["path"],))
 
@@ -284,6 +306,17 @@ class Store:
     def section(self, section_id: str) -> Section | None:
         row = self.db.execute("SELECT * FROM sections WHERE id = ?", (section_id,)).fetchone()
         return _section_from_row(row) if row else None
+
+    def section_aliases(self, doc_id: str | None = None) -> list[SectionAlias]:
+        """The old ids of renamed sections (of one document, or all), by old id."""
+        query = "SELECT old_id, doc_id, new_id, old_heading, score FROM section_aliases"
+        rows = self.db.execute(query + (" WHERE doc_id = ?" if doc_id else "") + " ORDER BY old_id", (doc_id,) if doc_id else ()).fetchall()
+        return [SectionAlias(*row) for row in rows]
+
+    def section_alias(self, old_id: str) -> SectionAlias | None:
+        """Where a renamed section's old id now answers, or None."""
+        row = self.db.execute("SELECT old_id, doc_id, new_id, old_heading, score FROM section_aliases WHERE old_id = ?", (old_id,)).fetchone()
+        return SectionAlias(*row) if row else None
 
     def figures(self, doc_id: str | None = None) -> list[Figure]:
         query = "SELECT * FROM figures" + (" WHERE doc_id = ?" if doc_id else "") + " ORDER BY id"
