@@ -224,8 +224,8 @@ def _document_context(store, data: ShelfData, row: dict, panels: dict, relations
 
 def _keep_figure_paths(store, doc_id: str, writer: _Writer) -> None:
     """An unchanged document page still owns its figure files."""
-    for row in store.db.execute("SELECT id, image_hash FROM figures WHERE doc_id = ? AND image IS NOT NULL ORDER BY id", (doc_id,)):
-        writer.fresh(f"documents/{doc_id}/{row[0]}.png", row[1] or "")
+    for figure_id, image_hash in store.figure_images(doc_id):
+        writer.fresh(f"documents/{doc_id}/{figure_id}.png", image_hash or "")
 
 
 def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_dir: Path | None = None,
@@ -261,8 +261,7 @@ def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_di
         doc_id = row["doc_id"]
         panels = section_panel(data, doc_id, by_doc)
         relations = document_relations(data, doc_id, by_doc)
-        figure_meta = [tuple(r) for r in store.db.execute(
-            "SELECT id, caption, description, described_by, image_hash FROM figures WHERE doc_id = ? ORDER BY id", (doc_id,))]
+        figure_meta = store.figure_meta(doc_id)
         key = _hash(templates_key, base, row["content_hash"], row["settings_hash"], row["title"], panels, relations,
                     data.briefs.get(doc_id), figure_meta, changes_of.get(doc_id, []),
                     [(a.old_id, a.new_id) for a in store.section_aliases(doc_id)])
