@@ -34,7 +34,7 @@ __all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "cur
 
 
 # Bump when a reader's output changes, so stores compiled by older code reconvert.
-READER_EPOCH = 4
+READER_EPOCH = 5
 
 Progress = Callable[[str], None]
 
