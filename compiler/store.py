@@ -345,6 +345,15 @@ class Store:
         rows = self.db.execute("SELECT id, image_hash FROM figures WHERE doc_id = ? AND image IS NOT NULL ORDER BY id", (doc_id,))
         return [(row[0], row[1]) for row in rows]
 
+    def section_count(self, *, with_text: bool = False) -> int:
+        """How many sections the store holds (``with_text``: only those with text of their own)."""
+        return self.db.execute("SELECT count(*) FROM sections" + (" WHERE text != ''" if with_text else "")).fetchone()[0]
+
+    def long_section_headings(self, min_chars: int, limit: int) -> list[str]:
+        """Headings of sections below a title with more than ``min_chars`` characters of text, the first ``limit`` by id."""
+        rows = self.db.execute("SELECT heading FROM sections WHERE level >= 1 AND length(text) > ? ORDER BY id LIMIT ?", (min_chars, limit))
+        return [row[0] for row in rows]
+
     def section_bodies(self) -> list[SectionBody]:
         """Every section's heading and text, in the order they were stored (blocks left out: search reads text)."""
         rows = self.db.execute("SELECT id, doc_id, heading, heading_path, text FROM sections").fetchall()

@@ -135,6 +135,10 @@ class VectorStore:
         ).fetchall()
         return [PassageVector(*row) for row in rows]
 
+    def passage_sections(self) -> list[str]:
+        """The section id of every passage (all models), sorted: a fingerprint of what the dense index holds."""
+        return [row[0] for row in self.db.execute("SELECT section_id FROM passages ORDER BY 1")]
+
     def passage_text(self, passage_id: int) -> str | None:
         row = self.db.execute("SELECT text FROM passages WHERE id = ?", (passage_id,)).fetchone()
         return row[0] if row else None
