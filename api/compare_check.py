@@ -29,7 +29,7 @@ from api.claims import parse_answer, strip_citations
 from api.compare_resolve import ComparePair
 from api.gate import Removal
 from api.prompts import CANNOT_ANSWER, COMPARE_SYSTEM, COMPARE_USER
-from api.terms import stems
+from api.terms import stems, table_cells
 from api.write import Unit
 from compiler.compare import Change, ChangeSet
 from compiler.compare.values import Value, values_in
@@ -212,7 +212,7 @@ def _markdown(shown: list[Unit]) -> str:
     if items:
         blocks.append("\n".join(items))
     for header in (u for u in shown if u.kind == "table_header"):
-        cells = header.text.split(" | ")
+        cells = table_cells(header.text)
         rows = [f"| {u.text} | {_marks(u)} |" for u in shown if u.kind == "table_row" and u.group == header.group]
         blocks.append("\n".join([f"| {' | '.join(cells)} | Source |", "|" + " --- |" * (len(cells) + 1), *rows]))
     rows = [f"- {u.text} {_marks(u)}" for u in shown if u.kind == "table_row" and u.group not in {h.group for h in shown if h.kind == "table_header"}]

@@ -8,7 +8,10 @@ to HTTP statuses.
 
 from __future__ import annotations
 
-from litestar import Request, get, post
+from urllib.parse import quote
+
+from litestar import Request, Response, get, post
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.connection import ASGIConnection
 from litestar.handlers.base import BaseRouteHandler
 from typing import Annotated
@@ -23,15 +26,18 @@ from api.hygiene import check_json_depth, error_responses
 from api.security import Principal, resolve_principal
 from compiler import __version__
 from compiler.refs import SECTION_ID
+from compiler.renames import moved_note
 from compiler.snippets import snippet
 
-__all__ = ["authenticate", "ROUTES", "BEARER", "TOKEN_REQUIRED", "TOKEN_OPTIONAL"]
+__all__ = ["authenticate", "ROUTES", "BEARER", "TOKEN_REQUIRED", "TOKEN_OPTIONAL", "MOVED"]
 
 BEARER = "BearerToken"
 TOKEN_REQUIRED = [{BEARER: []}]
 """OpenAPI security of a route that needs a token (unless api.allow_anonymous)."""
 TOKEN_OPTIONAL = [{}, {BEARER: []}]
 """OpenAPI security of a route a caller may use without a token."""
+MOVED = ("The id is the old id of a renamed section: Location names its new id, and the body is that section with "
+         "moved_from (the id asked for) and a note saying where it went.")
 
 
 def authenticate(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
@@ -82,12 +88,13 @@ def search(
 
 
 @get("/api/sections/{section_id:str}", guards=[authenticate], sync_to_thread=True, summary="One section's text, by id", security=TOKEN_REQUIRED,
-     responses=error_responses(400, 401, 403, 404, 429))
+     responses={301: ResponseSpec(data_container=SectionResponse, generate_examples=False, description=MOVED),
+                **error_responses(400, 401, 403, 404, 429)})
 def section(
     request: Request,
     section_id: Annotated[str, PathParameter(pattern=f"^{SECTION_ID}$", description="A section id: 's' and 11 hex digits.")],
     shelf: FromQuery[str | None] = None,
-) -> SectionResponse:
+) -> Response[SectionResponse]:
     principal = _principal(request)
     if shelf is not None:
         principal.require([shelf])
@@ -97,17 +104,21 @@ def section(
     _check_served(request, names)
     with request.app.state.shelves.use(names) as shelves:
         for name in names:
-            found = shelves[name].sections.get(section_id)
-            if found is not None:
-                document = shelves[name].documents[found.doc_id]
-                return _section_response(name, section_id, found, document)
+            resolved = shelves[name].resolve(section_id)
+            if resolved is not None:
+                found, alias = resolved
+                body = _section_response(name, found, shelves[name].documents[found.doc_id])
+                if alias is None:
+                    return Response(body)
+                moved = body.model_copy(update={"moved_from": section_id, "note": moved_note(alias, found)})
+                return Response(moved, status_code=301, headers={"Location": f"/api/sections/{found.id}?shelf={quote(name)}"})
     where = f"shelf '{shelf}'" if shelf else "the shelves this token grants"
     raise NotFound(f"no section '{section_id}' in {where}; section ids come from answers' citations and /api/search")
 
 
-def _section_response(name: str, section_id: str, found, document: dict) -> SectionResponse:
+def _section_response(name: str, found, document: dict) -> SectionResponse:
     return SectionResponse(
-        shelf=name, section_id=section_id, doc_id=found.doc_id, title=document["title"], path=document["path"],
+        shelf=name, section_id=found.id, doc_id=found.doc_id, title=document["title"], path=document["path"],
         heading=found.heading, heading_path=found.heading_path, page_start=found.page_start, page_end=found.page_end,
         text=found.text, blocks=[b.model_dump(exclude={"figure_id"}, exclude_defaults=True) for b in found.blocks],
     )

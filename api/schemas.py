@@ -128,6 +128,8 @@ class SectionResponse(BaseModel):
     page_end: int | None
     text: str
     blocks: list[dict]
+    moved_from: str | None = Field(default=None, description="The old id asked for, when the section was renamed since (HTTP 301).")
+    note: str | None = Field(default=None, description="Where a renamed section went, when moved_from is set.")
 
 
 class HealthResponse(BaseModel):

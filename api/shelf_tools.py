@@ -13,6 +13,7 @@ from api.cite_links import Citation, SiteLinks, linked_answer
 from api.errors import NotFound
 from api.schemas import AskResponse
 from api.shelves import OpenShelf
+from compiler.renames import SectionAlias, moved_note
 from compiler.snippets import snippet
 
 __all__ = ["ToolHit", "SearchResults", "SectionText", "ToolLink", "LinkResults", "ToolFact", "LedgerResults", "CheckedAnswer",
@@ -49,6 +50,8 @@ class SectionText(BaseModel):
     page_end: int | None = None
     text: str = Field(description="The section's own text, as compiled.")
     url: str | None = Field(default=None, description="The section in the shelf's site.")
+    moved_from: str | None = Field(default=None, description="The old id asked for, when the section was renamed since.")
+    note: str | None = Field(default=None, description="Where a renamed section went, when moved_from is set.")
 
 
 class ToolLink(BaseModel):
@@ -107,20 +110,22 @@ def search_results(shelf: OpenShelf, query: str, k: int, links: SiteLinks) -> Se
     return SearchResults(shelf=shelf.name, query=result.query, hits=hits, warnings=result.warnings)
 
 
-def find_section(readable: dict[str, OpenShelf], section_id: str) -> tuple[OpenShelf, object]:
+def find_section(readable: dict[str, OpenShelf], section_id: str) -> tuple[OpenShelf, object, SectionAlias | None]:
+    """The shelf and section at ``section_id`` (or where a renamed section's old id now answers, with its alias)."""
     for name in sorted(readable):
-        found = readable[name].sections.get(section_id)
-        if found is not None:
-            return readable[name], found
+        resolved = readable[name].resolve(section_id)
+        if resolved is not None:
+            return readable[name], *resolved
     raise NotFound(f"no section '{section_id}' in the shelves you may read; section ids come from search hits and answers' citations")
 
 
 def section_text(readable: dict[str, OpenShelf], section_id: str, links: SiteLinks) -> SectionText:
-    shelf, found = find_section(readable, section_id)
+    shelf, found, alias = find_section(readable, section_id)
     document = shelf.documents[found.doc_id]
-    return SectionText(shelf=shelf.name, section_id=section_id, doc_id=found.doc_id, title=document["title"], path=document["path"],
+    return SectionText(shelf=shelf.name, section_id=found.id, doc_id=found.doc_id, title=document["title"], path=document["path"],
                        heading_path=found.heading_path, page_start=found.page_start, page_end=found.page_end, text=found.text,
-                       url=links.section(shelf.name, found.doc_id, section_id))
+                       url=links.section(shelf.name, found.doc_id, found.id),
+                       moved_from=section_id if alias else None, note=moved_note(alias, found) if alias else None)
 
 
 def link_results(readable: dict[str, OpenShelf], of: str, links: SiteLinks) -> LinkResults:

@@ -22,6 +22,7 @@ from compiler.embedders import Embedder
 from compiler.errors import ShelfwiseError
 from compiler.generations import ReaderHold, current_generation, pointer_target
 from compiler.records import Section
+from compiler.renames import SectionAlias
 from compiler.search import ShelfSearcher
 from compiler.store import Store
 
@@ -72,6 +73,16 @@ class OpenShelf:
     cache: dict = field(default_factory=dict)
     hold: ReaderHold | None = None
     generation: Path | None = None  # the build generation it was opened from (store.sqlite, lexical/, site/); build_dir is the shelf's build folder
+    moved: dict[str, SectionAlias] = field(default_factory=dict)  # the old id of a renamed section -> where it went
+
+    def resolve(self, section_id: str) -> tuple[Section, SectionAlias | None] | None:
+        """The section at ``section_id``, or the one a renamed section's old id now answers at (with its alias)."""
+        if section_id in self.sections:
+            return self.sections[section_id], None
+        alias = self.moved.get(section_id)
+        if alias is not None and alias.new_id in self.sections:
+            return self.sections[alias.new_id], alias
+        return None
 
     def doc_order(self) -> list[str]:
         """Document ids in shelf order (by path)."""
@@ -138,7 +149,7 @@ def _load(name: str, root: Path, build_dir: Path, embedder: Embedder | None, hol
              for l in ledger.links(listing=False) if l.kind != "contradicts_candidate"]
     aliases = ledger.aligned_aliases()
     return OpenShelf(name, root, store, searcher, documents, sections, doc_sections, facts, links, sorted(set(aliases)),
-                     hold=hold, generation=build_dir)
+                     hold=hold, generation=build_dir, moved={a.old_id: a for a in store.section_aliases()})
 
 
 class _Slot:

@@ -24,6 +24,7 @@ from compiler.errors import ConversionError
 from compiler.figures import describe_figures
 from compiler.generations import BuildLock, begin_generation, current_generation, flip_generation
 from compiler.models import ChatModel, make_client
+from compiler.renames import carry_aliases
 from compiler.report import BuildReport, DocReport
 from compiler.sections import build_sections
 from compiler.settings import Settings, ShelfConfig, load_shelf_config, settings_hash
@@ -33,7 +34,7 @@ __all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "cur
 
 
 # Bump when a reader's output changes, so stores compiled by older code reconvert.
-READER_EPOCH = 4
+READER_EPOCH = 5
 
 Progress = Callable[[str], None]
 
@@ -142,7 +143,8 @@ def _convert_one(
         "seconds": round(seconds, 3),
         "warnings": json.dumps(warnings),
     }
-    store.put_document(row, sections, figures)
+    aliases = carry_aliases(store.sections(source.doc_id), store.section_aliases(source.doc_id), sections)
+    store.put_document(row, sections, figures, aliases)
     return DocReport(
         path=source.relpath,
         doc_id=source.doc_id,

@@ -23,6 +23,8 @@ def open_store(shelf: str, settings):
 def cmd_sections(args: argparse.Namespace, settings) -> int:
     store = open_store(args.shelf, settings)
     try:
+        if args.id:
+            return _print_section(store, args)
         docs = store.documents()
         if args.doc and not any(d["doc_id"] == args.doc for d in docs):
             raise ShelfwiseError(f"no document {args.doc!r} in this shelf; 'shelfwise documents {args.shelf}' lists them")
@@ -40,6 +42,27 @@ def cmd_sections(args: argparse.Namespace, settings) -> int:
                 print(f"{s.id}  {'  ' * s.level}{s.heading}  {pages}  ({len(s.text)} chars)")
     finally:
         store.close()
+    return 0
+
+
+def _print_section(store, args: argparse.Namespace) -> int:
+    """One section by id; an old id of a renamed section prints the section it became, with a 'moved' note."""
+    from compiler.renames import moved_note
+
+    found, alias = store.section(args.id), None
+    if found is None:
+        alias = store.section_alias(args.id)
+        found = store.section(alias.new_id) if alias else None
+    if found is None:
+        raise ShelfwiseError(f"no section {args.id!r} in this shelf; 'shelfwise sections {args.shelf}' lists the section ids")
+    note = moved_note(alias, found) if alias else None
+    if args.json:
+        print(json.dumps(found.model_dump() | {"text": found.text, "moved_from": alias and args.id, "note": note}, indent=1, ensure_ascii=False))
+        return 0
+    if note:
+        print(note, file=sys.stderr)
+    pages = f"  p.{found.page_start}" if found.page_start else ""
+    print(f"{found.id}  {' › '.join(found.heading_path) or found.heading}{pages}\n\n{found.text}")
     return 0
 
 
@@ -118,6 +141,8 @@ def add_commands(commands, common, bind) -> None:
         common(parser)
         if by_doc:
             parser.add_argument("--doc", default=None, help="only this document id")
+        if name == "sections":
+            parser.add_argument("--id", default=None, help="print this section (an old id of a renamed section prints the section it became, with a note)")
         if open_flag:
             parser.add_argument("--open", action="store_true", help="list the references not linked, with the reason")
         parser.add_argument("--json", action="store_true", help="print JSON")

@@ -149,9 +149,7 @@ def estimate_compile(shelf_dir: Path, settings: Settings, *, exclude: list[str] 
             key = extractor_key(extractor)
             items = [(s, title) for title, sections, _ in converted for s in sections]
             for doc_id, title in unchanged:
-                cached = {row[0] for row in store.db.execute(
-                    "SELECT s.id FROM sections s JOIN extraction_cache c ON c.section_hash = s.content_hash AND c.extractor = ? "
-                    "WHERE s.doc_id = ?", (key, doc_id))}
+                cached = store.ledger.cached_section_ids(doc_id, key)
                 items += [(s, title) for s in store.sections(doc_id) if s.id not in cached]
             items = [(s, t) for s, t in items if s.text.strip()]
             batches = _batches(items)

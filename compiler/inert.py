@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["Md", "escape_inline", "finalize", "code_block", "table", "link", "heading"]
+__all__ = ["Md", "escape_inline", "finalize", "code_block", "table", "link", "heading", "alias_anchors"]
 
 
 class Md(str):
@@ -83,8 +83,19 @@ def link(label: object, url: str) -> Md:
     return Md(f"[{escape_inline(label)}]({url})")
 
 
-def heading(level: int, text: object, anchor: str) -> Md:
-    """A Markdown heading (level capped at 6) whose id is ``anchor`` (attr_list)."""
+def _check_anchor(anchor: str) -> None:
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", anchor):
         raise ValueError(f"bad anchor {anchor!r}: anchors are section ids")
+
+
+def alias_anchors(anchors: list[str]) -> Md | None:
+    """Empty elements holding the old ids of a renamed section, set just above its heading (None: no old ids)."""
+    for anchor in anchors:
+        _check_anchor(anchor)
+    return Md("".join(f'<span id="{anchor}" class="sw-moved"></span>' for anchor in anchors)) if anchors else None
+
+
+def heading(level: int, text: object, anchor: str) -> Md:
+    """A Markdown heading (level capped at 6) whose id is ``anchor`` (attr_list)."""
+    _check_anchor(anchor)
     return Md("#" * max(1, min(level, 6)) + " " + (escape_inline(text) or "(untitled)") + " {#" + anchor + "}")

@@ -17,7 +17,7 @@ from compiler.hooks import Hook
 from compiler.ledger import Assertion
 from compiler.links import Link
 
-__all__ = ["LedgerStore", "StoredAssertion", "DETAIL_FIELDS"]
+__all__ = ["LedgerStore", "StoredAssertion", "AssertionRow", "DETAIL_FIELDS", "PAGE_HOOK_FIELDS"]
 
 DETAIL_FIELDS = {"conditions", "exceptions", "thresholds", "modality", "step", "target"}
 """The parts of an assertion stored as its JSON ``detail``."""
@@ -33,6 +33,24 @@ class StoredAssertion:
 
     def __iter__(self):  # (doc id, section id, assertion), as the stages unpack it
         return iter((self.doc_id, self.section_id, self.assertion))
+
+
+@dataclass(frozen=True)
+class AssertionRow:
+    """A stored assertion as the pages show it: where it stands, its position, and its detail as stored."""
+
+    doc_id: str
+    section_id: str
+    seq: int
+    kind: str
+    subject: str
+    statement: str
+    quote: str
+    detail: dict
+
+
+PAGE_HOOK_FIELDS = {"doc_id", "section_id", "seq", "kind", "relation", "text", "quote", "status", "reason"}
+"""What the pages read of a hook."""
 
 
 class LedgerStore:
@@ -60,6 +78,12 @@ class LedgerStore:
         """(content hash, reader settings hash) of a stored document."""
         row = self.db.execute("SELECT content_hash, settings_hash FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
         return row[0], row[1]
+
+    def cached_section_ids(self, doc_id: str, extractor: str) -> set[str]:
+        """The sections of a stored document whose extraction by ``extractor`` is cached (by content hash)."""
+        return {row[0] for row in self.db.execute(
+            "SELECT s.id FROM sections s JOIN extraction_cache c ON c.section_hash = s.content_hash AND c.extractor = ? "
+            "WHERE s.doc_id = ?", (extractor, doc_id))}
 
     def extracted_keys(self) -> dict[str, str]:
         """Document id -> the key its ledger was extracted under."""
@@ -127,8 +151,35 @@ class LedgerStore:
         rows = self.db.execute(f"SELECT * FROM links ORDER BY {order}").fetchall()
         return [Link(**dict(row)) for row in rows]
 
+    def revision_links(self) -> list[tuple[str, str, str]]:
+        """(kind, newer, older) of the supersedes and same_series links, by kind and documents."""
+        rows = self.db.execute("SELECT kind, src_doc, dst_doc FROM links WHERE kind IN ('supersedes', 'same_series') ORDER BY kind, src_doc, dst_doc")
+        return [(r[0], r[1], r[2]) for r in rows.fetchall()]
+
     def aligned_aliases(self) -> list[tuple[str, str]]:
         return [(row[0], row[1]) for row in self.db.execute("SELECT short, long FROM aliases WHERE decision = 'aligned' ORDER BY short, long")]
+
+    # --- what the pages read ------------------------------------------------------------------------------------
+    def assertion_rows(self) -> list[AssertionRow]:
+        """Every assertion by document id, then position."""
+        rows = self.db.execute("SELECT doc_id, section_id, seq, kind, subject, statement, quote, detail FROM assertions ORDER BY doc_id, seq")
+        return [AssertionRow(*row[:7], json.loads(row[7] or "{}")) for row in rows]
+
+    def page_links(self) -> list[Link]:
+        """Every link by kind, source section and destination section (the order of the pages' panels)."""
+        rows = self.db.execute("SELECT * FROM links ORDER BY kind, src_doc, src_section, dst_doc, dst_section, id").fetchall()
+        return [Link(**dict(row)) for row in rows]
+
+    def briefs(self) -> dict[str, dict]:
+        return {row[0]: json.loads(row[1]) for row in self.db.execute("SELECT doc_id, body FROM briefs ORDER BY doc_id")}
+
+    def dossiers(self) -> list[tuple[str, dict]]:
+        """(topic, dossier) by topic."""
+        return [(row[0], json.loads(row[1])) for row in self.db.execute("SELECT topic, body FROM dossiers ORDER BY topic")]
+
+    def ran(self) -> bool:
+        """Whether the ledger stage has run on this store."""
+        return self.db.execute("SELECT COUNT(*) FROM ledger_state").fetchone()[0] > 0
 
     # --- writing the shelf-wide results ------------------------------------------------------------------------
     def replace_shelf_links(self, hooks: list[Hook], links: list[Link], aliases: list[Alias], briefs: dict[str, dict],

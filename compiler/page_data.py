@@ -8,12 +8,13 @@ are simply left out. Everything is ordered (document path, then sequence).
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections import defaultdict
+from dataclasses import asdict
 
 from pydantic import BaseModel, Field
 
+from compiler.ledger_store import PAGE_HOOK_FIELDS
 from compiler.names import short_name, subject_phrase
 
 __all__ = ["ShelfData", "load_shelf_data", "dossier_slug", "section_panel", "document_relations", "links_by_document"]
@@ -49,37 +50,28 @@ def dossier_slug(key: str) -> str:
 
 
 def load_shelf_data(store, shelf: str) -> ShelfData:
-    db = store.db
     documents = [dict(row) for row in store.documents()]
     order = {row["doc_id"]: n for n, row in enumerate(documents)}
-    labels = {row[0]: (row[1], row[2]) for row in db.execute("SELECT id, doc_id, heading FROM sections ORDER BY doc_id, seq")}
+    labels = store.section_labels()
+    ledger = store.ledger
     assertions: dict[str, list[dict]] = defaultdict(list)
     titles = {row["doc_id"]: row["title"] for row in documents}
-    for row in db.execute("SELECT doc_id, section_id, seq, kind, subject, statement, quote, detail FROM assertions ORDER BY doc_id, seq"):
-        item = dict(row)
-        item["detail"] = json.loads(item["detail"] or "{}")
+    for row in ledger.assertion_rows():
+        item = asdict(row)
         heading = labels.get(item["section_id"], ("", ""))[1]
         item["subject"] = subject_phrase(item["subject"], item["quote"], heading, titles.get(item["doc_id"], ""))
         assertions[item["doc_id"]].append(item)
     hooks: dict[str, list[dict]] = defaultdict(list)
-    for row in db.execute("SELECT doc_id, section_id, seq, kind, relation, text, quote, status, reason FROM hooks ORDER BY doc_id, seq"):
-        hooks[row["doc_id"]].append(dict(row))
-    links = [
-        dict(row)
-        for row in db.execute(
-            "SELECT id, kind, src_doc, src_section, dst_doc, dst_section, evidence, reason FROM links "
-            "ORDER BY kind, src_doc, src_section, dst_doc, dst_section, id"
-        )
-        if row["src_doc"] in order and row["dst_doc"] in order
-    ]
-    briefs = {row[0]: json.loads(row[1]) for row in db.execute("SELECT doc_id, body FROM briefs ORDER BY doc_id") if row[0] in order}
+    for hook in ledger.hooks():
+        hooks[hook.doc_id].append(hook.model_dump(include=PAGE_HOOK_FIELDS))
+    links = [link.model_dump(exclude={"hook_id"}) for link in ledger.page_links() if link.src_doc in order and link.dst_doc in order]
+    briefs = {doc_id: body for doc_id, body in ledger.briefs().items() if doc_id in order}
     dossiers = []
-    for topic, body in db.execute("SELECT topic, body FROM dossiers ORDER BY topic"):
-        dossier = json.loads(body)
+    for topic, dossier in ledger.dossiers():
         dossier["slug"] = dossier_slug(dossier.get("key") or topic)
         dossiers.append(dossier)
     dossiers.sort(key=lambda d: (d["topic"].lower(), d["slug"]))
-    ledger_ran = db.execute("SELECT COUNT(*) FROM ledger_state").fetchone()[0] > 0
+    ledger_ran = ledger.ran()
     return ShelfData(
         shelf=shelf,
         title=store.get_meta("shelf_title") or shelf,

@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field
 
 from compiler.change_pages import change_pages, pages_by_document
 from compiler.errors import SiteError
-from compiler.inert import Md, code_block, escape_inline, finalize, heading, link, table
+from compiler.inert import Md, alias_anchors, code_block, escape_inline, finalize, heading, link, table
 from compiler.linkmap import link_map_html
 from compiler.originals import download_name, original_href, stored_name
 from compiler.names import count, page_count, page_unit, plural, reader_label, relation_words
@@ -200,6 +200,9 @@ def _document_context(store, data: ShelfData, row: dict, panels: dict, relations
             if not writer.fresh(path, figure.image_hash or _hash(len(figure.image))):
                 writer.write(path, figure.image)
     sections = []
+    old_ids: dict[str, list[str]] = {}
+    for alias in store.section_aliases(doc_id):
+        old_ids.setdefault(alias.new_id, []).append(alias.old_id)
     store_sections = store.sections(doc_id)
     for section in store_sections:
         level = 1 if section.level == 0 else section.level + 1
@@ -209,6 +212,7 @@ def _document_context(store, data: ShelfData, row: dict, panels: dict, relations
             "id": section.id,
             "level": section.level,
             "heading": heading(level, text, section.id),
+            "anchors": alias_anchors(old_ids.get(section.id, [])),
             "pages": _pages_label(section.page_start, section.page_end, row["format"]),
             "blocks": [_block_md(block, figures, doc_id, section.id, rows, row["format"], text) for block in section.blocks],
             "panel": panels.get(section.id),
@@ -220,8 +224,8 @@ def _document_context(store, data: ShelfData, row: dict, panels: dict, relations
 
 def _keep_figure_paths(store, doc_id: str, writer: _Writer) -> None:
     """An unchanged document page still owns its figure files."""
-    for row in store.db.execute("SELECT id, image_hash FROM figures WHERE doc_id = ? AND image IS NOT NULL ORDER BY id", (doc_id,)):
-        writer.fresh(f"documents/{doc_id}/{row[0]}.png", row[1] or "")
+    for figure_id, image_hash in store.figure_images(doc_id):
+        writer.fresh(f"documents/{doc_id}/{figure_id}.png", image_hash or "")
 
 
 def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_dir: Path | None = None,
@@ -257,10 +261,10 @@ def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_di
         doc_id = row["doc_id"]
         panels = section_panel(data, doc_id, by_doc)
         relations = document_relations(data, doc_id, by_doc)
-        figure_meta = [tuple(r) for r in store.db.execute(
-            "SELECT id, caption, description, described_by, image_hash FROM figures WHERE doc_id = ? ORDER BY id", (doc_id,))]
+        figure_meta = store.figure_meta(doc_id)
         key = _hash(templates_key, base, row["content_hash"], row["settings_hash"], row["title"], panels, relations,
-                    data.briefs.get(doc_id), figure_meta, changes_of.get(doc_id, []))
+                    data.briefs.get(doc_id), figure_meta, changes_of.get(doc_id, []),
+                    [(a.old_id, a.new_id) for a in store.section_aliases(doc_id)])
         path = f"documents/{doc_id}.md"
         section_count += row["n_sections"]
         if writer.fresh(path, key):

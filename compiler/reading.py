@@ -141,10 +141,8 @@ class SectionReader:
         if section_id not in self._spans:
             text = self.searcher.sections[section_id][3]
             model = self.searcher.embedder.model_id if self.searcher.embedder is not None else None
-            rows = self.searcher.store.db.execute(
-                "SELECT text FROM passages WHERE model = ? AND section_id = ? ORDER BY ordinal", (model, section_id)
-            ).fetchall()
-            self._spans[section_id] = passage_spans(text, [row[0].split("\n\n", 1)[-1] for row in rows])
+            texts = self.searcher.store.vectors.section_passage_texts(model, section_id)
+            self._spans[section_id] = passage_spans(text, [passage.split("\n\n", 1)[-1] for passage in texts])
         return self._spans[section_id]
 
     def _terms(self, query: str, text: str, spans: list[tuple[int, int] | None]) -> tuple[dict[str, float], list[set[str]]]:

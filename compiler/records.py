@@ -14,6 +14,20 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+CELL_JOIN = " | "
+"""Between the cells of a table row rendered as text (api/terms.py ``table_cells`` splits a row back)."""
+
+
+def row_text(cells: list[str]) -> str:
+    """One table row as text: its cells joined by ``CELL_JOIN`` (the one place rows become text)."""
+    return CELL_JOIN.join(cells)
+
+
+def table_text(rows: list[list[str]]) -> str:
+    """A table grid as text, one row a line: what search, the ledger and the checker read of a table."""
+    return "\n".join(row_text(row) for row in rows)
+
+
 ElementKind = Literal["heading", "paragraph", "list_item", "table", "figure", "code"]
 
 

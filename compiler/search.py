@@ -23,7 +23,6 @@ and a copy of a section ranked above folds into it (``SearchHit.repeats``, compi
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from itertools import zip_longest
@@ -158,8 +157,7 @@ class ShelfSearcher:
         self.reranker = reranker
         """compiler.rerank.Reranker, or None: the fused order stands."""
         self.documents = {row["doc_id"]: row for row in store.documents()}
-        rows = store.db.execute("SELECT id, doc_id, heading, heading_path, text FROM sections").fetchall()
-        self.sections = {row[0]: (row[1], row[2], json.loads(row[3]), row[4]) for row in rows}
+        self.sections = {s.id: (s.doc_id, s.heading, s.heading_path, s.text) for s in store.section_bodies()}
         self._heading_words: dict[str, tuple[str, ...]] | None = None
         self._heading_counts: Counter = Counter()
         self._caption_words: dict[str, set[str]] | None = None
@@ -215,8 +213,8 @@ class ShelfSearcher:
         if not passages:
             return body
         passage_id = max(passages, key=lambda p: (p[2], -p[1]))[0]
-        row = self.store.db.execute("SELECT text FROM passages WHERE id = ?", (passage_id,)).fetchone()
-        return row[0].split("\n\n", 1)[-1] if row else body
+        text = self.store.vectors.passage_text(passage_id)
+        return text.split("\n\n", 1)[-1] if text is not None else body
 
     @property
     def dense(self) -> DenseIndex:
@@ -336,11 +334,7 @@ class ShelfSearcher:
         ranked = [sid for group in zip_longest(*per_document) for sid in group if sid is not None]
         if ranked:
             return ranked[: self.depth]
-        order = self.store.db.execute(
-            f"SELECT id FROM sections WHERE doc_id IN ({','.join('?' for _ in named)}) AND text != '' ORDER BY doc_id, seq",
-            named,
-        )
-        return [row[0] for row in order][: self.depth]
+        return self.store.text_section_ids(named)[: self.depth]
 
     def route_numeric(self, query: str) -> list[str]:
         """When the query holds a quantity (a number with a unit, or money): sections holding its numbers."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from compiler.records import Block, Converted, Element, Figure, Section
+from compiler.records import Block, Converted, Element, Figure, Section, table_text
 from compiler.refs import section_id
 
 __all__ = ["build_sections", "numbering_depth", "repair_levels"]
@@ -66,7 +66,7 @@ def repair_levels(headings: list[Element]) -> list[int]:
 def _block(element: Element) -> Block:
     text = element.text
     if element.kind == "table" and element.rows and not text:
-        text = "\n".join(" | ".join(cell for cell in row) for row in element.rows)
+        text = table_text(element.rows)
     return Block(
         kind=element.kind,
         text=text,

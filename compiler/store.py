@@ -10,17 +10,21 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import NamedTuple
 from pathlib import Path
 
 from compiler.errors import StoreError
 from compiler.records import Block, Figure, Section
+from compiler.renames import SectionAlias
+from compiler.vector_store import EMBEDDING_CACHE, VectorStore
 
 try:  # pragma: no cover - which one is installed depends on the platform
     import pysqlite3.dbapi2 as sqlite3  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
 
-__all__ = ["Store", "sqlite3", "MIGRATIONS", "DocumentRow", "FailureRow"]
+__all__ = ["Store", "sqlite3", "MIGRATIONS", "DocumentRow", "FailureRow", "SectionBody", "FigureMeta"]
 
 
 def _m1(db) -> None:
@@ -179,17 +183,29 @@ def _m_search(db) -> None:
             UNIQUE (model, section_id, ordinal)
         );
         CREATE INDEX passages_doc ON passages(model, doc_id);
-        CREATE TABLE embedding_cache (
-            model TEXT NOT NULL,
-            text_hash TEXT NOT NULL,
-            vector BLOB NOT NULL,
-            PRIMARY KEY (model, text_hash)
+        """
+    )
+    db.execute(EMBEDDING_CACHE)
+
+
+def _m_section_aliases(db) -> None:
+    """Old ids of renamed sections and the section each now answers at (compiler/renames.py); a document's
+    aliases go with it."""
+    db.executescript(
+        """
+        CREATE TABLE section_aliases (
+            old_id TEXT PRIMARY KEY,
+            doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+            new_id TEXT NOT NULL,
+            old_heading TEXT NOT NULL,
+            score REAL NOT NULL
         );
+        CREATE INDEX section_aliases_doc ON section_aliases(doc_id, new_id);
         """
     )
 
 
-MIGRATIONS: list[Callable] = [_m1, _m_ledger, _m_search]
+MIGRATIONS: list[Callable] = [_m1, _m_ledger, _m_search, _m_section_aliases]
 
 
 class DocumentRow(dict):
@@ -198,6 +214,27 @@ class DocumentRow(dict):
 
 class FailureRow(dict):
     """A failures row: path, content_hash, reason."""
+
+
+@dataclass(frozen=True)
+class SectionBody:
+    """What search reads of a section: its ids, heading, heading path and own text."""
+
+    id: str
+    doc_id: str
+    heading: str
+    heading_path: list[str]
+    text: str
+
+
+class FigureMeta(NamedTuple):
+    """A figure as its page's input hash sees it (a tuple: it is hashed as a JSON list)."""
+
+    id: str
+    caption: str
+    description: str | None
+    described_by: str | None
+    image_hash: str | None
 
 
 class Store:
@@ -233,6 +270,11 @@ class Store:
 
         return LedgerStore(self.db)
 
+    @property
+    def vectors(self) -> VectorStore:
+        """The dense index's tables (``compiler.vector_store.VectorStore``): passages, vec0 tables, the embedding cache."""
+        return VectorStore(self.db)
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         with self.db:
@@ -247,8 +289,8 @@ class Store:
         row = self.db.execute("SELECT * FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
         return DocumentRow(dict(row)) if row else None
 
-    def put_document(self, row: dict, sections: list[Section], figures: list[Figure]) -> None:
-        """Replace one document and everything it holds, in one transaction."""
+    def put_document(self, row: dict, sections: list[Section], figures: list[Figure], aliases: list[SectionAlias] = ()) -> None:
+        """Replace one document and everything it holds (with the old ids of its renamed sections), in one transaction."""
         with self.db:
             self.db.execute("DELETE FROM documents WHERE doc_id = ? OR path = ?", (row["doc_id"], row["path"]))
             columns = ", ".join(row)
@@ -264,6 +306,10 @@ class Store:
                     (f.id, f.doc_id, f.section_id, f.caption, f.page, f.image, f.image_hash, f.description, f.described_by)
                     for f in figures
                 ],
+            )
+            self.db.executemany(
+                "INSERT INTO section_aliases (old_id, doc_id, new_id, old_heading, score) VALUES (?, ?, ?, ?, ?)",
+                [(a.old_id, a.doc_id, a.new_id, a.old_heading, a.score) for a in aliases],
             )
             self.db.execute("DELETE FROM failures WHERE path = ?", (row["path"],))
 
@@ -284,6 +330,51 @@ class Store:
     def section(self, section_id: str) -> Section | None:
         row = self.db.execute("SELECT * FROM sections WHERE id = ?", (section_id,)).fetchone()
         return _section_from_row(row) if row else None
+
+    def section_labels(self) -> dict[str, tuple[str, str]]:
+        """Section id -> (document id, heading), by document id then position."""
+        return {row[0]: (row[1], row[2]) for row in self.db.execute("SELECT id, doc_id, heading FROM sections ORDER BY doc_id, seq")}
+
+    def figure_meta(self, doc_id: str) -> list[FigureMeta]:
+        """What a document page shows of its figures (no image bytes), by figure id."""
+        rows = self.db.execute("SELECT id, caption, description, described_by, image_hash FROM figures WHERE doc_id = ? ORDER BY id", (doc_id,))
+        return [FigureMeta(*row) for row in rows]
+
+    def figure_images(self, doc_id: str) -> list[tuple[str, str | None]]:
+        """(figure id, image hash) of a document's figures that have an image, by figure id."""
+        rows = self.db.execute("SELECT id, image_hash FROM figures WHERE doc_id = ? AND image IS NOT NULL ORDER BY id", (doc_id,))
+        return [(row[0], row[1]) for row in rows]
+
+    def section_count(self, *, with_text: bool = False) -> int:
+        """How many sections the store holds (``with_text``: only those with text of their own)."""
+        return self.db.execute("SELECT count(*) FROM sections" + (" WHERE text != ''" if with_text else "")).fetchone()[0]
+
+    def long_section_headings(self, min_chars: int, limit: int) -> list[str]:
+        """Headings of sections below a title with more than ``min_chars`` characters of text, the first ``limit`` by id."""
+        rows = self.db.execute("SELECT heading FROM sections WHERE level >= 1 AND length(text) > ? ORDER BY id LIMIT ?", (min_chars, limit))
+        return [row[0] for row in rows]
+
+    def section_bodies(self) -> list[SectionBody]:
+        """Every section's heading and text, in the order they were stored (blocks left out: search reads text)."""
+        rows = self.db.execute("SELECT id, doc_id, heading, heading_path, text FROM sections").fetchall()
+        return [SectionBody(row[0], row[1], row[2], json.loads(row[3]), row[4]) for row in rows]
+
+    def text_section_ids(self, doc_ids: list[str]) -> list[str]:
+        """The ids of the sections with text of some documents, by document id then position."""
+        rows = self.db.execute(
+            f"SELECT id FROM sections WHERE doc_id IN ({','.join('?' for _ in doc_ids)}) AND text != '' ORDER BY doc_id, seq", doc_ids)
+        return [row[0] for row in rows]
+
+    def section_aliases(self, doc_id: str | None = None) -> list[SectionAlias]:
+        """The old ids of renamed sections (of one document, or all), by old id."""
+        query = "SELECT old_id, doc_id, new_id, old_heading, score FROM section_aliases"
+        rows = self.db.execute(query + (" WHERE doc_id = ?" if doc_id else "") + " ORDER BY old_id", (doc_id,) if doc_id else ()).fetchall()
+        return [SectionAlias(*row) for row in rows]
+
+    def section_alias(self, old_id: str) -> SectionAlias | None:
+        """Where a renamed section's old id now answers, or None."""
+        row = self.db.execute("SELECT old_id, doc_id, new_id, old_heading, score FROM section_aliases WHERE old_id = ?", (old_id,)).fetchone()
+        return SectionAlias(*row) if row else None
 
     def figures(self, doc_id: str | None = None) -> list[Figure]:
         query = "SELECT * FROM figures" + (" WHERE doc_id = ?" if doc_id else "") + " ORDER BY id"

@@ -9,7 +9,6 @@ A section scores as its best passage (cosine similarity).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -18,6 +17,7 @@ from pydantic import BaseModel, Field
 from compiler.embedders import Embedder
 from compiler.passages import Passage, PassageSizing, build_passages
 from compiler.records import Section
+from compiler.vector_store import VectorStore, load_sqlite_vec, vec_table
 
 __all__ = [
     "VectorStats",
@@ -43,61 +43,20 @@ class VectorStats(BaseModel):
     removed_documents: int = Field(default=0, description="Documents whose passages were dropped.")
 
 
-def load_sqlite_vec(db) -> None:
-    """Load sqlite-vec into ``db`` (once per connection)."""
-    try:
-        db.execute("SELECT vec_version()")
-        return
-    except Exception:  # noqa: BLE001 - the function is missing until the extension is loaded
-        pass
-    import sqlite_vec
-
-    db.enable_load_extension(True)
-    sqlite_vec.load(db)
-    db.enable_load_extension(False)
-
-
-def vec_table(model_id: str) -> str:
-    """The vec0 table of one model: 'vec_' + 12 hex digits of the model id's hash."""
-    return "vec_" + hashlib.sha256(model_id.encode("utf-8")).hexdigest()[:12]
-
-
 def encode_vector(vector: Iterable[float]) -> bytes:
     return np.asarray(list(vector), dtype=np.float32).tobytes()
-
-
-def _ensure_table(db, embedder: Embedder) -> str:
-    load_sqlite_vec(db)
-    table = vec_table(embedder.model_id)
-    db.execute(
-        f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING vec0(embedding float[{int(embedder.dimensions)}] distance_metric=cosine)"
-    )
-    return table
 
 
 class EmbeddingCache:
     """Vectors by (model id, text hash) in an ``embedding_cache`` table of any SQLite connection."""
 
     def __init__(self, db, model_id: str):
-        self.db = db
+        self.tables = VectorStore(db)
         self.model_id = model_id
-        db.execute(
-            "CREATE TABLE IF NOT EXISTS embedding_cache (model TEXT NOT NULL, text_hash TEXT NOT NULL, "
-            "vector BLOB NOT NULL, PRIMARY KEY (model, text_hash))"
-        )
+        self.tables.ensure_cache()
 
     def get(self, hashes: Iterable[str]) -> dict[str, bytes]:
-        found: dict[str, bytes] = {}
-        wanted = sorted(set(hashes))
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" for _ in chunk)
-            rows = self.db.execute(
-                f"SELECT text_hash, vector FROM embedding_cache WHERE model = ? AND text_hash IN ({marks})",
-                [self.model_id, *chunk],
-            )
-            found.update({row[0]: row[1] for row in rows})
-        return found
+        return self.tables.cached_vectors(self.model_id, hashes)
 
     def fill(
         self,
@@ -114,22 +73,12 @@ class EmbeddingCache:
         for start in range(0, len(missing), embedder.batch_size):
             batch = missing[start : start + embedder.batch_size]
             embedded = embedder.embed_batch([texts[h] for h in batch])
-            rows = [(self.model_id, h, encode_vector(v)) for h, v in zip(batch, embedded)]
-            with self.db:
-                self.db.executemany("INSERT OR REPLACE INTO embedding_cache VALUES (?,?,?)", rows)
-            vectors.update({h: blob for _, h, blob in rows})
+            rows = [(h, encode_vector(v)) for h, v in zip(batch, embedded)]
+            self.tables.cache_vectors(self.model_id, rows)
+            vectors.update(rows)
             if progress:
                 progress(f"dense: embedded {min(start + len(batch), len(missing))}/{len(missing)} passages")
         return vectors, len(missing)
-
-
-def _drop_passages(db, table: str, model_id: str, doc_ids: Iterable[str]) -> None:
-    for doc_id in doc_ids:
-        ids = [row[0] for row in db.execute("SELECT id FROM passages WHERE model = ? AND doc_id = ?", (model_id, doc_id))]
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            db.execute(f"DELETE FROM {table} WHERE rowid IN ({','.join('?' for _ in chunk)})", chunk)
-        db.execute("DELETE FROM passages WHERE model = ? AND doc_id = ?", (model_id, doc_id))
 
 
 def update_vectors(
@@ -144,8 +93,8 @@ def update_vectors(
     Gathers every passage and vector first (embedding only cache misses), then
     replaces the documents' rows in one transaction.
     """
-    db = store.db
-    table = _ensure_table(db, embedder)
+    tables = VectorStore(store.db)
+    table = tables.ensure_vec_table(embedder.model_id, embedder.dimensions)
     sizing = PassageSizing(
         window_tokens=embedder.window_tokens, count_tokens=embedder.count_tokens, max_chars=embedder.passage_chars
     )
@@ -153,20 +102,10 @@ def update_vectors(
     for doc_id, title, sections in documents:
         built[doc_id] = build_passages(title, sections, sizing)
     texts = {p.text_hash: p.text for passages in built.values() for p in passages}
-    cache = EmbeddingCache(db, embedder.model_id)
+    cache = EmbeddingCache(store.db, embedder.model_id)
     vectors, embedded = cache.fill(texts, embedder, progress)
     removed = sorted(set(removed_doc_ids) - set(built))
-    with db:
-        _drop_passages(db, table, embedder.model_id, [*removed, *built])
-        written = 0
-        for doc_id in sorted(built):
-            for p in built[doc_id]:
-                cursor = db.execute(
-                    "INSERT INTO passages (model, doc_id, section_id, ordinal, text, text_hash, tokens) VALUES (?,?,?,?,?,?,?)",
-                    (embedder.model_id, p.doc_id, p.section_id, p.ordinal, p.text, p.text_hash, p.tokens),
-                )
-                db.execute(f"INSERT INTO {table}(rowid, embedding) VALUES (?, ?)", (cursor.lastrowid, vectors[p.text_hash]))
-                written += 1
+    written = tables.replace_passages(table, embedder.model_id, [*removed, *built], [p for doc_id in sorted(built) for p in built[doc_id]], vectors)
     return VectorStats(
         documents=len(built),
         passages=written,
@@ -178,22 +117,17 @@ def update_vectors(
 
 def passage_doc_ids(store, model_id: str) -> set[str]:
     """Documents that have passages for ``model_id``."""
-    rows = store.db.execute("SELECT DISTINCT doc_id FROM passages WHERE model = ?", (model_id,))
-    return {row[0] for row in rows}
+    return VectorStore(store.db).passage_doc_ids(model_id)
 
 
 def dense_sections(store, embedder: Embedder, query_vector: list[float], *, passages: int = 400) -> list[tuple[str, float]]:
     """(section id, best passage cosine similarity), best first, from the ``passages`` nearest passages."""
     if not any(query_vector):
         return []  # a query with no embeddable content has no direction: nothing is near it
-    db = store.db
-    table = _ensure_table(db, embedder)
+    tables = VectorStore(store.db)
+    table = tables.ensure_vec_table(embedder.model_id, embedder.dimensions)
     k = max(1, min(int(passages), 4096))
-    rows = db.execute(
-        f"SELECT p.section_id, v.distance FROM (SELECT rowid, distance FROM {table} WHERE embedding MATCH ? AND k = ?) v "
-        "JOIN passages p ON p.id = v.rowid ORDER BY v.distance, p.section_id",
-        (encode_vector(query_vector), k),
-    ).fetchall()
+    rows = tables.nearest(table, encode_vector(query_vector), k)
     best: dict[str, float] = {}
     for section_id, distance in rows:
         if distance is not None:
@@ -203,14 +137,10 @@ def dense_sections(store, embedder: Embedder, query_vector: list[float], *, pass
 
 def passage_matrix(store, model_id: str) -> tuple[list[str], np.ndarray]:
     """Every passage's section id and its vector (rows, float32) for one model, for brute-force comparison."""
-    rows = store.db.execute(
-        "SELECT p.section_id, c.vector FROM passages p JOIN embedding_cache c ON c.model = p.model AND c.text_hash = p.text_hash "
-        "WHERE p.model = ? ORDER BY p.id",
-        (model_id,),
-    ).fetchall()
+    rows = VectorStore(store.db).passage_vectors(model_id)
     if not rows:
         return [], np.zeros((0, 0), dtype=np.float32)
-    return [row[0] for row in rows], np.vstack([np.frombuffer(row[1], dtype=np.float32) for row in rows])
+    return [row.section_id for row in rows], np.vstack([np.frombuffer(row.vector, dtype=np.float32) for row in rows])
 
 
 _BLAS = None
@@ -235,16 +165,12 @@ class DenseIndex:
     """
 
     def __init__(self, store, model_id: str):
-        rows = store.db.execute(
-            "SELECT p.id, p.section_id, p.ordinal, c.vector FROM passages p JOIN embedding_cache c "
-            "ON c.model = p.model AND c.text_hash = p.text_hash WHERE p.model = ? ORDER BY p.id",
-            (model_id,),
-        ).fetchall()
-        self.passage_ids = [row[0] for row in rows]
-        self.section_ids = [row[1] for row in rows]
-        self.ordinals = [row[2] for row in rows]
+        rows = VectorStore(store.db).passage_vectors(model_id)
+        self.passage_ids = [row.passage_id for row in rows]
+        self.section_ids = [row.section_id for row in rows]
+        self.ordinals = [row.ordinal for row in rows]
         self.matrix = (
-            np.vstack([np.frombuffer(row[3], dtype=np.float32) for row in rows]) if rows else np.zeros((0, 1), dtype=np.float32)
+            np.vstack([np.frombuffer(row.vector, dtype=np.float32) for row in rows]) if rows else np.zeros((0, 1), dtype=np.float32)
         )
         norms = np.linalg.norm(self.matrix, axis=1, keepdims=True)
         self.matrix = self.matrix / np.where(norms > 0, norms, 1.0)  # cosine, whatever the embedder returns

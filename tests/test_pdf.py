@@ -389,6 +389,7 @@ def test_docling_document_maps_to_elements(tmp_path: Path) -> None:
     ]
     table = next(e for e in elements if e.kind == "table")
     assert table.rows == [["Key", "Value"], ["a", "1"]] and table.header_rows == 1
+    assert table.text == "Key | Value\na | 1" and table.name is None  # the cells reach search and the checker; a caption is the name
 
 
 def test_scanned_page_is_read_by_ocr_into_headings_and_paragraphs(tmp_path: Path) -> None:

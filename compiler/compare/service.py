@@ -54,8 +54,7 @@ def views_from_store(store: Store) -> dict[str, DocView]:
 
 def links_from_store(store: Store) -> list[tuple[str, str, str]]:
     """(kind, newer, older) of the store's supersedes and same_series links."""
-    rows = store.db.execute("SELECT kind, src_doc, dst_doc FROM links WHERE kind IN ('supersedes', 'same_series') ORDER BY kind, src_doc, dst_doc")
-    return [(r[0], r[1], r[2]) for r in rows.fetchall()]
+    return store.ledger.revision_links()
 
 
 def _check_ids(docs: dict[str, DocView], doc_a: str, doc_b: str) -> None:

@@ -20,7 +20,7 @@ from xml.etree import ElementTree
 
 from compiler.convert import ReadOptions
 from compiler.errors import ConversionError
-from compiler.records import Converted, Element
+from compiler.records import Converted, Element, table_text
 
 _SHEET_NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 
@@ -59,7 +59,7 @@ def _table(item, doc) -> Element:
     if header_rows == 0 and len(rows) > 1:
         header_rows = 1  # the first row of a sheet or slide table is its header in practice
     caption = item.caption_text(doc) if hasattr(item, "caption_text") else ""
-    text = "\n".join(" | ".join(row) for row in rows)
+    text = table_text(rows)
     return Element(kind="table", text=text, rows=rows, header_rows=header_rows, page=_page(item), name=caption or None)
 
 

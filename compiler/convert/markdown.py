@@ -18,7 +18,7 @@ from pathlib import Path
 
 from compiler.convert import ReadOptions
 from compiler.convert.textio import read_text
-from compiler.records import Converted, Element
+from compiler.records import Converted, Element, table_text
 
 __all__ = ["read", "parse_markdown"]
 
@@ -51,10 +51,6 @@ def _split_row(line: str) -> list[str]:
         line = line[:-1]
     cells = re.split(r"(?<!\\)\|", line)
     return [cell.strip() for cell in cells]
-
-
-def _table_text(rows: list[list[str]]) -> str:
-    return "\n".join(" | ".join(row) for row in rows)
 
 
 class _HtmlTable(HTMLParser):
@@ -182,7 +178,7 @@ def parse_markdown(text: str) -> tuple[list[Element], str | None]:
             while i < len(lines) and lines[i].strip() and "|" in lines[i]:
                 rows.append(_split_row(lines[i]))
                 i += 1
-            elements.append(Element(kind="table", text=_table_text(rows), rows=rows, header_rows=1))
+            elements.append(Element(kind="table", text=table_text(rows), rows=rows, header_rows=1))
             prev_blank = False
             continue
         if _HTML_TAG_LINE.match(line) or (_ANCHOR.fullmatch(stripped)):
@@ -202,7 +198,7 @@ def parse_markdown(text: str) -> tuple[list[Element], str | None]:
             parser.feed("\n".join(block))
             rows = [row for row in parser.rows if row]
             if rows:
-                elements.append(Element(kind="table", text=_table_text(rows), rows=rows, header_rows=parser.header_rows))
+                elements.append(Element(kind="table", text=table_text(rows), rows=rows, header_rows=parser.header_rows))
             prev_blank = False
             continue
         if prev_blank and _HTML_BLOCK.match(line) and not para and item is None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from compiler.errors import ConversionError
-from compiler.records import Converted, Element
+from compiler.records import Converted, Element, table_text
 
 __all__ = ["read", "elements_from_document"]
 
@@ -56,7 +56,8 @@ def elements_from_document(document: Any) -> list[Element]:
             grid = [[cell.text for cell in row] for row in item.data.grid]
             if grid:
                 header = sum(1 for row in item.data.grid if row and all(cell.column_header for cell in row)) or 1
-                elements.append(Element(kind="table", rows=grid, header_rows=header, page=page, text=item.caption_text(document)))
+                elements.append(Element(kind="table", rows=grid, header_rows=header, page=page, text=table_text(grid),
+                                        name=item.caption_text(document) or None))
         elif isinstance(item, PictureItem):
             caption = item.caption_text(document)
             elements.append(Element(kind="figure", text=caption, page=page, image=_png(item.get_image(document))))

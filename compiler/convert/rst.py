@@ -17,7 +17,7 @@ from pathlib import Path
 
 from compiler.convert import ReadOptions
 from compiler.convert.textio import read_text
-from compiler.records import Converted, Element
+from compiler.records import Converted, Element, table_text
 
 __all__ = ["read", "parse_rst"]
 
@@ -85,7 +85,7 @@ def _simple_table(block: list[str]) -> Element:
     header = 0
     if len(borders) >= 3:
         header = sum(1 for k, line in enumerate(block[: borders[1]]) if k not in borders and line.strip() and line[: spans[0][1]].strip())
-    return Element(kind="table", text="\n".join(" | ".join(row) for row in rows), rows=rows, header_rows=header)
+    return Element(kind="table", text=table_text(rows), rows=rows, header_rows=header)
 
 
 def _grid_table(block: list[str]) -> Element:
@@ -107,7 +107,7 @@ def _grid_table(block: list[str]) -> Element:
             current[n].append(line[cuts[n] + 1 : cuts[n + 1]].strip(" |"))
     if current is not None:
         rows.append([_join(cell) for cell in current])
-    return Element(kind="table", text="\n".join(" | ".join(row) for row in rows), rows=rows, header_rows=header)
+    return Element(kind="table", text=table_text(rows), rows=rows, header_rows=header)
 
 
 class _Parser:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from compiler.convert import ReadOptions
 from compiler.convert.textio import read_text
-from compiler.records import Converted, Element
+from compiler.records import Converted, Element, table_text
 
 __all__ = ["read", "parse_texinfo", "render"]
 
@@ -355,7 +355,7 @@ def parse_texinfo(lines: list[str], values: dict[str, str] | None = None) -> tup
                 if top["kind"] == "multitable" and top["rows"]:
                     rows = [row for row in top["rows"] if row]
                     reader.elements.append(
-                        Element(kind="table", text="\n".join(" | ".join(r) for r in rows), rows=rows, header_rows=top["header_rows"])
+                        Element(kind="table", text=table_text(rows), rows=rows, header_rows=top["header_rows"])
                     )
             continue
         if _DEF_BLOCKS.match(name):

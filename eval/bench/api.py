@@ -98,10 +98,10 @@ def _generic(build_dir: Path, name: str, n: int = 6) -> list[dict]:
 
     store = Store(build_dir / name / "store.sqlite", create=False)
     try:
-        rows = store.db.execute("SELECT heading FROM sections WHERE level >= 1 AND length(text) > 200 ORDER BY id LIMIT ?", (n,)).fetchall()
+        headings = store.long_section_headings(200, n)
     finally:
         store.close()
-    return [{"question": f"What do the documents say about {row[0]}?", "must": []} for row in rows]
+    return [{"question": f"What do the documents say about {heading}?", "must": []} for heading in headings]
 
 
 def _evidence_read(build_dir: Path, item: dict, read: set[str]) -> float | None:

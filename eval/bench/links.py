@@ -70,7 +70,7 @@ def _shelf_figures(name: str, shelf_dir: Path, build_dir: Path) -> tuple[dict, l
     total = time.perf_counter() - started
     summary = report.stages["links"]
     store = Store(build_dir / report.shelf / "store.sqlite")
-    sections = store.db.execute("SELECT COUNT(*) FROM sections").fetchone()[0]
+    sections = store.section_count()
     links = link_rows(store)
     open_hooks = link_rows(store, open_only=True)
     dismissed_examples = Counter(h["reason"] for h in open_hooks).most_common(8)

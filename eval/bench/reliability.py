@@ -295,7 +295,7 @@ def _snapshot(root: Path, embedder) -> dict:
             "documents": sorted((d, r["content_hash"]) for d, r in shelf.documents.items()),
             "sections": hashlib.sha256(json.dumps(sorted((s.id, s.text) for s in shelf.sections.values())).encode()).hexdigest(),
             "facts": len(shelf.facts), "links": sorted((k.kind, k.src_doc, k.dst_doc) for k in shelf.links),
-            "passages": shelf.store.db.execute("SELECT count(*), group_concat(section_id) FROM (SELECT section_id FROM passages ORDER BY 1)").fetchone(),
+            "passages": (len(ids := shelf.store.vectors.passage_sections()), ",".join(ids)),
             "search": {q: [h.section_id for h in shelf.searcher.search(q, k=5).hits] for q in QUERIES},
             "site": hashlib.sha256("".join(f"{p.relative_to(site)}:{hashlib.sha256(p.read_bytes()).hexdigest()}"
                                            for p in sorted(site.rglob("*")) if p.is_file() and "sitemap" not in p.name).encode()).hexdigest(),

@@ -84,10 +84,8 @@ def _queries(questions: Path | None) -> list[str]:
 def bench_shelf(shelf_dir: Path, embedder, queries: list[str]) -> dict:
     store = Store(shelf_dir / "store.sqlite", create=False)
     out: dict = {"documents": len(store.documents())}
-    n_sections = store.db.execute("SELECT count(*) FROM sections WHERE text != ''").fetchone()[0]
-    fresh = not (shelf_dir / "lexical").exists() or not store.db.execute(
-        "SELECT count(*) FROM passages WHERE model = ?", (embedder.model_id,)
-    ).fetchone()[0]
+    n_sections = store.section_count(with_text=True)
+    fresh = not (shelf_dir / "lexical").exists() or not store.vectors.passage_count(embedder.model_id)
     report = shelf_dir / "report.json"
     built = json.loads(report.read_text()).get("stages", {}).get("indexes") if report.exists() else None
     if fresh:
@@ -97,7 +95,7 @@ def bench_shelf(shelf_dir: Path, embedder, queries: list[str]) -> dict:
         out["index_build"] = _rates(built, "from the shelf's first build (report.json)")
     else:
         out["index_build"] = "indexed incrementally before this run: build rate n.m."
-    passages = store.db.execute("SELECT count(*) FROM passages WHERE model = ?", (embedder.model_id,)).fetchone()[0]
+    passages = store.vectors.passage_count(embedder.model_id)
     vector_bytes = passages * embedder.dimensions * 4
     out["sizes"] = {
         "sections_with_text": n_sections,
