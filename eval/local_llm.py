@@ -289,6 +289,7 @@ def main() -> None:
         log(f"resuming: {len(done)} answers kept from {RESULT.name}, {len(questions) - len(done)} to go")
     server = start_server(args.port)
     started_all = time.perf_counter() - carried
+    code = code_version()
     try:
         role = {name: ChatModel(make_client(settings.models, http_client=logged_client(name, settings.models.timeout_s)), model_id)
                 for name in ("planner", "writer", "checker")}
@@ -330,7 +331,7 @@ def main() -> None:
                                 "removed_by_checker": sum(r["stage"] == "check" for r in trace.removed),
                                 "removed_by_gate": sum(r["stage"] == "gate" for r in trace.removed),
                                 "wrong_shown": wrong_statements(statements(response.sentences), q["must"]),
-                                "planner": trace.plan.get("planner"), "trace_id": response.trace_id,
+                                "planner": trace.plan.get("planner"), "trace_id": response.trace_id, "code": code,
                                 "steps": steps,
                                 "warnings": response.warnings[:5], "seconds": round(time.perf_counter() - t, 1),
                                 "answer": response.answer_markdown})
@@ -380,7 +381,8 @@ def write_report(model_id: str, questions: list[dict], results: list[dict], star
             verdicts[k] = verdicts.get(k, 0) + v
     displayed = sum(r["displayed"] for r in answered)
     report = {
-        "model": model_id, "command": " ".join(["python -m eval.local_llm", *sys.argv[1:]]), "code": code_version(),
+        "model": model_id, "command": " ".join(["python -m eval.local_llm", *sys.argv[1:]]),
+        "code": sorted({r.get("code", "") for r in results if r.get("code")}) or [code_version()],
         "finished": finished,
         "questions": len(questions), "question_ids": [q["id"] for q in questions], "answered_so_far": len(results),
         "answers_produced": len(answered),
