@@ -150,6 +150,11 @@ class LexicalIndex:
         self._searcher = self._searcher.refresh()
         self._scorer = None
 
+    def forget_postings(self) -> None:
+        """Drop the decoded postings kept between queries (compiler/lexical_scores.py), so the next query reads its words cold."""
+        if self._scorer is not None:
+            self._scorer.forget()
+
     def terms(self, text: str) -> list[str]:
         """The query's analysed words, distinct, in order of first appearance, at most MAX_QUERY_TERMS."""
         seen: dict[str, None] = {}

@@ -91,4 +91,7 @@ def test_block_scores_equal_whooshs_own_bm25f_over_segments_and_deletions(tmp_pa
     only = [ids["rfc7519.txt"]]
     assert [s for s, _ in lexical.search("token claim", doc_ids=only)] == [s for s, _ in _whoosh_ranking(lexical, "token claim", doc_ids=only)]
     assert lexical.search("token", limit=2) == lexical.search("token")[:2]
+    kept = lexical.search("bearer token lifetime")
+    lexical.forget_postings()  # read from the index again: the same ranking
+    assert lexical.search("bearer token lifetime") == kept
     lexical.close()
