@@ -140,7 +140,7 @@ class LexicalIndex:
         self._ix = whoosh_index.open_dir(str(index_dir))
         self._weighting = BM25F(B=b, K1=k1)
         self._searcher = self._ix.searcher(weighting=self._weighting)
-        self._scorer: BlockScorer | None = None
+        self._scorer = BlockScorer(self._searcher, self._weighting)  # reads field lengths: part of opening
         self.analyzer = StemmingAnalyzer()
 
     def close(self) -> None:
@@ -148,12 +148,11 @@ class LexicalIndex:
 
     def refresh(self) -> None:
         self._searcher = self._searcher.refresh()
-        self._scorer = None
+        self._scorer = BlockScorer(self._searcher, self._weighting)
 
     def forget_postings(self) -> None:
         """Drop the decoded postings kept between queries (compiler/lexical_scores.py), so the next query reads its words cold."""
-        if self._scorer is not None:
-            self._scorer.forget()
+        self._scorer.forget()
 
     def terms(self, text: str) -> list[str]:
         """The query's analysed words, distinct, in order of first appearance, at most MAX_QUERY_TERMS."""
@@ -188,8 +187,6 @@ class LexicalIndex:
                 return []
             allowed = np.zeros(self._searcher.doc_count_all(), dtype=bool)
             allowed[list(self._searcher.docs_for_query(whoosh_query.Or([whoosh_query.Term("doc_id", d) for d in wanted])))] = True
-        if self._scorer is None:
-            self._scorer = BlockScorer(self._searcher, self._weighting)
         terms = [(field, word, boost) for field, boost in fields.items() for word in words]
         hits = self._scorer.top(terms, limit, allowed)
         ranked = [(self._searcher.stored_fields(docnum)["section_id"], score) for docnum, score in hits]
