@@ -19,6 +19,7 @@ postings (8 bytes each), so the words most queries share ("records", a company n
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 
 import numpy as np
@@ -57,6 +58,7 @@ class BlockScorer:
         self._lengths: dict[str, np.ndarray] = {}
         self._postings: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
         self._kept = 0
+        self._lock = threading.Lock()  # requests of several threads share the kept postings
         for field in sorted(name for name in searcher.schema.names() if searcher.schema[name].scorable):
             self._field_lengths(field)  # once per opened searcher (~0.1 s per field at 60,000 sections), not in a query
         self._deleted = np.zeros(self._size, dtype=bool)
@@ -78,16 +80,18 @@ class BlockScorer:
 
     def forget(self) -> None:
         """Drop the kept postings (a benchmark timing cold reads)."""
-        self._postings.clear()
-        self._kept = 0
+        with self._lock:
+            self._postings.clear()
+            self._kept = 0
 
     def _term(self, field: str, word: str) -> tuple[np.ndarray, np.ndarray]:
         """(document numbers over all segments, term frequencies) of one term, kept while within POSTINGS_KEPT."""
         key = (field, word)
-        if key in self._postings:
-            found = self._postings.pop(key)
-            self._postings[key] = found  # most recently used last
-            return found
+        with self._lock:
+            found = self._postings.pop(key, None)
+            if found is not None:
+                self._postings[key] = found  # most recently used last
+                return found
         ids, tfs = [], []
         for sub, offset in self._leaves:
             reader = sub.reader()
@@ -96,10 +100,12 @@ class BlockScorer:
                 ids.append(segment_ids + np.int32(offset))
                 tfs.append(tf)
         found = (np.concatenate(ids), np.concatenate(tfs)) if ids else (np.empty(0, np.int32), np.empty(0, np.float32))
-        self._postings[key] = found
-        self._kept += len(found[0])
-        while self._kept > POSTINGS_KEPT and len(self._postings) > 1:
-            self._kept -= len(self._postings.pop(next(iter(self._postings)))[0])
+        with self._lock:
+            if key not in self._postings:
+                self._postings[key] = found
+                self._kept += len(found[0])
+            while self._kept > POSTINGS_KEPT and len(self._postings) > 1:
+                self._kept -= len(self._postings.pop(next(iter(self._postings)))[0])
         return found
 
     def scores(self, terms: Iterable[tuple[str, str, float]]) -> np.ndarray:
