@@ -5,7 +5,10 @@ stemmed (Porter) with English stop words removed. Updating is per document:
 its sections are deleted by ``doc_id`` and added again, so a rebuild touches
 only the changed documents. Queries are built from the analysed words of the
 user's text (never parsed as whoosh query syntax), so quotes, colons, ``AND``
-or brackets in a question are just words.
+or brackets in a question are just words. Queries are scored by
+compiler/lexical_scores.py: whoosh's BM25F over whole posting blocks with numpy
+(whoosh's own collector scored one posting at a time: 0.5-2.7 s a query at
+5,000 documents).
 """
 
 from __future__ import annotations
