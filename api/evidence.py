@@ -65,12 +65,23 @@ def _section_vocabulary(shelf: OpenShelf, section_id: str) -> tuple[set[str], se
     return set(word_stems(text)), {identifier_key(i) for i in identifiers(text)}
 
 
+def _shelf_document_keys(shelf: OpenShelf) -> set[str]:
+    """The identifier keys of every document of the shelf (made once per open shelf: it grew with the shelf per ask)."""
+
+    def make() -> frozenset[str]:
+        keys: set[str] = set()
+        for doc_id, row in shelf.documents.items():
+            keys |= document_keys(doc_id, row.get("title", ""), row.get("path", ""))
+        return frozenset(keys)
+
+    return shelf.memo(("document_keys",), make)
+
+
 def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) -> dict[int, list[str]]:
     """Obligation index -> the words it asks for that no read section holds (only obligations nothing read can state)."""
     words, keys = read_vocabulary(reading, shelves)
     for name in {r.shelf for r in reading.sections}:
-        for doc_id, row in shelves[name].documents.items():
-            keys |= document_keys(doc_id, row.get("title", ""), row.get("path", ""))
+        keys |= _shelf_document_keys(shelves[name])
     # only the asker's own words decide: a model planner's paraphrase ("the frequency of calibration" for "how often")
     # adds words no document needs to hold
     asked = f"{plan.question} {plan.resolved_question}"

@@ -165,19 +165,37 @@ def _unit_terms(text: str, defining: bool, kind: str) -> Counter:
     return Counter([*terms, *_facets(text, terms, defining, kind)])
 
 
+def _supersedes(shelf: OpenShelf) -> list[tuple[str, str]]:
+    """(newer, older) document pairs of the shelf's supersedes links (made once per open shelf)."""
+    return shelf.memo(("supersedes",), lambda: [(link.src_doc, link.dst_doc) for link in shelf.links
+                                                  if link.kind == "supersedes" and link.src_doc != link.dst_doc])
+
+
+def _definitions(shelf: OpenShelf) -> dict[str, list[str]]:
+    """Section id -> the quotes of the ledger's definitions in it (made once per open shelf)."""
+
+    def make() -> dict[str, list[str]]:
+        out: dict[str, list[str]] = defaultdict(list)
+        for fact in shelf.facts:
+            if fact.kind == "definition":
+                out[fact.section_id].append(fact.quote)
+        return dict(out)
+
+    return shelf.memo(("definitions",), make)
+
+
 def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -> Pool:
     """The candidates of every read section (``section_units(shelf, section_id)`` gives a section's units)."""
     read_docs = {(r.shelf, r.doc_id) for r in reading.sections}
     superseded: dict[tuple[str, str], str] = {}
     for name in sorted({r.shelf for r in reading.sections}):
-        for link in shelves[name].links:
-            if link.kind == "supersedes" and (name, link.src_doc) in read_docs and link.src_doc != link.dst_doc:
-                superseded[(name, link.dst_doc)] = link.src_doc
-    definitions: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for name in sorted({r.shelf for r in reading.sections}):  # once per shelf: scanning every fact per read section grew with the shelf
-        for fact in shelves[name].facts:
-            if fact.kind == "definition":
-                definitions[(name, fact.section_id)].append(fact.quote)
+        for src, dst in _supersedes(shelves[name]):
+            if (name, src) in read_docs:
+                superseded[(name, dst)] = src
+    definitions: dict[tuple[str, str], list[str]] = {}
+    for name in sorted({r.shelf for r in reading.sections}):  # once per open shelf: scanning every fact per ask grew with the shelf
+        for sid, quotes in _definitions(shelves[name]).items():
+            definitions[(name, sid)] = quotes
     units: list[Candidate] = []
     doc_keys: dict[str, set[str]] = {}
     positions: Counter = Counter()

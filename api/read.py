@@ -67,7 +67,7 @@ class Reading(BaseModel):
 
 
 def _text_sections(shelf: OpenShelf, doc_id: str) -> list[str]:
-    return [sid for sid in shelf.doc_sections.get(doc_id, []) if shelf.sections[sid].text.strip()]
+    return shelf.text_sections(doc_id)
 
 
 def read_sections(
@@ -87,9 +87,7 @@ def read_sections(
     """
     partial: dict[tuple[str, str], tuple[list[tuple[int, int]], str, int]] = {}
     chosen: dict[tuple[str, str], str] = {}
-    scope_chars = sum(
-        shelves[name].chars(sid) for name in scope for doc_id in scope[name] for sid in _text_sections(shelves[name], doc_id)
-    )
+    scope_chars = sum(shelves[name].document_chars(doc_id) for name in scope for doc_id in scope[name])
     whole = scope_chars <= budget
     used = 0
     if whole:
@@ -107,7 +105,7 @@ def read_sections(
         ranked_docs = sorted(relevance, key=lambda key: (-sum(sorted(relevance[key], reverse=True)[:3]), key))
         for name, doc_id in ranked_docs:
             sids = _text_sections(shelves[name], doc_id)
-            cost = sum(shelves[name].chars(sid) for sid in sids)
+            cost = shelves[name].document_chars(doc_id)
             if used + cost > main:
                 break
             for sid in sids:

@@ -58,20 +58,25 @@ def _query(ask: str, targets: list[str]) -> str:
     return " ".join([ask, *extra])
 
 
+def _lowered_facts(shelf: OpenShelf) -> list[tuple[str, str, str, str, str]]:
+    """(doc id, kind, section id, subject, quote) of every ledger fact, lower-cased once per open shelf."""
+    return shelf.memo(("lowered_facts",), lambda: [(f.doc_id, f.kind, f.section_id, f.subject.lower(), f.quote.lower())
+                                                    for f in shelf.facts])
+
+
 def _ledger_route(shelf: OpenShelf, targets: list[str], scope: set[str]) -> list[str]:
     """Sections of ledger facts naming a target: subject matches first (definitions before the rest), then sentences."""
     wanted = [t.lower() for t in targets if len(t) > 3 and (" " in t or any(c.isupper() or c.isdigit() for c in t))]
     if not wanted:
         return []
     by_subject, by_quote = [], []
-    for fact in shelf.facts:
-        if fact.doc_id not in scope:
+    for doc_id, kind, section_id, subject, quote in _lowered_facts(shelf):
+        if doc_id not in scope:
             continue
-        subject, quote = fact.subject.lower(), fact.quote.lower()
         if any(w == subject or (w in subject and len(w) >= len(subject) / 2) for w in wanted):
-            by_subject.append((0 if fact.kind == "definition" else 1, fact.section_id))
+            by_subject.append((0 if kind == "definition" else 1, section_id))
         elif any(w in quote for w in wanted):
-            by_quote.append(fact.section_id)
+            by_quote.append(section_id)
     ordered = [sid for _, sid in sorted(by_subject, key=lambda x: x[0])] + by_quote
     return list(dict.fromkeys(ordered))
 

@@ -71,6 +71,7 @@ class OpenShelf:
     aliases: list[tuple[str, str]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     cache: dict = field(default_factory=dict)
+    section_chars: dict[str, int] = field(default_factory=dict)
     hold: ReaderHold | None = None
     generation: Path | None = None  # the build generation it was opened from (store.sqlite, lexical/, site/); build_dir is the shelf's build folder
     moved: dict[str, SectionAlias] = field(default_factory=dict)  # the old id of a renamed section -> where it went
@@ -89,9 +90,21 @@ class OpenShelf:
         return sorted(self.documents, key=lambda d: self.documents[d]["path"])
 
     def chars(self, section_id: str) -> int:
-        """What reading a section costs: its heading path and its own text."""
-        section = self.sections[section_id]
-        return len(section.text) + sum(len(h) for h in section.heading_path)
+        """What reading a section costs: its heading path and its own text (counted once per section: a request whose
+        scope is the whole shelf sums every section's)."""
+        known = self.section_chars.get(section_id)
+        if known is None:
+            section = self.sections[section_id]
+            known = self.section_chars[section_id] = len(section.text) + sum(len(h) for h in section.heading_path)
+        return known
+
+    def text_sections(self, doc_id: str) -> list[str]:
+        """The document's sections that have body text, in document order (made once per document)."""
+        return self.memo(("text_sections", doc_id), lambda: [sid for sid in self.doc_sections.get(doc_id, []) if self.sections[sid].text.strip()])
+
+    def document_chars(self, doc_id: str) -> int:
+        """What reading the whole document costs: the sum of ``chars`` over its text sections (made once per document)."""
+        return self.memo(("document_chars", doc_id), lambda: sum(self.chars(sid) for sid in self.text_sections(doc_id)))
 
     def memo(self, key, make):
         """``cache[key]``, made by ``make()`` the first time; the cache is read and written under ``lock``.

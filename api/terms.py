@@ -84,6 +84,8 @@ def capitalised_phrases(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+DOCUMENT_KEYS_KEPT = 65_536
+"""Documents whose identifier keys are kept worked out (a shelf of 5,000 documents holds them all)."""
 _PATH_IDENT = re.compile(r"(?<![a-z])[a-z]{2,}[-_ ]?\d+(?:[-.]\d+[a-z]?|[a-z](?![a-z]))*")
 
 
@@ -95,8 +97,14 @@ def identifier_key(text: str) -> str:
 
 def document_keys(doc_id: str, title: str, path: str) -> set[str]:
     """The identifier keys a question may name a document by: those in its title, and its path's ("rfc6750.txt")."""
+    return set(_document_keys(doc_id, title, path))
+
+
+@lru_cache(maxsize=DOCUMENT_KEYS_KEPT)
+def _document_keys(doc_id: str, title: str, path: str) -> frozenset[str]:
+    """``document_keys``, worked out once per document (every ask compares the question with every document's)."""
     keys = {identifier_key(ident) for ident in identifiers(title)}
     for piece in [doc_id.lower(), *re.split(r"[/\\]", path.lower())]:
         stem = piece.rsplit(".", 1)[0] if "." in piece else piece
         keys |= {identifier_key(m.group(0)) for m in _PATH_IDENT.finditer(stem)}
-    return keys
+    return frozenset(keys)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+from whoosh import query as whoosh_query
+
 from compiler.indexes import index_shelf
-from compiler.lexical import LexicalIndex, indexed_doc_ids
+from compiler.lexical import FIELD_BOOSTS, LexicalIndex, indexed_doc_ids
 from compiler.store import Store
 
 from search_fixtures import HashEmbedder, h, oauth_like_shelf, p, put_doc
@@ -56,3 +59,39 @@ def test_a_document_missing_from_the_index_is_healed(tmp_path):
     assert indexed_doc_ids(tmp_path / "lexical") == set(ids.values())  # the others were missing: indexed too
     stats = index_shelf(store, tmp_path / "lexical", embedder, [], [])
     assert stats.lexical_documents == 0 and stats.vectors.passages == 0
+
+
+def _whoosh_ranking(lexical: LexicalIndex, text: str, fields=FIELD_BOOSTS, doc_ids=None) -> list[tuple[str, float]]:
+    """whoosh's own top-100 for the query LexicalIndex.search builds (one OR of field terms, BM25F)."""
+    words = lexical.terms(text)
+    query = whoosh_query.Or([whoosh_query.Term(f, w, boost=b) for f, b in fields.items() for w in words])
+    restrict = whoosh_query.Or([whoosh_query.Term("doc_id", d) for d in doc_ids]) if doc_ids else None
+    hits = lexical._searcher.search(query, limit=100, filter=restrict)
+    return sorted(((hit["section_id"], float(hit.score)) for hit in hits), key=lambda item: (-item[1], item[0]))
+
+
+def test_block_scores_equal_whooshs_own_bm25f_over_segments_and_deletions(tmp_path):
+    """compiler/lexical_scores.py scores whole posting blocks with numpy: the ranking and scores whoosh gives."""
+    store = Store(tmp_path / "store.sqlite")
+    ids = oauth_like_shelf(store)
+    embedder = HashEmbedder()
+    index_shelf(store, tmp_path / "lexical", embedder, list(ids.values()), [])
+    put_doc(store, "rfc7519.txt", "JSON Web Token (JWT)", [h("4.1.5. nbf Claim"), p("The nbf claim identifies the time before which the token MUST NOT be accepted.")])
+    index_shelf(store, tmp_path / "lexical", embedder, [ids["rfc7519.txt"]], [])  # a second segment, the old sections deleted
+    lexical = LexicalIndex(tmp_path / "lexical")
+    assert len(lexical._searcher.leaf_searchers()) == 2 and lexical._searcher.reader().has_deletions()
+    queries = ["token", "bearer token lifetime", "authorization code expiring access token request", "nbf claim time"]
+    for text in queries:
+        ours = lexical.search(text)
+        assert ours and [sid for sid, _ in ours] == [sid for sid, _ in _whoosh_ranking(lexical, text)], text
+        assert all(abs(a - b) < 1e-9 for (_, a), (_, b) in zip(ours, _whoosh_ranking(lexical, text))), text
+    heading = lexical.search("token", fields={"heading_path": 1.0})
+    assert [s for s, _ in heading] == [s for s, _ in _whoosh_ranking(lexical, "token", {"heading_path": 1.0})]
+    assert [score for _, score in heading] == pytest.approx([score for _, score in _whoosh_ranking(lexical, "token", {"heading_path": 1.0})])
+    only = [ids["rfc7519.txt"]]
+    assert [s for s, _ in lexical.search("token claim", doc_ids=only)] == [s for s, _ in _whoosh_ranking(lexical, "token claim", doc_ids=only)]
+    assert lexical.search("token", limit=2) == lexical.search("token")[:2]
+    kept = lexical.search("bearer token lifetime")
+    lexical.forget_postings()  # read from the index again: the same ranking
+    assert lexical.search("bearer token lifetime") == kept
+    lexical.close()

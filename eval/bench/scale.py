@@ -7,7 +7,7 @@ from nothing in a fresh child process, with the site, so its peak RSS is its own
 and the process's peak RSS after the stage (convert: discovery, conversion and storing; indexes split into
 lexical (whoosh) and dense (passages and embeddings); links: ledger, hooks, links, briefs, dossiers; site: pages
 and mkdocs). Then one Markdown document is edited and the shelf rebuilt (the incremental ratio), 60 hybrid
-searches and 20 model-free answers are timed (p50/p95), and the store, lexical index and site are measured on
+searches (again with no decoded postings kept, "search_cold_postings") and 20 model-free answers are timed (p50/p95), and the store, lexical index and site are measured on
 disk. Sizes are merged into --out one by one, so a long size can run alone in the background; the plot
 (seconds against documents per stage, log-log with a linear guide) is redrawn from --out each time.
 """
@@ -125,6 +125,13 @@ def _serve_figures(build_root: Path, specs, settings) -> dict:
         started = time.perf_counter()
         searcher.search(query, k=20)
         timings.append(time.perf_counter() - started)
+    cold = []
+    for query in searches:  # every word's postings read from the index again (none kept from earlier queries)
+        searcher.forget_queries()
+        searcher.lexical.forget_postings()
+        started = time.perf_counter()
+        searcher.search(query, k=20)
+        cold.append(time.perf_counter() - started)
     pipeline = build_pipeline(settings, {})
     asks, labels = [], []
     answer_question(pipeline, AskRequest(question=questions[0], shelves=[name]), shelves, token="bench", traces=None)
@@ -135,7 +142,8 @@ def _serve_figures(build_root: Path, specs, settings) -> dict:
         asks.append(time.perf_counter() - started)
         labels.append(response.label)
     close_shelves(shelves)
-    return {"open_seconds": round(open_s, 2), "search": _percentiles(timings), "ask": _percentiles(asks),
+    return {"open_seconds": round(open_s, 2), "search": _percentiles(timings),
+            "search_cold_postings": _percentiles(cold), "ask": _percentiles(asks),
             "ask_labels": {label: labels.count(label) for label in sorted(set(labels))}}
 
 
