@@ -34,11 +34,17 @@ def test_stemmed_bm25_finds_sections_and_ignores_query_syntax(tmp_path):
     lexical.close()
 
 
-def test_update_replaces_a_changed_document_and_drops_a_removed_one(tmp_path):
+def _indexed_shelf(tmp_path):
+    """The OAuth-like shelf in a store under tmp_path, its lexical and dense indexes built with the hash embedder."""
     store = Store(tmp_path / "store.sqlite")
     ids = oauth_like_shelf(store)
     embedder = HashEmbedder()
     index_shelf(store, tmp_path / "lexical", embedder, list(ids.values()), [])
+    return store, ids, embedder
+
+
+def test_update_replaces_a_changed_document_and_drops_a_removed_one(tmp_path):
+    store, ids, embedder = _indexed_shelf(tmp_path)
     put_doc(store, "rfc7519.txt", "JSON Web Token (JWT)", [h("4.1.5. nbf Claim"), p("The nbf claim identifies the time before which the JWT MUST NOT be accepted.")])
     store.remove_document(ids["rfc6750.txt"])
     stats = index_shelf(store, tmp_path / "lexical", embedder, [ids["rfc7519.txt"]], [ids["rfc6750.txt"]])
@@ -72,10 +78,7 @@ def _whoosh_ranking(lexical: LexicalIndex, text: str, fields=FIELD_BOOSTS, doc_i
 
 def test_block_scores_equal_whooshs_own_bm25f_over_segments_and_deletions(tmp_path):
     """compiler/lexical_scores.py scores whole posting blocks with numpy: the ranking and scores whoosh gives."""
-    store = Store(tmp_path / "store.sqlite")
-    ids = oauth_like_shelf(store)
-    embedder = HashEmbedder()
-    index_shelf(store, tmp_path / "lexical", embedder, list(ids.values()), [])
+    store, ids, embedder = _indexed_shelf(tmp_path)
     put_doc(store, "rfc7519.txt", "JSON Web Token (JWT)", [h("4.1.5. nbf Claim"), p("The nbf claim identifies the time before which the token MUST NOT be accepted.")])
     index_shelf(store, tmp_path / "lexical", embedder, [ids["rfc7519.txt"]], [])  # a second segment, the old sections deleted
     lexical = LexicalIndex(tmp_path / "lexical")
