@@ -98,6 +98,8 @@ def test_a_rebuilt_shelf_answers_at_the_old_anchor_on_its_page_the_api_and_the_c
     old_id = old[("Access Policy", "Refresh tokens")]
     assert f'id="{old_id}"' in page and f'id="{renamed}"' in page
     assert page.index(f'id="{old_id}"') < page.index(f'id="{renamed}"') < page.index("Refresh tokens expire")
+    widget_map = json.loads((tmp_path / "build" / "policies" / "site" / "assets" / "shelfwise" / "sections.json").read_text(encoding="utf-8"))
+    assert widget_map["sections"][old_id] == widget_map["sections"][renamed]  # the widget links an old citation to the new section
 
     api = Settings.model_validate({"api": {"tokens": [{"name": "t", "token": "t", "shelves": ["policies"]}],
                                            "trace_db": str(tmp_path / "traces.sqlite")}})
