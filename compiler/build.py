@@ -143,8 +143,10 @@ def _convert_one(
         "seconds": round(seconds, 3),
         "warnings": json.dumps(warnings),
     }
-    aliases = carry_aliases(store.sections(source.doc_id), store.section_aliases(source.doc_id), sections)
+    previous = store.sections(source.doc_id)
+    aliases = carry_aliases(previous, store.section_aliases(source.doc_id), sections)
     store.put_document(row, sections, figures, aliases)
+    was = {s.id for s in previous}
     return DocReport(
         path=source.relpath,
         doc_id=source.doc_id,
@@ -155,6 +157,7 @@ def _convert_one(
         tables=n_tables,
         figures=len(figures),
         seconds=round(seconds, 2),
+        renamed=sum(1 for a in aliases if a.old_id in was),
         reason="; ".join(warnings),
     )
 

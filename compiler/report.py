@@ -22,6 +22,7 @@ class DocReport(BaseModel):
     tables: int = 0
     figures: int = 0
     seconds: float = 0.0
+    renamed: int = Field(default=0, description="Sections whose id changed with a renamed heading this time (their old ids answer at the new ones).")
     reason: str = Field(default="", description="Why it failed or was skipped; warnings for converted ones.")
     traceback: str = Field(default="", description="The traceback of an unexpected exception in a reader (a bug to report); "
                                                    "kept in report.json, not printed.")
@@ -54,7 +55,9 @@ class BuildReport(BaseModel):
         totals = ", ".join(
             f"{self.count(s)} {s}" for s in ("converted", "unchanged", "removed", "failed", "skipped") if self.count(s)
         )
-        lines.append(f"  {len(self.documents)} files: {totals or 'none'}; {self.seconds:.1f} s in all")
+        renamed = sum(d.renamed for d in self.documents)
+        lines.append(f"  {len(self.documents)} files: {totals or 'none'}; {self.seconds:.1f} s in all"
+                     + (f"; {renamed} renamed section(s) keep answering at their old ids" if renamed else ""))
         for name, summary in self.stages.items():
             lines.append(f"  {name}: " + ", ".join(f"{k} {v}" for k, v in summary.items()))
         return "\n".join(lines)

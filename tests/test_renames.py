@@ -71,6 +71,7 @@ def _build(shelf: Path, settings: Settings):
     report = build_shelf(shelf, settings, progress=lambda _: None,
                          stages=[index_stage(HashEmbedder()), links_stage(), site_stage(settings, shelf_dir=shelf)])
     assert not report.failed, report.render()
+    return report
 
 
 def test_a_rebuilt_shelf_answers_at_the_old_anchor_on_its_page_the_api_and_the_cli(tmp_path, capsys):
@@ -84,7 +85,9 @@ def test_a_rebuilt_shelf_answers_at_the_old_anchor_on_its_page_the_api_and_the_c
     store.close()
 
     (shelf / "access.md").write_text(POLICY.replace("## Refresh tokens", "## Refresh token lifetime"), encoding="utf-8")
-    _build(shelf, settings)
+    report = _build(shelf, settings)
+    assert [d.renamed for d in report.documents] == [2]  # the renamed heading and the section under it
+    assert "2 renamed section(s) keep answering at their old ids" in report.render()
     store = Store(tmp_path / "build" / "policies" / "store.sqlite")
     new = {tuple(s.heading_path): s.id for s in store.sections("access-md")}
     renamed = new[("Access Policy", "Refresh token lifetime")]
