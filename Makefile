@@ -93,7 +93,7 @@ bench-research: install
 
 # A real local model (llama.cpp + Qwen2.5-Coder 1.5B from registry packages): slow, not part of make test.
 eval-local-llm: install
-	$(PY) -m eval.local_llm
+	$(PY) -m eval.local_llm $(ARGS)
 
 clean:
 	rm -rf build
