@@ -48,9 +48,9 @@ CONTINUED = 3
 CONTINUATION = 2
 """At most this many following sentences of the same paragraph continue a best picked sentence."""
 PER_DOCUMENT = 2
+"""Units a named document that nothing was picked from contributes to an obligation over several named documents."""
 PROSE_CELL = 200
 """A one-column table with a cell longer than this is prose in a box: its cells are split into sentences, not shown as rows."""
-"""Units a named document that nothing was picked from contributes to an obligation over several named documents."""
 
 
 class Unit(BaseModel):

@@ -144,9 +144,9 @@ def _convert_one(
         "warnings": json.dumps(warnings),
     }
     previous = store.sections(source.doc_id)
+    was = {s.id for s in previous}
     aliases = carry_aliases(previous, store.section_aliases(source.doc_id), sections)
     store.put_document(row, sections, figures, aliases)
-    was = {s.id for s in previous}
     return DocReport(
         path=source.relpath,
         doc_id=source.doc_id,

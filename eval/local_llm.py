@@ -13,9 +13,9 @@ only what code can compute is recorded. Slow (tens of minutes per answer on 2 lo
 
     .venv/bin/python -m eval.local_llm [--limit N] [--only ID,ID] [--shelves-from DIR] [--port 8765] [--resume]
 
---resume keeps the answers of the last run and answers only the rest (a stopped run goes on where it stopped; the
-report's "code" says which commit answered). --limit N answers the first N questions of each shelf (a subset that still spans every shelf); --only answers the
-questions with those ids; --shelves-from copies already compiled shelves (DIR/<shelf>/) instead of compiling them.
+--resume keeps the answers of the last run and answers only the rest (a stopped run goes on where it stopped; each
+answer's "code" says which commit answered it). --limit N answers the first N questions of each shelf (a subset that
+still spans every shelf); --only answers the questions with those ids; --shelves-from copies already compiled shelves (DIR/<shelf>/) instead of compiling them.
 """
 
 from __future__ import annotations
@@ -156,26 +156,24 @@ def logged_client(role: str, timeout: float) -> httpx.Client:
 _QUANTITY = re.compile(r"\b(\d+(?:[.,]\d+)?)\s*(?:calendar\s+|working\s+|business\s+)?([a-z%]+)", re.I)
 
 
-def quantities(text: str) -> set[tuple[str, str]]:
-    """(number, stem of the word after it) pairs: "within 45 calendar days" -> ("45", "day")."""
+def _stem(word: str) -> str:
+    """The stem a quantity's unit is compared by ("days" -> "day")."""
     from api.terms import word_stems
 
+    return (word_stems(word) or (word.lower(),))[0]
+
+
+def quantities(text: str) -> set[tuple[str, str]]:
+    """(number, stem of the word after it) pairs: "within 45 calendar days" -> ("45", "day")."""
     out = set()
     for number, unit in _QUANTITY.findall(text):
-        stem = (word_stems(unit) or (unit.lower(),))[0]
-        out.add((number.replace(",", ""), stem))
+        out.add((number.replace(",", ""), _stem(unit)))
     return out
 
 
 MEASURES = frozenset("day week month year hour minute second percent % character digit attempt time ml mg kg g l h min "
                      "calendar working business usd eur dollar euro mb gb kb byte bit".split())
 """Words that make a number a quantity ("45 days", "8 characters"); "steps 5 and 6", "section 8.2" state none."""
-
-
-def _stem(word: str) -> str:
-    from api.terms import word_stems
-
-    return (word_stems(word) or (word,))[0]
 
 
 def statements(sentences: list) -> list[str]:
@@ -199,7 +197,7 @@ def wrong_statements(shown: list[str], must: list[dict]) -> int:
 
     texts = [" ".join([item["item"], *(e["quote"] for e in item.get("evidence", []))]) for item in must]
     gold = set().union(*(quantities(t) for t in texts)) if texts else set()
-    units = {unit for _, unit in gold} & {stem for word in MEASURES for stem in (_stem(word),)}
+    units = {unit for _, unit in gold} & {_stem(word) for word in MEASURES}
     wrong = 0
     for text in shown:
         ours = quantities(text)
