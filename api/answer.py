@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 from api.compare_answer import answer_comparisons, comparison_response, merge_comparisons
 from api.complete import NOT_IN_DOCUMENTS, complete_answer
@@ -35,7 +36,7 @@ from api.evidence import unstated_obligations
 from api.gate import Gated, gate, not_shown_line, verify_verbatim
 from api.plan import Plan, Vocabulary, plan_by_rules, plan_with_model
 from api.premise import correction_unit
-from api.read import read_sections
+from api.read import ReadSection, read_sections
 from api.recall import recall_candidates
 from api.research import research_model, research_reading, with_bridges
 from api.render import render_markdown, sources_of
@@ -366,8 +367,11 @@ def answer_question(
 
 def _store_compared(pipeline: Pipeline, request: AskRequest, shelves: dict[str, OpenShelf], scope, plan: Plan, comparisons,
                     traces: TraceStore | None, token: str, steps: list[StepCost], started: float) -> AskResponse:
-    """The answer (and its trace) when every obligation is a comparison: recall, read and write do not run."""
-    response = comparison_response(plan, comparisons, shelves, trace_id=new_trace_id(), mode=pipeline.mode,
+    """The answer (and its trace) when every obligation is a comparison: recall, read and write do not run. The
+    question's premise is checked against the compared documents as on the other path."""
+    compared = SimpleNamespace(sections=[ReadSection.model_validate(r) for r in comparisons.read])
+    correction = correction_unit(plan.question, compared, shelves)
+    response = comparison_response(plan, comparisons, shelves, correction, trace_id=new_trace_id(), mode=pipeline.mode,
                                    models={**pipeline.models, "comparison": "code"}, shelves=sorted(scope),
                                    warnings=[*plan.warnings, *comparisons.warnings], seconds=round(time.perf_counter() - started, 4))
     if traces is not None:

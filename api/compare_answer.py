@@ -26,7 +26,7 @@ from api.compare_resolve import ComparePair, resolve_pairs, revisions_in, years_
 from api.gate import Removal
 from api.plan import Plan
 from api.read import ReadSection
-from api.render import sources_of
+from api.render import correction_block, sources_of
 from api.schemas import AnswerSentence, AskResponse
 from api.shelves import OpenShelf
 from api.terms import stems
@@ -261,17 +261,22 @@ def _sentences(units: list[Unit]) -> list[AnswerSentence]:
     return [AnswerSentence(text=u.text, citations=u.citations, kind=u.kind, obligation=u.obligation, status=u.status) for u in units]
 
 
-def comparison_response(plan: Plan, comparisons: Comparisons, opened: dict[str, OpenShelf], **fields) -> AskResponse:
-    """The answer when every obligation is a comparison: the change tables (and the checked explanation)."""
+def comparison_response(plan: Plan, comparisons: Comparisons, opened: dict[str, OpenShelf], correction: Unit | None = None,
+                        **fields) -> AskResponse:
+    """The answer when every obligation is a comparison: the change tables (and the checked explanation). A
+    ``correction`` (the checked sentence contradicting the question's premise) comes first, and the answer is then
+    partial: the question asked for the reasons of a change that did not happen."""
     removed = len(comparisons.removed)
-    parts = [comparisons.markdown]
+    parts = [correction_block(correction)] if correction is not None else []
+    parts.append(comparisons.markdown)
     if removed:
         parts.append(f"{removed} statement{'s' if removed != 1 else ''} of the model's explanation did not match the computed "
                      f"change set and {'are' if removed != 1 else 'is'} not shown.")
     parts.append(MODE_LINES["model" if comparisons.model_used else "model-free"])
-    return AskResponse(answer_markdown="\n\n".join(parts), sentences=_sentences(comparisons.units), not_covered=[], label="complete",
-                       resolved_question=plan.resolved_question, obligations=_statuses(plan, comparisons),
-                       sources=sources_of(comparisons.units, opened), not_shown=removed, **fields)
+    units = [*([correction] if correction is not None else []), *comparisons.units]
+    return AskResponse(answer_markdown="\n\n".join(parts), sentences=_sentences(units), not_covered=[],
+                       label="partial" if correction is not None else "complete", resolved_question=plan.resolved_question,
+                       obligations=_statuses(plan, comparisons), sources=sources_of(units, opened), not_shown=removed, **fields)
 
 
 def merge_comparisons(response: AskResponse, plan: Plan, rest: list[int], comparisons: Comparisons,

@@ -21,7 +21,7 @@ import re
 from api.shelves import OpenShelf
 from api.terms import identifiers, word_stems
 
-__all__ = ["doc_label", "superseded_documents", "label_units", "current_first", "changed_rule", "asks_about_versions", "superseded_prefix"]
+__all__ = ["doc_label", "superseded_documents", "label_units", "current_first", "changed_rule", "same_rule", "asks_about_versions", "superseded_prefix"]
 
 _REVISION = re.compile(r"\b(?:Rev(?:ision)?\.?\s*|Edition\s+|Version\s+|v)([A-Z]|\d+(?:\.\d+)*[a-z]?)\b", re.I)
 _PATH_REVISION = re.compile(r"(?:^|[-_/])rev[-_]?([a-z0-9]{1,3})(?=[-_.]|$)", re.I)
@@ -121,14 +121,15 @@ def _figures(text: str) -> set[str]:
     return {f.lower() for f in _DIGITS.findall(text)}
 
 
+def same_rule(one: str, other: str) -> bool:
+    """Whether two sentences state the same rule, their figures aside (SAME_RULE of their words)."""
+    words, others = _rule_words(one), _rule_words(other)
+    return bool(words and others) and len(words & others) / len(words | others) >= SAME_RULE
+
+
 def changed_rule(old: str, current: list[str]) -> bool:
     """Whether a current sentence states the same rule as ``old`` with other numbers."""
-    words, figures = _rule_words(old), _figures(old)
-    for text in current:
-        other = _rule_words(text)
-        if words and other and len(words & other) / len(words | other) >= SAME_RULE and figures != _figures(text):
-            return True
-    return False
+    return any(same_rule(old, text) and _figures(old) != _figures(text) for text in current)
 
 
 def _restated(old: str, current: list[str]) -> bool:

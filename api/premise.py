@@ -12,18 +12,22 @@ is about the same thing (shares most of the premise's content words) and states:
 - a condition against "always"/"every"/"all": the sentence says "without", "unless", "except",
   "in some instances", "does not apply".
 
-The direction of a change between two revisions is also computed by code: a rule a
-superseded revision and its successor state with different figures (30 days in
-Rev D, 45 in Rev C) shortened or extended, whatever the question says.
+The direction of a change between two revisions is also computed by code: when a
+current sentence and a sentence of a revision its document superseded state the
+same rule with different figures of one unit (30 days in Rev D, 45 in Rev C), the
+figure went down (or up) whatever the question says, so a premise that it was
+extended (or "from 30 to 45") is contradicted by the current sentence even when no
+document describes the change.
 The finding is one verbatim sentence, shown first with the correction label.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from api.currency import superseded_documents
+from api.currency import same_rule, superseded_documents
 from api.terms import normalise, word_stems
 from api.write import Unit, section_units
 from compiler.ledger import sentences
@@ -46,6 +50,9 @@ _DIRECTIONS = [
     (r"\b(add\w*|introduc\w*|insert\w*)\b", r"\b(remov\w*|delet\w*|drop\w*|withdr\w*)\b"),
     (r"\bbefore\b", r"\bafter\b"),
 ]
+# a change's verb, never "more"/"less" (which also say how much of something there is)
+_CHANGED_UP = re.compile(r"\b(extend\w*|lengthen\w*|increas\w*|rais(?:e|ed|es|ing)|doubl\w*)\b", re.I)
+_CHANGED_DOWN = re.compile(r"\b(shorten\w*|reduc\w*|decreas\w*|lower(?:ed|s|ing)?|cut|halv\w*)\b", re.I)
 _UNIT_STEMS = frozenset(word_stems("day days calendar working business week weeks month months year years hour hours minute minutes"))
 
 
@@ -139,9 +146,47 @@ def _contradiction(premise: str, sentence: str) -> str:
     return ""
 
 
-def find_false_premise(question: str, candidates: list[tuple[str, str, str]]) -> Premise | None:
+def _numbers(text: str) -> dict[str, float]:
+    """Per unit, the one figure a sentence gives for it (units given two figures are left out)."""
+    return {unit: float(next(iter(values))) for unit, values in _figures(text).items() if len(values) == 1}
+
+
+def _stated_direction(premise: str) -> int:
+    """+1 when the premise says a figure went up ("from 30 to 45", "extended", "increased"), -1 down, 0 neither."""
+    pairs = _FROM_TO.findall(premise)
+    if pairs:
+        signs = {(float(b) > float(a)) - (float(b) < float(a)) for a, b in pairs}
+        return signs.pop() if len(signs) == 1 else 0
+    up, down = bool(_CHANGED_UP.search(premise)), bool(_CHANGED_DOWN.search(premise))
+    return 1 if up and not down else -1 if down and not up else 0
+
+
+def _computed_change(premise: str, sentence: str, earlier: list[str]) -> str:
+    """Why ``sentence`` (current) contradicts the direction the premise gives a change: a superseded revision states
+    the same rule (SAME_RULE of its words) with another figure of the same unit, and the figure moved the other way."""
+    stated = _stated_direction(premise)
+    now = _numbers(sentence)
+    if not stated or not now:
+        return ""
+    for old in earlier:
+        if not same_rule(old, sentence):
+            continue
+        before = _numbers(old)
+        for unit in now.keys() & before.keys():
+            computed = (now[unit] > before[unit]) - (now[unit] < before[unit])
+            if computed and computed != stated:
+                name = "a year" if unit == "per year" else f"{unit}s"
+                return (f"the superseded revision says {before[unit]:g} and the current one {now[unit]:g} {name}: "
+                        f"{'up' if computed > 0 else 'down'}, not {'up' if stated > 0 else 'down'}")
+    return ""
+
+
+def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
+                       earlier: Callable[[str, str], list[str]] | None = None) -> Premise | None:
     """The first premise of ``question`` a candidate sentence contradicts; ``candidates`` are (shelf, section id, text)
-    of current documents' sentences, best first. The sentence must hold SHARED of the premise's content words."""
+    of current documents' sentences, best first. The sentence must hold SHARED of the premise's content words.
+    ``earlier(shelf, section_id)``: the sentences superseded revisions of that section's document state, against
+    which the direction of a change the premise asserts is computed."""
     for premise in premises_of(question):
         words = _content(premise)
         if len(words) < 2:
@@ -151,10 +196,24 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]]) ->
                 held = words & _content(sentence)
                 if len(held) / len(words) < SHARED:
                     continue
-                why = _contradiction(premise, sentence)
+                why = _contradiction(premise, sentence) or (earlier and _computed_change(premise, sentence, earlier(shelf, section_id)))
                 if why:
                     return Premise(premise=premise, sentence=normalise(sentence), shelf=shelf, section_id=section_id, why=why)
     return None
+
+
+def _earlier_sentences(shelves: dict) -> Callable[[str, str], list[str]]:
+    """(shelf, section id) -> the sentences of the revisions the section's document superseded (cached per shelf)."""
+
+    def earlier(shelf_name: str, section_id: str) -> list[str]:
+        shelf = shelves[shelf_name]
+        doc = shelf.sections[section_id].doc_id
+        return shelf.memo(("earlier_sentences", doc), lambda: [
+            text for old, newest in superseded_documents(shelf).items() if newest == doc
+            for sid in shelf.text_sections(old) for kind, text, _group, _position in section_units(shelf, sid)
+            if kind in ("sentence", "list_item", "step")])
+
+    return earlier
 
 
 def correction_unit(question: str, reading, shelves: dict) -> Unit | None:
@@ -175,7 +234,8 @@ def correction_unit(question: str, reading, shelves: dict) -> Unit | None:
                 if overlap >= 2:
                     candidates.append((-overlap, len(candidates), read.shelf, read.section_id, text))
     candidates.sort()
-    found = find_false_premise(question, [(shelf, sid, text) for _, _, shelf, sid, text in candidates[:400]])
+    found = find_false_premise(question, [(shelf, sid, text) for _, _, shelf, sid, text in candidates[:400]],
+                               _earlier_sentences(shelves))
     if found is None:
         return None
     section_text = normalise(shelves[found.shelf].sections[found.section_id].text)

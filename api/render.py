@@ -26,7 +26,7 @@ from api.terms import table_cells
 from api.write import Unit
 from compiler.refs import SectionRef
 
-__all__ = ["render_markdown", "sources_of", "markdown_chars", "NO_REFERENCES", "MODE_LINES"]
+__all__ = ["render_markdown", "sources_of", "markdown_chars", "correction_block", "NO_REFERENCES", "MODE_LINES"]
 
 NO_REFERENCES = "No section answers it, so no references are given."
 MODE_LINES = {
@@ -37,6 +37,11 @@ MODE_LINES = {
 
 def _cite(unit: Unit) -> str:
     return " ".join(f"[{sid}]" for sid in unit.citations)
+
+
+def correction_block(unit: Unit) -> str:
+    """The first line of an answer whose question's premise a checked sentence contradicts."""
+    return f"**{CORRECTION_LABEL}** {unit.text} {_cite(unit)}".rstrip()
 
 
 def _cell(text: str) -> str:
@@ -88,7 +93,7 @@ def _blocks(units: list[Unit], *, split_by_source: bool = True) -> list[str]:
     while index < len(units):
         unit = units[index]
         if unit.group == "correction":
-            blocks.append(f"**{CORRECTION_LABEL}** {unit.text} {_cite(unit)}".rstrip())
+            blocks.append(correction_block(unit))
             index += 1
         elif unit.kind in ("table_header", "table_row"):
             rows = []

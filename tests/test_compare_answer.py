@@ -236,3 +236,26 @@ def test_a_mixed_answer_with_a_comparison_stays_within_the_size_limit(shelves):
                              token="test", traces=None)
     assert len(answer.answer_markdown) <= limit < len(full.answer_markdown)
     assert "kept for 3 years" in answer.answer_markdown and COMPUTED_LINE in answer.answer_markdown
+
+
+FALSE_PREMISE = "Why did revision 2 of WI-022 extend the testing time for returned devices from 5 to 10 working days?"
+
+
+def test_a_false_premise_answered_by_comparison_alone_is_corrected_first_and_never_complete(shelves):
+    # the model planner makes the question one compare obligation, so recall, read and write never run: the premise is
+    # still checked against the compared documents, and the direction of the change is computed from the two revisions
+    planner = Replay("e2e_plan_compare_premise")
+    answer = _ask(shelves, FALSE_PREMISE, chat={"planner": planner.chat("planner-rec")})
+    assert [o["kind"] for o in answer.obligations] == ["compare"] and answer.models["comparison"] == "code"
+    assert answer.answer_markdown.startswith("**Contrary to what the question assumes, the documents say:** Returned devices "
+                                             "are tested within 5 working days of receipt.")
+    assert answer.label == "partial" and answer.sentences[0].text == "Returned devices are tested within 5 working days of receipt."
+    assert _doc_of(shelves, answer.sentences[0].citations[0]).endswith("rev-2-md")
+
+
+def test_a_true_premise_about_the_same_change_gets_no_correction(shelves):
+    answer = _ask(shelves, FALSE_PREMISE.replace("extend", "shorten").replace("from 5 to 10", "from 10 to 5"))
+    assert "Contrary to what the question assumes" not in answer.answer_markdown
+    model_free = _ask(shelves, FALSE_PREMISE)
+    assert model_free.answer_markdown.startswith("**Contrary to what the question assumes, the documents say:**")
+    assert model_free.label == "partial"
