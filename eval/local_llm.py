@@ -176,33 +176,43 @@ MEASURES = frozenset("day week month year hour minute second percent % character
 """Words that make a number a quantity ("45 days", "8 characters"); "steps 5 and 6", "section 8.2" state none."""
 
 
-def statements(sentences: list) -> list[str]:
-    """The shown sentences that state something as current: not headings, labels or table rows (a register's row of
-    another instrument is a record, not a claim about the asked one), not a computed comparison's rows (old values by
-    design) and not a sentence shown as what a superseded revision said."""
+def statements(sentences: list) -> list[tuple[str, str]]:
+    """(text, status) of the shown sentences that state something as current: not headings, labels or table rows (a
+    register's row of another instrument is a record, not a claim about the asked one), not a computed comparison's rows
+    (old values by design) and not a sentence shown as what a superseded revision said."""
     def field(s, name):
         return s.get(name) if isinstance(s, dict) else getattr(s, name, None)
 
-    return [field(s, "text") for s in sentences
+    return [(field(s, "text"), field(s, "status")) for s in sentences
             if field(s, "kind") not in ("heading", "table_header", "table_row", "connective")
             and field(s, "status") != "computed" and not field(s, "superseded_by")]
 
 
-def wrong_statements(shown: list[str], must: list[dict]) -> int:
-    """Displayed sentences that state a quantity the gold states only with other numbers: a unit the must items'
-    evidence uses ("days") after a number no must item gives it ("45 days" where the gold only says "30 days"), in a
-    sentence sharing words with the gold. A number with no counterpart in the gold ("section 3") is not counted, nor one
-    another must item gives ("at least 6 characters" beside "at least 8 characters")."""
+def wrong_statements(shown: list[tuple[str, str]], must: list[dict]) -> int:
+    """Displayed statements ((text, status) of ``statements``) that give a quantity the gold states only with other
+    numbers: a unit the must items' evidence uses ("days") after a number no must item gives it ("45 days" where the
+    gold only says "30 days"). A number with no counterpart in the gold ("section 3") is not counted, nor one another
+    must item gives ("at least 6 characters" beside "at least 8 characters").
+
+    A sentence the model wrote counts when it shares words with the gold. A verbatim quote (code checked that it stands
+    in the current section it cites) states what its document says: it counts only when it states a gold sentence's
+    rule (``api.currency.same_rule``) with other figures — the old rule shown as current, say — not when it is another
+    true rule with its own figures ("reviewed every 15 days" beside "closed within 30 days")."""
+    from api.currency import same_rule
     from api.terms import stems
 
     texts = [" ".join([item["item"], *(e["quote"] for e in item.get("evidence", []))]) for item in must]
+    rules = [text for item in must for text in (item["item"], *(e["quote"] for e in item.get("evidence", [])))]
     gold = set().union(*(quantities(t) for t in texts)) if texts else set()
     units = {unit for _, unit in gold} & {_stem(word) for word in MEASURES}
     wrong = 0
-    for text in shown:
-        ours = quantities(text)
-        related = any(len(set(stems(text)) & set(stems(t))) >= 3 for t in texts)
-        if related and any(unit in units and (number, unit) not in gold for number, unit in ours):
+    for text, status in shown:
+        other = [(number, unit) for number, unit in quantities(text) if unit in units and (number, unit) not in gold]
+        if status == "verbatim":
+            related = any(same_rule(text, rule) for rule in rules)
+        else:
+            related = any(len(set(stems(text)) & set(stems(t))) >= 3 for t in texts)
+        if related and other:
             wrong += 1
     return wrong
 

@@ -36,6 +36,7 @@ MUST = [{"item": "Complaints are closed within 30 calendar days.",
 def test_a_shown_sentence_with_another_quantity_of_the_same_measure_is_wrong():
     shown = local_llm.statements([{"text": "Complaints shall be closed within 45 calendar days of receipt.", "kind": "sentence",
                                    "status": "supports", "superseded_by": ""}])
+    assert shown == [("Complaints shall be closed within 45 calendar days of receipt.", "supports")]
     assert local_llm.wrong_statements(shown, MUST) == 1
 
 
@@ -52,3 +53,13 @@ def test_marked_superseded_text_computed_rows_records_and_numbers_that_measure_n
     ]
     shown = local_llm.statements(sentences)
     assert len(shown) == 2 and local_llm.wrong_statements(shown, MUST) == 0
+
+
+def test_a_verbatim_quote_is_wrong_only_when_it_states_the_gold_rule_with_other_figures():
+    old_rule_unmarked = ("Complaints shall be closed within 45 calendar days of receipt.", "verbatim")
+    another_rule = ("Exception: a complaint under MDR investigation stays open until the final report is filed, and is "
+                    "reviewed every 15 calendar days.", "verbatim")
+    written = ("Complaints under MDR investigation are closed within 15 calendar days.", "supports")
+    assert local_llm.wrong_statements([old_rule_unmarked], MUST) == 1
+    assert local_llm.wrong_statements([another_rule], MUST) == 0  # a true rule of its own, quoted from its section
+    assert local_llm.wrong_statements([written], MUST) == 1  # the model's sentence: any other figure near the gold counts
