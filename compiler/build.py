@@ -194,7 +194,7 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
     """One build into a new generation beside the current one, flipped in only when every stage succeeded."""
     out = begin_generation(root, progress)
     store = Store(out / "store.sqlite")
-    report = BuildReport(shelf=shelf_name(shelf_dir, config), store=str(root / "store.sqlite"))
+    report = BuildReport(shelf=shelf_name(shelf_dir, config), store=str(root / "store.sqlite"), migrated=store.migrated)
     try:
         store.set_meta("shelf_name", report.shelf)
         store.set_meta("shelf_title", config.title or report.shelf)

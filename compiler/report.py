@@ -33,6 +33,8 @@ class BuildReport(BaseModel):
     store: str
     documents: list[DocReport] = Field(default_factory=list)
     stages: dict[str, dict] = Field(default_factory=dict, description="Later stages' summaries (indexes, ledger, site).")
+    migrated: list[str] = Field(default_factory=list, description="Schema migrations applied to the last build's store "
+                                                                  "(written by an older shelfwise) before this build.")
     seconds: float = 0.0
 
     def count(self, status: str) -> int:
@@ -44,6 +46,8 @@ class BuildReport(BaseModel):
 
     def render(self) -> str:
         lines = [f"Compile report: shelf {self.shelf!r} → {self.store}"]
+        if self.migrated:
+            lines.append(f"  the last build's store came from an older shelfwise: migrated (added {', '.join(self.migrated)})")
         header = f"  {'status':<10} {'pages':>5} {'sect':>5} {'tabl':>4} {'figs':>4} {'sec':>7}  document"
         lines.append(header)
         for d in self.documents:

@@ -8,6 +8,7 @@ build can load extensions such as sqlite-vec; the pyenv Python's cannot).
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,6 +24,8 @@ try:  # pragma: no cover - which one is installed depends on the platform
     import pysqlite3.dbapi2 as sqlite3  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
+
+log = logging.getLogger("shelfwise.store")
 
 __all__ = ["Store", "sqlite3", "MIGRATIONS", "DocumentRow", "FailureRow", "SectionBody", "FigureMeta"]
 
@@ -252,6 +255,8 @@ class Store:
         self._migrate()
 
     def _migrate(self) -> None:
+        """Apply the missing numbered migrations. A store written by an older shelfwise is said so (``migrated`` and a
+        warning naming what was added); a newer one is refused, never misread."""
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version > len(MIGRATIONS):
             raise StoreError(f"{self.path} was written by a newer shelfwise (schema {version}); upgrade shelfwise")
@@ -259,6 +264,10 @@ class Store:
             with self.db:
                 MIGRATIONS[number](self.db)
                 self.db.execute(f"PRAGMA user_version = {number + 1}")
+        self.migrated = [MIGRATIONS[n].__name__.removeprefix("_m_") for n in range(version, len(MIGRATIONS))] if version else []
+        if self.migrated:
+            log.warning("%s: store schema %d migrated to %d (added: %s); what it held is kept, and the new tables fill on "
+                        "the next 'shelfwise build'", self.path, version, len(MIGRATIONS), ", ".join(self.migrated))
 
     def close(self) -> None:
         self.db.close()

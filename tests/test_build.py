@@ -10,7 +10,7 @@ import pytest
 
 from compiler.build import build_shelf
 from compiler.settings import Settings
-from compiler.store import Store
+from compiler.store import Store, sqlite3
 from tests.conftest import write_docx, write_pdf
 
 MD = "# Handbook\n\n## 1 Scope\n\nThis handbook covers pumps.\n\n## 2 Terms\n\nA *pump* moves fluid.\n"
@@ -177,3 +177,20 @@ def test_scanned_pdf_compiles_through_ocr_and_the_report_says_so(tmp_path: Path)
     assert "within two percent of the set rate" in section.text
     assert "on pages 1" in store.document("scan-pdf")["reader_version"]
     store.close()
+
+
+def test_a_store_from_an_older_shelfwise_is_migrated_and_the_compile_report_says_so(tmp_path: Path):
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    (shelf / "handbook.md").write_text(MD, encoding="utf-8")
+    settings = _settings(tmp_path)
+    build_shelf(shelf, settings, progress=_quiet)
+    old = sqlite3.connect(str((tmp_path / "build" / "shelf" / "store.sqlite").resolve()))  # as schema 3 left it
+    old.execute("DROP TABLE section_aliases")
+    old.execute("PRAGMA user_version = 3")
+    old.commit()
+    old.close()
+    again = build_shelf(shelf, settings, progress=_quiet)
+    assert again.migrated == ["section_aliases"] and [d.status for d in again.documents] == ["unchanged"]
+    assert "the last build's store came from an older shelfwise: migrated (added section_aliases)" in again.render()
+    assert build_shelf(shelf, settings, progress=_quiet).migrated == []

@@ -10,15 +10,21 @@ from compiler.ledger import Assertion
 from compiler.store import MIGRATIONS, Store, sqlite3
 
 
-def test_a_store_from_before_the_ledger_is_migrated_on_open(tmp_path):
+def test_a_store_from_before_the_ledger_is_migrated_on_open(tmp_path, caplog):
     path = tmp_path / "store.sqlite"
     db = sqlite3.connect(str(path))
     MIGRATIONS[0](db)
     db.execute("PRAGMA user_version = 1")
     db.commit()
     db.close()
-    store = Store(path, create=False)
+    with caplog.at_level("WARNING", logger="shelfwise.store"):
+        store = Store(path, create=False)
     assert store.db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    assert store.migrated == ["ledger", "search", "section_aliases"]
+    assert f"store schema 1 migrated to {len(MIGRATIONS)} (added: ledger, search, section_aliases)" in caplog.text
+    fresh = Store(tmp_path / "new.sqlite")
+    assert fresh.migrated == [] and Store(path, create=False).migrated == []  # a new store, or one already current, says nothing
+    fresh.close()
     assert store.ledger.assertions() == [] and store.ledger.links() == [] and store.ledger.aligned_aliases() == []
     store.close()
 
