@@ -210,11 +210,15 @@ def plan_by_rules(
         targets = _targets(part, aliases, defined)
         if number and first_named and not (identifiers(part) or capitalised_phrases(part)):
             targets = list(dict.fromkeys([*targets, *first_named]))  # "... when a complaint is one" leans on the first part
+        leaned_on = ""
         if number and _LEANS.search(part):
             named_ids = identifiers(previous)
             earlier = [w for w in re.findall(r"[A-Za-z_][\w.\-*]*", previous) if word_stems(w) and not any(w in i for i in named_ids)]
             targets = list(dict.fromkeys([*targets, *([] if identifiers(part) else named_ids), *earlier]))
-        previous = part
+            leaned_on = previous
+        # a part that leans on a part that itself leans ("how are they produced, and how large are they") reaches back
+        # to what the chain is about
+        previous = f"{part} {leaned_on}".strip()
         if not number:
             first_named = identifiers(part) + capitalised_phrases(part)
         obligations.append(

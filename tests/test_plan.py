@@ -169,6 +169,13 @@ def test_a_part_that_says_it_takes_the_words_of_the_part_before():
     assert second.documents == ["pep-0646-rst"] and "args" in second.targets and "PEP 484" not in second.targets
 
 
+def test_a_part_leaning_on_a_part_that_leans_reaches_back_to_what_the_chain_is_about():
+    plan = plan_by_rules("What retrieval units do Dense X Retrieval and RAPTOR index, how are they produced, and how large are "
+                         "they?", [], TYPING, [], [], [])
+    assert [o.ask for o in plan.obligations][1:] == ["how are they produced", "how large are they"]
+    assert {"units", "RAPTOR"} <= set(plan.obligations[1].targets) and {"units", "RAPTOR"} <= set(plan.obligations[2].targets)
+
+
 def test_an_abbreviation_inside_a_document_code_is_not_expanded():
     plan = plan_by_rules("Which guideline does the SP 800-63-3 suite replace?", [], TYPING, [("SP", "Special Publication")], [], [])
     assert "Special Publication" not in plan.obligations[0].targets and plan.obligations[0].documents == ["sp800-63-3-cover-md"]
