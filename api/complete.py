@@ -140,7 +140,7 @@ def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], th
     unstated, short = unstated or {}, short or set()
     statuses, gaps = [], []
     for index, obligation in enumerate(plan.obligations):
-        own = [u.id for u in shown if (u.obligation == index or index in u.also) and u.kind not in ("table_header", "figure")
+        own = [u.id for u in shown if (u.obligation == index or index in u.also) and u.kind not in ("table_header", "figure", "code")
                and u.group != "correction"]
         is_covered = bool(own) and covered.get(index, 0.0) >= threshold and index not in unstated and index not in short
         statuses.append(ObligationStatus(index=index, kind=obligation.kind, ask=obligation.ask, covered=is_covered, units=own))

@@ -219,11 +219,12 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -
                                    _unit_terms(text, any(q in text or text in q for q in defining), kind), context, superseded.get((read.shelf, section.doc_id), ""), read.ranks,
                                    doc_position, references))
     df: Counter = Counter()
-    for unit in units:
+    counted = [u for u in units if u.kind != "code"]  # a code block is never ranked: its tokens do not weigh the words
+    for unit in counted:
         df.update(unit.words)
-    size = max(len(units), 1)
+    size = max(len(counted), 1)
     idf = {word: math.log(1 + size / count) for word, count in df.items()}
-    avg = sum(u.length for u in units) / size if units else 1.0
+    avg = sum(u.length for u in counted) / size if counted else 1.0
     return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys)
 
 
@@ -450,7 +451,7 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
     term = asked_term(obligation.ask)
     headers: dict[str, tuple[float, set[str]]] = {}  # table group -> (its header's score, the header's words)
     for index, unit in enumerate(pool.units):
-        if unit.reference_list and not cites:
+        if (unit.reference_list and not cites) or unit.kind == "code":  # code follows the sentence introducing it, never alone
             continue
         # a step or an item of an asked-for list means what its heading says it is part of
         item = unit.kind == "step" or (unit.kind == "list_item" and obligation.kind in ("trace", "list"))

@@ -111,6 +111,10 @@ def _blocks(units: list[Unit], *, split_by_source: bool = True) -> list[str]:
             lines = _step_lines(run) if unit.kind == "step" else [f"- {u.text} {_cite(u)}" for u in run]
             label = _label(unit, split_by_source)
             blocks.append((label + "\n" if label else "") + "\n".join(lines))
+        elif unit.kind == "code":
+            fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", unit.text)), default=0))
+            blocks.append(f"{fence}\n{unit.text}\n{fence}")
+            index += 1
         elif unit.kind == "figure":
             blocks.append(f"*{unit.text}* {_cite(unit)}")
             index += 1

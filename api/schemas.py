@@ -56,7 +56,8 @@ class AnswerSentence(BaseModel):
 
     text: str = Field(description="The unit's text, as shown.")
     citations: list[str] = Field(description="Section ids it rests on (also anchors in the site).")
-    kind: str = Field(default="sentence", description="sentence, list_item, step, table_header, table_row or figure.")
+    kind: str = Field(default="sentence", description="sentence, list_item, step, table_header, table_row, figure or code (a code block "
+                                                                     "the sentence before it introduces).")
     obligation: int = Field(default=0, description="Which obligation of the plan it serves.")
     status: str = Field(default="verbatim", description="How it was checked: verbatim (quoted), supports (checker).")
     source: str = Field(default="", description="Short name of the cited document and its revision, e.g. 'QM-001 Rev D'.")

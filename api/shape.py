@@ -121,14 +121,17 @@ def _fit(units: list[Unit], max_chars: int, quoted: bool) -> tuple[list[Unit], s
         best[unit.obligation] = max(best.get(unit.obligation, 0.0), unit.score)
     droppable = ("table_header", "heading", "connective", "step")  # a figure caption may go; a procedure's steps stay whole
     candidates = sorted((i for i, u in enumerate(units) if u.kind not in droppable and u.group not in ("verdict", "correction")),
-                        key=lambda i: (units[i].score, -i))
+                        key=lambda i: (units[i].kind != "code", units[i].score, -i))  # code shows what a sentence says: it goes first
     dropped: set[int] = set()
     lost: set[int] = set()
 
     def kept() -> list[Unit]:
         keep = [u for i, u in enumerate(units) if i not in dropped]
         groups = {u.group for u in keep if u.kind == "table_row"}
-        return [u for u in keep if u.kind != "table_header" or u.group in groups]
+        keep = [u for u in keep if u.kind != "table_header" or u.group in groups]
+        # a code block stays only after the sentence introducing it
+        return [u for i, u in enumerate(keep) if u.kind != "code" or (i and keep[i - 1].citations[:1] == u.citations[:1]
+                                                                      and keep[i - 1].text.rstrip().endswith(":"))]
 
     for index in candidates:
         unit = units[index]
@@ -136,7 +139,7 @@ def _fit(units: list[Unit], max_chars: int, quoted: bool) -> tuple[list[Unit], s
         if len(same) <= 1:
             continue
         dropped.add(index)
-        if unit.score >= STRONG * best[unit.obligation]:  # strong evidence left out: what is shown is not the whole answer
+        if unit.kind != "code" and unit.score >= STRONG * best[unit.obligation]:  # strong evidence left out: what is shown is not the whole answer
             lost.add(unit.obligation)
         if markdown_chars(kept(), quoted) <= limit:
             break

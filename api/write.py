@@ -26,7 +26,7 @@ from compiler.ledger import sentences
 
 __all__ = ["Unit", "Draft", "Writer", "ExtractiveWriter", "section_units", "coverage", "is_question", "COVERED", "MIN_SHOWN"]
 
-UnitKind = Literal["sentence", "list_item", "step", "table_header", "table_row", "figure", "heading", "connective"]
+UnitKind = Literal["sentence", "list_item", "step", "table_header", "table_row", "figure", "heading", "connective", "code"]
 COVERED = 0.75
 """An obligation is covered when its best shown unit holds this share of its words and asked facets, and the shown
 units hold its key targets (``ExtractiveWriter._covered``)."""
@@ -49,6 +49,8 @@ CONTINUATION = 2
 """At most this many following sentences of the same paragraph continue a best picked sentence."""
 PER_DOCUMENT = 2
 """Units a named document that nothing was picked from contributes to an obligation over several named documents."""
+CODE_CHARS = 600
+"""A code block this long or shorter may follow the sentence that introduces it ("you would write:"); never alone."""
 PROSE_CELL = 200
 """A one-column table with a cell longer than this is prose in a box: its cells are split into sentences, not shown as rows."""
 
@@ -133,6 +135,8 @@ def _section_units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, st
                 units.append((kind, line, f"{section_id}:t{b_index}", (b_index, r_index)))
         elif block.kind == "figure" and normalise(block.text):
             units.append(("figure", normalise(block.text), "", (b_index, 0)))
+        elif block.kind == "code" and block.text.strip() and len(block.text) <= CODE_CHARS:
+            units.append(("code", block.text.strip("\n"), "", (b_index, 0)))
     return units
 
 
@@ -191,6 +195,7 @@ class ExtractiveWriter:
             picked = self._with_conditions(pool, query, picked, budget)
             picked = self._with_continuations(pool, picked, budget)
             picked = self._best_sections(pool, query, picked, eligible, budget)
+            picked = picked + self._introduced_code(pool, picked, budget)
             picked = picked + changed_rules(pool, picked)
             covered[o_index] = self._covered(obligation.ask, query, pool, [p for _, p in picked],
                                              together=obligation.kind in ("lookup", "judge"))
@@ -311,6 +316,26 @@ class ExtractiveWriter:
                 window += len(near.text)
                 used += len(near.text)
         return picked + extra
+
+    @staticmethod
+    def _introduced_code(pool: Pool, picked: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
+        """The code block a picked sentence introduces ("Here is the pattern rule ...:", "you would write:") follows it:
+        without it the sentence points at nothing. Within the budget; a block longer than CODE_CHARS is never a unit."""
+        have = {p for _, p in picked}
+        used = sum(len(pool.units[p].text) for p in have)
+        extra = []
+        for score, p_index in sorted(picked, key=lambda e: e[1]):
+            unit = pool.units[p_index]
+            after = p_index + 1
+            if (unit.kind in ("sentence", "list_item", "step") and unit.text.rstrip().endswith(":") and after < len(pool.units)
+                    and after not in have and pool.units[after].kind == "code"
+                    and pool.units[after].section_id == unit.section_id and pool.units[after].order[1] == unit.order[1] + 1):
+                if used + len(pool.units[after].text) > budget * 1.3:
+                    continue
+                extra.append((round(score * 0.9, 4), after))
+                have.add(after)
+                used += len(pool.units[after].text)
+        return extra
 
     @staticmethod
     def _with_continuations(pool: Pool, picked: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:

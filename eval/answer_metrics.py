@@ -2,8 +2,8 @@
 
 - verified share against displayed sentences (§6.4): every statement the answer
   displays (each sentence of a paragraph, each list item, each table row;
-  headings, the mode and removal footers, the plain not-covered lines (and the not-in-documents lines) and fragments
-  under three words left out) counts in the denominator; it counts as verified
+  headings, the mode and removal footers, the plain not-covered lines (and the not-in-documents lines), quoted code
+  blocks and fragments under three words left out) counts in the denominator; it counts as verified
   when it stands inside a unit the checker or code confirmed (api.gate.CHECKED).
 - label against grade: an answer labelled complete or conditional claims
   completeness, partial or not_in_documents does not; the grade says complete
@@ -33,8 +33,16 @@ def displayed_statements(markdown: str, not_covered: list[str] | None = None) ->
     gaps = {_plain(line) for line in (not_covered or [])} | {_plain(f"{NOT_IN_DOCUMENTS}."), _plain(NO_REFERENCES)}
     out: list[str] = []
     lines = blind_text(markdown).splitlines()
+    fence = ""
     for number, line in enumerate(lines):
         text = line.strip()
+        run = re.match(r"`{3,}", text)
+        if fence:  # a quoted code block is shown as its document has it: not a statement
+            fence = "" if run and text == fence else fence
+            continue
+        if run:
+            fence = run.group(0)
+            continue
         if not text or text.startswith("#") or _RULE.match(text) or _SOURCE_LABEL.match(text) or _plain(text) in gaps:
             continue
         if text.startswith("|"):

@@ -105,6 +105,7 @@ def served(tmp_path_factory):
         "answer_markdown": "unused when sentences are given",
         "sentences": [{"text": HOSTILE_ANSWER, "citations": [grant.id]},
                       {"text": "A client revokes a token at the revocation endpoint.", "citations": [revoke.id, "s000000000zz"]},
+                      {"text": "POST /revoke HTTP/1.1\n  token=<img src=x onerror=alert(1)>", "citations": [revoke.id], "kind": "code"},
                       {"text": "Token No. | Client | Issued | Revoked | Reason | Status | Back-up | Review", "citations": [revoke.id],
                        "kind": "table_header"},
                       {"text": "TOK-2025-0002 | Example client of the widget service | 2025-10-12 | 2025-11-04 | The client asked for "
@@ -185,6 +186,9 @@ def test_widget_shows_cited_sentences_inertly_and_citations_land_on_sections(ser
     assert sentences.first.locator("a.sw-ask-cite").inner_text() == "[1] The Example Widget Protocol"
     assert sentences.nth(1).locator("a.sw-ask-cite").inner_text() == "[2] Widget Token Revocation"
     assert sentences.nth(1).locator("span.sw-ask-cite").inner_text() == "[s000000000zz]"
+    # a code block comes as preformatted text, inert, its lines kept, with no citation of its own
+    code = page.locator("pre.sw-ask-code")
+    assert code.inner_text() == "POST /revoke HTTP/1.1\n  token=<img src=x onerror=alert(1)>" and code.locator("a").count() == 0
     # table rows come as a table, the row's citation landing on the row's anchor
     table = page.locator(".sw-ask-table")
     assert table.locator("thead th").all_inner_texts()[:3] == ["Token No.", "Client", "Issued"]

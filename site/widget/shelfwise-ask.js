@@ -370,9 +370,11 @@
         body.appendChild(tableOf(rows, answer, map, numbers, rowCites));
         continue;
       }
-      var p = el("p", { class: "sw-ask-sentence" + (sentence.kind === "step" || sentence.kind === "list_item" ? " sw-ask-item" : "") },
-                 sentence.text);
-      p.appendChild(citationLinks(sentence, answer, map, numbers, rowCites));
+      var p = sentence.kind === "code"  // a code block the sentence before it introduces, as its document has it
+        ? el("pre", { class: "sw-ask-code" }, sentence.text)
+        : el("p", { class: "sw-ask-sentence" + (sentence.kind === "step" || sentence.kind === "list_item" ? " sw-ask-item" : "") },
+             sentence.text);
+      if (sentence.kind !== "code") { p.appendChild(citationLinks(sentence, answer, map, numbers, rowCites)); }
       body.appendChild(p);
     }
     if (!sentences.length && answer.answer_markdown) {
