@@ -1,12 +1,20 @@
-"""The site stage: pages rendered (compiler/pages.py), then a clean mkdocs-material build swapped into place.
+"""The site stage: pages rendered (compiler/pages.py), then a mkdocs-material build swapped into place.
 
-mkdocs always builds from nothing into a temporary folder beside the site
-(never --dirty: a dirty build's search index holds only the rebuilt pages)
-and runs with --strict, so a broken internal link or a missing anchor or
-image fails the build. Only a build that succeeded replaces
-build/<shelf>/site; a failed one raises SiteError and leaves the last good
-site where it was. Given the shelf's folder, the documents as given are copied
+mkdocs always builds into a temporary folder beside the site and runs with --strict, so a broken internal link or a
+missing anchor or image fails the build. Only a build that succeeded replaces build/<shelf>/site; a failed one raises
+SiteError and leaves the last good site where it was. Given the shelf's folder, the documents as given are copied
 into the new site's _originals/ before it is swapped in (compiler/originals.py).
+
+The build is full (``mkdocs build --clean`` from nothing) or incremental, as compiler/site_incremental.py decides from
+build/<shelf>/site-manifest.json, what the last site was built from. Full when forced (``site.incremental = false``,
+``--full-site``), when there is no last site, when a global input changed (mkdocs.yml, the nav, the theme overrides,
+the widget files, the mkdocs/material/Markdown versions, ``SITE_VERSION``, the hook), when pages were added or removed,
+or when most pages changed. Incremental otherwise: the last site is copied into the temporary folder and
+``mkdocs build --dirty`` rebuilds only the docs files whose content changed; its search index (which then holds only
+the rebuilt pages) is merged with the last site's page by page, and every link into an anchor, from rebuilt and
+unchanged pages alike, is checked as mkdocs would. compiler/mkdocs_hook.py, listed in mkdocs.yml, records each
+rendered page's URL, anchors and links for that. The result is the site a full build gives, file for file (the
+sitemap's build date aside).
 """
 
 from __future__ import annotations
@@ -194,7 +202,7 @@ def build_site(store, out_dir: Path, progress: Callable[[str], None] | None = No
         "sections": pages.sections,
         "figures": pages.figures,
         "build": plan.kind,
-        "full_reason": plan.reason,
+        **({"full_reason": plan.reason} if plan.kind == "full" else {}),
         "pages_built": rebuilt,
         "site_files": files,
         "site_mb": round(size / 1e6, 2),
@@ -209,7 +217,8 @@ def site_stage(settings, shelf_dir: Path | None = None) -> Callable:
     """``build_shelf`` stage that builds the site: ``stage(store, out_dir, changed, removed, progress) -> ('site', summary)``.
 
     A shelf folder's own ``templates/`` overrides the page templates. The widget's endpoint and token come
-    from ``settings.site`` (the token from the environment variable it names).
+    from ``settings.site`` (the token from the environment variable it names); ``site.incremental = false``
+    (``--full-site``) forces the full build.
     """
     templates_dir = Path(shelf_dir) / "templates" if shelf_dir and (Path(shelf_dir) / "templates").is_dir() else None
     token = None
@@ -223,6 +232,7 @@ def site_stage(settings, shelf_dir: Path | None = None) -> Callable:
 
     def stage(store, out_dir, changed_ids, removed_ids, progress):
         return "site", build_site(store, out_dir, progress, templates_dir, endpoint=settings.site.ask_endpoint, token=token,
-                                  shelf=store.get_meta("shelf_name"), shelf_dir=shelf_dir, url=settings.site.url)
+                                  shelf=store.get_meta("shelf_name"), shelf_dir=shelf_dir, url=settings.site.url,
+                                  full=not settings.site.incremental)
 
     return stage

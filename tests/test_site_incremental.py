@@ -180,3 +180,15 @@ def test_anchor_check_reports_links_within_and_across_pages():
         "Doc file 'a.md' contains a link '#y', but there is no such anchor on this page.",
         "Doc file 'a.md' contains a link 'b.md#z', but the doc 'b.md' does not contain an anchor '#z'.",
     ]
+
+
+def test_site_incremental_false_forces_the_full_build(built):
+    store, out, _ = built
+    from compiler.settings import Settings
+    from compiler.site import site_stage
+
+    stage = site_stage(Settings(site={"incremental": False}))
+    name, summary = stage(store, out, [], [], lambda line: None)
+    assert name == "site" and summary["build"] == "full" and summary["full_reason"] == "forced (--full-site)"
+    name, summary = site_stage(Settings())(store, out, [], [], lambda line: None)
+    assert summary["build"] == "incremental" and summary["pages_built"] == 0
