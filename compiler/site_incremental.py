@@ -1,7 +1,7 @@
 """Whether the site can be rebuilt incrementally, and the parts of an incremental build mkdocs does not do right by itself.
 
 compiler/site.py records beside the site (build/<shelf>/site-manifest.json) what it was built from: a hash of each
-global input (the mkdocs.yml without its nav, the nav, the theme overrides, the widget files, the versions of mkdocs,
+global input (the mkdocs.yml without its nav and docs_dir, the nav, the theme overrides, the widget files, the versions of mkdocs,
 mkdocs-material and the Markdown libraries, ``SITE_VERSION`` and the hook's source), a content hash of every file in
 docs/, and what compiler/mkdocs_hook.py recorded of each page (URL, anchors, links into other pages' anchors).
 
@@ -71,7 +71,8 @@ def _version(name: str) -> str:
 def site_inputs(config: dict, overrides: Path, widget: dict[str, bytes], site_version: int, hook: Path) -> dict[str, str]:
     """A hash per global input of the site, named as the reason a full build gives when it changed."""
     return {
-        "mkdocs.yml changed": _digest({k: v for k, v in config.items() if k != "nav"}),
+        # docs_dir is where this build generation's pages are (build/<shelf>/generations/<n>/docs), not what they show
+        "mkdocs.yml changed": _digest({k: v for k, v in config.items() if k not in ("nav", "docs_dir")}),
         "nav changed (a document added, removed or retitled)": _digest(config.get("nav")),
         "theme overrides changed": _tree_hash(overrides),
         "widget files changed": _digest({name: hashlib.sha256(body).hexdigest() for name, body in sorted(widget.items())}),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,15 @@ def test_one_edit_is_rebuilt_incrementally_and_equals_a_full_build(built, tmp_pa
     assert any("posting it" in dict(entry)["text"] for entry in _search_entries(out / "site"))
     different = [rel for rel in full_files if incremental_files[rel] != full_files[rel]]
     assert different == []
+
+
+def test_the_next_build_generation_a_copy_in_another_folder_is_incremental(built, tmp_path):
+    store, out, _ = built
+    shutil.copytree(out, tmp_path / "generation-2", symlinks=True)  # as compiler/generations.py begins a build
+    put(store, *_revocation("A client revokes a token by posting it.", "2"))
+    _link(store)
+    again = build_site(store, tmp_path / "generation-2", shelf="out")
+    assert again["build"] == "incremental" and again["pages_built"] == 1
 
 
 def test_nothing_changed_rebuilds_no_page(built):
