@@ -17,7 +17,7 @@ from compiler.records import Element
 from compiler.site import build_site
 from compiler.site_incremental import MANIFEST, check_anchor_links
 from compiler.store import Store
-from tests.test_pages import H, P, put
+from tests.test_pages import H, P, png, put
 
 LASTMOD = re.compile(r"<lastmod>\d{4}-\d{2}-\d{2}</lastmod>")
 
@@ -113,6 +113,22 @@ def test_the_next_build_generation_a_copy_in_another_folder_is_incremental(built
     _link(store)
     again = build_site(store, tmp_path / "generation-2", shelf="out")
     assert again["build"] == "incremental" and again["pages_built"] == 1
+
+
+def test_a_figure_removed_by_an_edit_leaves_no_stale_image(built, tmp_path):
+    store, out, _ = built
+    flow = [H("Note 0"), P("Note 0 has a figure now."), Element(kind="figure", text="Figure 1: The flow", image=png())]
+    put(store, "note-0-md", "Operating note 0", flow, "note-0.md", "2")
+    _link(store)
+    assert build_site(store, out)["build"] == "incremental"
+    images = sorted(p.relative_to(out / "site").as_posix() for p in (out / "site/documents").rglob("*.png"))
+    assert len(images) == 1
+    put(store, "note-0-md", "Operating note 0", flow[:2], "note-0.md", "3")
+    _link(store)
+    assert build_site(store, out)["build"] == "incremental"
+    assert not (out / "site" / images[0]).exists()
+    build_site(store, tmp_path / "full", shelf="out", full=True)
+    assert _site_files(out / "site") == _site_files(tmp_path / "full/site")
 
 
 def test_nothing_changed_rebuilds_no_page(built):
