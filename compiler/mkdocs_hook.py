@@ -11,7 +11,12 @@ compiler/site.py drive it; without them (mkdocs run by hand on the same mkdocs.y
 - ``SHELFWISE_DIRTY_BUILD=1``: the build is an incremental one that compiler/site.py decided on (``mkdocs build --dirty``
   into a copy of the last site, the nav unchanged). mkdocs warns that a dirty build may leave the navigation stale, and
   ``--strict`` counts that warning as a failure; this hook drops that one warning, and only it, so every other
-  warning still fails the build.
+  warning still fails the build. The theme's 404.html is not rendered again either: it shows only the nav and the
+  config, both unchanged by that decision, so the last site's copy is already what it would be (sitemap.xml, which
+  carries the build date, is rendered).
+- ``SHELFWISE_TEMPLATE_CACHE``: a folder where jinja2 keeps the theme's compiled templates between builds
+  (``FileSystemBytecodeCache``, keyed by each template's source), so a build does not compile Material's templates
+  again (~0.4 s a build here); the HTML is the same.
 """
 
 from __future__ import annotations
@@ -20,8 +25,11 @@ import json
 import logging
 import os
 
+from jinja2 import FileSystemBytecodeCache
+
 RECORD_ENV = "SHELFWISE_PAGE_RECORD"
 DIRTY_ENV = "SHELFWISE_DIRTY_BUILD"
+CACHE_ENV = "SHELFWISE_TEMPLATE_CACHE"
 DIRTY_WARNING = "A 'dirty' build is being performed"
 
 _order: list[str] = []
@@ -42,6 +50,7 @@ def on_config(config, **kwargs):
     build_log = logging.getLogger("mkdocs.commands.build")
     if os.environ.get(DIRTY_ENV) == "1":
         build_log.addFilter(_FILTER)
+        config.theme.static_templates.discard("404.html")
     else:
         build_log.removeFilter(_FILTER)
     return config
@@ -50,6 +59,14 @@ def on_config(config, **kwargs):
 def on_nav(nav, config, files, **kwargs):
     _order[:] = [file.src_uri for file in files.documentation_pages()]
     return nav
+
+
+def on_env(env, config, files, **kwargs):
+    cache = os.environ.get(CACHE_ENV)
+    if cache:
+        os.makedirs(cache, exist_ok=True)
+        env.bytecode_cache = FileSystemBytecodeCache(cache)
+    return env
 
 
 def on_page_content(html, page, config, files, **kwargs):

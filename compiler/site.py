@@ -33,8 +33,8 @@ import yaml
 
 from compiler.errors import SiteError
 from compiler.llms_txt import LLMS_TXT, llms_txt, site_base
-from compiler.mkdocs_hook import DIRTY_ENV, RECORD_ENV
-from compiler.originals import copy_originals
+from compiler.mkdocs_hook import CACHE_ENV, DIRTY_ENV, RECORD_ENV
+from compiler.originals import ORIGINALS_DIR, copy_originals
 from compiler.pages import nav_title, render_pages
 from compiler.site_incremental import (
     MANIFEST,
@@ -54,6 +54,7 @@ __all__ = ["SITE_DIR", "WIDGET_FILES", "mkdocs_config", "run_mkdocs", "build_sit
 SITE_DIR = Path(__file__).resolve().parent.parent / "site"
 WIDGET_FILES = ("shelfwise-ask.js", "shelfwise-ask.css", "shelfwise-site.css")
 HOOK = Path(__file__).resolve().parent / "mkdocs_hook.py"
+TEMPLATE_CACHE = ".template-cache"
 SITE_VERSION = 1  # bump when what this module or the hook puts into the site changes, so the next site build is full
 
 
@@ -110,8 +111,10 @@ def _swap_in(built: Path, site: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def _record_env(record: Path, dirty: bool) -> dict[str, str]:
-    return {RECORD_ENV: str(record), DIRTY_ENV: "1" if dirty else "0"}
+def _hook_env(record: Path, dirty: bool) -> dict[str, str]:
+    """What compiler/mkdocs_hook.py reads: where to write the page record, whether the build is incremental, and the
+    theme's compiled templates kept beside the site (build/<shelf>/.template-cache)."""
+    return {RECORD_ENV: str(record), DIRTY_ENV: "1" if dirty else "0", CACHE_ENV: str(record.parent / TEMPLATE_CACHE)}
 
 
 def _site_build(config_file: Path, out_dir: Path, building: Path, plan: SitePlan, docs: dict[str, str],
@@ -121,11 +124,11 @@ def _site_build(config_file: Path, out_dir: Path, building: Path, plan: SitePlan
     record_file = building.parent / f"{building.name}.record.json"
     try:
         if plan.kind == "full":
-            seconds, _ = run_mkdocs(config_file, building, env=_record_env(record_file, False))
+            seconds, _ = run_mkdocs(config_file, building, env=_hook_env(record_file, False))
             return seconds, json.loads(record_file.read_text(encoding="utf-8"))
         site = out_dir / "site"
         prepare_copy(site, building, plan, docs)
-        seconds, _ = run_mkdocs(config_file, building, dirty=True, env=_record_env(record_file, True))
+        seconds, _ = run_mkdocs(config_file, building, dirty=True, env=_hook_env(record_file, True))
         fresh = json.loads(record_file.read_text(encoding="utf-8"))
     finally:
         record_file.unlink(missing_ok=True)
@@ -177,6 +180,7 @@ def build_site(store, out_dir: Path, progress: Callable[[str], None] | None = No
     try:
         mkdocs_seconds, record = _site_build(config_file, out_dir, building, plan, docs, previous)
         (building / LLMS_TXT).write_text(llms_txt(store, shelf, site_base(url, shelf)), encoding="utf-8")
+        shutil.rmtree(building / ORIGINALS_DIR, ignore_errors=True)  # an incremental build's copy holds the last ones
         if shelf_dir is not None:
             copy_originals(store.documents(), Path(shelf_dir), building)
     except BaseException:
