@@ -163,11 +163,8 @@ def merge_search_index(last_index: Path, partial_index: Path, order: list[str], 
     partial = json.loads(Path(partial_index).read_text(encoding="utf-8"))
     old, new = _grouped(last["docs"]), _grouped(partial["docs"])
     docs: list[dict] = []
-    for src in order:
-        url = urls[src]
-        # the home page's entries have the location "" (its URL is the site's root)
-        key = "" if url == "index.html" and url not in old and url not in new else url
-        docs.extend((new if src in rebuilt else old).get(key, []))
+    for src in order:  # an entry's location is its page's URL, then '#' and the section's anchor
+        docs.extend((new if src in rebuilt else old).get(urls[src], []))
     data = {"config": partial["config"], "docs": docs}
     # the same JSON as the search plugin writes (material/plugins/search/plugin.py generate_search_index)
     Path(partial_index).write_text(json.dumps(data, separators=(",", ":"), default=str), encoding="utf-8")
