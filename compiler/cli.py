@@ -40,7 +40,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     from compiler.build import build_shelf
     from compiler.pipeline import default_stages
 
-    settings = _settings(args, **{"pdf.use_outline": False if args.no_outline else None})
+    settings = _settings(args, **{"pdf.use_outline": False if args.no_outline else None,
+                                  "site.incremental": False if args.full_site else None})
     shelf = Path(args.shelf)
     if not shelf.is_dir():
         raise ShelfwiseError(f"{shelf} is not a folder; give the path of a shelf (a folder of documents)")
@@ -78,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="leave out files matching GLOB (repeatable), on top of shelf.toml's exclude")
     build.add_argument("--no-outline", action="store_true", help="take PDF headings from the text layer only, ignoring bookmarks")
     build.add_argument("--site", action="store_true", help="also render the pages and build the static site into build/<shelf>/site (a failed site build exits 1 and keeps the last good site)")
+    build.add_argument("--full-site", action="store_true", help="with --site: a full clean mkdocs build even when only some pages changed (site.incremental = false)")
     build.add_argument("--json", action="store_true", help="print the report as JSON")
     build.add_argument("--quiet", action="store_true", help="no progress lines")
     build.add_argument("--executor", choices=["serial", "ray"], default="serial", help="where conversion and embedding run: here, or on a Ray cluster (pip install 'shelfwise[ray]')")

@@ -171,6 +171,10 @@ class SiteSettings(_Strict):
         "llms.txt, 'shelfwise mcp' and /v1/chat/completions link sections there. None: llms.txt links relative to the site, the server its own "
         "/sites/<shelf>/, 'shelfwise mcp' the built site's file:// URL."
     )
+    incremental: bool = Field(
+        default=True, description="Rebuild only the changed pages when the last site exists and nothing global (mkdocs.yml, nav, theme, "
+        "widget, versions) changed; False (or 'shelfwise build --full-site') always builds the whole site with a clean mkdocs build."
+    )
 
 
 class Settings(_Strict):

@@ -6,7 +6,8 @@ For each size a synthetic shelf (eval/synth, deterministic, written under --work
 from nothing in a fresh child process, with the site, so its peak RSS is its own. Per stage it records seconds
 and the process's peak RSS after the stage (convert: discovery, conversion and storing; indexes split into
 lexical (whoosh) and dense (passages and embeddings); links: ledger, hooks, links, briefs, dossiers; site: pages
-and mkdocs). Then one Markdown document is edited and the shelf rebuilt (the incremental ratio), 60 hybrid
+and mkdocs). Then one Markdown document is edited and the shelf rebuilt (the incremental ratio; ``site_build`` says whether
+the site was rebuilt incrementally and how many pages mkdocs built), 60 hybrid
 searches (again with no decoded postings kept, "search_cold_postings") and 20 model-free answers are timed (p50/p95), and the store, lexical index and site are measured on
 disk. Sizes are merged into --out one by one, so a long size can run alone in the background; the plot
 (seconds against documents per stage, log-log with a linear guide) is redrawn from --out each time.
@@ -147,6 +148,12 @@ def _serve_figures(build_root: Path, specs, settings) -> dict:
             "ask_labels": {label: labels.count(label) for label in sorted(set(labels))}}
 
 
+def _site_build(report) -> dict:
+    """Which site build ran (full or incremental, compiler/site_incremental.py), its pages built and mkdocs seconds."""
+    site = report.stages.get("site", {})
+    return {key: site[key] for key in ("build", "full_reason", "pages_built", "pages", "mkdocs_seconds") if key in site}
+
+
 def child(size: int, work: Path, seed: int) -> dict:
     """One size, start to end, in this (fresh) process; returns its figures."""
     from compiler.settings import Settings
@@ -183,10 +190,10 @@ def child(size: int, work: Path, seed: int) -> dict:
         "hooks_resolved": report.stages["links"]["hooks_resolved"],
         "hooks_open": report.stages["links"]["hooks_open"],
         "generate_seconds": round(generate_s, 2),
-        "compile": full,
+        "compile": {**full, "site_build": _site_build(report)},
         "peak_rss_mb": round(max(_rss_mb(), full["conversion_worker_peak_mb"]), 1),
         "incremental": {"edited": edited, "reconverted": second.count("converted"), **incremental,
-                        "ratio": round(incremental["seconds"] / full["seconds"], 4)},
+                        "site_build": _site_build(second), "ratio": round(incremental["seconds"] / full["seconds"], 4)},
         "store_mb": _dir_mb(current / "store.sqlite"),
         "lexical_mb": _dir_mb(current / "lexical"),
         "site_mb": _dir_mb(current / "site"),

@@ -31,13 +31,13 @@ def bench_shelf(source: Path, work: Path) -> dict:
     compiled = build_shelf(source, settings, progress=lambda line: None, stages=[links_stage()],
                            exclude=["SOURCES.md"])
     out = (work / compiled.shelf / "current").resolve()  # the generation the build made, where `build --site` puts its site
-    for stale in ("docs", "site", "pages.json"):  # a full render, not an incremental one
+    for stale in ("docs", "site", "pages.json", "site-manifest.json"):  # a full render and build, not an incremental one
         path = out / stale
         shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
     store = Store(out / "store.sqlite", create=False)
     try:
         started = time.perf_counter()
-        summary = build_site(store, out, shelf_dir=source)  # as `shelfwise build --site`: originals copied and linked
+        summary = build_site(store, out, shelf_dir=source, full=True)  # as `shelfwise build --site`: originals copied and linked
         total = time.perf_counter() - started
     finally:
         store.close()
