@@ -305,7 +305,7 @@ def answer_question(
         markdown = f"{NOT_IN_DOCUMENTS}. {markdown}"
     response = AskResponse(
         answer_markdown=markdown,
-        sentences=[AnswerSentence(text=u.text, citations=u.citations, kind=u.kind, obligation=u.obligation, status=u.status,
+        sentences=[AnswerSentence(text=u.text, citations=u.citations, shelf=u.shelf, kind=u.kind, obligation=u.obligation, status=u.status,
                                   source=u.source, superseded_by=u.superseded_by) for u in shown],
         not_covered=completion.gaps,
         label=completion.label,

@@ -56,6 +56,8 @@ class AnswerSentence(BaseModel):
 
     text: str = Field(description="The unit's text, as shown.")
     citations: list[str] = Field(description="Section ids it rests on (also anchors in the site).")
+    shelf: str = Field(default="", description="The shelf its cited sections are on: section ids are unique per shelf only, "
+                                               "so an answer over several shelves names each sentence's.")
     kind: str = Field(default="sentence", description="sentence, list_item, step, table_header, table_row, figure or code (a code block "
                                                                      "the sentence before it introduces).")
     obligation: int = Field(default=0, description="Which obligation of the plan it serves.")

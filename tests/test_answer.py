@@ -337,3 +337,11 @@ def test_a_sentence_both_revisions_state_is_the_current_revisions_and_never_show
     _, draft = _write(shelf, "How often does top management review the quality management system, and who chairs the review?")
     chaired = [u for u in draft.units if u.text == shared]
     assert chaired and all([shelf.sections[s].doc_id for s in u.citations] == ["qm-rev-d"] for u in chaired)
+
+
+def test_an_answer_over_two_shelves_names_each_sentences_shelf(tenants):
+    answer = _ask(tenants, "How long do refresh tokens last, and what is the launch code of project Zephyr?")
+    by_shelf = {s.shelf for s in answer.sentences if s.citations}
+    assert by_shelf == {"alpha", "beta"}
+    for sentence in answer.sentences:
+        assert all(sid in tenants[sentence.shelf].sections for sid in sentence.citations)
