@@ -13,8 +13,8 @@ only what code can compute is recorded. Slow (tens of minutes per answer on 2 lo
 
     .venv/bin/python -m eval.local_llm [--limit N] [--only ID,ID] [--shelves-from DIR] [--port 8765] [--resume]
 
---resume keeps the answers of the last run and answers only the rest (a stopped run goes on where it stopped; each
-answer's "code" says which commit answered it). --limit N answers the first N questions of each shelf (a subset that
+--resume keeps the answers of the last run and answers only the rest (a stopped run goes on where it stopped;
+--redo ID,ID answers those again; each answer's "code" says which commit answered it). --limit N answers the first N questions of each shelf (a subset that
 still spans every shelf); --only answers the questions with those ids; --shelves-from copies already compiled shelves (DIR/<shelf>/) instead of compiling them.
 """
 
@@ -249,6 +249,8 @@ def main() -> None:
     parser.add_argument("--only", default="", help="answer only the questions with these ids (comma-separated)")
     parser.add_argument("--resume", action="store_true",
                         help="keep the answers of the last run (eval/results/local_llm.json) and answer only the questions it lacks")
+    parser.add_argument("--redo", default="", help="with --resume: answer these questions again (comma-separated ids), "
+                                                   "keeping the rest of the last run")
     parser.add_argument("--rescore", action="store_true", help="only recompute the code-computed figures of the last run from its traces")
     parser.add_argument("--shelves-from", type=Path, default=None, help="copy compiled shelves from DIR/<shelf>/ instead of compiling")
     parser.add_argument("--reading-budget", type=int, default=12_000, help="characters read per answer (the model has 8,192 tokens)")
@@ -291,7 +293,7 @@ def main() -> None:
         "answer": {"reading_budget_chars": args.reading_budget},
         "api": {"answer_timeout_s": 3600},
     })
-    results, carried = resumed(questions) if args.resume else ([], 0.0)
+    results, carried = resumed(questions, set(filter(None, args.redo.split(",")))) if args.resume else ([], 0.0)
     done = {r["id"] for r in results}
     if done:
         log(f"resuming: {len(done)} answers kept from {RESULT.name}, {len(questions) - len(done)} to go")
@@ -360,14 +362,19 @@ def main() -> None:
     print(f"-> {RESULT}")
 
 
-def resumed(questions: list[dict]) -> tuple[list[dict], float]:
-    """The answers (not the errors) of the last run that belong to ``questions``, and the seconds that run took."""
+def resumed(questions: list[dict], redo: set[str] = frozenset()) -> tuple[list[dict], float]:
+    """The answers (not the errors) of the last run that belong to ``questions``, less those to ``redo``, and the seconds
+    that run took (less the answers to redo)."""
     if not RESULT.exists():
         return [], 0.0
     previous = json.loads(RESULT.read_text())
-    wanted = {q["id"] for q in questions}
-    kept = [r for r in previous.get("answers", []) if "error" not in r and r["id"] in wanted]
-    return kept, float(previous.get("total_seconds", 0.0)) if kept else 0.0
+    wanted = {q["id"] for q in questions} - set(redo)
+    answers = [r for r in previous.get("answers", []) if "error" not in r]
+    kept = [r for r in answers if r["id"] in wanted]
+    if not kept:
+        return [], 0.0
+    dropped = sum(r.get("seconds", 0.0) for r in answers if r["id"] in redo)
+    return kept, max(float(previous.get("total_seconds", 0.0)) - dropped, 0.0)
 
 
 def code_version() -> str:

@@ -19,6 +19,14 @@ def test_resume_keeps_answers_of_the_asked_questions_and_drops_errors(tmp_path, 
     assert seconds == 120.5
 
 
+def test_redo_answers_the_named_questions_again_and_keeps_the_rest(tmp_path, monkeypatch):
+    result = tmp_path / "local_llm.json"
+    result.write_text(json.dumps({"total_seconds": 100.0, "answers": [{"id": "a", "seconds": 60}, {"id": "b", "seconds": 40}]}))
+    monkeypatch.setattr(local_llm, "RESULT", result)
+    kept, seconds = local_llm.resumed([{"id": "a"}, {"id": "b"}], redo={"b"})
+    assert [r["id"] for r in kept] == ["a"] and seconds == 60.0
+
+
 def test_resume_without_a_previous_run_starts_from_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(local_llm, "RESULT", tmp_path / "missing.json")
     assert local_llm.resumed([{"id": "a"}]) == ([], 0.0)
