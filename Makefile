@@ -55,45 +55,45 @@ test: install
 bench: bench-structure bench-pdf bench-compile bench-links bench-search bench-site bench-api bench-adversarial
 
 bench-structure: install
-	$(PY) -m eval.bench.structure
+	$(PY) -m shelfwise.eval.bench.structure
 
 bench-pdf: install
-	$(PY) -m eval.bench.pdf
+	$(PY) -m shelfwise.eval.bench.pdf
 
 bench-compile: install
-	$(PY) -m eval.bench.compile
+	$(PY) -m shelfwise.eval.bench.compile
 
 bench-links: install
-	$(PY) -m eval.bench.links
+	$(PY) -m shelfwise.eval.bench.links
 
 bench-search: install
-	$(PY) -m eval.bench.search
+	$(PY) -m shelfwise.eval.bench.search
 
 bench-site: install
-	$(PY) -m eval.bench.site
+	$(PY) -m shelfwise.eval.bench.site
 
 bench-api: install
-	$(PY) -m eval.bench.api
+	$(PY) -m shelfwise.eval.bench.api
 
 bench-openai: install
-	$(PY) -m eval.bench.openai_api
+	$(PY) -m shelfwise.eval.bench.openai_api
 
 bench-scale: install
-	$(PY) -m eval.bench.scale
+	$(PY) -m shelfwise.eval.bench.scale
 
 bench-adversarial: install
-	$(PY) -m eval.bench.adversarial
+	$(PY) -m shelfwise.eval.bench.adversarial
 
 bench-compare: install
-	$(PY) -m eval.bench.compare
+	$(PY) -m shelfwise.eval.bench.compare
 bench-reliability: install
-	$(PY) -m eval.bench.reliability
+	$(PY) -m shelfwise.eval.bench.reliability
 bench-research: install
-	$(PY) -m eval.bench.research
+	$(PY) -m shelfwise.eval.bench.research
 
 # A real local model (llama.cpp + Qwen2.5-Coder 1.5B from registry packages): slow, not part of make test.
 eval-local-llm: install
-	$(PY) -m eval.local_llm $(ARGS)
+	$(PY) -m shelfwise.eval.local_llm $(ARGS)
 
 clean:
 	rm -rf build

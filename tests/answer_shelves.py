@@ -8,11 +8,11 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from compiler.build import build_shelf
-from compiler.embedders import Embedder
-from compiler.indexes import index_stage
-from compiler.linking import links_stage
-from compiler.settings import Settings
+from shelfwise.compiler.build import build_shelf
+from shelfwise.compiler.index.embedders import Embedder
+from shelfwise.compiler.index.indexes import index_stage
+from shelfwise.compiler.links.linking import links_stage
+from shelfwise.compiler.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "shelves" / "northwind"

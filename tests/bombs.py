@@ -1,5 +1,5 @@
 """Hostile documents made on the spot: a docx zip bomb, a docx of too many elements, a one-line Markdown file,
-a workbook with one long sheet (used by tests/test_limits.py and eval/bench/reliability.py)."""
+a workbook with one long sheet (used by tests/test_limits.py and shelfwise/eval/bench/reliability.py)."""
 
 from __future__ import annotations
 

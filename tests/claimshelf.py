@@ -8,10 +8,10 @@ from pathlib import Path
 
 import httpx
 
-from api.shelves import OpenShelf
-from compiler.models import ChatModel, make_client
-from compiler.records import Block, Section
-from compiler.settings import ModelSettings
+from shelfwise.api.shelves import OpenShelf
+from shelfwise.compiler.models import ChatModel, make_client
+from shelfwise.compiler.records import Block, Section
+from shelfwise.compiler.settings import ModelSettings
 
 RECORDINGS = Path(__file__).resolve().parent / "recordings"
 S_RULES = "s0000000000a"

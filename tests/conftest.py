@@ -9,7 +9,7 @@ import pytest
 
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 
-from compiler.offline import prepare  # noqa: E402 - before any test imports docling or transformers
+from shelfwise.compiler.offline import prepare  # noqa: E402 - before any test imports docling or transformers
 
 prepare()
 
@@ -65,10 +65,10 @@ def write_pdf(path: Path, pages: list[list[tuple[str, str]]], encrypt: str | Non
 @pytest.fixture(scope="session")
 def demo_site(tmp_path_factory):
     """The demo shelf (shelves/northwind) compiled once per session with the ledger and the site: (settings, shelf, report)."""
-    from compiler.build import build_shelf
-    from compiler.linking import links_stage
-    from compiler.settings import Settings
-    from compiler.site import site_stage
+    from shelfwise.compiler.build import build_shelf
+    from shelfwise.compiler.links.linking import links_stage
+    from shelfwise.compiler.settings import Settings
+    from shelfwise.compiler.site.site import site_stage
 
     shelf = ROOT / "shelves" / "northwind"
     if not (shelf / "documents").is_dir():

@@ -379,7 +379,7 @@ if __name__ == "__main__":
 
 def score(sample: Sample, converted) -> dict:
     """Heading recall and precision (normalised text, in any order) and word recall of a converted sample."""
-    from compiler.convert.pdf_tree import normalize_heading
+    from shelfwise.compiler.ingest.convert.pdf_tree import normalize_heading
 
     def key(text: str) -> str:
         return normalize_heading(text) or "".join(text.split())

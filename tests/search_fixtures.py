@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from compiler.embedders import Embedder
-from compiler.records import Converted, Element
-from compiler.sections import build_sections
-from compiler.store import Store
+from shelfwise.compiler.index.embedders import Embedder
+from shelfwise.compiler.records import Converted, Element
+from shelfwise.compiler.ingest.sections import build_sections
+from shelfwise.compiler.store.store import Store
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -103,8 +103,8 @@ def oauth_like_shelf(store: Store) -> dict[str, str]:
 def searching(store: Store, tmp_path: Path) -> Iterator:
     """A searcher over ``store``, indexed under ``tmp_path/lexical`` with the hash embedder; searcher and store are
     closed afterwards."""
-    from compiler.indexes import index_shelf
-    from compiler.search import ShelfSearcher
+    from shelfwise.compiler.index.indexes import index_shelf
+    from shelfwise.compiler.search.search import ShelfSearcher
 
     embedder = HashEmbedder()
     index_shelf(store, tmp_path / "lexical", embedder, [d["doc_id"] for d in store.documents()], [])

@@ -8,13 +8,13 @@ import pytest
 import yaml
 
 from answer_shelves import DEMO, HashEmbedder, demo_build, tenant_builds
-from api.answer import answer_question, build_pipeline
-from api.cli import ask_command, trace_command
-from api.schemas import AskRequest
-from api.shelves import close_shelves, open_shelves
-from api.terms import normalise
-from api.trace import TraceStore
-from compiler.settings import Settings
+from shelfwise.api.answer import answer_question, build_pipeline
+from shelfwise.api.cli.actions import ask_command, trace_command
+from shelfwise.api.schemas import AskRequest
+from shelfwise.api.shelves import close_shelves, open_shelves
+from shelfwise.api.terms import normalise
+from shelfwise.api.trace import TraceStore
+from shelfwise.compiler.settings import Settings
 
 QUESTIONS = yaml.safe_load((DEMO / "questions.yaml").read_text(encoding="utf-8"))
 
@@ -173,8 +173,8 @@ def _memory_shelf(documents: dict[str, tuple[str, str, list[tuple[str, list]]]],
     """doc id -> (title, path, [(heading, blocks)]) held in memory like an opened shelf."""
     from pathlib import Path
 
-    from api.shelves import OpenShelf, ShelfLink
-    from compiler.records import Section
+    from shelfwise.api.shelves import OpenShelf, ShelfLink
+    from shelfwise.compiler.records import Section
 
     sections, doc_sections, docs = {}, {}, {}
     for number, (doc_id, (title, path, parts)) in enumerate(documents.items()):
@@ -190,9 +190,9 @@ def _memory_shelf(documents: dict[str, tuple[str, str, list[tuple[str, list]]]],
 
 
 def _write(shelf, question: str, **writer):
-    from api.plan import plan_by_rules
-    from api.read import Reading, ReadSection
-    from api.write import ExtractiveWriter
+    from shelfwise.api.reading.plan import plan_by_rules
+    from shelfwise.api.reading.read import Reading, ReadSection
+    from shelfwise.api.draft.write import ExtractiveWriter
 
     documents = {d: row["title"] for d, row in shelf.documents.items()}
     plan = plan_by_rules(question, [], documents, [], [], [])
@@ -203,7 +203,7 @@ def _write(shelf, question: str, **writer):
 
 
 def _p(text: str):
-    from compiler.records import Block
+    from shelfwise.compiler.records import Block
 
     return Block(kind="paragraph", text=text)
 
@@ -272,9 +272,9 @@ def test_the_writer_budget_is_in_characters_not_a_count():
 
 
 def test_an_answer_with_sentences_shown_is_partial_never_not_in_the_documents():
-    from api.complete import complete_answer
-    from api.plan import Obligation, Plan
-    from api.write import Unit
+    from shelfwise.api.present.complete import complete_answer
+    from shelfwise.api.reading.plan import Obligation, Plan
+    from shelfwise.api.draft.write import Unit
 
     plan = Plan(question="q", resolved_question="q", planner="rules",
                 obligations=[Obligation(kind="describe", ask="What is a bearer token"), Obligation(kind="lookup", ask="How long does it last")])

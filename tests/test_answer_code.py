@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from answer_shelves import HashEmbedder, compile_shelf
-from api.answer import answer_question, build_pipeline
-from api.schemas import AskRequest
-from api.shelves import close_shelves, open_shelves
-from compiler.settings import Settings
-from eval.answer_metrics import displayed_statements
+from shelfwise.api.answer import answer_question, build_pipeline
+from shelfwise.api.schemas import AskRequest
+from shelfwise.api.shelves import close_shelves, open_shelves
+from shelfwise.compiler.settings import Settings
+from shelfwise.eval.answer_metrics import displayed_statements
 
 MANUAL = """# Build Manual
 

@@ -12,15 +12,15 @@ import pytest
 from litestar.testing import TestClient
 
 from answer_shelves import HashEmbedder, tenant_builds
-from api.answer import answer_question, build_pipeline, chat_models
-from api.app import create_app
-from api.schemas import AskRequest
-from api.serve import make_app
-from api.shelves import close_shelves, open_shelves
-from api.terms import normalise
-from api.trace import TraceStore, format_trace
-from compiler.errors import ShelfwiseError
-from compiler.settings import Settings
+from shelfwise.api.answer import answer_question, build_pipeline, chat_models
+from shelfwise.api.server.app import create_app
+from shelfwise.api.schemas import AskRequest
+from shelfwise.api.server.serve import make_app
+from shelfwise.api.shelves import close_shelves, open_shelves
+from shelfwise.api.terms import normalise
+from shelfwise.api.trace import TraceStore, format_trace
+from shelfwise.compiler.errors import ShelfwiseError
+from shelfwise.compiler.settings import Settings
 from tests.claimshelf import Replay
 
 REFRESH, ACCESS = "s111ce4eec67", "s5e3526150c4"

@@ -7,13 +7,13 @@ import pytest
 
 from test_answer import _memory_shelf, _p, _write
 
-from api.complete import gap_line, part_line
-from api.currency import current_first, doc_label, label_units, superseded_documents
-from api.evidence import asked_head, unstated_obligations
-from api.premise import correction_unit, find_false_premise, premises_of
-from api.read import Reading, ReadSection
-from api.shape import shape_answer
-from api.write import Unit
+from shelfwise.api.present.complete import gap_line, part_line
+from shelfwise.api.currency import current_first, doc_label, label_units, superseded_documents
+from shelfwise.api.reading.evidence import asked_head, unstated_obligations
+from shelfwise.api.draft.premise import correction_unit, find_false_premise, premises_of
+from shelfwise.api.reading.read import Reading, ReadSection
+from shelfwise.api.present.shape import shape_answer
+from shelfwise.api.draft.write import Unit
 
 REVISIONS = {
     "qm-rev-c": ("QM-001 Quality Manual, Rev C (superseded)", "quality-manual-rev-c.docx",
@@ -157,7 +157,7 @@ def test_gap_lines_read_as_english_for_every_kind():
 
 
 def test_a_judgment_is_derived_by_code_from_a_checked_record_and_rule():
-    from api.verdict import derive_verdicts, question_date
+    from shelfwise.api.draft.verdict import derive_verdicts, question_date
 
     record = Unit(id="u1", kind="table_row", text="CMP-7 | 2026-01-28 | Closed | 2026-03-20", shelf="mem", citations=["s1"],
                   obligation=0, status="verbatim", group="t1")
@@ -188,16 +188,16 @@ def test_the_sentence_that_continues_a_picked_rule_follows_it():
 
 
 def test_a_hyphenated_single_step_is_not_a_procedure():
-    from api.plan import obligation_kind
+    from shelfwise.api.reading.plan import obligation_kind
 
     assert obligation_kind("How does it choose between single-step and multi-step retrieval") == "explain"
     assert obligation_kind("What are the steps of the backup") == "trace"
 
 
 def test_expected_behaviours_are_graded_by_code():
-    from eval.answer_metrics import displayed_statements, label_agrees
-    from eval.judge import quote_recall
-    from eval.questions import Question
+    from shelfwise.eval.answer_metrics import displayed_statements, label_agrees
+    from shelfwise.eval.judge import quote_recall
+    from shelfwise.eval.questions import Question
 
     ooc = Question(id="x-1", shelf="s", question="What is the warranty period?", expect="not_in_documents", must=[])
     assert quote_recall(ooc, "This is not in these documents. No section of these documents mentions \u201cwarranty\u201d.", []).score == 1.0
@@ -221,7 +221,7 @@ def test_expected_behaviours_are_graded_by_code():
 def test_a_register_row_holding_the_asked_value_is_shown_for_a_which_question():
     """'Which instruments are out of calibration?': the row whose Status cell reads the asked value is the answer, not only
     the rule that defines the label (a long row holds the words less densely than the rules, so plain ranking left it out)."""
-    from compiler.records import Block
+    from shelfwise.compiler.records import Block
 
     head = ["Calibration No.", "Instrument", "Location", "Use", "Interval (months)", "Last calibrated", "Due date", "Tolerance",
             "Status", "Back-up"]
@@ -240,8 +240,8 @@ def test_a_register_row_holding_the_asked_value_is_shown_for_a_which_question():
             "The technician maintains the calibration status of every instrument.")])]),
         "reg": ("REG-007 Calibration Register", "reg.xlsx", [("Calibration", [Block(kind="table", text=text, rows=rows, header_rows=1)])]),
     })
-    from api.plan import plan_by_rules
-    from api.write import ExtractiveWriter
+    from shelfwise.api.reading.plan import plan_by_rules
+    from shelfwise.api.draft.write import ExtractiveWriter
 
     question = "Which instruments are out of calibration?"
     plan = plan_by_rules(question, [], {d: row["title"] for d, row in shelf.documents.items()}, [], [], [])
@@ -269,7 +269,7 @@ def test_an_obligation_over_two_named_documents_is_answered_from_each():
     both documents are named, and the one whose wording matches the question less closely still gives its own best
     sentences (paper §6.6: two-document obligations bound to one document). On the real licences shelf the Apache side
     was missing before (dev-formats licenses-01)."""
-    from api.terms import identifiers
+    from shelfwise.api.terms import identifiers
 
     assert identifiers("code under Apache-2.0 and code under GPL-3.0") == ["Apache-2.0", "GPL-3.0"]
     gpl = [_p(text) for text in (
@@ -306,9 +306,9 @@ def test_a_reference_list_entry_is_never_an_answer_unless_citations_are_asked():
 
 def test_words_the_question_sets_its_subject_against_weigh_less():
     """'index instead of plain fixed-size passages': the answer is about what is indexed, not about plain passages."""
-    from api.plan import plan_by_rules
-    from api.rank import CONTRASTED, build_pool, obligation_query
-    from api.write import section_units
+    from shelfwise.api.reading.plan import plan_by_rules
+    from shelfwise.api.draft.rank import CONTRASTED, build_pool, obligation_query
+    from shelfwise.api.draft.write import section_units
 
     shelf = _memory_shelf({"paper": ("Dense X Retrieval", "densex.pdf", [
         ("1 Units", [_p("We index propositions as retrieval units."), _p("Plain passages have a fixed size of 100 words.")])])})
@@ -321,8 +321,8 @@ def test_words_the_question_sets_its_subject_against_weigh_less():
 def test_a_register_row_with_empty_cells_keeps_its_columns():
     """'Open - MDR investigation |  | CAPA-2026-006' once whitespace is collapsed reads '… | | …': the empty Date closed
     cell stays a cell, so CAPA-2026-006 stays under CAPA (it was shown as '\\| CAPA-2026-006' under Date closed)."""
-    from api.render import _table
-    from api.terms import table_cells
+    from shelfwise.api.present.render import _table
+    from shelfwise.api.terms import table_cells
 
     assert table_cells("CMP-16 | Open - MDR investigation | | CAPA-2026-006 | ") == ["CMP-16", "Open - MDR investigation", "", "CAPA-2026-006", ""]
     header = Unit(id="u1", kind="table_header", text="Complaint ID | Status | Date closed | CAPA | Note", obligation=0, group="t")
@@ -334,9 +334,9 @@ def test_a_register_row_with_empty_cells_keeps_its_columns():
 def test_the_best_sentences_lend_their_words_to_the_rest():
     """Pseudo-relevance feedback: the words the best-matching sentences share ('expanded', 'substituted') lift a sentence
     that says the rest of the answer in the document's own words over one that merely repeats a question word."""
-    from api.plan import plan_by_rules
-    from api.rank import build_pool, expansion_terms, obligation_query, score_units
-    from api.write import section_units
+    from shelfwise.api.reading.plan import plan_by_rules
+    from shelfwise.api.draft.rank import build_pool, expansion_terms, obligation_query, score_units
+    from shelfwise.api.draft.write import section_units
 
     shelf = _memory_shelf({"make": ("GNU Make", "make.pdf", [("6.2 The Two Flavors of Variables", [
         _p("A recursively expanded variable is defined with the equals operator."),
@@ -371,7 +371,7 @@ def test_the_rows_of_a_named_documents_table_whose_header_matches_are_the_answer
     """'Which revision of SOP-014 is current, and what changed from the revision before it?': the revision table's
     header says 'Revision | Summary of change'; its rows say what changed in the document's own words (no word of the
     question): they are shown, and the header is never shown alone."""
-    from compiler.records import Block
+    from shelfwise.compiler.records import Block
 
     table = Block(kind="table", text="Revision | Effective date | Summary of change\nE | 2025-03-14 | Closure within 45 calendar days.\n"
                                      "F | 2026-02-01 | Closure within 30 calendar days to match QM-001 Rev D.", header_rows=1)
@@ -389,11 +389,11 @@ def test_the_sentence_that_means_the_ask_outranks_one_that_only_shares_its_words
     embedder that says so by construction: the ranking's arithmetic is what is tested; the evals run all-MiniLM-L6-v2.)"""
     import types
 
-    from api.plan import plan_by_rules
-    from api.rank import build_pool, score_units
-    from api.semantic import semantic_rerank
-    from api.write import section_units
-    from compiler.embedders import Embedder
+    from shelfwise.api.reading.plan import plan_by_rules
+    from shelfwise.api.draft.rank import build_pool, score_units
+    from shelfwise.api.draft.semantic import semantic_rerank
+    from shelfwise.api.draft.write import section_units
+    from shelfwise.compiler.index.embedders import Embedder
 
     class Meaning(Embedder):
         model_id, dimensions = "test:meaning", 2
@@ -420,7 +420,7 @@ def test_the_sentence_that_means_the_ask_outranks_one_that_only_shares_its_words
 def test_a_bullet_glyph_left_by_a_converter_is_not_shown_twice():
     """A PDF list item read as '• We propose propositions ...' is rendered as a list item: its own glyph goes, so the
     answer shows '- We propose ...', not '- • We propose ...'; the quote stays a substring of the cited text."""
-    from compiler.store import Block
+    from shelfwise.compiler.store.store import Block
 
     shelf = _memory_shelf({"paper": ("Dense X Retrieval", "densex.pdf", [("1 Introduction", [
         Block(kind="list_item", text="\u2022 We propose propositions as retrieval units for dense retrieval."),
@@ -434,7 +434,7 @@ def test_a_bullet_glyph_left_by_a_converter_is_not_shown_twice():
 def test_a_procedure_continued_in_another_document_is_shown_in_step_order():
     """SOP-014 holds steps 1-6 and WI-022 steps 7-12: however the two rank, steps 1-6 come first and 7-12 right after
     them; a separate 1-4 overview (TRN-031) does not cut between them; other blocks keep their places."""
-    from api.shape import _most_relevant_first
+    from shelfwise.api.present.shape import _most_relevant_first
 
     def steps(doc: str, numbers, score: float) -> list[Unit]:
         return [Unit(id=f"{doc}{n}", kind="step", text=f"{n}. Do step {n} of {doc}.", citations=[f"s-{doc}"], obligation=0,

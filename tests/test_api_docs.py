@@ -10,8 +10,8 @@ import pytest
 from litestar.testing import TestClient
 
 from answer_shelves import HashEmbedder, tenant_builds
-from api.app import create_app
-from compiler.settings import Settings
+from shelfwise.api.server.app import create_app
+from shelfwise.compiler.settings import Settings
 
 ALPHA = {"Authorization": "Bearer alpha-secret"}
 BETA = {"Authorization": "Bearer beta-secret"}

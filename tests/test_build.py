@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import build_shelf
-from compiler.settings import Settings
-from compiler.store import Store, sqlite3
+from shelfwise.compiler.build import build_shelf
+from shelfwise.compiler.settings import Settings
+from shelfwise.compiler.store.store import Store, sqlite3
 from tests.conftest import write_docx, write_pdf
 
 MD = "# Handbook\n\n## 1 Scope\n\nThis handbook covers pumps.\n\n## 2 Terms\n\nA *pump* moves fluid.\n"
@@ -132,12 +132,12 @@ def test_cli_strict_exit_code_and_help(tmp_path: Path):
     shelf.mkdir()
     (shelf / "ok.md").write_text("# OK\n\nFine.\n", encoding="utf-8")
     (shelf / "empty.rst").write_bytes(b"")
-    cmd = [sys.executable, "-m", "compiler.cli", "build", str(shelf), "--build-dir", str(tmp_path / "b"), "--quiet"]
+    cmd = [sys.executable, "-m", "shelfwise.compiler.cli.main", "build", str(shelf), "--build-dir", str(tmp_path / "b"), "--quiet"]
     loose = subprocess.run(cmd, capture_output=True, text=True)
     assert loose.returncode == 0 and "empty.rst  — file is empty (0 bytes)" in loose.stdout
     strict = subprocess.run([*cmd, "--strict"], capture_output=True, text=True)
     assert strict.returncode == 3 and "1 document(s) failed (--strict)" in strict.stderr
-    missing = subprocess.run([sys.executable, "-m", "compiler.cli", "build", str(tmp_path / "nope")], capture_output=True, text=True)
+    missing = subprocess.run([sys.executable, "-m", "shelfwise.compiler.cli.main", "build", str(tmp_path / "nope")], capture_output=True, text=True)
     assert missing.returncode == 1 and missing.stderr.startswith("error: ") and "Traceback" not in missing.stderr
 
 
@@ -151,14 +151,14 @@ def test_declared_ids_and_bad_shelf_toml(tmp_path: Path):
     assert store.document("alpha")["title"] == "Alpha"
     store.close()
     (shelf / "shelf.toml").write_text('[[documents]]\npath = "missing.md"\nid = "Bad Id"\n', encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "compiler.cli", "build", str(shelf), "--build-dir", str(tmp_path / "b")], capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-m", "shelfwise.compiler.cli.main", "build", str(shelf), "--build-dir", str(tmp_path / "b")], capture_output=True, text=True)
     assert result.returncode == 1
     assert "'missing.md' is declared but no such file" in result.stderr and "use lowercase letters" in result.stderr
 
 
 @pytest.mark.parametrize("command", ["build", "documents", "sections", "ledger", "links"])
 def test_every_command_has_help(command: str):
-    result = subprocess.run([sys.executable, "-m", "compiler.cli", command, "--help"], capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-m", "shelfwise.compiler.cli.main", command, "--help"], capture_output=True, text=True)
     assert result.returncode == 0 and "usage: shelfwise" in result.stdout
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from compiler.catalogues import CATALOGUE_WEIGHT, catalogue_documents, demote_catalogues
-from compiler.indexes import index_shelf
-from compiler.search import ShelfSearcher
-from compiler.store import Store
+from shelfwise.compiler.search.catalogues import CATALOGUE_WEIGHT, catalogue_documents, demote_catalogues
+from shelfwise.compiler.index.indexes import index_shelf
+from shelfwise.compiler.search.search import ShelfSearcher
+from shelfwise.compiler.store.store import Store
 
 from search_fixtures import HashEmbedder, h, p, put_doc
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from api.check import ClaimChecker, ModelJudge, salvage
-from api.gate import gate, not_shown_line, verify_verbatim
-from api.write import Draft, Unit
+from shelfwise.api.draft.check import ClaimChecker, ModelJudge, salvage
+from shelfwise.api.draft.gate import gate, not_shown_line, verify_verbatim
+from shelfwise.api.draft.write import Draft, Unit
 from tests.claimshelf import S_CASE, S_RULES, S_TABLE, Replay, make_shelf
 
 

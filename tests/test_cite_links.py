@@ -3,8 +3,8 @@ section ids become numbered links with a source list and the trace id."""
 
 from __future__ import annotations
 
-from api.cite_links import SiteLinks, linked_answer, site_root
-from api.schemas import AskResponse, Source
+from shelfwise.api.cite_links import SiteLinks, linked_answer, site_root
+from shelfwise.api.schemas import AskResponse, Source
 
 
 def test_the_site_root_is_site_url_then_the_served_site_then_the_built_files(tmp_path):

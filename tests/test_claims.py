@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from api.claims import citations_in, claims_of, parse_answer, split_sentences, strip_citations
-from api.write import Draft
+from shelfwise.api.draft.claims import citations_in, claims_of, parse_answer, split_sentences, strip_citations
+from shelfwise.api.draft.write import Draft
 
 A, B = "s0123456789a", "sfedcba98765"
 

@@ -1,7 +1,7 @@
 """Every command and sub-command of `shelfwise` answers --help (issue 15 part 6).
 
 The commands are read from the real argparse tree, so a command added later is checked without
-editing this file; each runs in-process through ``compiler.cli.main`` (under a second for all; a subprocess took 4.6 s).
+editing this file; each runs in-process through ``shelfwise.compiler.cli.main.main`` (under a second for all; a subprocess took 4.6 s).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import argparse
 import contextlib
 import io
 
-from compiler.cli import build_parser, main
+from shelfwise.compiler.cli.main import build_parser, main
 
 
 def _command_paths(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -24,7 +24,7 @@ def _command_paths(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()
 
 
 def _help(path: tuple[str, ...]) -> tuple[object, str]:
-    """(exit code, printed text) of ``shelfwise PATH --help``, in-process through ``compiler.cli.main``."""
+    """(exit code, printed text) of ``shelfwise PATH --help``, in-process through ``shelfwise.compiler.cli.main.main``."""
     buffer = io.StringIO()
     with contextlib.redirect_stdout(buffer):
         try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compiler.code_tokens import CodeTokenIndex, query_code_tokens
+from shelfwise.compiler.search.code_tokens import CodeTokenIndex, query_code_tokens
 
 
 def test_query_tokens_by_shape():

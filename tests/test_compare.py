@@ -8,15 +8,15 @@ import pytest
 from litestar.testing import TestClient
 
 from answer_shelves import DEMO, HashEmbedder, compile_shelf
-from api.app import create_app
-from compiler.build import build_shelf
-from compiler.cli import main
-from compiler.compare import DocView, compare_batch, compare_documents, compare_pair, links_from_store, pair_documents, views_from_store
-from compiler.compare.values import difference, parse_value, same_value
-from compiler.linking import links_stage
-from compiler.records import Block, Section
-from compiler.settings import Settings
-from compiler.store import Store
+from shelfwise.api.server.app import create_app
+from shelfwise.compiler.build import build_shelf
+from shelfwise.compiler.cli.main import main
+from shelfwise.compiler.compare import DocView, compare_batch, compare_documents, compare_pair, links_from_store, pair_documents, views_from_store
+from shelfwise.compiler.compare.values import difference, parse_value, same_value
+from shelfwise.compiler.links.linking import links_stage
+from shelfwise.compiler.records import Block, Section
+from shelfwise.compiler.settings import Settings
+from shelfwise.compiler.store.store import Store
 from conftest import write_docx, write_pdf
 
 INVOICE_A = [["Supplier", "Harbor Supplies Ltd"], ["ABN", "00 111 222 333"], ["Invoice date", "2024-03-05"], ["Total due", "$676.50"],
@@ -263,7 +263,7 @@ def test_demo_quality_manual_rev_c_to_rev_d_lists_45_to_30_days_with_both_sectio
 
 
 def test_benchmark_generator_is_deterministic_and_uses_never_issued_ids(tmp_path):
-    from eval.compare_shelf.generate import write_shelf
+    from shelfwise.eval.compare_shelf.generate import write_shelf
 
     truth = write_shelf(tmp_path / "one")
     write_shelf(tmp_path / "two")

@@ -10,17 +10,17 @@ import pytest
 from litestar.testing import TestClient
 
 from answer_shelves import HashEmbedder, compile_shelf
-from api.answer import answer_question, build_pipeline
-from api.app import create_app
-from api.cli import ask_command, trace_command
-from api.compare_answer import COMPUTED_LINE, MODE_LINES
-from api.compare_check import check_statement
-from api.compare_resolve import revisions_in, years_in
-from api.schemas import AskRequest
-from api.shelves import close_shelves, open_shelves
-from api.trace import TraceStore
-from compiler.compare import Change
-from compiler.settings import Settings
+from shelfwise.api.answer import answer_question, build_pipeline
+from shelfwise.api.server.app import create_app
+from shelfwise.api.cli.actions import ask_command, trace_command
+from shelfwise.api.compare.compare_answer import COMPUTED_LINE, MODE_LINES
+from shelfwise.api.compare.compare_check import check_statement
+from shelfwise.api.compare.compare_resolve import revisions_in, years_in
+from shelfwise.api.schemas import AskRequest
+from shelfwise.api.shelves import close_shelves, open_shelves
+from shelfwise.api.trace import TraceStore
+from shelfwise.compiler.compare import Change
+from shelfwise.compiler.settings import Settings
 from tests.claimshelf import Replay
 
 WI = ("# WI-022 Complaint Investigation, Revision {rev}\n\nEffective date: {effective}\n\n## 1 Purpose\n\nThis instruction says how "

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from answer_shelves import HashEmbedder, compile_shelf
-from api.shelves import open_shelf
-from compiler.generations import current_generation
+from shelfwise.api.shelves import open_shelf
+from shelfwise.compiler.store.generations import current_generation
 
 ROOT = Path(__file__).resolve().parents[1]
 V1 = {
@@ -33,10 +33,10 @@ import sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[3])
 from answer_shelves import HashEmbedder
-from compiler.build import build_shelf
-from compiler.indexes import index_stage
-from compiler.linking import links_stage
-from compiler.settings import Settings
+from shelfwise.compiler.build import build_shelf
+from shelfwise.compiler.index.indexes import index_stage
+from shelfwise.compiler.links.linking import links_stage
+from shelfwise.compiler.settings import Settings
 build_shelf(Path(sys.argv[1]), Settings(build_dir=Path(sys.argv[2])), progress=lambda line: print(line, flush=True),
             stages=[index_stage(HashEmbedder()), links_stage()])
 print("BUILD DONE", flush=True)
@@ -104,8 +104,8 @@ def test_a_kill_at_a_stage_boundary_then_a_rebuild_equals_one_uninterrupted_buil
 def test_a_document_stored_but_not_indexed_is_reindexed_from_its_content_hash(tmp_path):
     import json
 
-    from compiler.indexes import STATE_KEY, index_shelf
-    from compiler.store import Store
+    from shelfwise.compiler.index.indexes import STATE_KEY, index_shelf
+    from shelfwise.compiler.store.store import Store
 
     _write(tmp_path / "plant", V1)
     build = current_generation(compile_shelf(tmp_path / "plant", tmp_path / "build"))

@@ -121,7 +121,7 @@ def test_questions_are_well_formed() -> None:
 
 def test_every_gold_quote_stands_in_exactly_one_section_with_its_heading(tmp_path: Path) -> None:
     pytest.importorskip("docling")
-    from eval.bench.structure import run
+    from shelfwise.eval.bench.structure import run
 
     result = run(SHELF / "questions.yaml", ROOT.parent / "shared" / "corpora", SHELF)
     reasons = [f"{f['id']} {f['doc']} [{f['heading']}]: {f['reason']}" for f in result["failures"]]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler.convert import convert_file
-from compiler.sections import build_sections
+from shelfwise.compiler.ingest.convert import convert_file
+from shelfwise.compiler.ingest.sections import build_sections
 from tests.conftest import write_docx
 
 

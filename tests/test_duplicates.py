@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from compiler.duplicates import MIN_SHINGLES, fold_repeats, held_by, newer_documents, shingles
-from compiler.indexes import index_shelf
-from compiler.search import ShelfSearcher
-from compiler.store import Store
+from shelfwise.compiler.search.duplicates import MIN_SHINGLES, fold_repeats, held_by, newer_documents, shingles
+from shelfwise.compiler.index.indexes import index_shelf
+from shelfwise.compiler.search.search import ShelfSearcher
+from shelfwise.compiler.store.store import Store
 
 from search_fixtures import HashEmbedder, h, p, put_doc
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.convert import convert_file
-from compiler.convert.textio import decode_text
+from shelfwise.compiler.ingest.convert import convert_file
+from shelfwise.compiler.ingest.convert.textio import decode_text
 
 PAGE = "<html><head><title>Règles</title></head><body><h1>Les règles</h1><p>Une approche naïve coûte cher.</p></body></html>"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.cli import main
-from compiler.errors import SettingsError
-from compiler.settings import load_settings
+from shelfwise.compiler.cli.main import main
+from shelfwise.compiler.errors import SettingsError
+from shelfwise.compiler.settings import load_settings
 
 POLICY = """# VIS-01 Visitor Policy
 

@@ -11,19 +11,19 @@ import yaml
 
 from answer_shelves import HashEmbedder, compile_shelf
 from claimshelf import Replay
-from api.trace import TraceStore
-from compiler.errors import ShelfwiseError
-from compiler.models import ChatModel, make_client
-from compiler.settings import ModelSettings, Settings
-from eval.answer_metrics import displayed_statements, label_agrees, verified_share
-from eval.answer_scoreboard import answer_tables
-from eval.baseline_answer import run_baseline_answers
-from eval.cli_eval import judge_model
-from eval.judge import ModelJudge, blind_text, item_numbers, quote_recall, quote_stands
-from eval.noise import compare, run_spread
-from eval.questions import MustItem, Question, load_questions
-from eval.run import cost_usd, grade_runs, read_meta, read_run, run_answers, run_files
-from eval.waterfall import LOSSES, item_paths, waterfall_counts
+from shelfwise.api.trace import TraceStore
+from shelfwise.compiler.errors import ShelfwiseError
+from shelfwise.compiler.models import ChatModel, make_client
+from shelfwise.compiler.settings import ModelSettings, Settings
+from shelfwise.eval.answer_metrics import displayed_statements, label_agrees, verified_share
+from shelfwise.eval.answer_scoreboard import answer_tables
+from shelfwise.eval.baseline_answer import run_baseline_answers
+from shelfwise.eval.cli.answer_runs import judge_model
+from shelfwise.eval.judge import ModelJudge, blind_text, item_numbers, quote_recall, quote_stands
+from shelfwise.eval.noise import compare, run_spread
+from shelfwise.eval.questions import MustItem, Question, load_questions
+from shelfwise.eval.run import cost_usd, grade_runs, read_meta, read_run, run_answers, run_files
+from shelfwise.eval.waterfall import LOSSES, item_paths, waterfall_counts
 
 DOCS = {
     "policy.md": "# Token Policy\n\n## Lifetimes\n\nAccess tokens expire after 15 minutes. Refresh tokens expire after 30 days.\n\n"

@@ -9,14 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compiler.build import build_shelf, current_build
-from compiler.convert import convert_file
-from compiler.executors import RayExecutor, make_executor
-from compiler.errors import ShelfwiseError
-from compiler.pipeline import default_stages
-from compiler.settings import Settings
-from compiler.store import Store
-from eval.synth import generate_shelf
+from shelfwise.compiler.build import build_shelf, current_build
+from shelfwise.compiler.ingest.convert import convert_file
+from shelfwise.compiler.executors import RayExecutor, make_executor
+from shelfwise.compiler.errors import ShelfwiseError
+from shelfwise.compiler.pipeline import default_stages
+from shelfwise.compiler.settings import Settings
+from shelfwise.compiler.store.store import Store
+from shelfwise.eval.synth import generate_shelf
 
 ray = pytest.importorskip("ray")
 DOCS = 6

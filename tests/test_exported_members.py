@@ -8,7 +8,7 @@ import types
 
 import pytest
 
-PACKAGES = ["compiler", "api", "eval"]
+PACKAGES = ["shelfwise"]
 
 
 def _modules() -> list[types.ModuleType]:

@@ -12,10 +12,10 @@ import uvicorn
 from litestar.testing import TestClient
 
 from answer_shelves import HashEmbedder, tenant_builds
-from api.app import create_app
-from api.hygiene import clean_text, json_depth
-from api.trace import TraceStore
-from compiler.settings import Settings
+from shelfwise.api.server.app import create_app
+from shelfwise.api.server.hygiene import clean_text, json_depth
+from shelfwise.api.trace import TraceStore
+from shelfwise.compiler.settings import Settings
 from tests.test_browser import _free_port, _wait
 
 ALPHA = {"Authorization": "Bearer alpha-secret"}

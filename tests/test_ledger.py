@@ -6,13 +6,13 @@ import json
 
 import httpx
 
-from compiler.ledger import Assertion, Extraction, extract_rules, find_thresholds, sentences, verify
-from compiler.linking import ledger_rows, link_shelf
-from compiler.models import ChatModel, make_client
-from compiler.records import Converted, Element
-from compiler.sections import build_sections
-from compiler.settings import ModelSettings
-from compiler.store import Store
+from shelfwise.compiler.links.ledger import Assertion, Extraction, extract_rules, find_thresholds, sentences, verify
+from shelfwise.compiler.links.linking import ledger_rows, link_shelf
+from shelfwise.compiler.models import ChatModel, make_client
+from shelfwise.compiler.records import Converted, Element
+from shelfwise.compiler.ingest.sections import build_sections
+from shelfwise.compiler.settings import ModelSettings
+from shelfwise.compiler.store.store import Store
 
 
 def _put(store: Store, doc_id: str, title: str, elements: list[Element], path: str | None = None) -> None:

@@ -1,4 +1,4 @@
-"""compiler/ledger_store.py: the ledger's tables behind named methods; an old store is migrated, a newer one refused."""
+"""shelfwise/compiler/store/ledger_store.py: the ledger's tables behind named methods; an old store is migrated, a newer one refused."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import logging
 
 import pytest
 
-from compiler.errors import StoreError
-from compiler.hooks import Hook
-from compiler.ledger import Assertion
-from compiler.store import MIGRATIONS, Store, sqlite3
+from shelfwise.compiler.errors import StoreError
+from shelfwise.compiler.links.hooks import Hook
+from shelfwise.compiler.links.ledger import Assertion
+from shelfwise.compiler.store.store import MIGRATIONS, Store, sqlite3
 
 
 class _Records(logging.Handler):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from whoosh import query as whoosh_query
 
-from compiler.indexes import index_shelf
-from compiler.lexical import FIELD_BOOSTS, LexicalIndex, indexed_doc_ids
-from compiler.store import Store
+from shelfwise.compiler.index.indexes import index_shelf
+from shelfwise.compiler.index.lexical import FIELD_BOOSTS, LexicalIndex, indexed_doc_ids
+from shelfwise.compiler.store.store import Store
 
 from search_fixtures import HashEmbedder, h, oauth_like_shelf, p, put_doc
 
@@ -77,7 +77,7 @@ def _whoosh_ranking(lexical: LexicalIndex, text: str, fields=FIELD_BOOSTS, doc_i
 
 
 def test_block_scores_equal_whooshs_own_bm25f_over_segments_and_deletions(tmp_path):
-    """compiler/lexical_scores.py scores whole posting blocks with numpy: the ranking and scores whoosh gives."""
+    """shelfwise/compiler/index/lexical_scores.py scores whole posting blocks with numpy: the ranking and scores whoosh gives."""
     store, ids, embedder = _indexed_shelf(tmp_path)
     put_doc(store, "rfc7519.txt", "JSON Web Token (JWT)", [h("4.1.5. nbf Claim"), p("The nbf claim identifies the time before which the token MUST NOT be accepted.")])
     index_shelf(store, tmp_path / "lexical", embedder, [ids["rfc7519.txt"]], [])  # a second segment, the old sections deleted

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler.build import build_shelf
-from compiler.settings import Settings
+from shelfwise.compiler.build import build_shelf
+from shelfwise.compiler.settings import Settings
 from tests.bombs import long_sheet_xlsx, many_elements_docx, one_line_markdown, zip_bomb_docx
 
 

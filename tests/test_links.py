@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.aliases import initials_match
-from compiler.linking import link_rows, link_shelf
-from compiler.records import Element
-from compiler.store import Store
+from shelfwise.compiler.links.aliases import initials_match
+from shelfwise.compiler.links.linking import link_rows, link_shelf
+from shelfwise.compiler.records import Element
+from shelfwise.compiler.store.store import Store
 from tests.test_ledger import H, P, _put
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
@@ -121,9 +121,9 @@ def test_named_reference_needs_every_content_word_and_at_most_three_others(tmp_p
 
 @pytest.mark.skipif(not (CORPORA / "oauth").exists(), reason="../shared/corpora is not present")
 def test_expected_relations_on_the_real_shelves(tmp_path):
-    from compiler.build import build_shelf
-    from compiler.linking import links_stage
-    from compiler.settings import Settings
+    from shelfwise.compiler.build import build_shelf
+    from shelfwise.compiler.links.linking import links_stage
+    from shelfwise.compiler.settings import Settings
 
     found = set()
     for shelf in ("oauth", "typing", "identity"):

@@ -12,10 +12,10 @@ import pytest
 import uvicorn
 
 from answer_shelves import HashEmbedder, compile_shelf
-from api.app import create_app
-from compiler.build import current_build
-from compiler.generations import GENERATIONS
-from compiler.settings import Settings
+from shelfwise.api.server.app import create_app
+from shelfwise.compiler.build import current_build
+from shelfwise.compiler.store.generations import GENERATIONS
+from shelfwise.compiler.settings import Settings
 from tests.test_browser import _free_port, _wait
 
 PUMPS = "# Pump Rules\n\n## Inspection\n\nPumps must be inspected every {days} days by a certified technician.\n"
@@ -108,8 +108,8 @@ def test_generations_are_flipped_last_and_only_the_last_two_are_kept(tmp_path: P
 def test_a_build_folder_from_before_generations_is_moved_into_the_first_one(tmp_path: Path):
     import shutil
 
-    from compiler.build import build_shelf
-    from compiler.settings import Settings
+    from shelfwise.compiler.build import build_shelf
+    from shelfwise.compiler.settings import Settings
 
     shelf = tmp_path / "plant"
     shelf.mkdir()
@@ -127,9 +127,9 @@ def test_a_build_folder_from_before_generations_is_moved_into_the_first_one(tmp_
 def test_a_stray_store_file_made_during_the_first_build_does_not_fail_it(tmp_path: Path):
     """A reader that opened build/<shelf>/store.sqlite before the first build finished leaves a plain file where the
     build links its store: the build replaces it with the link instead of failing at the very end."""
-    from compiler.build import build_shelf
-    from compiler.settings import Settings
-    from compiler.store import Store
+    from shelfwise.compiler.build import build_shelf
+    from shelfwise.compiler.settings import Settings
+    from shelfwise.compiler.store.store import Store
 
     shelf = tmp_path / "plant"
     shelf.mkdir()

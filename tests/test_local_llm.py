@@ -1,4 +1,4 @@
-"""eval.local_llm: --resume goes on with a stopped run; wrong statements are counted over what is shown as current."""
+"""shelfwise.eval.local_llm: --resume goes on with a stopped run; wrong statements are counted over what is shown as current."""
 
 import json
 import re
@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from eval import local_llm
+from shelfwise.eval import local_llm
 
 
 def test_resume_keeps_answers_of_the_asked_questions_and_drops_errors(tmp_path, monkeypatch):

@@ -100,7 +100,7 @@ def _check_alpha(seen: dict, *, refused: str) -> None:
 
 def test_stdio_serves_the_named_shelves_and_no_other(tenants):
     _, config, env = tenants
-    params = StdioServerParameters(command=sys.executable, args=["-m", "compiler.cli", "mcp", "alpha", "--config", str(config)],
+    params = StdioServerParameters(command=sys.executable, args=["-m", "shelfwise.compiler.cli.main", "mcp", "alpha", "--config", str(config)],
                                    env=env, cwd=str(ROOT))
 
     async def run() -> dict:
@@ -127,7 +127,7 @@ def _wait_port(port: int, process: subprocess.Popen, seconds: float = 120) -> No
 def http_server(tenants):
     _, config, env = tenants
     port = _free_port()
-    process = subprocess.Popen([sys.executable, "-m", "compiler.cli", "mcp", "alpha", "beta", "--http", "--port", str(port),
+    process = subprocess.Popen([sys.executable, "-m", "shelfwise.compiler.cli.main", "mcp", "alpha", "beta", "--http", "--port", str(port),
                                 "--config", str(config)], env={**os.environ, **env}, cwd=str(ROOT),
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -197,10 +197,10 @@ def test_building_the_server_leaves_the_process_logging_alone():
     were closed by then ('--- Logging error ---' in the test run). Logging is the process owner's to configure."""
     import logging
 
-    from api.answer import build_pipeline
-    from api.mcp_server import McpState, build_mcp_server
-    from api.shelves import ShelfRegistry
-    from compiler.settings import Settings
+    from shelfwise.api.answer import build_pipeline
+    from shelfwise.api.server.mcp_server import McpState, build_mcp_server
+    from shelfwise.api.shelves import ShelfRegistry
+    from shelfwise.compiler.settings import Settings
 
     root = logging.getLogger()
     saved, level = list(root.handlers), root.level

@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from compiler.build import build_shelf
-from compiler.settings import Settings
-from compiler.store import Store
+from shelfwise.compiler.build import build_shelf
+from shelfwise.compiler.settings import Settings
+from shelfwise.compiler.store.store import Store
 
 
 

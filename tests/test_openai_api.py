@@ -17,8 +17,8 @@ import pytest
 import uvicorn
 
 from answer_shelves import HashEmbedder, tenant_builds
-from api.app import create_app
-from compiler.settings import Settings
+from shelfwise.api.server.app import create_app
+from shelfwise.compiler.settings import Settings
 from tests.test_browser import _free_port, _wait
 
 

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import markdown
 
-from compiler.inert import code_block, escape_inline, table
-from compiler.linking import link_shelf
-from compiler.linkmap import link_map_html, link_map_svg
-from compiler.page_tables import table_html
-from compiler.pages import render_pages
-from compiler.records import Converted, Element
-from compiler.sections import build_sections
-from compiler.store import Store
+from shelfwise.compiler.site.inert import code_block, escape_inline, table
+from shelfwise.compiler.links.linking import link_shelf
+from shelfwise.compiler.site.linkmap import link_map_html, link_map_svg
+from shelfwise.compiler.site.page_tables import table_html
+from shelfwise.compiler.site.pages import render_pages
+from shelfwise.compiler.records import Converted, Element
+from shelfwise.compiler.ingest.sections import build_sections
+from shelfwise.compiler.store.store import Store
 
 HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(2)> [click](javascript:alert(3)) *emph* ``code`` {#evil}"
 
@@ -205,7 +205,7 @@ def test_link_map_svg_is_deterministic_escaped_and_links_each_node():
 
 
 def test_a_long_nav_list_is_grouped_so_each_page_carries_a_bounded_nav():
-    from compiler.pages import NAV_GROUP, _grouped
+    from shelfwise.compiler.site.pages import NAV_GROUP, _grouped
 
     entries = [{f"SOP-{n:04d} Calibration of gauges": f"documents/d{n}.md"} for n in range(1, 101)]
     groups = _grouped(entries)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from compiler.embedders import LocalMiniLM
-from compiler.passages import PassageSizing, build_passages, passage_prefix
-from compiler.records import Block, Section
+from shelfwise.compiler.index.embedders import LocalMiniLM
+from shelfwise.compiler.index.passages import PassageSizing, build_passages, passage_prefix
+from shelfwise.compiler.records import Block, Section
 
 from search_fixtures import HashEmbedder
 
@@ -84,8 +84,8 @@ def test_char_cap_and_empty_sections_and_determinism():
 
 def _reading_shelf(tmp_path):
     """A built shelf (store, lexical and dense indexes over a hashing embedder) with one long section."""
-    from compiler.indexes import index_shelf
-    from compiler.store import Store
+    from shelfwise.compiler.index.indexes import index_shelf
+    from shelfwise.compiler.store.store import Store
 
     from search_fixtures import h, p, put_doc
 
@@ -102,10 +102,10 @@ def _reading_shelf(tmp_path):
 
 
 def test_a_long_section_is_read_as_its_opening_and_its_relevant_passages(tmp_path):
-    from compiler.passages import PassageSizing
-    from compiler.reading import SectionReader, passage_spans
-    from compiler.search import ShelfSearcher
-    from compiler.store import Store
+    from shelfwise.compiler.index.passages import PassageSizing
+    from shelfwise.compiler.search.reading import SectionReader, passage_spans
+    from shelfwise.compiler.search.search import ShelfSearcher
+    from shelfwise.compiler.store.store import Store
 
     text = _long_text()
     sizing = PassageSizing(window_tokens=64, count_tokens=HashEmbedder().count_tokens)
@@ -141,12 +141,12 @@ def test_a_long_section_is_read_as_its_opening_and_its_relevant_passages(tmp_pat
 
 
 def test_the_reader_and_the_writers_get_only_what_was_read_of_a_long_section(tmp_path):
-    from api.rank import build_pool
-    from api.read import read_blocks, read_sections, read_text
-    from api.recall import Candidate, ObligationRecall, Recall
-    from api.shelves import open_shelf
-    from api.write import section_units
-    from api.write_model import section_xml
+    from shelfwise.api.draft.rank import build_pool
+    from shelfwise.api.reading.read import read_blocks, read_sections, read_text
+    from shelfwise.api.reading.recall import Candidate, ObligationRecall, Recall
+    from shelfwise.api.shelves import open_shelf
+    from shelfwise.api.draft.write import section_units
+    from shelfwise.api.draft.write_model import section_xml
 
     shelf = open_shelf("records", _reading_shelf(tmp_path), HashEmbedder(window_tokens=48))
     try:
@@ -181,10 +181,10 @@ def test_the_reader_and_the_writers_get_only_what_was_read_of_a_long_section(tmp
 def test_a_question_asking_two_things_reads_the_passage_for_each_before_a_second_on_the_same_words(tmp_path):
     """Two passages say how long invoices are kept, one when receipts are shredded: a question asking both reads
     one invoice passage and the receipt passage, not the two invoice passages (what a passage adds counts)."""
-    from compiler.indexes import index_shelf
-    from compiler.reading import SectionReader
-    from compiler.search import ShelfSearcher
-    from compiler.store import Store
+    from shelfwise.compiler.index.indexes import index_shelf
+    from shelfwise.compiler.search.reading import SectionReader
+    from shelfwise.compiler.search.search import ShelfSearcher
+    from shelfwise.compiler.store.store import Store
 
     from search_fixtures import h, p, put_doc
 

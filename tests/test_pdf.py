@@ -15,9 +15,9 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas
 from reportlab.platypus import Table, TableStyle
 
-from compiler.convert import ReadOptions, convert_file
-from compiler.convert.pdf import read, read_text_layer
-from compiler.errors import ConversionError
+from shelfwise.compiler.ingest.convert import ReadOptions, convert_file
+from shelfwise.compiler.ingest.convert.pdf import read, read_text_layer
+from shelfwise.compiler.errors import ConversionError
 
 sys.path.insert(0, str(Path(__file__).parent))
 PAPER = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "papers" / "HyDE.pdf"
@@ -283,7 +283,7 @@ def test_pdfium_words_match_pdfplumber_words(sample: Path) -> None:
     import pdfplumber
     import pypdfium2 as pdfium
 
-    from compiler.convert.pdf_chars import page_chars, page_words
+    from shelfwise.compiler.ingest.convert.pdf_chars import page_chars, page_words
 
     document = pdfium.PdfDocument(sample)
     with pdfplumber.open(sample) as plumber:
@@ -328,8 +328,8 @@ def test_image_and_table_inside_a_scaled_form_xobject(tmp_path: Path) -> None:
     import pdfplumber
     import pypdfium2 as pdfium
 
-    from compiler.convert.pdf_chars import image_boxes, page_chars
-    from compiler.convert.pdf_tables import find_tables
+    from shelfwise.compiler.ingest.convert.pdf_chars import image_boxes, page_chars
+    from shelfwise.compiler.ingest.convert.pdf_tables import find_tables
 
     path = tmp_path / "form.pdf"
     page = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))
@@ -374,7 +374,7 @@ def test_docling_document_maps_to_elements(tmp_path: Path) -> None:
     """The docling route's mapping, on a DoclingDocument docling builds offline (from Markdown)."""
     from docling.document_converter import DocumentConverter
 
-    from compiler.convert.pdf_docling import elements_from_document
+    from shelfwise.compiler.ingest.convert.pdf_docling import elements_from_document
 
     source = tmp_path / "doc.md"
     source.write_text("# Guide\n\n## 1 Setup\n\nInstall it first.\n\n- one step\n- two steps\n\n| Key | Value |\n|---|---|\n| a | 1 |\n")
@@ -414,7 +414,7 @@ def test_ocr_off_leaves_a_scan_unread_and_says_so(tmp_path: Path) -> None:
 
 
 def test_borderless_table_from_aligned_columns_reaches_the_section_grid(tmp_path: Path) -> None:
-    from compiler.sections import build_sections
+    from shelfwise.compiler.ingest.sections import build_sections
 
     path = tmp_path / "borderless.pdf"
     page = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.convert import ReadOptions
-from compiler.convert.pdf import read
+from shelfwise.compiler.ingest.convert import ReadOptions
+from shelfwise.compiler.ingest.convert.pdf import read
 
 sys.path.insert(0, str(Path(__file__).parent))
 from pdf_samples import Sample, score, write_samples  # noqa: E402

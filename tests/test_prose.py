@@ -1,12 +1,12 @@
-"""compiler/prose.py: the one sentence splitter (with spans) and the one normaliser."""
+"""shelfwise/compiler/prose.py: the one sentence splitter (with spans) and the one normaliser."""
 
 from __future__ import annotations
 
 import pytest
 
-from api.claims import split_sentences
-from compiler.ledger import sentences as ledger_sentences
-from compiler.prose import normalise, sentence_spans, sentences
+from shelfwise.api.draft.claims import split_sentences
+from shelfwise.compiler.links.ledger import sentences as ledger_sentences
+from shelfwise.compiler.prose import normalise, sentence_spans, sentences
 
 
 @pytest.mark.parametrize("text, expected", [

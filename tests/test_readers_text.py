@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.convert import ReadOptions, convert_file
-from compiler.sections import build_sections
+from shelfwise.compiler.ingest.convert import ReadOptions, convert_file
+from shelfwise.compiler.ingest.sections import build_sections
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 

@@ -8,16 +8,16 @@ from pathlib import Path
 from litestar.testing import TestClient
 
 from answer_shelves import HashEmbedder
-from api.app import create_app
-from compiler.build import build_shelf
-from compiler.cli import main
-from compiler.indexes import index_stage
-from compiler.linking import links_stage
-from compiler.records import Section
-from compiler.renames import SectionAlias, carry_aliases
-from compiler.settings import Settings
-from compiler.site import site_stage
-from compiler.store import Store
+from shelfwise.api.server.app import create_app
+from shelfwise.compiler.build import build_shelf
+from shelfwise.compiler.cli.main import main
+from shelfwise.compiler.index.indexes import index_stage
+from shelfwise.compiler.links.linking import links_stage
+from shelfwise.compiler.records import Section
+from shelfwise.compiler.ingest.renames import SectionAlias, carry_aliases
+from shelfwise.compiler.settings import Settings
+from shelfwise.compiler.site.site import site_stage
+from shelfwise.compiler.store.store import Store
 
 POLICY = ("# Access Policy\n\n## Passwords\n\nPasswords must have at least 12 characters.\n\n"
           "## Refresh tokens\n\nRefresh tokens expire after 30 days. A refresh token is revoked when the user logs out.\n\n"
@@ -27,7 +27,7 @@ TOKEN = {"Authorization": "Bearer t"}
 
 
 def _section(doc: str, path: list[str], seq: int, text: str, parent: str | None = None) -> Section:
-    from compiler.refs import section_id
+    from shelfwise.compiler.refs import section_id
 
     return Section(id=section_id(doc, path, 0), doc_id=doc, parent_id=parent, seq=seq, level=len(path), heading=path[-1] if path else doc,
                    heading_path=path, blocks=[{"kind": "paragraph", "text": text}] if text else [])

@@ -59,7 +59,7 @@ def replicas(tmp_path_factory):
         '[[api.tokens]]\nname = "limited"\ntoken = "limited-token"\nshelves = ["badges"]\n',
         encoding="utf-8",
     )
-    cli = [sys.executable, "-m", "compiler.cli"]
+    cli = [sys.executable, "-m", "shelfwise.compiler.cli.main"]
     subprocess.run([*cli, "build", str(shelf), "--config", str(config), "--quiet", "--strict"], check=True, capture_output=True)
     ports = [_port(), _port()]
     servers = [subprocess.Popen([*cli, "serve", "badges", "--config", str(config), "--port", str(port)],

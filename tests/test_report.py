@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import build_shelf
-from compiler.settings import Settings
+from shelfwise.compiler.build import build_shelf
+from shelfwise.compiler.settings import Settings
 
 
 @pytest.mark.parametrize("in_subprocess", [False, True], ids=["in-process", "worker"])

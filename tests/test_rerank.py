@@ -5,12 +5,12 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from compiler.indexes import index_shelf
-from compiler.models import ChatModel, make_client
-from compiler.rerank import Reranker, reranker_from_settings
-from compiler.search import ShelfSearcher
-from compiler.settings import ModelSettings, Settings
-from compiler.store import Store
+from shelfwise.compiler.index.indexes import index_shelf
+from shelfwise.compiler.models import ChatModel, make_client
+from shelfwise.compiler.search.rerank import Reranker, reranker_from_settings
+from shelfwise.compiler.search.search import ShelfSearcher
+from shelfwise.compiler.settings import ModelSettings, Settings
+from shelfwise.compiler.store.store import Store
 
 from claimshelf import Replay
 from search_fixtures import HashEmbedder, oauth_like_shelf

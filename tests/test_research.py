@@ -11,14 +11,14 @@ import pytest
 from litestar.testing import TestClient
 
 from answer_shelves import HashEmbedder
-from api.answer import answer_question, build_pipeline, chat_models
-from api.cli import ask_command
-from api.serve import make_app
-from api.schemas import AskRequest
-from api.shelves import close_shelves, open_shelves
-from api.trace import TraceStore, format_trace
+from shelfwise.api.answer import answer_question, build_pipeline, chat_models
+from shelfwise.api.cli.actions import ask_command
+from shelfwise.api.server.serve import make_app
+from shelfwise.api.schemas import AskRequest
+from shelfwise.api.shelves import close_shelves, open_shelves
+from shelfwise.api.trace import TraceStore, format_trace
 from bridge_shelf import QUESTION, bridge_build
-from compiler.settings import Settings
+from shelfwise.compiler.settings import Settings
 from tests.claimshelf import Replay
 
 RULE, RENAMING, EVENT = "s65c47f8cc9e", "sb1325b5f3bf", "sc378da22482"

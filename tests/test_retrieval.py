@@ -7,13 +7,13 @@ import math
 
 import pytest
 
-from compiler.errors import SettingsError
-from compiler.indexes import index_shelf
-from compiler.store import Store
-from eval.baseline import make_chunks
-from eval.questions import Evidence, GoldQuestion, MustItem, Question, _key, load_questions, map_gold
-from eval.retrieval import Unit, ablation_table, question_metrics, run_retrieval_eval
-from eval.scoreboard import render_scoreboard, retrieval_table
+from shelfwise.compiler.errors import SettingsError
+from shelfwise.compiler.index.indexes import index_shelf
+from shelfwise.compiler.store.store import Store
+from shelfwise.eval.baseline import make_chunks
+from shelfwise.eval.questions import Evidence, GoldQuestion, MustItem, Question, _key, load_questions, map_gold
+from shelfwise.eval.retrieval import Unit, ablation_table, question_metrics, run_retrieval_eval
+from shelfwise.eval.scoreboard import render_scoreboard, retrieval_table
 
 from search_fixtures import HashEmbedder, h, oauth_like_shelf, p, put_doc
 
@@ -87,7 +87,7 @@ def test_budget_walks_units_in_rank_order_and_skips_what_does_not_fit():
 
 
 def test_a_reader_whose_units_depend_on_the_budget_is_walked_in_its_own_units_at_each():
-    from compiler.reading import read_limit
+    from shelfwise.compiler.search.reading import read_limit
 
     gold = _gold([["a"], ["b"]])
     whole = [Unit(chars=6000, sections=["a"]), Unit(chars=900, sections=["b"])]

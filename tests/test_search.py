@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.errors import SearchError
-from compiler.indexes import index_shelf, index_stage
-from compiler.search import ShelfSearcher, document_identifiers, rrf_fuse
-from compiler.search_cli import format_result, run_search
-from compiler.store import Store
+from shelfwise.compiler.errors import SearchError
+from shelfwise.compiler.index.indexes import index_shelf, index_stage
+from shelfwise.compiler.search.search import ShelfSearcher, document_identifiers, rrf_fuse
+from shelfwise.compiler.search.search_cli import format_result, run_search
+from shelfwise.compiler.store.store import Store
 
 from search_fixtures import HashEmbedder, oauth_like_shelf, searching
 
@@ -129,7 +129,7 @@ def _identifier_shelf(tmp_path):
 
 
 def test_exact_identifiers_rank_the_sections_holding_them_first(tmp_path):
-    from compiler.identifiers import query_identifiers
+    from shelfwise.compiler.search.identifiers import query_identifiers
 
     assert [(i.text, i.kind) for i in query_identifiers("Does CAL-07 or RFC 6749 §4.1 or Article 32 apply? In 2019, after 30 days")] == [
         ("CAL-07", "code"), ("RFC 6749", "label"), ("§4.1", "section"), ("Article 32", "label")]
@@ -249,7 +249,7 @@ def test_a_heading_that_is_its_documents_title_names_no_section(tmp_path):
 
 def test_a_table_number_counts_within_the_document_the_query_names(tmp_path):
     """Every paper has its own Table 1: 'Table 1' alone singles out nothing; 'RAPTOR's Table 1' is RAPTOR's."""
-    from compiler.identifiers import query_identifiers
+    from shelfwise.compiler.search.identifiers import query_identifiers
     from search_fixtures import h, p, put_doc
 
     assert [(i.text, i.kind) for i in query_identifiers("What does Table 1 of RAPTOR show, and Fig. 2?")] == [("Table 1", "float"), ("Fig 2", "float")]
@@ -279,7 +279,7 @@ def test_a_table_number_is_held_first_by_the_section_its_caption_stands_in(tmp_p
 
 
 def test_the_dense_route_embeds_the_query_without_the_names_of_its_named_documents(searcher):
-    from compiler.document_names import strip_document_names
+    from shelfwise.compiler.search.document_names import strip_document_names
 
     keys = {("pep", "484"), ("sp", "800-63-3")}
     assert strip_document_names("What did PEP 484 say, and what RFC 2119 word does SP 800-63 use?", keys) == (
@@ -292,7 +292,7 @@ def test_the_dense_route_embeds_the_query_without_the_names_of_its_named_documen
 
 
 def test_the_named_route_counts_more_when_the_dense_route_is_not_given_the_documents_identifier(searcher):
-    from compiler.search import NAMED_HANDOVER, ROUTE_WEIGHTS
+    from shelfwise.compiler.search.search import NAMED_HANDOVER, ROUTE_WEIGHTS
 
     def fused(hit, named_weight):
         weights = {**ROUTE_WEIGHTS, "named": named_weight}

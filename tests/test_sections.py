@@ -1,6 +1,6 @@
-from compiler.records import Converted, Element
-from compiler.refs import section_id
-from compiler.sections import build_sections, numbering_depth, repair_levels
+from shelfwise.compiler.records import Converted, Element
+from shelfwise.compiler.refs import section_id
+from shelfwise.compiler.ingest.sections import build_sections, numbering_depth, repair_levels
 
 
 def _doc(*elements: Element) -> Converted:

@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.errors import SettingsError
-from compiler.settings import load_settings, load_shelf_config, settings_hash
+from shelfwise.compiler.errors import SettingsError
+from shelfwise.compiler.settings import load_settings, load_shelf_config, settings_hash
 
 
 def test_shelf_toml_reports_every_problem_at_once(tmp_path: Path):

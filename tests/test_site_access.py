@@ -7,10 +7,10 @@ import pytest
 from litestar.testing import TestClient
 
 from answer_shelves import HashEmbedder, tenant_builds
-from api.app import create_app
-from compiler.settings import Settings
-from compiler.site import build_site
-from compiler.store import Store
+from shelfwise.api.server.app import create_app
+from shelfwise.compiler.settings import Settings
+from shelfwise.compiler.site.site import build_site
+from shelfwise.compiler.store.store import Store
 
 ALPHA = {"Authorization": "Bearer alpha-secret"}
 BETA = {"Authorization": "Bearer beta-secret"}

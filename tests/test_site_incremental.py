@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from compiler.errors import SiteError
-from compiler.linking import link_shelf
-from compiler.records import Element
-from compiler.site import build_site
-from compiler.site_incremental import MANIFEST, check_anchor_links
-from compiler.store import Store
+from shelfwise.compiler.errors import SiteError
+from shelfwise.compiler.links.linking import link_shelf
+from shelfwise.compiler.records import Element
+from shelfwise.compiler.site.site import build_site
+from shelfwise.compiler.site.site_incremental import MANIFEST, check_anchor_links
+from shelfwise.compiler.store.store import Store
 from tests.test_pages import H, P, png, put
 
 LASTMOD = re.compile(r"<lastmod>\d{4}-\d{2}-\d{2}</lastmod>")
@@ -108,7 +108,7 @@ def test_one_edit_is_rebuilt_incrementally_and_equals_a_full_build(built, tmp_pa
 
 def test_the_next_build_generation_a_copy_in_another_folder_is_incremental(built, tmp_path):
     store, out, _ = built
-    shutil.copytree(out, tmp_path / "generation-2", symlinks=True)  # as compiler/generations.py begins a build
+    shutil.copytree(out, tmp_path / "generation-2", symlinks=True)  # as shelfwise/compiler/store/generations.py begins a build
     put(store, *_revocation("A client revokes a token by posting it.", "2"))
     _link(store)
     again = build_site(store, tmp_path / "generation-2", shelf="out")
@@ -210,8 +210,8 @@ def test_anchor_check_reports_links_within_and_across_pages():
 
 def test_site_incremental_false_forces_the_full_build(built):
     store, out, _ = built
-    from compiler.settings import Settings
-    from compiler.site import site_stage
+    from shelfwise.compiler.settings import Settings
+    from shelfwise.compiler.site.site import site_stage
 
     stage = site_stage(Settings(site={"incremental": False}))
     name, summary = stage(store, out, [], [], lambda line: None)

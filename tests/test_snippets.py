@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compiler.snippets import SNIPPET_CHARS, snippet
+from shelfwise.compiler.search.snippets import SNIPPET_CHARS, snippet
 
 LONG = "Intro words here. " * 20 + "Privileged accounts are reviewed quarterly by the security officer. " + "Tail text again. " * 20
 

@@ -1,13 +1,13 @@
-"""The synthetic shelf generator (eval/synth): deterministic bytes, every format readable with its numbered tree."""
+"""The synthetic shelf generator (shelfwise/eval/synth): deterministic bytes, every format readable with its numbered tree."""
 
 from __future__ import annotations
 
 import hashlib
 from pathlib import Path
 
-from compiler.convert import ReadOptions, convert_file
-from compiler.sections import build_sections
-from eval.synth import COMPANY, generate_shelf, parse_mix
+from shelfwise.compiler.ingest.convert import ReadOptions, convert_file
+from shelfwise.compiler.ingest.sections import build_sections
+from shelfwise.eval.synth import COMPANY, generate_shelf, parse_mix
 
 
 def _digests(folder: Path) -> dict[str, str]:
@@ -39,7 +39,7 @@ def test_every_format_reads_back_with_its_numbered_sections(tmp_path):
 
 
 def test_revisions_reference_each_other_and_names_are_shared():
-    from eval.synth.content import plan_shelf
+    from shelfwise.eval.synth.content import plan_shelf
 
     specs = plan_shelf(60, 0, parse_mix("markdown=1"))
     codes = {s.code for s in specs}

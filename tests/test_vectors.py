@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from compiler.embedders import LocalMiniLM
-from compiler.indexes import index_shelf
-from compiler.store import Store
-from compiler.vectors import dense_sections, passage_matrix, vec_table
+from shelfwise.compiler.index.embedders import LocalMiniLM
+from shelfwise.compiler.index.indexes import index_shelf
+from shelfwise.compiler.store.store import Store
+from shelfwise.compiler.index.vectors import dense_sections, passage_matrix, vec_table
 
 from search_fixtures import HashEmbedder, h, oauth_like_shelf, p, put_doc
 
@@ -81,7 +81,7 @@ def test_real_minilm_on_a_handful_of_passages(tmp_path):
 
 
 def test_dense_index_in_memory_ranks_as_vec0(tmp_path):
-    from compiler.vectors import DenseIndex
+    from shelfwise.compiler.index.vectors import DenseIndex
 
     store, embedder = _long_and_oauth_shelf(tmp_path)
     index = DenseIndex(store, embedder.model_id)

@@ -54,7 +54,7 @@ def live(tmp_path_factory):
         encoding="utf-8",
     )
     env = {**os.environ, "LIVE_WIDGET_TOKEN": "live-token"}
-    cli = [sys.executable, "-m", "compiler.cli"]
+    cli = [sys.executable, "-m", "shelfwise.compiler.cli.main"]
     subprocess.run([*cli, "build", str(shelf), "--site", "--config", str(config), "--quiet", "--strict"], env=env, check=True, capture_output=True)
     server = subprocess.Popen([*cli, "serve", "badges", "--config", str(config), "--port", str(port)], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

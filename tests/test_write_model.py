@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from api.check import ClaimChecker, ModelJudge
-from api.complete import complete_answer
-from api.gate import gate, verify_verbatim
-from api.plan import Obligation, Plan
-from api.read import Reading, ReadSection
-from api.shelves import ShelfLink
-from api.write_model import ModelWriter
+from shelfwise.api.draft.check import ClaimChecker, ModelJudge
+from shelfwise.api.present.complete import complete_answer
+from shelfwise.api.draft.gate import gate, verify_verbatim
+from shelfwise.api.reading.plan import Obligation, Plan
+from shelfwise.api.reading.read import Reading, ReadSection
+from shelfwise.api.shelves import ShelfLink
+from shelfwise.api.draft.write_model import ModelWriter
 from tests.claimshelf import S_CASE, S_RULES, S_TABLE, Replay, make_shelf
 
 
@@ -119,7 +119,7 @@ def test_an_uncited_sentence_between_cited_ones_is_attributed_and_shown_only_whe
 
 def test_a_unit_is_read_on_the_shelf_holding_all_it_cites():
     """Two shelves that each hold a README.md share section ids: the id alone does not name the shelf."""
-    from api.write_model import _shelf_of_unit
+    from shelfwise.api.draft.write_model import _shelf_of_unit
 
     shelf_of = {"s000000000001": ["alpha", "beta"], "s000000000002": ["alpha"], "s000000000003": ["beta"]}
     assert _shelf_of_unit(["s000000000001", "s000000000002"], shelf_of) == "alpha"

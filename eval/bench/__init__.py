@@ -1,3 +1,0 @@
-"""Benchmarks: each module is run as `python -m eval.bench.<name>` (make bench-<name>) and writes eval/results/<name>.json."""
-
-__all__: list[str] = []

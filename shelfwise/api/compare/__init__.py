@@ -1,0 +1,3 @@
+"""Compare questions answered from the computed change set."""
+
+__all__: list[str] = []

@@ -1,0 +1,156 @@
+"""Current versus superseded: which documents the ledger says are superseded, and each document's short label.
+
+A document is superseded when the ledger links a newer one to it: a 'supersedes'
+link (the newer document says so) or a 'same_series' link whose reason says the
+source is the newer revision/edition of the same series. Every shown unit is
+labelled with its document's short name ("QM-001 Rev D", "SOP-014", else a
+shortened title); a unit of a superseded document also names what superseded it.
+
+``current_first`` orders one answer: per obligation, units of current documents
+first; a superseded unit is shown after them, marked "QM-001 Rev C (superseded by
+Rev D) said: ...", unless a current unit shown restates it (same rule, same figures:
+it adds nothing). A rule the current document states with other figures (a rule
+that changed) is always kept, and so is everything when the obligation asks about
+versions or changes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shelfwise.api.shelves import OpenShelf
+from shelfwise.api.terms import identifiers, word_stems
+
+__all__ = ["doc_label", "superseded_documents", "label_units", "current_first", "changed_rule", "same_rule", "asks_about_versions", "superseded_prefix"]
+
+_REVISION = re.compile(r"\b(?:Rev(?:ision)?\.?\s*|Edition\s+|Version\s+|v)([A-Z]|\d+(?:\.\d+)*[a-z]?)\b", re.I)
+_PATH_REVISION = re.compile(r"(?:^|[-_/])rev[-_]?([a-z0-9]{1,3})(?=[-_.]|$)", re.I)
+_PATH_CODE = re.compile(r"^([a-z]{2,5})[-_ ]?(\d{2,5})$", re.I)
+_VERSIONS = re.compile(r"\b(revisions?|versions?|editions?|changed?|changes|previous|earlier|prior|older|superseded|"
+                       r"supersedes|replaced?|history|used to|in force|was (?:it|that) always|always so)\b", re.I)
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)?|\b(?:once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b", re.I)
+SAME_RULE = 0.6
+"""Two sentences state the same rule when this share of their words (numbers left out) is shared."""
+
+
+def doc_label(shelf: OpenShelf, doc_id: str) -> str:
+    """A document's short name: its code with its revision ("QM-001 Rev D"), its code, or its title shortened."""
+    return shelf.memo(("doc_label", doc_id), lambda: _doc_label(shelf, doc_id))
+
+
+def _doc_label(shelf: OpenShelf, doc_id: str) -> str:
+    row = shelf.documents.get(doc_id, {})
+    title = row.get("title", doc_id) or doc_id
+    codes = [c for c in identifiers(title) if not _REVISION.fullmatch(c)]
+    revision = _REVISION.search(title) or _PATH_REVISION.search(row.get("path", "").rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    stem = row.get("path", "").replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    path_code = _PATH_CODE.match(stem)
+    if path_code:
+        label = f"{path_code.group(1).upper()} {path_code.group(2).lstrip('0') or '0'}"
+    elif codes:
+        label = codes[0]
+    else:
+        label = re.split(r"\s*[,(]\s*", title)[0].strip() or title
+        label = label if len(label) <= 48 else label[:45].rsplit(" ", 1)[0] + "…"
+    named = label.lower()
+    if revision and f"rev {revision.group(1).lower()}" not in named and " ".join(revision.group(0).lower().split()) not in named:
+        label = f"{label} Rev {revision.group(1).upper()}"
+    return label
+
+
+def superseded_documents(shelf: OpenShelf) -> dict[str, str]:
+    """Superseded document id -> the newest document superseding it (along the ledger's links)."""
+    return shelf.memo(("superseded_documents",), lambda: _superseded_documents(shelf))
+
+
+def _superseded_documents(shelf: OpenShelf) -> dict[str, str]:
+    newer: dict[str, str] = {}
+    for link in shelf.links:
+        if link.src_doc == link.dst_doc:
+            continue
+        if link.kind == "supersedes" or (link.kind == "same_series" and "newer" in link.reason):
+            newer.setdefault(link.dst_doc, link.src_doc)
+    out = {}
+    for doc in newer:
+        seen, current = {doc}, newer[doc]
+        while current in newer and newer[current] not in seen:
+            seen.add(current)
+            current = newer[current]
+        out[doc] = current
+    return out
+
+
+def superseded_prefix(label: str, newer: str) -> str:
+    """'QM-001 Rev C (superseded by Rev D) said:' — the newer label shortened when it shares the code."""
+    code = label.rsplit(" Rev ", 1)[0]
+    short = newer[len(code):].strip() if newer.startswith(code + " ") else newer
+    return f"{label} (superseded by {short}) said:"
+
+
+def label_units(units: list, shelves: dict[str, OpenShelf]) -> list:
+    """Each unit with ``source`` (its first cited section's document label) and ``superseded_by`` set. A sentence that a
+    superseded revision and the current one both state is the current one's: its current citations come first, so it
+    is never shown as what the old revision said."""
+    out = []
+    for unit in units:
+        shelf = shelves.get(unit.shelf)
+        known = [s for s in unit.citations if shelf and s in shelf.sections]
+        if shelf is None or not known:
+            out.append(unit)
+            continue
+        superseded = superseded_documents(shelf)
+        known.sort(key=lambda s: shelf.sections[s].doc_id in superseded)  # stable: current sections first
+        citations = known + [s for s in unit.citations if s not in known]
+        doc = shelf.sections[known[0]].doc_id
+        newer = superseded.get(doc)
+        out.append(unit.model_copy(update={"citations": citations, "source": doc_label(shelf, doc),
+                                           "superseded_by": doc_label(shelf, newer) if newer else ""}))
+    return out
+
+
+def asks_about_versions(text: str) -> bool:
+    """Whether a question or obligation asks about revisions, versions or what changed."""
+    return bool(_VERSIONS.search(text))
+
+
+def _rule_words(text: str) -> set[str]:
+    return {w for w in word_stems(_DIGITS.sub(" ", text)) if not w.isdigit()}
+
+
+def _figures(text: str) -> set[str]:
+    return {f.lower() for f in _DIGITS.findall(text)}
+
+
+def same_rule(one: str, other: str) -> bool:
+    """Whether two sentences state the same rule, their figures aside (SAME_RULE of their words)."""
+    words, others = _rule_words(one), _rule_words(other)
+    return bool(words and others) and len(words & others) / len(words | others) >= SAME_RULE
+
+
+def changed_rule(old: str, current: list[str]) -> bool:
+    """Whether a current sentence states the same rule as ``old`` with other numbers."""
+    return any(same_rule(old, text) and _figures(old) != _figures(text) for text in current)
+
+
+def _restated(old: str, current: list[str]) -> bool:
+    """Whether a current sentence states the same rule as ``old`` with the same numbers (the old one adds nothing)."""
+    words, figures = _rule_words(old), _figures(old)
+    return any(len(words & _rule_words(t)) / max(len(words | _rule_words(t)), 1) >= SAME_RULE and figures == _figures(t)
+               for t in current)
+
+
+def current_first(units: list, asks: list[str]) -> list:
+    """Per obligation (in order of first appearance), current units first, then the superseded ones that matter.
+
+    ``asks`` holds each obligation's ask (the versions test); units must carry ``superseded_by`` (``label_units``).
+    Verdicts and premise corrections keep their place first in their part."""
+    out = []
+    for obligation in dict.fromkeys(u.obligation for u in units):
+        part = [u for u in units if u.obligation == obligation]
+        current = [u for u in part if not u.superseded_by]
+        old = [u for u in part if u.superseded_by]
+        versions = 0 <= obligation < len(asks) and asks_about_versions(asks[obligation])
+        texts = [u.text for u in current if u.kind not in ("table_header", "heading", "connective")]
+        kept = [u for u in old if versions or changed_rule(u.text, texts) or not _restated(u.text, texts)]
+        out += current + [u for u in kept if u.kind != "table_header" or any(k.group == u.group and k.kind == "table_row" for k in kept)]
+    return out

@@ -1,0 +1,495 @@
+"""Rank: how well each unit of the read sections establishes each obligation (the extractive writer's scoring).
+
+An obligation becomes a weighted query over stems: the words of its ask, its
+targets (aliases and terms the ask leans on weigh less), each weighted by how
+rare it is among the read units (idf). An identifier that names a document
+("PEP 484", "RFC 6750", "SOP-014") is not a word to find but a place to look:
+units of the documents an obligation names keep their score, units elsewhere
+lose part of it. A unit scores by BM25-style term weighting over its own text,
+with its document title and heading path as a weaker field, so a sentence in
+"Type comments" of PEP 484 is preferred for a question about PEP 484's type
+comments. A unit of a revision the ledger marks as superseded (a 'supersedes'
+link from a document also read) counts less, unless the obligation asks what
+changed. Very long units (boilerplate paragraphs, whole lists in one line) and
+fragments count less than sentence-level evidence. The section's rank in recall
+(BM25, dense, headings and the ledger over whole sections) lifts its units. The
+shape the ask wants is a facet (``FACETS``): a numeric question looks for
+numbers with units, a conditions question for if/unless/except, a versions
+question for what documents say of their versions, a procedure for steps, a
+definition for defining sentences and the ledger's definitions.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from shelfwise.api.reading.plan import Obligation, Plan
+from shelfwise.api.reading.read import Reading, read_blocks
+from shelfwise.api.shelves import OpenShelf
+from shelfwise.api.terms import document_keys, identifier_key, identifiers, table_cells, word_stems
+from shelfwise.compiler.links.ledger import find_thresholds
+
+__all__ = ["Candidate", "asked_term", "defines", "Pool", "build_pool", "changed_rules", "expansion_terms", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
+           "FACETS", "FRAMING", "MIN_SHOWN", "numeric_share", "prior", "shape_factor", "value_match"]
+
+K1, B = 1.2, 0.75
+"""BM25 term saturation and length normalisation."""
+CONTEXT_WEIGHT = 0.6
+"""What a query word found only in a unit's title or heading path is worth against one found in its text (a heading is
+its author's summary of the sentences under it; 0.35 before: quote recall dev 0.508 -> 0.546, dev-formats 0.375 -> 0.408,
+northwind 0.848 unchanged; 0.8 gave 0.546 / 0.392 / 0.848)."""
+MIN_SHOWN = 0.3
+"""A unit may be shown only when it, read with its title and headings, holds this share of the obligation's words
+(idf-weighted), unless it stands in a document the obligation names."""
+RELATIVE_SHOWN = 0.5
+"""When no unit holds MIN_SHOWN of an obligation's words, a unit may be shown when it holds this share of what the best one holds."""
+ELSEWHERE = 0.6
+"""Score factor of a unit outside the documents its obligation names."""
+SUPERSEDED = 0.55
+"""Score factor of a unit of a superseded revision (not for obligations asking what changed)."""
+
+PRIOR_DEPTH = 40
+"""A section's rank in recall (search over whole sections, headings and the ledger) lifts its units down to this rank."""
+PRIOR_FLOOR = 0.6
+"""Score factor of a unit whose section recall did not rank (or ranked past PRIOR_DEPTH) for the obligation."""
+VERSIONS = re.compile(r"\b(replace[sd]?|supersed\w*|earlier|previous|prior|older|newer|revisions?|versions?|changed?|changes|"
+                      r"obsolete[sd]?|deprecat\w*|updated?|status|in force|current)\b", re.I)
+VERSION_STEMS = frozenset(word_stems("supersedes superseded replaces replaced obsoletes obsoleted updates updated deprecated "
+                                     "deprecation revision revised changes changed earlier previous prior older retire retired"))
+FACETS: dict[str, tuple[re.Pattern, float]] = {
+    "@version": (VERSIONS, 1.0),
+    "@number": (re.compile(r"\bhow (often|long|quickly|soon|many|much|frequently|large|big|fast)\b|\b(lifetimes?|time limits?|"
+                           r"lengths?|deadlines?|intervals?|thresholds?|minimum|maximum|limits?|durations?|within|rates?)\b", re.I), 0.8),
+    "@condition": (re.compile(r"\bwhen (may|must|can|should|is|are|does|do)\b|\bconditions?\b|\bexceptions?\b|\bunless\b|"
+                              r"\bonly (if|when)\b|\b(allowed|permitted)\b|^(may|must|can)\b", re.I), 0.6),
+    "@step": (re.compile(r"(?<![\w-])(steps?|procedures?|process|workflow|in what order)\b", re.I), 1.0),
+    "@definition": (re.compile(r"^what (is|are) (a|an)\s|\bdefin\w*|\bmean(s|ing)?\b|\bwhat distinguishes\b", re.I), 0.6),
+    "@reason": (re.compile(r"\bwhy\b|\breasons?\b|\brationale\b", re.I), 0.6),
+}
+"""Facets of a question's shape: when the ask matches, units of that shape hold the facet, weighted against the ask's
+strongest word (a version question looks for what documents say of versions, a numeric one for numbers with units,
+a conditions one for if/unless/except, a definition one for defining sentences and the ledger's definitions)."""
+_UNIT_CONDITION = re.compile(r"\b(if|unless|except|provided|only (if|when)|when|where|must not|may not|shall not|not bound)\b", re.I)
+_UNIT_REASON = re.compile(r"\b(because|since|due to|as a result|so that|in order to|therefore|hence|the reason|rationale|as many)\b", re.I)
+_UNIT_DEFINITION = re.compile(r"\b(is|are) (a|an|the|any|one)\b|\bmeans?\b|\brefers? to\b|\bdefined (as|in)\b|\bdefinitions?\b", re.I)
+REFERENCE_LIST = re.compile(r"^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?\s+)?(?:normative |informative )?(?:references|bibliography|works cited|"
+                            r"literature cited|cited works)\s*$", re.I)
+"""A heading of a reference list: its entries name works, they state nothing a question asks (unless it asks who cites what)."""
+CITES_ASKED = re.compile(r"\b(cit(e|es|ed|ing|ation|ations)|references?|bibliograph\w*)\b", re.I)
+CONTRAST = re.compile(r"\b(?:instead of|rather than|other than|as opposed to|in place of)\s+((?:[\w./-]+\s*){1,4})", re.I)
+"""What a question sets its subject against ("index instead of plain fixed-size passages"): those words say what the
+answer is not about."""
+CONTRASTED = 0.3
+"""Weight factor of a word that stands only in a contrast phrase of the ask."""
+HEADER_SHARE = 0.8
+"""A table row of a document the question names that holds no word of the obligation takes this share of its header's
+score when the header matches ("Revision | Effective date | Summary of change" for "which revision of SOP-014 is
+current, and what changed from the revision before it")."""
+FEEDBACK_UNITS = 7
+"""Best units of an obligation whose shared words expand its query (``expansion_terms``)."""
+FEEDBACK_TERMS = 10
+"""Words the feedback adds."""
+FEEDBACK_WEIGHT = 0.3
+"""The feedback words together weigh this share of the query's own words."""
+LEAD_SECTIONS = 6
+"""An obligation that names a document and asks little else is answered by the document's opening sections."""
+
+FRAMING = {
+    kind: {stem for word in words.split() for stem in word_stems(word)}
+    for kind, words in {
+        "compare": "change changed changes compare comparison differ difference differences",
+        "trace": "step steps procedure process",
+        "list": "list",
+    }.items()
+}
+"""Words that say what shape of answer is wanted; the documents seldom write them."""
+
+
+@dataclass
+class Candidate:
+    """One displayable unit of a read section, with what the ranking needs."""
+
+    order: tuple
+    shelf: str
+    section_id: str
+    doc_id: str
+    kind: str
+    text: str
+    group: str
+    tf: Counter
+    context: set[str]
+    superseded_by: str = ""
+    ranks: dict[int, int] = field(default_factory=dict)
+    doc_position: int = 0
+    reference_list: bool = False
+    words: set[str] = field(init=False)
+    length: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.words = set(self.tf)
+        self.length = max(sum(self.tf.values()), 1)
+
+
+@dataclass
+class Pool:
+    """Every candidate unit of what was read, with the statistics the ranking uses."""
+
+    units: list[Candidate]
+    idf: dict[str, float]
+    unseen: float
+    avg_length: float
+    doc_keys: dict[str, set[str]]
+
+
+def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[str]:
+    """The facets a unit holds (see FACETS)."""
+    found = ["@version"] if VERSION_STEMS.intersection(words) else []
+    if kind == "step":
+        found.append("@step")
+    if find_thresholds(text):
+        found.append("@number")
+    if _UNIT_CONDITION.search(text):
+        found.append("@condition")
+    if defining or _UNIT_DEFINITION.search(text):
+        found.append("@definition")
+    if _UNIT_REASON.search(text):
+        found.append("@reason")
+    return found
+
+
+def _unit_terms(text: str, defining: bool, kind: str) -> Counter:
+    terms = [*word_stems(text), *(identifier_key(i) for i in identifiers(text))]
+    return Counter([*terms, *_facets(text, terms, defining, kind)])
+
+
+def _supersedes(shelf: OpenShelf) -> list[tuple[str, str]]:
+    """(newer, older) document pairs of the shelf's supersedes links (made once per open shelf)."""
+    return shelf.memo(("supersedes",), lambda: [(link.src_doc, link.dst_doc) for link in shelf.links
+                                                  if link.kind == "supersedes" and link.src_doc != link.dst_doc])
+
+
+def _definitions(shelf: OpenShelf) -> dict[str, list[str]]:
+    """Section id -> the quotes of the ledger's definitions in it (made once per open shelf)."""
+
+    def make() -> dict[str, list[str]]:
+        out: dict[str, list[str]] = defaultdict(list)
+        for fact in shelf.facts:
+            if fact.kind == "definition":
+                out[fact.section_id].append(fact.quote)
+        return dict(out)
+
+    return shelf.memo(("definitions",), make)
+
+
+def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -> Pool:
+    """The candidates of every read section (``section_units(shelf, section_id)`` gives a section's units)."""
+    read_docs = {(r.shelf, r.doc_id) for r in reading.sections}
+    superseded: dict[tuple[str, str], str] = {}
+    for name in sorted({r.shelf for r in reading.sections}):
+        for src, dst in _supersedes(shelves[name]):
+            if (name, src) in read_docs:
+                superseded[(name, dst)] = src
+    definitions: dict[tuple[str, str], list[str]] = {}
+    for name in sorted({r.shelf for r in reading.sections}):  # once per open shelf: scanning every fact per ask grew with the shelf
+        for sid, quotes in _definitions(shelves[name]).items():
+            definitions[(name, sid)] = quotes
+    units: list[Candidate] = []
+    doc_keys: dict[str, set[str]] = {}
+    positions: Counter = Counter()
+    for n_read, read in enumerate(reading.sections):
+        shelf = shelves[read.shelf]
+        section = shelf.sections[read.section_id]
+        document = shelf.documents[section.doc_id]
+        if section.doc_id not in doc_keys:
+            doc_keys[section.doc_id] = document_keys(section.doc_id, document["title"], document.get("path", ""))
+        context = set(word_stems(" ".join([document["title"], *section.heading_path])))
+        context |= {"@version"} & set(_facets("", context))
+        defining = definitions.get((read.shelf, read.section_id), [])
+        references = any(REFERENCE_LIST.match(h) for h in section.heading_path[-2:])
+        doc_position = positions[(read.shelf, section.doc_id)]
+        positions[(read.shelf, section.doc_id)] += 1
+        blocks = read_blocks(shelf, read)  # a long section read in part: only the blocks that were read
+        for kind, text, group, position in section_units(shelf, read.section_id):
+            if blocks is not None and position[0] not in blocks:
+                continue
+            units.append(Candidate((n_read, *position), read.shelf, read.section_id, section.doc_id, kind, text, group,
+                                   _unit_terms(text, any(q in text or text in q for q in defining), kind), context, superseded.get((read.shelf, section.doc_id), ""), read.ranks,
+                                   doc_position, references))
+    df: Counter = Counter()
+    counted = [u for u in units if u.kind != "code"]  # a code block is never ranked: its tokens do not weigh the words
+    for unit in counted:
+        df.update(unit.words)
+    size = max(len(counted), 1)
+    idf = {word: math.log(1 + size / count) for word, count in df.items()}
+    avg = sum(u.length for u in counted) / size if counted else 1.0
+    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys)
+
+
+def named_documents(obligation: Obligation, pool: Pool) -> tuple[set[str], set[str], set[str]]:
+    """(documents the obligation is bound to, those the question names by identifier, the stems of those identifiers)
+    among the read documents; a follow-up is bound to the documents the earlier turns cited without naming them."""
+    named, naming = set(), set()
+    for text in [obligation.ask, *obligation.targets]:
+        for ident in identifiers(text):
+            key = identifier_key(ident)
+            hits = {doc for doc, keys in pool.doc_keys.items() if key in keys}
+            if hits:
+                named |= hits
+                naming |= set(word_stems(ident)) | {identifier_key(ident)}
+    return set(obligation.documents) | named, named, naming
+
+
+def obligation_query(obligation: Obligation, pool: Pool, naming: set[str]) -> dict[str, float]:
+    """Stem -> weight (idf times how the obligation holds the word); words that name documents left out."""
+    query: dict[str, float] = {}
+    framing = FRAMING.get(obligation.kind, set())
+    asked = obligation.ask.lower()
+    weighted = [(obligation.ask, 1.0), *((t, 1.2 if t.lower() in asked else 0.5) for t in obligation.targets)]
+    versions = bool(VERSIONS.search(obligation.ask))
+    ask = obligation.ask.strip()
+    for text, weight in weighted:
+        for word in [*word_stems(text), *(identifier_key(i) for i in identifiers(text))]:
+            if word in naming or (versions and word in VERSION_STEMS):
+                continue
+            if word in framing:
+                continue
+            query[word] = max(query.get(word, 0.0), weight * pool.idf.get(word, pool.unseen))
+    contrasted = {w for m in CONTRAST.finditer(obligation.ask) for w in word_stems(m.group(1))}
+    contrasted -= {w for w in word_stems(CONTRAST.sub(" ", obligation.ask))}  # a word the ask also uses elsewhere keeps its weight
+    for word in contrasted & query.keys():
+        query[word] *= CONTRASTED
+    strongest = max(query.values(), default=pool.unseen)
+    for facet, (pattern, weight) in FACETS.items():
+        if pattern.search(ask):
+            query[facet] = weight * strongest
+    return query
+
+
+def coverage(query: dict[str, float], words: set[str]) -> float:
+    """Share of the query's weight whose words stand in ``words``."""
+    total = sum(query.values())
+    return sum(w for term, w in query.items() if term in words) / total if total else 0.0
+
+
+def relevance(query: dict[str, float], unit: Candidate, avg_length: float) -> float:
+    """BM25 over the unit's text plus its title and heading path as a weaker field, scaled to the query's weight."""
+    total = sum(query.values())
+    if not total:
+        return 0.0
+    norm = K1 * (1 - B + B * unit.length / avg_length)
+    score = 0.0
+    for term, weight in query.items():
+        tf = unit.tf.get(term, 0)
+        if tf:
+            score += weight * tf * (K1 + 1) / (tf + norm)
+        elif term in unit.context:
+            score += CONTEXT_WEIGHT * weight
+    return score / total
+
+
+VALUE_MATCH = 2.5
+"""Factor for a table row one of whose cells is a phrase of the question ("OUT OF CALIBRATION" for "which instruments
+are out of calibration?"): in a register, the row holding the asked-for value is the answer itself."""
+_CELL_WORDS = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
+
+
+DEFINES = 2.0
+"""Score factor of a unit that defines the term a definition ask names ("What is a Reportable Event" → "Reportable
+Event: a complaint that ...", "A bearer token is a security token ..."): the definition leads, not a sentence that
+only uses the term."""
+_ASKED_TERM = re.compile(r"^(?:what\s+(?:is|are|does)|define|definition\s+of)\s+(?:an?\s+|the\s+)?(?P<term>.+?)(?:\s+mean)?\s*$", re.I)
+_DEFINING = r"^(?:an?\s+|the\s+)?{term}s?\s*(?::|\(|,?\s+(?:(?:is|are)\s+(?:an?|the|any|one)\s|means?\b|refers?\s+to\b))"
+
+
+def asked_term(ask: str) -> re.Pattern | None:
+    """What a unit defining the term of a definition ask opens with ("What is a bearer token" → "bearer token", then a
+    colon, a parenthesis, "is a/an/the", "means" or "refers to"); None when the ask is not one. Compiled once per ask."""
+    match = _ASKED_TERM.match(ask.strip().rstrip("?").strip())
+    words = match.group("term").split() if match else []
+    if not 0 < len(words) <= 5:
+        return None
+    return re.compile(_DEFINING.format(term=r"\s+".join(re.escape(w) for w in words)), re.I)
+
+
+def defines(term: re.Pattern | None, unit: Candidate) -> bool:
+    """Whether ``unit`` opens by defining the asked term (``asked_term``)."""
+    if term is None or unit.kind not in ("sentence", "list_item", "table_row"):
+        return False
+    return bool(term.match(unit.text.strip(" *_\"'\u201c")))
+
+
+def value_match(ask: str, unit: Candidate) -> bool:
+    """Whether a cell of the table row ``unit`` reads, as whole words, as a phrase of ``ask`` (a cell of letters of 4+
+    characters, not a number or code)."""
+    if unit.kind != "table_row":
+        return False
+    asked = " " + " ".join(_CELL_WORDS.findall(ask.lower())) + " "
+    for cell in table_cells(unit.text):
+        words = _CELL_WORDS.findall(cell.lower())
+        phrase = " ".join(words)
+        if len(phrase) >= 4 and phrase == " ".join(cell.lower().split()).strip(" .") and f" {phrase} " in asked:
+            return True
+    return False
+
+
+_TOKEN = re.compile(r"\S+")
+_NUMERIC = re.compile(r"^[(\[]?[-+−]?\d[\d.,:%/]*[)\]%*∗†]*[,;]?$")
+NUMERIC_RUN = 0.35
+"""A sentence whose tokens are at least this share bare numbers is a table's row read as text (a PDF's results table):
+evidence only for a question asking for numbers."""
+FIGURES_ONLY = 0.4
+"""Score factor of such a run of figures for an obligation that asks for no number."""
+
+
+def numeric_share(text: str) -> float:
+    """Share of the text's tokens that are bare numbers ("15.60", "0.50", "(3B)" is not)."""
+    tokens = _TOKEN.findall(text)
+    return sum(1 for t in tokens if _NUMERIC.match(t)) / len(tokens) if tokens else 0.0
+
+
+def shape_factor(unit: Candidate) -> float:
+    """Sentence-level evidence over boilerplate: long units and fragments count less."""
+    chars = len(unit.text)
+    if unit.kind in ("table_row", "step"):  # a row or a procedure's step is one piece of evidence, however long
+        return 1.0
+    if chars > 450:
+        return (450 / chars) ** 0.5
+    if len(unit.text.split()) < 4:
+        return 0.7
+    return 1.0
+
+
+def prior(rank: int | None) -> float:
+    """The lift a unit's section gets from its rank in recall for the obligation."""
+    if rank is None or rank > PRIOR_DEPTH:
+        return PRIOR_FLOOR
+    return PRIOR_FLOOR + (1 - PRIOR_FLOOR) * (1 - (rank - 1) / PRIOR_DEPTH)
+
+
+def changed_rules(pool: Pool, picked: list[tuple[float, int]]) -> list[tuple[float, int]]:
+    """Units of superseded revisions that state a picked current unit's rule with other figures (a rule that changed):
+    shown after the current one, marked superseded (``shelfwise.api.currency``)."""
+    from shelfwise.api.currency import changed_rule
+
+    have = {p for _, p in picked}
+    old = [i for i, u in enumerate(pool.units) if u.superseded_by and i not in have and u.kind in ("sentence", "list_item")]
+    extra = []
+    for score, p_index in picked:
+        unit = pool.units[p_index]
+        if unit.superseded_by or unit.kind not in ("sentence", "list_item"):
+            continue
+        for o_index in old:
+            if o_index not in have and changed_rule(pool.units[o_index].text, [unit.text]):
+                extra.append((round(score * 0.5, 4), o_index))
+                have.add(o_index)
+    return extra
+
+
+def expansion_terms(query: dict[str, float], pool: Pool, scored: list[tuple[float, float, bool, int]]) -> dict[str, float]:
+    """Pseudo-relevance feedback (RM3-style): the words the obligation's best units share, beyond the query's own,
+    weighted by how much of those units they make up and how rare they are, scaled to ``FEEDBACK_WEIGHT`` of the
+    query's weight. A document says what the question asks in its own words ("installed verbatim", "expanded whenever
+    this variable is substituted" for "=" in a question about make's assignment operators): its best sentences lend
+    those words to the rest."""
+    top = [entry for entry in scored[:FEEDBACK_UNITS] if entry[0] > 0]
+    if len(top) < 2:
+        return {}
+    best = top[0][0]
+    mass: Counter = Counter()
+    held: Counter = Counter()  # how many of the best units hold the word: a word of one unit is not shared
+    for score, _, _, index in top:
+        unit = pool.units[index]
+        for term, count in unit.tf.items():
+            if term.startswith("@") or term in query or len(term) < 3:
+                continue
+            mass[term] += (score / best) * count / unit.length
+            held[term] += 1
+    chosen = [(t, m) for t, m in mass.most_common() if held[t] >= 2][:FEEDBACK_TERMS]
+    if not chosen:
+        return {}
+    total = sum(w for t, w in query.items() if not t.startswith("@")) or 1.0
+    weights = {t: m * pool.idf.get(t, pool.unseen) for t, m in chosen}
+    scale = FEEDBACK_WEIGHT * total / (sum(weights.values()) or 1.0)
+    return {t: w * scale for t, w in weights.items()}
+
+
+def score_units(plan: Plan, pool: Pool) -> list[tuple[dict[str, float], list[tuple[float, float, int]]]]:
+    """Per obligation: its query and (score, own coverage, whether it may be shown, unit index) for every unit holding
+    one of its words. A unit may be shown when it, read with its headings, holds MIN_SHOWN of the obligation's words,
+    or when it stands in a document the obligation names."""
+    question_docs: set[str] = set()
+    named = []
+    for obligation in plan.obligations:
+        docs, explicit, naming = named_documents(obligation, pool)
+        named.append((docs, explicit, naming))
+        question_docs |= docs
+    out = []
+    for o_index, (obligation, (docs, explicit, naming)) in enumerate(zip(plan.obligations, named)):
+        query = obligation_query(obligation, pool, naming | set().union(*(n for _, _, n in named)))
+        wanted = docs or question_docs
+        changes = obligation.kind == "compare" or bool(re.search(r"\b(revision|version|changed?|previous|earlier)\b", obligation.ask, re.I))
+        lead = bool(docs) and len([t for t in query if not t.startswith("@")]) <= 1
+        words_only = {t: w for t, w in query.items() if not t.startswith("@")}
+        cites = bool(CITES_ASKED.search(obligation.ask))
+        scored = _score_all(obligation, o_index, pool, query, query, words_only, docs, explicit, wanted, changes, lead, cites)
+        feedback = expansion_terms(query, pool, scored)
+        if feedback:  # the second pass ranks by the query and its feedback words; coverage still counts the query's own
+            scored = _score_all(obligation, o_index, pool, query, {**query, **feedback}, words_only, docs, explicit, wanted,
+                                changes, lead, cites)
+        out.append((query, scored))
+    return out
+
+
+def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str, float], ranking: dict[str, float],
+               words_only: dict[str, float], docs: set[str], explicit: set[str], wanted: set[str], changes: bool, lead: bool,
+               cites: bool) -> list[tuple[float, float, bool, int]]:
+    """Every unit holding a word of the obligation, scored by ``ranking`` (the query, or the query with feedback)."""
+    scored = []
+    term = asked_term(obligation.ask)
+    headers: dict[str, tuple[float, set[str]]] = {}  # table group -> (its header's score, the header's words)
+    for index, unit in enumerate(pool.units):
+        if (unit.reference_list and not cites) or unit.kind == "code":  # code follows the sentence introducing it, never alone
+            continue
+        # a step or an item of an asked-for list means what its heading says it is part of
+        item = unit.kind == "step" or (unit.kind == "list_item" and obligation.kind in ("trace", "list"))
+        named_here = bool(docs) and unit.doc_id in docs
+        if unit.kind == "table_header":  # never an answer alone; a header that matches lends its rows its score
+            if unit.words & words_only.keys() or (unit.doc_id in explicit and unit.words & query.keys()):
+                headers[unit.group] = (relevance(ranking, unit, pool.avg_length) * prior(unit.ranks.get(o_index)), unit.words)
+            continue
+        header = headers.get(unit.group) if unit.kind == "table_row" and unit.doc_id in explicit else None
+        if not ((unit.words | (unit.context if item else set())) & words_only.keys()):
+            if header is not None:
+                own = max(coverage(words_only, unit.words | header[1]) * 0.8, 0.01 if named_here else 0.0)
+                shown = coverage(words_only, unit.words | header[1] | unit.context)
+                scored.append((header[0] * HEADER_SHARE, own, -1.0 if named_here else shown, index))
+                continue
+            if not (unit.doc_id in explicit and unit.words & query.keys()):  # "what changed with PEP 585": a facet will do
+                continue
+        own = coverage(words_only, unit.words)
+        if item:
+            own = max(own, 0.8 * coverage(words_only, unit.words | unit.context))
+        score = relevance(ranking, unit, pool.avg_length) * shape_factor(unit) * prior(unit.ranks.get(o_index))
+        if unit.kind in ("sentence", "list_item") and "@number" not in query and numeric_share(unit.text) >= NUMERIC_RUN:
+            score *= FIGURES_ONLY
+        if obligation.kind in ("list", "lookup", "judge") and value_match(obligation.ask, unit):
+            score *= VALUE_MATCH
+        if defines(term, unit):
+            score *= DEFINES
+        if wanted and unit.doc_id not in wanted:
+            score *= ELSEWHERE if docs else (ELSEWHERE + 1) / 2
+        elif lead:
+            score *= 1 + max(0, LEAD_SECTIONS - unit.doc_position) / LEAD_SECTIONS
+        if unit.superseded_by and not changes:
+            score *= SUPERSEDED
+        shown = coverage(words_only, unit.words | unit.context)
+        scored.append((score, max(own, 0.01 if named_here else 0.0), -1.0 if named_here else shown, index))
+    # a long ask ("... so that errors, -k and parallel builds behave properly") is stated across several sentences,
+    # none holding MIN_SHOWN of its words: the bar is then a share of what the best unit holds
+    bar = min(MIN_SHOWN, RELATIVE_SHOWN * max((c for *_, c, _ in scored), default=0.0))  # -1: in a named document
+    scored = [(score, own, held < 0 or held >= bar, index) for score, own, held, index in scored]
+    scored.sort(key=lambda item: (-item[0], pool.units[item[3]].order))
+    return scored

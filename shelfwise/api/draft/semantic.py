@@ -1,0 +1,64 @@
+"""Semantic rerank: the extractive writer's best units for an obligation reordered by meaning as well as by words.
+
+Word overlap misses what a document says in its own vocabulary. The shelf's embedder (all-MiniLM-L6-v2 by default,
+offline) embeds the obligation's ask and its ``TOP`` best units (cached per shelf by text); each unit's score becomes
+its word score plus ``WEIGHT`` times its cosine similarity to the ask, scaled to the obligation's best word score.
+Without an embedder the order is the words' alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from shelfwise.api.shelves import OpenShelf
+
+__all__ = ["semantic_rerank", "TOP", "WEIGHT", "CACHED"]
+
+TOP = 20
+"""Units per obligation reranked (the word ranking's best)."""
+WEIGHT = 1.5
+"""How much the similarity to the ask weighs against the word score (both scaled to the obligation's best)."""
+
+
+CACHED = 20_000
+"""Unit vectors kept per open shelf (about 1.5 KB each for 384 dimensions); the oldest go first."""
+
+
+def _vectors(shelf: OpenShelf, texts: list[str]) -> dict[str, np.ndarray]:
+    """The units' vectors, embedded once per open shelf; the cache is read and written under the shelf's lock."""
+    key = ("unit-vectors", shelf.searcher.embedder.model_id)
+    with shelf.lock:
+        cache = shelf.cache.setdefault(key, {})
+        todo = [t for t in dict.fromkeys(texts) if t not in cache]
+    fresh = dict(zip(todo, shelf.searcher.embedder.embed_batch(todo))) if todo else {}
+    with shelf.lock:
+        for text, vector in fresh.items():
+            cache[text] = np.asarray(vector, dtype=np.float32)
+        wanted = {t: cache[t] for t in texts}
+        for old in list(cache)[: max(len(cache) - CACHED, 0)]:
+            del cache[old]
+        return wanted
+
+
+def semantic_rerank(ask: str, pool, scored: list[tuple[float, float, bool, int]], shelves: dict[str, OpenShelf]
+                    ) -> list[tuple[float, float, bool, int]]:
+    """``scored`` (score, own, shown, unit index; best first) with its ``TOP`` best rescored by meaning too."""
+    head, tail = scored[:TOP], scored[TOP:]
+    if len(head) < 2:
+        return scored
+    shelf_names = {pool.units[i].shelf for _, _, _, i in head}
+    if any(getattr(shelves[n].searcher, "embedder", None) is None for n in shelf_names):
+        return scored
+    name = sorted(shelf_names)[0]
+    query = np.asarray(shelves[name].searcher.query_vector(ask), dtype=np.float32)
+    sims: dict[int, float] = {}
+    for n in shelf_names:
+        mine = [i for _, _, _, i in head if pool.units[i].shelf == n]
+        vectors = _vectors(shelves[n], [pool.units[i].text[:1000] for i in mine])
+        for i in mine:
+            sims[i] = float(vectors[pool.units[i].text[:1000]] @ query)
+    best = head[0][0] or 1.0
+    rescored = [(s + WEIGHT * best * max(sims[i], 0.0), own, shown, i) for s, own, shown, i in head]
+    rescored.sort(key=lambda e: (-e[0], pool.units[e[3]].order))
+    floor = rescored[-1][0]
+    return rescored + [(min(s, floor), own, shown, i) for s, own, shown, i in tail]

@@ -1,0 +1,3 @@
+"""The shown answer: completeness per obligation, its Markdown, its shape."""
+
+__all__: list[str] = []

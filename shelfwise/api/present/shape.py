@@ -1,0 +1,158 @@
+"""Shape the shown answer: labelled, without repeats or question sentences, current first, most relevant first, sized.
+
+``shape_answer`` runs after the gate, on what will be displayed, for every writer:
+
+1. each unit gets its document's short name and, for a superseded document, what superseded it
+   (``shelfwise.api.currency.label_units``);
+2. question sentences (quiz items, headings ending in "?") are never answers: dropped;
+3. a statement shown twice (same words once whitespace, case and citation marks are set aside) shows once;
+4. per obligation, current documents first and superseded ones only where they matter (``shelfwise.api.currency.current_first``);
+5. the extractive writer's units: per obligation the section (or table, or procedure) holding the best unit leads,
+   its units in document order, so the direct answer comes first and a rule keeps its exception after it;
+6. the answer fits ``max_chars``: the least relevant units go first (never a procedure's steps, never the last
+   unit of an obligation). Obligations that lost strong evidence this way (a unit scoring ``STRONG`` of their best)
+   are returned, so their label is not complete.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shelfwise.api.currency import current_first, label_units
+from shelfwise.api.shelves import OpenShelf
+from shelfwise.api.draft.write import STRONG, Unit, is_question
+
+__all__ = ["shape_answer", "is_question", "statement_key"]
+
+_CITE = re.compile(r"\[[^\]]*\]")
+_FIXED = ("table_header", "heading", "connective", "figure")
+
+
+def statement_key(text: str) -> str:
+    """What two shown statements are compared on: words only, case folded, citation marks dropped."""
+    return " ".join(re.sub(r"[^\w%]+", " ", _CITE.sub(" ", text)).lower().split())
+
+
+def _distinct(units: list[Unit]) -> list[Unit]:
+    seen: set[str] = set()
+    out = []
+    for unit in units:
+        if unit.kind in _FIXED or unit.group in ("verdict", "correction"):
+            out.append(unit)
+            seen.add(statement_key(unit.text)) if unit.group == "correction" else None
+            continue
+        key = statement_key(unit.text)
+        if key and key in seen:
+            continue
+        seen.add(key)
+        out.append(unit)
+    return out
+
+
+def _block(unit: Unit) -> str:
+    return unit.group or (unit.citations[0] if unit.citations else unit.id)
+
+
+def _most_relevant_first(units: list[Unit]) -> list[Unit]:
+    """Per obligation: blocks (a section's sentences, a table, a procedure) by their best score, units kept in order."""
+    out = []
+    for obligation in dict.fromkeys(u.obligation for u in units):
+        part = [u for u in units if u.obligation == obligation]
+        lead = [u for u in part if u.group in ("verdict", "correction")]
+        rest = [u for u in part if u.group not in ("verdict", "correction")]
+        best: dict[str, float] = {}
+        first: dict[str, int] = {}
+        for position, unit in enumerate(rest):
+            key = (unit.superseded_by, _block(unit))
+            best[key] = max(best.get(key, 0.0), unit.score)
+            first.setdefault(key, position)
+        order = _procedures_in_sequence(sorted(best, key=lambda k: (k[0] != "", -best[k], first[k])), rest)
+        out += lead + [u for key in order for u in rest if (u.superseded_by, _block(u)) == key]
+    return out
+
+
+_STEP_NUMBER = re.compile(r"^\s*(?:step\s+)?(\d{1,3})[.):]?\s", re.I)
+
+
+def _procedures_in_sequence(order: list[tuple], units: list[Unit]) -> list[tuple]:
+    """Procedure blocks that continue one another across documents (SOP-014's steps 1-6, then WI-022's 7-12) are
+    shown in step order: a block whose first step number follows another block's last comes right after it; other
+    blocks keep their places."""
+    numbers: dict[tuple, list[int]] = {}
+    for key in order:
+        steps = [u for u in units if (u.superseded_by, _block(u)) == key]
+        found = [_STEP_NUMBER.match(u.text) for u in steps]
+        if steps and all(u.kind == "step" for u in steps) and all(found):
+            numbers[key] = [int(m.group(1)) for m in found]
+    if len(numbers) < 2:
+        return order
+    follows = {}  # block -> the block it continues (the best-ranked one whose last step precedes its first)
+    for key in numbers:
+        follows[key] = next((k for k in order if k in numbers and k != key and numbers[k][-1] + 1 == numbers[key][0]), None)
+
+    def chain(key: tuple, seen: list[tuple]) -> list[tuple]:
+        seen.append(key)
+        for k in order:
+            if k in numbers and follows.get(k) == key and k not in seen:
+                chain(k, seen)
+        return seen
+
+    starts = [k for k in order if k in numbers and follows[k] is None]
+    chains = sorted((chain(k, []) for k in starts), key=lambda c: min(order.index(k) for k in c))  # a chain ranks by its best block
+    sequence = [k for c in chains for k in c]
+    sequence = list(dict.fromkeys(sequence + [k for k in order if k in numbers]))  # a cycle of numbers: left in rank order
+    slots = iter(sequence)
+    return [next(slots) if key in numbers else key for key in order]
+
+
+FOOTER = 250
+"""Characters kept for what follows the quotes: gap lines, the not-shown line and the mode line."""
+
+
+def _fit(units: list[Unit], max_chars: int, quoted: bool) -> tuple[list[Unit], set[int]]:
+    """Drop the least relevant units until the rendered answer (``shelfwise.api.present.render.markdown_chars``) fits ``max_chars``."""
+    from shelfwise.api.present.render import markdown_chars
+
+    limit = max(max_chars - FOOTER, max_chars // 2)
+    if markdown_chars(units, quoted) <= limit:
+        return units, set()
+    best: dict[int, float] = {}
+    for unit in units:
+        best[unit.obligation] = max(best.get(unit.obligation, 0.0), unit.score)
+    droppable = ("table_header", "heading", "connective", "step")  # a figure caption may go; a procedure's steps stay whole
+    candidates = sorted((i for i, u in enumerate(units) if u.kind not in droppable and u.group not in ("verdict", "correction")),
+                        key=lambda i: (units[i].kind != "code", units[i].score, -i))  # code shows what a sentence says: it goes first
+    dropped: set[int] = set()
+    lost: set[int] = set()
+
+    def kept() -> list[Unit]:
+        keep = [u for i, u in enumerate(units) if i not in dropped]
+        groups = {u.group for u in keep if u.kind == "table_row"}
+        keep = [u for u in keep if u.kind != "table_header" or u.group in groups]
+        # a code block stays only after the sentence introducing it
+        return [u for i, u in enumerate(keep) if u.kind != "code" or (i and keep[i - 1].citations[:1] == u.citations[:1]
+                                                                      and keep[i - 1].text.rstrip().endswith(":"))]
+
+    for index in candidates:
+        unit = units[index]
+        same = [i for i, u in enumerate(units) if u.obligation == unit.obligation and i not in dropped and u.kind not in _FIXED]
+        if len(same) <= 1:
+            continue
+        dropped.add(index)
+        if unit.kind != "code" and unit.score >= STRONG * best[unit.obligation]:  # strong evidence left out: what is shown is not the whole answer
+            lost.add(unit.obligation)
+        if markdown_chars(kept(), quoted) <= limit:
+            break
+    return kept(), lost
+
+
+def shape_answer(units: list[Unit], asks: list[str], shelves: dict[str, OpenShelf], *, max_chars: int,
+                 extractive: bool) -> tuple[list[Unit], set[int]]:
+    """(the units to display, the obligations that lost units to the size limit); see the module text."""
+    units = label_units(units, shelves)
+    units = [u for u in units if u.kind in _FIXED or u.group in ("verdict", "correction") or not is_question(u.text)]
+    units = _distinct(units)
+    units = current_first(units, asks)
+    if extractive:
+        units = _most_relevant_first(units)
+    return _fit(units, max_chars, extractive)

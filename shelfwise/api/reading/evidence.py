@@ -1,0 +1,99 @@
+"""Whether the read sections state what an obligation asks for at all (the "not in these documents" decision).
+
+An obligation is decided not stated from evidence, never from a failed writer: when
+what it asks for — the head of its question ("the *warranty period* of the pump",
+"what does a set *cost*", "how many *employees*") or a code it names ("ISO 27001")
+— stands in no read section (text, headings or titles), nothing read can state it,
+whatever other words of the question the sections share. Such an obligation gets
+no quotes: sentences that share only its generic words ("pump", "set") would be
+padding. Everything else is decided by the writer's ranking and the completion step.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shelfwise.api.reading.read import Reading
+from shelfwise.api.shelves import OpenShelf
+from shelfwise.api.terms import QUESTION_WORDS, document_keys, identifier_key, identifiers, word_stems
+
+__all__ = ["asked_head", "unstated_obligations", "read_vocabulary"]
+
+_AUX = r"(?:is|are|was|were|does|do|did|has|have|can|could|must|should|will|would|shall|may|might)"
+_HEADS = [
+    # "What is the warranty period of the pump?" -> "warranty period"
+    re.compile(rf"^(?:what|which)\s+(?:is|are|was|were)\s+(?:the|a|an)\s+(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){{0,2}}?)"
+               r"\s+(?:of|for|on|in|at|to|from|with|by|that|which|when|under|per)\b"),
+    # "How many employees does ...", "Which cloud provider does ..." -> "employees", "cloud provider"
+    re.compile(rf"^(?:what|which|how\s+many|how\s+much)\s+(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){{0,2}}?)\s+{_AUX}\b"),
+    # "What does an NW-AS 210 set cost?" -> "cost" (the asked verb ends the question)
+    re.compile(rf"^what\s+(?:does|do|did|will|would)\s+.+\s+(?P<head>[a-z]{{3,}})$"),
+    # "Which cloud provider hosts the database?" -> "cloud provider"
+    re.compile(r"^which\s+(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+[a-z]+s\s+(?:the|a|an|our|its|their)\b"),
+]
+GENERIC = frozenset(word_stems("part parts section sections rule rules requirement requirements value values number numbers "
+                               "detail details information way ways thing things step steps item items kind kinds") )
+"""Heads that name no content of their own ("what is the rule for ...")."""
+
+
+def asked_head(ask: str) -> list[str]:
+    """The stems of what a question asks for (its head), or [] when the question has no such head."""
+    text = " ".join(ask.strip().rstrip("?.! ").split()).lower()
+    for pattern in _HEADS:
+        match = pattern.match(text)
+        if match:
+            words = [w for w in match.group("head").split() if w not in QUESTION_WORDS]
+            return [s for s in word_stems(" ".join(words)) if s not in GENERIC]
+    return []
+
+
+def read_vocabulary(reading: Reading, shelves: dict[str, OpenShelf]) -> tuple[set[str], set[str]]:
+    """(stems, identifier keys) of everything read: section texts, headings and document titles."""
+    words: set[str] = set()
+    keys: set[str] = set()
+    for read in reading.sections:
+        shelf = shelves[read.shelf]
+        cached = shelf.memo(("vocabulary", read.section_id), lambda: _section_vocabulary(shelf, read.section_id))
+        words |= cached[0]
+        keys |= cached[1]
+    return words, keys
+
+
+def _section_vocabulary(shelf: OpenShelf, section_id: str) -> tuple[set[str], set[str]]:
+    section = shelf.sections[section_id]
+    text = " ".join([shelf.documents[section.doc_id]["title"], *section.heading_path, section.text])
+    return set(word_stems(text)), {identifier_key(i) for i in identifiers(text)}
+
+
+def _shelf_document_keys(shelf: OpenShelf) -> set[str]:
+    """The identifier keys of every document of the shelf (made once per open shelf: it grew with the shelf per ask)."""
+
+    def make() -> frozenset[str]:
+        keys: set[str] = set()
+        for doc_id, row in shelf.documents.items():
+            keys |= document_keys(doc_id, row.get("title", ""), row.get("path", ""))
+        return frozenset(keys)
+
+    return shelf.memo(("document_keys",), make)
+
+
+def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) -> dict[int, list[str]]:
+    """Obligation index -> the words it asks for that no read section holds (only obligations nothing read can state)."""
+    words, keys = read_vocabulary(reading, shelves)
+    for name in {r.shelf for r in reading.sections}:
+        keys |= _shelf_document_keys(shelves[name])
+    # only the asker's own words decide: a model planner's paraphrase ("the frequency of calibration" for "how often")
+    # adds words no document needs to hold
+    asked = f"{plan.question} {plan.resolved_question}"
+    asked_stems = set(word_stems(asked))
+    asked_keys = {identifier_key(i) for i in identifiers(asked)}
+    out: dict[int, list[str]] = {}
+    for index, obligation in enumerate(plan.obligations):
+        missing = [ident for ident in identifiers(obligation.ask) if identifier_key(ident) not in keys and identifier_key(ident) in asked_keys]
+        head = [stem for stem in asked_head(obligation.ask) if stem in asked_stems]
+        if head and not set(head) <= words:
+            text = " ".join(obligation.ask.split()).lower()
+            missing += [w for w in re.findall(r"[a-z][a-z\-]*", text) if set(word_stems(w)) & (set(head) - words)]
+        if missing:
+            out[index] = list(dict.fromkeys(missing))
+    return out

@@ -1,0 +1,235 @@
+"""The OpenAI-compatible chat API: ``GET /v1/models`` and ``POST /v1/chat/completions`` over the served shelves.
+
+Each shelf the token grants (and the server serves) is a model. The last user message is the question and
+the earlier user and assistant turns are the history, as the ask widget sends follow-ups to /api/ask (an
+earlier answer's section ids, found in its citation links, say what it cited); only the last
+``api.max_history_turns`` turns are kept, since chat clients send the whole conversation. System and tool
+messages do not steer the answer. The reply is the checked answer (shelfwise/api/server/asking.py, the same limits, tenant
+rules and stored trace as /api/ask) as Markdown with numbered citations linking to the site
+(shelfwise/api/cite_links.py), its trace id in the text, in the ``X-Shelfwise-Trace`` header and, with the label, the
+gaps and the citations, in a ``shelfwise`` field. ``stream: true`` answers as server-sent events in the
+OpenAI chunk format: the role chunk at once, the answer's paragraphs once it is ready, then
+``data: [DONE]``. Errors have the OpenAI shape ``{"error": {"message", "type", "code", "param"}}``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+import time
+from collections.abc import AsyncIterator
+from typing import Any, Literal
+
+import anyio.to_thread
+from litestar import Request, Response, Router, get, post
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.params import FromPath, JSONBody
+from litestar.response import Stream
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from shelfwise.api.server.asking import answer_prepared, prepare_ask
+from shelfwise.api.cite_links import SiteLinks, linked_answer, server_links
+from shelfwise.api.errors import ApiError, BadRequest, NotFound
+from shelfwise.api.server.hygiene import check_json_depth
+from shelfwise.api.reading.plan import Turn
+from shelfwise.api.server.routes import TOKEN_REQUIRED, authenticate
+from shelfwise.api.schemas import AskRequest, AskResponse
+from shelfwise.compiler.models import ModelError
+from shelfwise.compiler.refs import SECTION_ID_RE
+
+__all__ = ["ChatMessage", "ChatRequest", "OPENAI_ROUTER", "chat_ask_request", "openai_error"]
+
+log = logging.getLogger("shelfwise.api")
+
+_SECTION_ID = SECTION_ID_RE
+_TYPES = {400: ("invalid_request_error", "invalid_request"), 401: ("authentication_error", "invalid_api_key"),
+          403: ("permission_error", "shelf_not_granted"), 404: ("not_found_error", "model_not_found"),
+          405: ("invalid_request_error", "method_not_allowed"), 413: ("invalid_request_error", "request_too_large"),
+          429: ("rate_limit_error", "rate_limit_exceeded"), 502: ("api_error", "model_failed"), 504: ("api_error", "timeout")}
+
+
+class ChatMessage(BaseModel):
+    """One message of the conversation; fields other clients send (name, tool_calls, ...) are accepted and unused."""
+
+    model_config = ConfigDict(extra="allow")
+
+    role: Literal["system", "developer", "user", "assistant", "tool", "function"]
+    content: str | list[dict[str, Any]] | None = Field(default=None, description="Text, or a list of parts of type 'text'.")
+
+
+class ChatRequest(BaseModel):
+    """POST /v1/chat/completions; sampling parameters (temperature, max_tokens, ...) are accepted and unused."""
+
+    model_config = ConfigDict(extra="allow")
+
+    model: str = Field(min_length=1, description="The shelf to answer from (GET /v1/models lists them).")
+    messages: list[ChatMessage] = Field(min_length=1, max_length=1000, description="The conversation, oldest first; the last is the question.")
+    stream: bool | None = Field(default=False, description="Answer as server-sent events ending with 'data: [DONE]'.")
+    n: int | None = Field(default=1, ge=1, le=1, description="How many answers: shelfwise gives one.")
+
+
+def _text(message: ChatMessage, number: int) -> str:
+    if message.content is None:
+        return ""
+    if isinstance(message.content, str):
+        return message.content
+    parts = []
+    for part in message.content:
+        if part.get("type") != "text" or not isinstance(part.get("text"), str):
+            raise BadRequest(f"messages.{number}.content has a part of type {str(part.get('type'))[:40]!r}; shelfwise reads text parts only")
+        parts.append(part["text"])
+    return "\n".join(parts)
+
+
+def chat_ask_request(data: ChatRequest, max_turns: int) -> AskRequest:
+    """The /api/ask request a chat request amounts to (BadRequest when there is no question to answer)."""
+    said = [(m.role, _text(m, i)) for i, m in enumerate(data.messages) if m.role in ("user", "assistant")]
+    if not said or said[-1][0] != "user":
+        raise BadRequest("the last message must be the user's question (role 'user'); shelfwise answers it from the shelf named in 'model'")
+    history: list[Turn] = []
+    asked: str | None = None
+    try:
+        for role, text in said[:-1]:
+            if role == "user":
+                if asked is not None:
+                    history.append(Turn(question=asked))
+                asked = text
+            elif asked is not None:
+                history.append(Turn(question=asked, answer=text, citations=list(dict.fromkeys(_SECTION_ID.findall(text)))))
+                asked = None
+        if asked is not None:
+            history.append(Turn(question=asked))
+        return AskRequest(question=said[-1][1] or " ", shelf=data.model, history=history[-max_turns:] if max_turns else [])
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+        raise BadRequest(f"the conversation cannot be asked: {problems}") from exc
+
+
+def openai_error(status: int, message: str, headers: dict[str, str] | None = None, param: str | None = None) -> Response:
+    kind, code = _TYPES.get(status, ("api_error", "server_error"))
+    return Response({"error": {"message": message, "type": kind, "code": code, "param": param}}, status_code=status, headers=headers)
+
+
+def _api_error(_: Request, exc: ApiError) -> Response:
+    return openai_error(exc.status, exc.message, exc.headers)
+
+
+def _validation(_: Request, exc: ValidationException) -> Response:
+    detail = [f"{item.get('key') or 'body'}: {item.get('message', '')}" for item in exc.extra or [] if isinstance(item, dict)]
+    given = f" ({'; '.join(detail)})" if detail else ""
+    return openai_error(400, f"{exc.detail or 'invalid request'}{given}; send {{\"model\": SHELF, \"messages\": [{{\"role\": \"user\", "
+                        "\"content\": QUESTION}]}", param=detail[0].split(":", 1)[0] if detail else None)
+
+
+def _http(_: Request, exc: HTTPException) -> Response:
+    message = exc.detail or "request failed"
+    if exc.status_code == 400 and "JSON" in message:
+        message = f"the request body is not valid JSON ({message})"
+    elif exc.status_code == 413:
+        message = "the request body is too large (api.max_request_bytes); send a shorter conversation"
+    return openai_error(exc.status_code, message, getattr(exc, "headers", None))
+
+
+def _model_error(_: Request, exc: ModelError) -> Response:
+    return openai_error(502, f"{exc}; the model server failed, try again later")
+
+
+def _crash(request: Request, exc: Exception) -> Response:
+    log.exception("unexpected error on %s %s", request.method, request.url.path)
+    return openai_error(500, "internal error; the server log has the details")
+
+
+def _links(request: Request) -> SiteLinks:
+    return server_links(request.app.state, str(request.base_url))
+
+
+def _readable(request: Request) -> list[str]:
+    principal = request.state.principal
+    return sorted(n for n in request.app.state.shelves if n in principal.shelves)
+
+
+def _model(request: Request, name: str) -> dict:
+    shelf = request.app.state.shelves.current(name)
+    created = int((shelf.generation or shelf.build_dir).joinpath("store.sqlite").stat().st_mtime)
+    return {"id": name, "object": "model", "created": created, "owned_by": "shelfwise"}
+
+
+@get("/models", guards=[authenticate], sync_to_thread=False, summary="The shelves this token may ask, as models", security=TOKEN_REQUIRED)
+def models(request: Request) -> dict:
+    return {"object": "list", "data": [_model(request, name) for name in _readable(request)]}
+
+
+@get("/models/{model:str}", guards=[authenticate], sync_to_thread=False, summary="One shelf, as a model", security=TOKEN_REQUIRED)
+def model(request: Request, model: FromPath[str]) -> dict:
+    request.state.principal.require([model])
+    if model not in request.app.state.shelves:
+        raise NotFound(f"model '{model}' is not a shelf served here; GET /v1/models lists those your token can read")
+    return _model(request, model)
+
+
+def _extra(response: AskResponse, citations) -> dict:
+    return {"trace_id": response.trace_id, "label": response.label, "not_covered": response.not_covered, "mode": response.mode,
+            "seconds": response.seconds,
+            "citations": [c.model_dump() for c in citations], "warnings": response.warnings}
+
+
+def _chunk(cid: str, created: int, model_name: str, delta: dict, finish: str | None = None, **extra) -> str:
+    body = {"id": cid, "object": "chat.completion.chunk", "created": created, "model": model_name,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}], **extra}
+    return f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
+
+
+def _pieces(text: str) -> list[str]:
+    """The answer in paragraphs, each but the first with the blank line before it (their sum is ``text``)."""
+    parts = text.split("\n\n")
+    return [parts[0], *("\n\n" + p for p in parts[1:])]
+
+
+async def _events(state, principal, ask: AskRequest, links: SiteLinks) -> AsyncIterator[str]:
+    cid, created = f"chatcmpl-{secrets.token_hex(12)}", int(time.time())
+    yield _chunk(cid, created, ask.shelf or "", {"role": "assistant", "content": ""})
+    try:
+        response = await anyio.to_thread.run_sync(answer_prepared, state, principal, ask)
+    except ApiError as exc:
+        kind, code = _TYPES.get(exc.status, ("api_error", "server_error"))
+        yield f"data: {json.dumps({'error': {'message': exc.message, 'type': kind, 'code': code, 'param': None}})}\n\n"
+        yield "data: [DONE]\n\n"
+        return
+    except Exception:  # noqa: BLE001 - the status line is sent: the failure goes to the client as an error event
+        log.exception("unexpected error while streaming an answer")
+        yield 'data: {"error": {"message": "internal error; the server log has the details", "type": "api_error", "code": "server_error", "param": null}}\n\n'
+        yield "data: [DONE]\n\n"
+        return
+    text, citations = linked_answer(response, links)
+    for piece in _pieces(text):
+        yield _chunk(cid, created, ask.shelf or "", {"content": piece})
+    yield _chunk(cid, created, ask.shelf or "", {}, "stop", shelfwise=_extra(response, citations))
+    yield "data: [DONE]\n\n"
+
+
+@post("/chat/completions", guards=[authenticate], before_request=check_json_depth, status_code=200, security=TOKEN_REQUIRED,
+      summary="Answer the last user message from the shelf named as the model (OpenAI chat format)")
+async def chat_completions(request: Request, data: JSONBody[ChatRequest]) -> Response | Stream:
+    state = request.app.state
+    principal = request.state.principal
+    ask = prepare_ask(state, principal, chat_ask_request(data, state.settings.api.max_history_turns))
+    links = _links(request)
+    if data.stream:
+        return Stream(_events(state, principal, ask, links), media_type="text/event-stream",
+                      headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response = await anyio.to_thread.run_sync(answer_prepared, state, principal, ask)
+    text, citations = linked_answer(response, links)
+    body = {"id": f"chatcmpl-{response.trace_id}", "object": "chat.completion", "created": int(time.time()), "model": data.model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text, "refusal": None}, "finish_reason": "stop", "logprobs": None}],
+            "shelfwise": _extra(response, citations)}
+    return Response(body, headers={"X-Shelfwise-Trace": response.trace_id})
+
+
+OPENAI_ROUTER = Router(
+    path="/v1", route_handlers=[models, model, chat_completions], include_in_schema=False,
+    exception_handlers={ApiError: _api_error, ModelError: _model_error, ValidationException: _validation, HTTPException: _http, Exception: _crash},
+)
+"""Mounted by create_app beside /api: every error under /v1 in the OpenAI shape. Not in /api/schema: the OpenAI API's own
+reference describes it."""

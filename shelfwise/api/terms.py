@@ -1,0 +1,110 @@
+"""The words of questions and of document text as the answering stages compare them.
+
+``stems`` gives Porter stems without stop words (whoosh's analyzer, the one the
+lexical index uses), so a question's "closing" meets a sentence's "closed".
+Question words ("what", "must", "describe") are dropped as well: they say what
+kind of answer is wanted, not what it is about.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from whoosh.analysis import StemmingAnalyzer
+
+from shelfwise.compiler.prose import normalise
+
+__all__ = ["stems", "word_stems", "QUESTION_WORDS", "normalise", "table_cells", "CELL_SEPARATOR", "identifiers", "capitalised_phrases", "identifier_key",
+           "document_keys"]
+
+QUESTION_WORDS = frozenset(
+    """what whats which who whom whose when where why how does do did is are was were can could should must may might
+    will would shall please tell describe explain list give show name according documents document say says said
+    about also other one ones same then there their them they it its this that these those between mean means
+    happen happens kind kinds type types thing things way ways much many often long soon quickly fast
+    exactly currently still ever always now actually really any some""".split()
+)
+
+_ANALYZER = StemmingAnalyzer()
+_QUESTION_STEMS = frozenset({token.text for word in QUESTION_WORDS for token in _ANALYZER(word)} | QUESTION_WORDS)
+_IDENT = re.compile(r"\b(?:[A-Z]{2,}[A-Za-z]*[- ]?\d+[A-Za-z0-9.\-]*|[A-Z][a-z]+-\d+(?:\.\d+)+|RFC\s?\d+|PEP\s?\d+)\b")
+_CAPS = re.compile(r"\b[A-Z][A-Za-z\-]*(?:\s+(?:of|and|for|the|to|in)?\s*[A-Z][A-Za-z\-]*)+\b")
+
+
+CELL_SEPARATOR = re.compile(r" ?\| ?")
+"""Between the cells of a table row's text ("a | b | c"); once whitespace is collapsed an empty cell reads "a | | c"."""
+
+
+def table_cells(row: str) -> list[str]:
+    """The cells of a table row's text, empty cells kept ("a | | c" -> ["a", "", "c"]): the one place rows are split."""
+    return [cell.strip() for cell in CELL_SEPARATOR.split(row.strip())]
+
+
+@lru_cache(maxsize=200_000)
+def _stems_cached(text: str) -> tuple[str, ...]:
+    return tuple(token.text for token in _ANALYZER(text) if token.text not in _QUESTION_STEMS)
+
+
+def stems(text: str) -> tuple[str, ...]:
+    """Stems of ``text`` in order, stop words and question words removed (repeats kept)."""
+    return _stems_cached(text)
+
+
+_KEPT = frozenset({"list", "type", "name"})
+"""Question words that are also what documents are about ("a list of ints", "the type of"): the extractive writer keeps them."""
+_NOISE = frozenset(
+    token.text for word in """under after before afterwards been being including without new give gives given apply applies
+    whether main these those specification specifications""".split() for token in _ANALYZER(word)
+)
+"""Words of a question's frame that carry nothing to find ("what changed under ...", "which new ...")."""
+
+
+@lru_cache(maxsize=200_000)
+def word_stems(text: str) -> tuple[str, ...]:
+    """Like ``stems``, for ranking sentences: 'list', 'type' and 'name' kept, a question's frame words dropped."""
+    return tuple(t.text for t in _ANALYZER(text) if t.text not in _NOISE and (t.text in _KEPT or t.text not in _QUESTION_STEMS))
+
+
+def identifiers(text: str) -> list[str]:
+    """Document and item identifiers written in ``text`` ("SOP-014", "RFC 6749", "NW-300"), in order, distinct."""
+    return list(dict.fromkeys(match.group(0) for match in _IDENT.finditer(text)))
+
+
+def capitalised_phrases(text: str) -> list[str]:
+    """Runs of two or more capitalised words ("Complaint Handling Unit"), in order, distinct."""
+    found = []
+    for match in _CAPS.finditer(text):
+        phrase = match.group(0).strip()
+        words = phrase.split()
+        if words and words[0].lower() in QUESTION_WORDS:
+            phrase = " ".join(words[1:])
+        if len(phrase.split()) >= 2:
+            found.append(phrase)
+    return list(dict.fromkeys(found))
+
+
+DOCUMENT_KEYS_KEPT = 65_536
+"""Documents whose identifier keys are kept worked out (a shelf of 5,000 documents holds them all)."""
+_PATH_IDENT = re.compile(r"(?<![a-z])[a-z]{2,}[-_ ]?\d+(?:[-.]\d+[a-z]?|[a-z](?![a-z]))*")
+
+
+def identifier_key(text: str) -> str:
+    """An identifier as documents and paths write it alike: 'PEP 484', 'pep-0484' -> 'pep-484'; 'SP 800-63B' -> 'sp-800-63-b'."""
+    parts = re.findall(r"[a-z]+|\d+", text.lower())
+    return "-".join((p.lstrip("0") or "0") if p.isdigit() else p for p in parts)
+
+
+def document_keys(doc_id: str, title: str, path: str) -> set[str]:
+    """The identifier keys a question may name a document by: those in its title, and its path's ("rfc6750.txt")."""
+    return set(_document_keys(doc_id, title, path))
+
+
+@lru_cache(maxsize=DOCUMENT_KEYS_KEPT)
+def _document_keys(doc_id: str, title: str, path: str) -> frozenset[str]:
+    """``document_keys``, worked out once per document (every ask compares the question with every document's)."""
+    keys = {identifier_key(ident) for ident in identifiers(title)}
+    for piece in [doc_id.lower(), *re.split(r"[/\\]", path.lower())]:
+        stem = piece.rsplit(".", 1)[0] if "." in piece else piece
+        keys |= {identifier_key(m.group(0)) for m in _PATH_IDENT.finditer(stem)}
+    return frozenset(keys)

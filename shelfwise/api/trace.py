@@ -1,0 +1,168 @@
+"""Trace: every answer's plan, candidates, reading, writing, removals, cost and latency, stored in SQLite.
+
+``GET /api/answers/{trace_id}`` and ``shelfwise trace ID`` read it back. The
+trace records the shelves it was given on, so only a token granting all of
+them can read it.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from shelfwise.compiler.store.store import sqlite3
+
+__all__ = ["StepCost", "Trace", "TraceStore", "new_trace_id", "format_trace", "now_iso"]
+
+
+class StepCost(BaseModel):
+    """One pipeline step's latency and model cost."""
+
+    step: str
+    seconds: float
+    model: str = Field(default="model-free", description="The model id, or 'model-free'.")
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class Trace(BaseModel):
+    """What one answer did, and why."""
+
+    trace_id: str
+    created: str = Field(description="UTC time, ISO 8601.")
+    token: str = Field(description="Name of the API token that asked ('cli' in-process).")
+    shelves: list[str]
+    question: str
+    history: list[str] = Field(default_factory=list, description="Earlier questions the request carried.")
+    mode: str = Field(description="'model-free' or 'model'.")
+    models: dict[str, str] = Field(description="Model id (or 'model-free', 'rules', 'extractive') per role.")
+    plan: dict
+    recall: list[dict] = Field(description="Per obligation: query, route counts, top candidates with route ranks.")
+    read: list[dict] = Field(description="Sections read, in document order, with why.")
+    not_opened: list[dict] = Field(description="Candidates not read, with the reason.")
+    reading: dict = Field(description="Budget, scope characters, characters read, whole scope or not.")
+    written: list[dict] = Field(description="Every unit the writer produced.")
+    removed: list[dict] = Field(description="Units removed by the checker or the gate, with the reason.")
+    checked: list[dict] = Field(default_factory=list, description="Every claim the checker saw: verdict, verified span, reason.")
+    warnings: list[str] = Field(default_factory=list, description="What went wrong while answering (a model failure), in words.")
+    completion: dict
+    steps: list[StepCost]
+    seconds: float
+    answer: dict = Field(description="The answer as returned.")
+    research: dict = Field(default_factory=dict, description="Research mode: which ran (agent, expansion or the fixed loop as fallback), "
+                                                             "its budget, every agent step (tool, arguments, result size, cost) and the fixed loop's reading beside.")
+
+
+def new_trace_id() -> str:
+    return "a" + uuid.uuid4().hex[:20]
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class TraceStore:
+    """The traces database (one SQLite file), safe to share between request threads."""
+
+    def __init__(self, path: Path, retention_days: float | None = None):
+        self.path = Path(path)
+        self.retention_days = retention_days
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._stored = 0
+        self.db = sqlite3.connect(str(self.path), check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode = WAL")
+        with self.db:
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS traces (trace_id TEXT PRIMARY KEY, created TEXT NOT NULL, token TEXT NOT NULL, "
+                "shelves TEXT NOT NULL, question TEXT NOT NULL, label TEXT NOT NULL, body TEXT NOT NULL)"
+            )
+            self.db.execute("CREATE INDEX IF NOT EXISTS traces_created ON traces(created)")
+        self.prune()
+
+    def prune(self) -> int:
+        """Delete traces older than ``retention_days`` (none when it is None); returns how many went."""
+        if self.retention_days is None:
+            return 0
+        cutoff = (datetime.now(timezone.utc) - timedelta(days=self.retention_days)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        with self._lock, self.db:
+            return self.db.execute("DELETE FROM traces WHERE created < ?", (cutoff,)).rowcount
+
+    def put(self, trace: Trace) -> None:
+        with self._lock, self.db:
+            self.db.execute(
+                "INSERT OR REPLACE INTO traces VALUES (?,?,?,?,?,?,?)",
+                (
+                    trace.trace_id,
+                    trace.created,
+                    trace.token,
+                    json.dumps(sorted(trace.shelves)),
+                    trace.question,
+                    trace.answer.get("label", ""),
+                    trace.model_dump_json(),
+                ),
+            )
+        self._stored += 1
+        if self._stored % 100 == 1:
+            self.prune()
+
+    def get(self, trace_id: str) -> Trace | None:
+        with self._lock:
+            row = self.db.execute("SELECT body FROM traces WHERE trace_id = ?", (trace_id,)).fetchone()
+        return Trace.model_validate_json(row[0]) if row else None
+
+    def shelves_of(self, trace_id: str) -> list[str] | None:
+        with self._lock:
+            row = self.db.execute("SELECT shelves FROM traces WHERE trace_id = ?", (trace_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def format_trace(trace: Trace) -> str:
+    """Plain-text account of a trace for ``shelfwise trace ID``."""
+    lines = [
+        f"trace {trace.trace_id}  {trace.created}  token {trace.token}  shelves {', '.join(trace.shelves)}",
+        f"question: {trace.question}",
+        f"mode: {trace.mode}  models: " + ", ".join(f"{k}={v}" for k, v in sorted(trace.models.items())),
+        f"label: {trace.answer.get('label')}  {trace.seconds:.3f} s",
+        "plan:",
+    ]
+    for n, o in enumerate(trace.plan.get("obligations", [])):
+        lines.append(f"  {n}. [{o['kind']}] {o['ask']}  targets: {', '.join(o['targets'][:8])}")
+    for r in trace.recall:
+        lines.append(f"recall {r['obligation']}: " + ", ".join(f"{k} {v}" for k, v in r["routes"].items()))
+    reading = trace.reading
+    lines.append(
+        f"read {len(trace.read)} sections, {reading['chars_read']:,} of {reading['budget']:,} characters"
+        f" ({'whole scope' if reading['whole_scope'] else 'selection'}); {len(trace.not_opened)} candidates not opened"
+    )
+    for pair in reading.get("compared", []):
+        lines.append(f"compared {pair['older']} → {pair['newer']} ({pair['reason']}): {pair['changes']} changes, {pair['shown']} shown")
+    for item in trace.not_opened[:10]:
+        lines.append(f"  not opened {item['section_id']}: {item['reason']}")
+    if trace.research:
+        from shelfwise.api.research.research import research_lines
+
+        lines += research_lines(trace.research)
+    lines.append(f"written {len(trace.written)} units; removed {len(trace.removed)}")
+    if trace.checked:
+        verdicts: dict[str, int] = {}
+        for claim in trace.checked:
+            verdicts[claim["verdict"]] = verdicts.get(claim["verdict"], 0) + 1
+        lines.append(f"checked {len(trace.checked)} claims: " + ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())))
+    for item in trace.removed:
+        lines.append(f"  removed {item['unit']['id']} ({item['stage']}): {item['reason']}")
+    for warning in trace.warnings:
+        lines.append(f"  warning: {warning}")
+    for step in trace.steps:
+        tokens = f"  tokens {step.prompt_tokens}+{step.completion_tokens}" if step.prompt_tokens or step.completion_tokens else ""
+        lines.append(f"  step {step.step:<9} {step.seconds:8.4f} s  {step.model}  calls {step.calls}{tokens}")
+    return "\n".join(lines)

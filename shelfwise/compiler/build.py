@@ -1,0 +1,281 @@
+"""The compile driver: the only module that knows the order of the document stages.
+
+discover → convert (per changed document) → sections → figures → store,
+then removed documents are retracted and the later stages run over what
+changed, in the order they are given (``shelfwise/compiler/pipeline.py``
+``default_stages`` alone orders them: indexes, ledger and links, site). A document that fails keeps its last good version in
+the store; the failure is reported by file name with its reason.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+from shelfwise.compiler.ingest.convert import ReadOptions, convert_file
+from shelfwise.compiler.ingest.convert.worker import ConvertWorker
+from shelfwise.compiler.ingest.discover import Refused, SourceFile, discover, display_name
+from shelfwise.compiler.errors import ConversionError
+from shelfwise.compiler.ingest.figures import describe_figures
+from shelfwise.compiler.store.generations import BuildLock, begin_generation, current_generation, flip_generation
+from shelfwise.compiler.models import ChatModel, make_client
+from shelfwise.compiler.ingest.renames import carry_aliases
+from shelfwise.compiler.report import BuildReport, DocReport
+from shelfwise.compiler.ingest.sections import build_sections
+from shelfwise.compiler.settings import Settings, ShelfConfig, load_shelf_config, settings_hash
+from shelfwise.compiler.store.store import Store
+
+__all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "current_build", "conversion_peak_mb", "reader_settings", "READER_EPOCH"]
+
+
+# Bump when a reader's output changes, so stores compiled by older code reconvert.
+READER_EPOCH = 5
+
+Progress = Callable[[str], None]
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def shelf_name(shelf_dir: Path, config: ShelfConfig) -> str:
+    return config.name or shelf_dir.resolve().name
+
+
+def shelf_build_dir(shelf_dir: Path, settings: Settings, config: ShelfConfig | None = None) -> Path:
+    config = config or load_shelf_config(shelf_dir)
+    return settings.build_dir / shelf_name(shelf_dir, config)
+
+
+def shelf_dir_for(shelf: str, settings) -> Path:
+    """A compiled shelf's build folder (its root, holding ``current`` and ``generations/``) from its build
+    folder, its shelf folder or its name under the build dir: the one resolver of a shelf's build folder
+    (``current_build``, ``shelfwise.api.server.serve``, ``shelfwise.compiler.search.search_cli`` and ``shelfwise.compiler.cli.inspection`` go through it)."""
+    path = Path(shelf)
+    if (path / "store.sqlite").exists():
+        return path
+    if path.is_dir() and not (settings.build_dir / shelf / "store.sqlite").exists():
+        return shelf_build_dir(path, settings)
+    return settings.build_dir / shelf
+
+
+def current_build(shelf: str | Path, settings=None) -> Path:
+    """The folder of a shelf's current build generation (store.sqlite, lexical/, site/ of one build, never a mix).
+
+    ``shelf`` is what ``shelf_dir_for`` takes, or a build root or generation folder; when nothing is compiled
+    there the root is returned (its store.sqlite is then missing, for the caller's own message).
+    """
+    root = Path(shelf) if settings is None else shelf_dir_for(str(shelf), settings)
+    return current_generation(root) or root
+
+
+def _read_options(settings: Settings, config: ShelfConfig, checkpoint_dir: Path, progress: Progress) -> ReadOptions:
+    limits = settings.compile
+    return ReadOptions(
+        window_pages=config.options.pdf_window_pages or settings.pdf.window_pages,
+        use_outline=settings.pdf.use_outline if config.options.use_outline is None else config.options.use_outline,
+        ocr=settings.pdf.ocr,
+        checkpoint_dir=checkpoint_dir,
+        docling_artifacts_path=settings.pdf.docling_artifacts_path,
+        progress=progress,
+        max_unzipped_mb=limits.max_unzipped_mb,
+        max_xml_elements=limits.max_xml_elements,
+        max_sheet_rows=limits.max_sheet_rows,
+        max_text_chars=limits.max_text_chars,
+    )
+
+
+def reader_settings(settings: Settings, config: ShelfConfig, checkpoint_dir: Path, progress: Progress) -> tuple[ReadOptions, str]:
+    """A document's read options and the hash of what in them shapes its conversion (a stored document whose
+    content hash and this hash are unchanged is not reconverted)."""
+    options = _read_options(settings, config, checkpoint_dir, progress)
+    return options, settings_hash(READER_EPOCH, options.window_pages, options.use_outline, options.ocr, str(options.docling_artifacts_path), settings.models.vision)
+
+
+_WORKERS: dict[tuple, ConvertWorker] = {}
+
+
+def _converter(settings: Settings) -> Callable[[Path, ReadOptions], object]:
+    """convert_file, in the shared worker process under the compile limits unless compile.convert_in_subprocess is off."""
+    if not settings.compile.convert_in_subprocess:
+        return convert_file
+    key = (settings.compile.convert_memory_mb, settings.compile.convert_timeout_s)
+    if key not in _WORKERS:
+        _WORKERS[key] = ConvertWorker(*key)
+    return _WORKERS[key].convert
+
+
+def conversion_peak_mb() -> float:
+    """The largest peak resident memory (MB) a conversion worker of this process reported after a document."""
+    return max((worker.last_peak_mb for worker in _WORKERS.values()), default=0.0)
+
+
+def _convert_one(
+    source: SourceFile, store: Store, options: ReadOptions, reader_hash: str, vision: ChatModel | None, progress: Progress,
+    convert: Callable = convert_file,
+) -> DocReport:
+    started = time.perf_counter()
+    converted = convert(source.path, options)
+    sections, figures = build_sections(source.doc_id, converted)
+    _, warnings = describe_figures(figures, store, vision, progress)
+    warnings = converted.warnings + warnings + ([source.note] if source.note else [])
+    seconds = time.perf_counter() - started
+    n_tables = sum(1 for s in sections for b in s.blocks if b.kind == "table")
+    row = {
+        "doc_id": source.doc_id,
+        "path": source.relpath,
+        "title": source.title or display_name(converted.title),
+        "format": source.path.suffix.lower().lstrip("."),
+        "content_hash": source.content_hash,
+        "size": source.size,
+        "reader": converted.reader,
+        "reader_version": converted.reader_version,
+        "settings_hash": reader_hash,
+        "pages": converted.pages,
+        "n_sections": len(sections),
+        "n_tables": n_tables,
+        "n_figures": len(figures),
+        "seconds": round(seconds, 3),
+        "warnings": json.dumps(warnings),
+    }
+    previous = store.sections(source.doc_id)
+    was = {s.id for s in previous}
+    aliases = carry_aliases(previous, store.section_aliases(source.doc_id), sections)
+    store.put_document(row, sections, figures, aliases)
+    return DocReport(
+        path=source.relpath,
+        doc_id=source.doc_id,
+        status="converted",
+        reader=converted.reader,
+        pages=converted.pages,
+        sections=len(sections),
+        tables=n_tables,
+        figures=len(figures),
+        seconds=round(seconds, 2),
+        renamed=sum(1 for a in aliases if a.old_id in was),
+        reason="; ".join(warnings),
+    )
+
+
+def build_shelf(
+    shelf_dir: Path,
+    settings: Settings,
+    *,
+    progress: Progress = _stderr,
+    vision_http_client=None,
+    stages: list[Callable] | None = None,
+    exclude: list[str] | None = None,
+    executor=None,
+) -> BuildReport:
+    """Compile ``shelf_dir`` into ``<build_dir>/<shelf>/store.sqlite``; returns the report.
+
+    ``stages`` are later stages called as ``stage(store, out_dir, changed_ids, removed_ids, progress) -> (name, summary)``.
+    ``executor`` (shelfwise.compiler.executors.RayExecutor) converts the changed documents in parallel; None converts here.
+    """
+    started = time.perf_counter()
+    shelf_dir = Path(shelf_dir)
+    config = load_shelf_config(shelf_dir)
+    if exclude:
+        config = config.model_copy(update={"exclude": [*config.exclude, *exclude]})
+    root = shelf_build_dir(shelf_dir, settings, config)
+    lock = BuildLock(root, shelf_name(shelf_dir, config))
+    try:
+        return _build(shelf_dir, settings, config, root, progress, vision_http_client, stages, started, executor)
+    finally:
+        lock.release()
+
+
+def _build(shelf_dir, settings, config, root, progress, vision_http_client, stages, started, executor=None) -> BuildReport:
+    """One build into a new generation beside the current one, flipped in only when every stage succeeded."""
+    out = begin_generation(root, progress)
+    store = Store(out / "store.sqlite")
+    report = BuildReport(shelf=shelf_name(shelf_dir, config), store=str(root / "store.sqlite"), migrated=store.migrated)
+    try:
+        store.set_meta("shelf_name", report.shelf)
+        store.set_meta("shelf_title", config.title or report.shelf)
+        store.set_meta("shelf_description", config.description)
+        refused: list[Refused] = []
+        sources = discover(shelf_dir, config, refused, allow_outside=settings.compile.follow_symlinks_outside)
+        existing = {row["path"]: row for row in store.documents()}
+        vision = None
+        if settings.models.vision:
+            vision = ChatModel(make_client(settings.models, http_client=vision_http_client), settings.models.vision)
+        changed: list[str] = []
+        convert = _converter(settings)
+        for item in refused:
+            report.documents.append(DocReport(path=item.relpath, doc_id="", status="failed", reason=item.reason))
+        todo = [s for s in sources if s.supported]
+        for source in sources:
+            if not source.supported:
+                report.documents.append(
+                    DocReport(path=source.relpath, doc_id=source.doc_id, status="skipped", reason=f"unsupported file type {source.path.suffix or '(none)'}")
+                )
+        plans = []
+        for source in todo:
+            options, reader_hash = reader_settings(settings, config, root / "checkpoints" / source.doc_id / source.content_hash[:16], progress)
+            previous = existing.get(source.relpath)
+            fresh = previous and previous["content_hash"] == source.content_hash and previous["settings_hash"] == reader_hash and previous["doc_id"] == source.doc_id
+            plans.append((source, options, reader_hash, previous, fresh))
+        if executor is not None:  # every changed document's conversion goes out at once; results are stored in order below
+            convert = executor.prefetch([(s.path, o) for s, o, _, _, fresh in plans if not fresh and s.size <= settings.compile.max_file_mb * 1_000_000])
+        for number, (source, options, reader_hash, previous, fresh) in enumerate(plans, 1):
+            if fresh:
+                report.documents.append(
+                    DocReport(
+                        path=source.relpath, doc_id=source.doc_id, status="unchanged", reader=previous["reader"],
+                        pages=previous["pages"], sections=previous["n_sections"], tables=previous["n_tables"], figures=previous["n_figures"],
+                    )
+                )
+                continue
+            limit = settings.compile.max_file_mb * 1_000_000
+            progress(f"[{number}/{len(todo)}] {source.relpath}")
+            try:
+                if source.size > limit:
+                    raise ConversionError(
+                        f"file is {source.size / 1e6:.0f} MB, over the {settings.compile.max_file_mb:g} MB limit (compile.max_file_mb)"
+                    )
+                doc_report = _convert_one(source, store, options, reader_hash, vision, progress, convert)
+            except ConversionError as exc:
+                doc_report = _failed(store, source, str(exc), previous is not None, exc.traceback)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except Exception as exc:  # a bug in a reader: reported by name, its traceback kept in report.json
+                doc_report = _failed(store, source, f"reader error {type(exc).__name__}: {exc}", previous is not None,
+                                     traceback.format_exc())
+            else:
+                changed.append(source.doc_id)
+                progress(f"      {doc_report.sections} sections, {doc_report.tables} tables, {doc_report.figures} figures ({doc_report.seconds:.1f} s)")
+            report.documents.append(doc_report)
+        present = {s.relpath for s in sources}
+        removed = []
+        for path, row in sorted(existing.items()):
+            if path not in present:
+                store.remove_document(row["doc_id"])
+                removed.append(row["doc_id"])
+                report.documents.append(DocReport(path=path, doc_id=row["doc_id"], status="removed"))
+        for failure in store.failures():
+            if failure["path"] not in present:
+                store.clear_failure(failure["path"])
+        for stage in stages or []:
+            name, summary = stage(store, out, changed, removed, progress)
+            report.stages[name] = summary
+        report.seconds = round(time.perf_counter() - started, 2)
+        store.set_meta("last_report", report.to_json())
+        (out / "report.json").write_text(report.to_json(), encoding="utf-8")
+    finally:
+        store.close()
+    flip_generation(root, out)
+    for doc_id in changed:  # finished windows are kept until the build that used them is the current one
+        shutil.rmtree(root / "checkpoints" / doc_id, ignore_errors=True)
+    return report
+
+
+def _failed(store: Store, source: SourceFile, reason: str, kept: bool, bug: str = "") -> DocReport:
+    store.put_failure(source.relpath, source.content_hash, reason)
+    note = " (the store keeps its last good version)" if kept else ""
+    return DocReport(path=source.relpath, doc_id=source.doc_id, status="failed", reason=reason + note, traceback=bug)

@@ -1,0 +1,255 @@
+"""Markdown reader: a line-based pass that keeps each paragraph's source text.
+
+docling would render inline markup away; citations quote the source with its
+``code``, *emphasis* and [links](#anchor) intact, so this reader keeps every
+paragraph, list item and heading as written (lines joined by single spaces).
+It knows ATX and setext headings, fenced and indented code, pipe tables,
+HTML tables, list items, block quotes, images (figures with their alt text as
+caption) and YAML front matter (skipped from the body; its ``title:`` becomes
+the document title). Invisible ``<a name=...></a>`` anchors are removed from
+headings; other inline HTML and entities are kept as written.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from shelfwise.compiler.ingest.convert import ReadOptions
+from shelfwise.compiler.ingest.convert.textio import read_text
+from shelfwise.compiler.records import Converted, Element, table_text
+
+__all__ = ["read", "parse_markdown"]
+
+READER_VERSION = "2"
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_ITEM = re.compile(r"^(\s*)([-*+]|\d{1,9}[.)])(?:[ \t]+(.*)|$)")
+_DELIM = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-*:?\s*)*\|?\s*$")
+_ANCHOR = re.compile(r"<a\s+(?:name|id)\s*=\s*[\"'][^\"']*[\"']\s*>\s*</a>", re.IGNORECASE)
+_ATTRS = re.compile(r"\s*\{:?\s*[#.][^}]*\}\s*$")
+_IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]*)(?:\s+\"([^\"]*)\")?\)")
+_HTML_TAG_LINE = re.compile(r"^\s*(?:</?(?:div|span|p|center|section|br|hr)\b[^>]*>\s*)+$", re.IGNORECASE)
+_HTML_BLOCK = re.compile(r"^ {0,3}<(?:table|pre|ul|ol|dl|blockquote|figure|details|!--|[a-zA-Z][\w-]*)[\s>/]", re.IGNORECASE)
+
+
+def _clean_heading(text: str) -> str:
+    text = _ANCHOR.sub(" ", text)
+    text = _ATTRS.sub("", text)
+    return " ".join(text.split())
+
+
+def _split_row(line: str) -> list[str]:
+    line = line.strip()
+    if line.startswith("|"):
+        line = line[1:]
+    if line.endswith("|") and not line.endswith("\\|"):
+        line = line[:-1]
+    cells = re.split(r"(?<!\\)\|", line)
+    return [cell.strip() for cell in cells]
+
+
+class _HtmlTable(HTMLParser):
+    """Rows of an HTML ``<table>`` block, cell text with tags removed and entities decoded."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.rows: list[list[str]] = []
+        self.header_rows = 0
+        self._cell: list[str] | None = None
+        self._row_is_header = True
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "tr":
+            self.rows.append([])
+            self._row_is_header = True
+        elif tag in {"td", "th"}:
+            self._cell = []
+            self._row_is_header = self._row_is_header and tag == "th"
+        elif tag == "br" and self._cell is not None:
+            self._cell.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in {"td", "th"} and self._cell is not None:
+            if not self.rows:
+                self.rows.append([])
+            self.rows[-1].append(" ".join("".join(self._cell).split()))
+            self._cell = None
+        elif tag == "tr" and self.rows and self._row_is_header and self.header_rows == len(self.rows) - 1:
+            self.header_rows += 1
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def _front_matter(lines: list[str]) -> tuple[int, str | None]:
+    """Lines to skip for a leading YAML front matter block, and its ``title:`` value."""
+    if not lines or lines[0].strip() != "---":
+        return 0, None
+    for end in range(1, min(len(lines), 400)):
+        if lines[end].strip() in {"---", "..."}:
+            title = None
+            for line in lines[1:end]:
+                match = re.match(r"^title:\s*(.+?)\s*$", line)
+                if match:
+                    title = match.group(1).strip("'\"")
+            return end + 1, title
+    return 0, None
+
+
+def parse_markdown(text: str) -> tuple[list[Element], str | None]:
+    """The element stream of a Markdown text, and the front matter's title (if any)."""
+    lines = text.split("\n")
+    start, title = _front_matter(lines)
+    elements: list[Element] = []
+    para: list[str] = []
+    item: list[str] | None = None
+
+    def flush() -> None:
+        nonlocal para, item
+        if item is not None:
+            joined = " ".join(part.strip() for part in item if part.strip())
+            elements.append(Element(kind="list_item", text=joined))
+            item = None
+        if para:
+            joined = " ".join(line.strip() for line in para)
+            images = _IMAGE.findall(joined)
+            if images and not _IMAGE.sub("", joined).strip():
+                for alt, src, caption in images:
+                    if alt.strip() or caption.strip():
+                        elements.append(Element(kind="figure", text=(caption or alt).strip(), name=src))
+            elif joined:
+                elements.append(Element(kind="paragraph", text=joined))
+            para = []
+
+    i = start
+    prev_blank = True
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.strip()
+        if not stripped:
+            flush()
+            prev_blank = True
+            i += 1
+            continue
+        fence = _FENCE.match(line)
+        if fence and (fence.group(2)[0] == "~" or "`" not in fence.group(3)):
+            flush()
+            mark = fence.group(2)
+            body: list[str] = []
+            i += 1
+            while i < len(lines) and not (lines[i].strip().startswith(mark[0] * len(mark)) and not lines[i].strip().strip(mark[0])):
+                body.append(lines[i])
+                i += 1
+            elements.append(Element(kind="code", text="\n".join(body), name=fence.group(3).strip() or None))
+            i += 1
+            prev_blank = False
+            continue
+        atx = _ATX.match(line)
+        if atx:
+            flush()
+            heading = _clean_heading(atx.group(2) or "")
+            if heading:
+                elements.append(Element(kind="heading", text=heading, level=len(atx.group(1))))
+            i += 1
+            prev_blank = False
+            continue
+        if para and item is None and _SETEXT.match(line) and not para[-1].lstrip().startswith(("|", "<")):
+            heading = _clean_heading(" ".join(para))
+            para = []
+            elements.append(Element(kind="heading", text=heading, level=1 if stripped[0] == "=" else 2))
+            i += 1
+            prev_blank = False
+            continue
+        if _BREAK.match(line) and not para:
+            flush()
+            i += 1
+            prev_blank = True
+            continue
+        if "|" in line and i + 1 < len(lines) and _DELIM.match(lines[i + 1]) and "-" in lines[i + 1] and not para:
+            flush()
+            rows = [_split_row(line)]
+            i += 2
+            while i < len(lines) and lines[i].strip() and "|" in lines[i]:
+                rows.append(_split_row(lines[i]))
+                i += 1
+            elements.append(Element(kind="table", text=table_text(rows), rows=rows, header_rows=1))
+            prev_blank = False
+            continue
+        if _HTML_TAG_LINE.match(line) or (_ANCHOR.fullmatch(stripped)):
+            flush()  # layout wrappers and invisible anchors: no text of their own
+            i += 1
+            prev_blank = True
+            continue
+        if stripped.lower().startswith("<table") and not para:
+            flush()
+            block: list[str] = []
+            while i < len(lines):
+                block.append(lines[i])
+                i += 1
+                if "</table>" in block[-1].lower():
+                    break
+            parser = _HtmlTable()
+            parser.feed("\n".join(block))
+            rows = [row for row in parser.rows if row]
+            if rows:
+                elements.append(Element(kind="table", text=table_text(rows), rows=rows, header_rows=parser.header_rows))
+            prev_blank = False
+            continue
+        if prev_blank and _HTML_BLOCK.match(line) and not para and item is None:
+            flush()
+            block = []
+            while i < len(lines) and lines[i].strip():
+                block.append(lines[i].strip())
+                i += 1
+            elements.append(Element(kind="paragraph", text=" ".join(block)))
+            continue
+        listed = _ITEM.match(line)
+        if listed and (listed.group(3) or "").strip() and not (para and listed.group(2)[0].isdigit()):
+            flush()
+            marker = listed.group(2)
+            item = [f"{marker} {listed.group(3)}" if marker[0].isdigit() else listed.group(3)]  # "7. Review ...": the step keeps its number
+            i += 1
+            prev_blank = False
+            continue
+        if line.startswith(("    ", "\t")) and prev_blank and not para and item is None and (not elements or elements[-1].kind != "list_item"):
+            body = []
+            while i < len(lines) and (lines[i].startswith(("    ", "\t")) or not lines[i].strip()):
+                body.append(lines[i][4:] if lines[i].startswith("    ") else lines[i][1:])
+                i += 1
+            while body and not body[-1].strip():
+                body.pop()
+            elements.append(Element(kind="code", text="\n".join(body)))
+            prev_blank = True
+            continue
+        if stripped.startswith(">"):
+            stripped = stripped.lstrip(">").strip()
+        if item is not None:
+            item.append(stripped)
+        else:
+            para.append(stripped)
+        prev_blank = False
+        i += 1
+    flush()
+    return elements, title
+
+
+def read(path: Path, options: ReadOptions) -> Converted:
+    """Read a Markdown file into its element stream (page=None throughout)."""
+    text, warnings = read_text(path)
+    elements, title = parse_markdown(text)
+    if title is None:
+        headings = [e for e in elements if e.kind == "heading"]
+        title = headings[0].text if headings else path.stem
+    return Converted(
+        title=title,
+        elements=elements,
+        reader="markdown-lines",
+        reader_version=READER_VERSION,
+        warnings=warnings,
+    )

@@ -1,0 +1,294 @@
+"""One PDF page's text layer as positioned items: lines with their style, tables, figures.
+
+``read_page`` turns a page opened in pdfium into a :class:`PageData`: text lines
+in reading order (two-column pages read column by column) with font size, bold
+and monospace flags, plus table and figure elements placed where they sit.
+Words and image boxes come from pdfium (``pdf_chars``), ruled tables from
+pdfplumber's table finder fed with pdfium's paths (``pdf_tables``). Nothing here looks beyond the
+page, so a window of pages can be read, stored and reloaded on its own;
+``pdf_tree.assemble`` makes every decision that needs the whole document.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import io
+import re
+from collections import Counter
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from shelfwise.compiler.ingest.convert.pdf_chars import SPACE_GAP_RATIO, Char, image_boxes, image_coverage, page_chars, page_words
+from shelfwise.compiler.ingest.convert.pdf_bidi import is_rtl, logical_order
+from shelfwise.compiler.ingest.convert.pdf_tables import find_tables, text_tables
+
+__all__ = ["PageItem", "PageData", "read_page", "CAPTION"]
+
+_BOLD = re.compile(r"bold|black|heavy|demi|semibold|cmbx|cmb\d|-medi\b|medi$|\.b$|-b$|,b$", re.IGNORECASE)
+_MONO = re.compile(r"mono|courier|consol|typewriter|cmtt|sltt|inconsolata|menlo|code", re.IGNORECASE)
+CAPTION = re.compile(r"^(figure|fig\.|table|tab\.|chart|exhibit)\s*(\d+|[A-Z](\.\d+)?)(\.\d+)?\s*[:.|—–-]", re.IGNORECASE)
+_LEADING_CID = re.compile(r"^\(cid:\d+\)\s+")
+_CID = re.compile(r"\(cid:\d+\)")
+_FIGURE_CAPTION = re.compile(r"^(figure|fig\.|chart|exhibit)\s*\d", re.IGNORECASE)
+
+MAX_CROP_PIXELS = 800  # longest side of a figure crop, in pixels
+_MIN_TEXT_CHARS = 20  # a page with fewer characters in its text layer ...
+_MIN_SCAN_COVERAGE = 0.3  # ... and an image over this share of its area is a scan (read by OCR when that is on)
+
+
+class PageItem(BaseModel):
+    """A text line, table or figure on one page, with its box in points from the page's top-left."""
+
+    kind: Literal["line", "table", "figure"] = Field(description="What the item is.")
+    page: int = Field(description="1-based page number.")
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    column: int = Field(default=0, description="0: full width or single-column page; 1: left column; 2: right column.")
+    text: str = Field(default="", description="Line text, or a figure's caption.")
+    size: float = Field(default=0.0, description="Median font size of the line's characters.")
+    bold: bool = Field(default=False, description="Nearly all letters are set in a bold font.")
+    mono: bool = Field(default=False, description="Nearly all characters are set in a monospace font.")
+    rtl: bool = Field(default=False, description="A right-to-left line (Arabic, Hebrew): its text is in logical order, its edge is x1.")
+    rows: list[list[str]] | None = Field(default=None, description="Table cells, row by row.")
+    png: str | None = Field(default=None, description="Figure crop as base64 PNG (JSON-safe).")
+
+
+class PageData(BaseModel):
+    """Everything the reader keeps of one page."""
+
+    page: int
+    width: float
+    height: float
+    items: list[PageItem] = Field(default_factory=list, description="Items in reading order.")
+    ocr: bool = Field(default=False, description="The page had no text layer and its lines were read by OCR.")
+    no_text: bool = Field(default=False, description="The page had (almost) no text layer and was not read by OCR.")
+
+
+def _cluster_lines(words: list[dict]) -> list[list[dict]]:
+    """Group words into physical lines by vertical overlap (words sorted by top, then x)."""
+    lines: list[list[dict]] = []
+    for word in sorted(words, key=lambda w: (round(w["top"], 1), w["x0"])):
+        height = word["bottom"] - word["top"]
+        for line in reversed(lines[-3:]):
+            ref = line[0]
+            overlap = min(ref["bottom"], word["bottom"]) - max(ref["top"], word["top"])
+            if overlap > 0.5 * min(height, ref["bottom"] - ref["top"]):
+                line.append(word)
+                break
+        else:
+            lines.append([word])
+    return [sorted(line, key=lambda w: w["x0"]) for line in lines]
+
+
+def _segments(line: list[dict], width: float) -> list[list[dict]]:
+    """Split a physical line at a wide gap across the page's middle (the gutter of two columns)."""
+    parts = [[line[0]]]
+    mid, slack = width / 2, max(4.0, width * 0.008)
+    for word in line[1:]:
+        prev = parts[-1][-1]
+        gap = word["x0"] - prev["x1"]
+        if gap > max(0.8 * word["size"], 6.0) and prev["x1"] < mid + slack and word["x0"] > mid - slack:
+            parts.append([word])
+        else:
+            parts[-1].append(word)
+    return parts
+
+
+@functools.lru_cache(maxsize=512)
+def _font_style(fontname: str) -> tuple[bool, bool]:
+    """(bold, monospace) from a font's name, its subset prefix (ABCDEF+) dropped."""
+    name = fontname.split("+")[-1]
+    return bool(_BOLD.search(name)), bool(_MONO.search(name))
+
+
+def _line_item(words: list[dict], page_no: int) -> PageItem:
+    text = words[0]["text"]
+    for prev, word in zip(words, words[1:]):
+        gap = word["x0"] - prev["x1"]
+        if gap > 0.1 * word["size"] or (word["space"] and gap > SPACE_GAP_RATIO * word["size"]):
+            text += " "
+        text += word["text"]
+    text = _CID.sub("", _LEADING_CID.sub("• ", text)).strip()  # glyphs without unicode: a leading one is a bullet
+    rtl = is_rtl(text)
+    if rtl:
+        text = logical_order(text)
+    letters = [(len(w["text"]), _font_style(w["fontname"])) for w in words]
+    total = sum(n for n, _ in letters) or 1
+    bold = sum(n for n, style in letters if style[0]) / total >= 0.9
+    mono = sum(n for n, style in letters if style[1]) / total >= 0.8
+    sizes = sorted(w["size"] for w in words for _ in range(len(w["text"])))
+    return PageItem(
+        kind="line",
+        page=page_no,
+        x0=min(w["x0"] for w in words),
+        x1=max(w["x1"] for w in words),
+        top=min(w["top"] for w in words),
+        bottom=max(w["bottom"] for w in words),
+        text=text,
+        size=round(sizes[len(sizes) // 2], 2),
+        bold=bold,
+        mono=mono,
+        rtl=rtl,
+    )
+
+
+def _column(x0: float, x1: float, mid: float, slack: float) -> int:
+    if x1 <= mid + slack:
+        return 1
+    if x0 >= mid - slack:
+        return 2
+    return 0
+
+
+def _reading_order(items: list[PageItem], width: float) -> list[PageItem]:
+    """Order items top to bottom; on a two-column page, by bands split at full-width items."""
+    mid = width / 2
+    slack = width * 0.02
+    chars = Counter()
+    for item in items:
+        item.column = _column(item.x0, item.x1, mid, slack)
+        chars[item.column] += len(item.text) if item.kind == "line" else 0
+    two_column = chars[2] > 0.25 * sum(chars.values()) and chars[1] > 0.25 * sum(chars.values())
+    if not two_column:
+        for item in items:
+            item.column = 0
+        return sorted(items, key=lambda i: (i.top, i.x0))
+    ordered: list[PageItem] = []
+    band: list[PageItem] = []
+    for item in sorted(items, key=lambda i: (i.top, i.x0)):
+        if item.column == 0:
+            ordered.extend(sorted(band, key=lambda i: (i.column, i.top, i.x0)))
+            band = []
+            ordered.append(item)
+        else:
+            band.append(item)
+    ordered.extend(sorted(band, key=lambda i: (i.column, i.top, i.x0)))
+    return ordered
+
+
+def _inside(word: dict, box: tuple[float, float, float, float]) -> bool:
+    cx = (word["x0"] + word["x1"]) / 2
+    cy = (word["top"] + word["bottom"]) / 2
+    return box[0] - 1 <= cx <= box[2] + 1 and box[1] - 1 <= cy <= box[3] + 1
+
+
+def _tables(pdfium_page: Any, chars: list[Char], page_no: int) -> list[PageItem]:
+    found = []
+    for bbox, cells in find_tables(pdfium_page, chars):
+        rows = [[" ".join((cell or "").split()) for cell in row] for row in cells]
+        rows = [row for row in rows if any(row)]
+        if len(rows) < 2 or max(len(row) for row in rows) < 2:
+            continue
+        x0, top, x1, bottom = bbox
+        found.append(PageItem(kind="table", page=page_no, x0=x0, x1=x1, top=top, bottom=bottom, rows=rows))
+    return found
+
+
+def _crop_png(pdfium_page: Any, box: tuple[float, float, float, float], width: float, height: float) -> str:
+    x0, top, x1, bottom = box
+    scale = min(2.0, MAX_CROP_PIXELS / max(x1 - x0, bottom - top, 1.0))
+    crop = (max(x0, 0), max(height - bottom, 0), max(width - x1, 0), max(top, 0))
+    image = pdfium_page.render(scale=scale, crop=crop).to_pil()
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, format="PNG", compress_level=6)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def _caption_for(box: tuple[float, float, float, float], lines: list[PageItem], used: set[int]) -> int | None:
+    """Index of the caption line nearest below (or else above) an image box, overlapping it horizontally."""
+    best: tuple[float, int] | None = None
+    for index, line in enumerate(lines):
+        if index in used or not CAPTION.match(line.text) or line.x1 < box[0] or line.x0 > box[2]:
+            continue
+        below = line.top - box[3]
+        above = box[1] - line.bottom
+        distance = below if -5 <= below <= 60 else (above + 30 if -5 <= above <= 40 else None)
+        if distance is not None and (best is None or distance < best[0]):
+            best = (distance, index)
+    return best[1] if best else None
+
+
+def _caption_text(start: int, lines: list[PageItem], used: set[int]) -> str:
+    """The caption line and the lines that continue its paragraph, marked used."""
+    parts = [lines[start].text]
+    used.add(start)
+    prev = lines[start]
+    for index in range(start + 1, len(lines)):
+        line = lines[index]
+        if index in used or line.column != prev.column or line.top - prev.bottom > 0.6 * prev.size or abs(line.size - prev.size) > 0.6:
+            break
+        parts.append(line.text)
+        used.add(index)
+        prev = line
+    return " ".join(parts)
+
+
+def _vector_figure_box(caption: PageItem, lines: list[PageItem], used: set[int], width: float) -> tuple[float, float, float, float] | None:
+    """The region above a figure caption with no embedded image, up to the nearest full text line above."""
+    col_x0, col_x1 = (0.0, width) if caption.column == 0 else ((0.0, width / 2) if caption.column == 1 else (width / 2, width))
+    ceiling = 0.0
+    for index, line in enumerate(lines):
+        if index in used or line.bottom > caption.top or line.x1 < col_x0 or line.x0 > col_x1:
+            continue
+        if line.x1 - line.x0 > 0.6 * (col_x1 - col_x0) and len(line.text) > 40:
+            ceiling = max(ceiling, line.bottom)
+    if caption.top - ceiling < 40:
+        return None
+    margin_x0 = min((ln.x0 for ln in lines if ln.column == caption.column), default=col_x0)
+    margin_x1 = max((ln.x1 for ln in lines if ln.column == caption.column), default=col_x1)
+    return (margin_x0, ceiling + 2, margin_x1, caption.top - 2)
+
+
+def read_page(pdfium_page: Any, page_no: int, ocr: bool = False) -> PageData:
+    """The positioned items of one page (opened in pdfium), in reading order; ``ocr``: read a page without text by OCR."""
+    chars, width, height = page_chars(pdfium_page)
+    if sum(1 for ch in chars if not ch.text.isspace()) < _MIN_TEXT_CHARS and image_coverage(pdfium_page) >= _MIN_SCAN_COVERAGE:
+        if not ocr:
+            return PageData(page=page_no, width=width, height=height, items=_text_page(pdfium_page, chars, page_no, width, height).items, no_text=True)
+        from shelfwise.compiler.ingest.convert.ocr import ocr_lines
+
+        lines = _reading_order(ocr_lines(pdfium_page, page_no, width, height), width)
+        return PageData(page=page_no, width=width, height=height, items=lines, ocr=True)
+    return _text_page(pdfium_page, chars, page_no, width, height)
+
+
+def _text_page(pdfium_page: Any, chars: list[Char], page_no: int, width: float, height: float) -> PageData:
+    tables = _tables(pdfium_page, chars, page_no)
+    boxes = [(t.x0, t.top, t.x1, t.bottom) for t in tables]
+    words = [w for w in page_words(chars) if w["text"].strip() and not any(_inside(w, b) for b in boxes)]
+    physical = _cluster_lines(words)
+    aligned, taken = text_tables(physical, lambda word: _font_style(word["fontname"])[1])
+    for (x0, top, x1, bottom), rows in aligned:
+        tables.append(PageItem(kind="table", page=page_no, x0=x0, x1=x1, top=top, bottom=bottom, rows=rows))
+    if taken:
+        physical = [kept for line in physical if (kept := [w for w in line if id(w) not in taken])]
+    lines = [_line_item(seg, page_no) for line in physical for seg in _segments(line, width)]
+    lines = _reading_order(lines, width)
+    used: set[int] = set()
+    figures: list[PageItem] = []
+    for box in image_boxes(pdfium_page, width, height):
+        caption_index = _caption_for(box, lines, used)
+        caption = _caption_text(caption_index, lines, used) if caption_index is not None else ""
+        inner = {i for i, ln in enumerate(lines) if _inside({"x0": ln.x0, "x1": ln.x1, "top": ln.top, "bottom": ln.bottom}, box)}
+        used |= inner
+        png = _crop_png(pdfium_page, box, width, height)
+        figures.append(PageItem(kind="figure", page=page_no, x0=box[0], top=box[1], x1=box[2], bottom=box[3], text=caption, png=png))
+    for index, line in enumerate(lines):
+        if index in used or not _FIGURE_CAPTION.match(line.text) or not CAPTION.match(line.text):
+            continue
+        box = _vector_figure_box(line, lines, used, width)
+        top = line.top
+        caption = _caption_text(index, lines, used)
+        png = None
+        if box is not None:
+            used |= {i for i, ln in enumerate(lines) if i not in used and ln.top >= box[1] and ln.bottom <= box[3] + 2 and ln.x0 >= box[0] - 1 and ln.x1 <= box[2] + 1}
+            png = _crop_png(pdfium_page, box, width, height)
+            top = box[1]
+        figures.append(PageItem(kind="figure", page=page_no, x0=line.x0, top=top, x1=line.x1, bottom=line.bottom, text=caption, png=png))
+    kept = [line for index, line in enumerate(lines) if index not in used]
+    items = _reading_order(kept + tables + figures, width)
+    return PageData(page=page_no, width=width, height=height, items=items)

@@ -1,0 +1,276 @@
+"""The whole document's decisions over its pages' items: one element stream.
+
+``assemble`` runs once over every page of a PDF (however many windows they
+were read in): it drops running headers and footers, finds the body font size,
+picks headings by size, weight and numbering (or from the PDF's outline when
+asked), ranks their levels, and joins lines into paragraphs, list items and
+code blocks across line, column and page breaks, de-hyphenating words split
+at a line end when the document itself spells them whole.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from collections import Counter, defaultdict
+
+from shelfwise.compiler.ingest.convert.pdf_headings import heading_levels, heading_lines, numbering
+from shelfwise.compiler.ingest.convert.pdf_layout import CAPTION, PageData, PageItem
+from shelfwise.compiler.records import Element
+from shelfwise.compiler.ingest.sections import numbering_depth
+
+__all__ = ["Bookmark", "assemble", "normalize_heading"]
+
+Bookmark = tuple[int, str, int | None]  # (level, 1 = top; title; 1-based page or None)
+
+_PAGE_NUMBER = re.compile(r"^\W*(page\s*)?([0-9]+|[ivxlcdm]+)(\s*(of|/)\s*[0-9]+)?\W*$", re.IGNORECASE)
+_BULLET = re.compile(r"^([•◦▪▫●○■□‣⁃∙·*–—-]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\([ivx]+\))\s+\S")
+_SENTENCE_END = (".", "!", "?", ":", ";", "。", "！", "？", "：", "؛", "؟")
+_CJK_END = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]$")
+_CJK_START = re.compile(r"^[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
+_NUMBER_PREFIX = re.compile(r"^(?:(?:appendix|annex|chapter|part|section)\s+)?(?:\d+|[A-Z]|[IVXL]+)(?:\.\d+)*\.?\s+", re.IGNORECASE)
+
+
+def normalize_heading(text: str) -> str:
+    """Heading text for matching: numbering prefix dropped, lower case, letters and digits only."""
+    text = _NUMBER_PREFIX.sub("", " ".join(text.split()), count=1) if numbering_depth(text) else " ".join(text.split())
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower()).split())
+
+
+def _running_lines(pages: list[PageData]) -> set[int]:
+    """ids of header/footer lines: in the top or bottom margin band and repeated across pages."""
+    by_text: dict[tuple[str, str], set[int]] = defaultdict(set)
+    by_place: dict[tuple[str, int], set[int]] = defaultdict(set)
+    candidates: list[tuple[PageItem, str, tuple[str, str], tuple[str, int]]] = []
+    for page in pages:
+        for item in page.items:
+            if item.kind != "line":
+                continue
+            zone = "top" if item.bottom < page.height * 0.12 else ("bottom" if item.top > page.height * 0.88 else "")
+            if not zone:
+                continue
+            key = (zone, re.sub(r"\d+", "#", " ".join(item.text.lower().split())))
+            place = (zone, round((item.top if zone == "top" else item.bottom) / 3))
+            by_text[key].add(page.page)
+            by_place[place].add(page.page)
+            candidates.append((item, zone, key, place))
+    n = len(pages)
+    text_min = 2 if n <= 4 else 3
+    body = _body_size([item for page in pages for item in page.items if item.kind == "line"])
+    drop = set()
+    for item, _zone, key, place in candidates:
+        numbered = bool(re.search(r"(^\d+\s)|(\s\d+$)|^\d+$", item.text.strip())) or bool(_PAGE_NUMBER.match(item.text))
+        small = item.size <= body + 0.5  # a running title set no larger than the body: furniture even on two pages
+        if len(by_text[key]) >= (2 if small else text_min) or (numbered and n >= 3 and len(by_place[place]) >= max(2, n * 0.4)):
+            drop.add(id(item))
+        elif _PAGE_NUMBER.match(item.text) and len(item.text) < 12:
+            drop.add(id(item))
+    return drop
+
+
+def _style(item: PageItem) -> tuple[float, bool]:
+    return (round(item.size * 2) / 2, item.bold)
+
+
+def _body_size(lines: list[PageItem]) -> float:
+    weights: Counter = Counter()
+    for line in lines:
+        if not line.mono:
+            weights[round(line.size * 2) / 2] += len(line.text)
+    return weights.most_common(1)[0][0] if weights else 10.0
+
+
+def _merge_heading_lines(lines: list[PageItem], heads: set[int], absorbed: set[int]) -> dict[int, str]:
+    """Heading text per first line id; a heading wrapped over lines of one style becomes one heading."""
+    merged: dict[int, str] = {}
+    previous: PageItem | None = None
+    for line in lines:
+        if id(line) not in heads:
+            previous = None
+            continue
+        if (
+            previous is not None
+            and _style(previous) == _style(line)
+            and previous.page == line.page
+            and 0 <= line.top - previous.bottom < 0.8 * line.size
+            and numbering(line.text) is None
+        ):
+            first = next(reversed(merged))
+            merged[first] += " " + line.text
+            absorbed.add(id(line))
+        else:
+            merged[id(line)] = line.text
+        previous = line
+    return merged
+
+
+def _apply_outline(
+    lines: list[PageItem], outline: list[Bookmark], heads: set[int], texts: dict[int, str], levels: dict[int, int], absorbed: set[int]
+) -> None:
+    """Make each bookmark's line a heading at the bookmark's level (lines on or after its page)."""
+    start = 0
+    for level, title, page in outline:
+        wanted = normalize_heading(title)
+        if not wanted:
+            continue
+        for index in range(start, len(lines)):
+            line = lines[index]
+            if page is not None and line.page < page:
+                continue
+            if page is not None and line.page > page + 1:
+                break
+            text = texts.get(id(line), line.text)
+            got = normalize_heading(text)
+            if got.replace(" ", "") == wanted.replace(" ", ""):  # a kerned or letter-spaced title: "REAC T" for "ReAct"
+                got = wanted
+            if got == wanted or (got and wanted.startswith(got) and len(got) > 0.5 * len(wanted)):
+                heads.add(id(line))
+                texts[id(line)] = text if got == wanted else _extend(lines, index, wanted, absorbed)
+                levels[id(line)] = level
+                start = index + 1
+                break
+
+
+def _extend(lines: list[PageItem], index: int, wanted: str, absorbed: set[int]) -> str:
+    text = lines[index].text
+    for line in lines[index + 1 : index + 4]:
+        if normalize_heading(text) == wanted:
+            break
+        text += " " + line.text
+        absorbed.add(id(line))
+    return text
+
+
+def _vocabulary(lines: list[PageItem]) -> set[str]:
+    return {word.lower() for line in lines for word in re.findall(r"[A-Za-z][A-Za-z'-]*[A-Za-z]", line.text)}
+
+
+def _join(text: str, more: str, vocabulary: set[str]) -> str:
+    """Append a line, undoing a line-end hyphen when the document spells the word whole."""
+    match = re.search(r"([A-Za-z]+)-$", text)
+    if match and more[:1].islower():
+        head = match.group(1)
+        tail = re.match(r"[A-Za-z]+", more)
+        whole = (head + (tail.group(0) if tail else "")).lower()
+        hyphenated = f"{head}-{tail.group(0) if tail else ''}".lower()
+        if whole in vocabulary or hyphenated not in vocabulary:
+            return text[:-1] + more
+        return text + more
+    if text and _CJK_END.search(text) and _CJK_START.match(more):
+        return text + more  # Chinese and Japanese lines wrap between characters, not at spaces
+    return f"{text} {more}" if text else more
+
+
+def _start(line: PageItem) -> float:
+    """Where a line starts, as a coordinate that grows in reading direction (a right-to-left line starts at its right edge)."""
+    return -line.x1 if line.rtl else line.x0
+
+
+def _left_edges(lines: list[PageItem]) -> dict[tuple[int, int, bool], float]:
+    edges: dict[tuple[int, int, bool], Counter] = defaultdict(Counter)
+    for line in lines:
+        edges[(line.page, line.column, line.rtl)][round(_start(line))] += 1
+    return {key: float(counter.most_common(1)[0][0]) for key, counter in edges.items()}
+
+
+def _line_gap(lines: list[PageItem]) -> float:
+    gaps = sorted(
+        round(b.top - a.bottom, 1)
+        for a, b in zip(lines, lines[1:])
+        if a.page == b.page and a.column == b.column and 0 <= b.top - a.bottom < a.size
+    )
+    return gaps[int(0.3 * len(gaps))] if gaps else 2.0  # the lower third: paragraph breaks of short paragraphs do not count
+
+
+def assemble(pages: list[PageData], outline: list[Bookmark] | None = None) -> list[Element]:
+    """The document's element stream from all its pages' items."""
+    drop = _running_lines(pages)
+    items = [item for page in pages for item in page.items if id(item) not in drop]
+    lines = [item for item in items if item.kind == "line"]
+    body = _body_size(lines)
+    heads = {id(lines[index]) for index in heading_lines(lines, body, len(pages))}
+    absorbed: set[int] = set()
+    texts = _merge_heading_lines(lines, heads, absorbed)
+    heads -= absorbed
+    position = {id(line): index for index, line in enumerate(lines)}
+    by_index = heading_levels(lines, {position[h] for h in heads}, {position[k]: v for k, v in texts.items() if k in heads})
+    levels = {id(lines[index]): level for index, level in by_index.items()}
+    if outline:
+        _apply_outline(lines, outline, heads, texts, levels, absorbed)
+    vocabulary = _vocabulary(lines)
+    edges = _left_edges(lines)
+    gap = _line_gap(lines)
+    elements: list[Element] = []
+    open_block: Element | None = None
+    prev: PageItem | None = None
+    for item in items:
+        if item.kind == "table":
+            elements.append(Element(kind="table", page=item.page, rows=item.rows, header_rows=1))
+            open_block, prev = None, None
+            continue
+        if item.kind == "figure":
+            image = base64.b64decode(item.png) if item.png else None
+            elements.append(Element(kind="figure", text=item.text, page=item.page, image=image, name=_label(item.text)))
+            open_block, prev = None, None
+            continue
+        if id(item) in absorbed or not item.text.strip():
+            continue
+        if id(item) in heads:
+            elements.append(Element(kind="heading", text=" ".join(texts[id(item)].split()), level=levels[id(item)], page=item.page))
+            open_block, prev = None, None
+            continue
+        kind = "code" if item.mono else ("list_item" if _BULLET.match(item.text) else "paragraph")
+        if open_block is not None and prev is not None and _continues(open_block, prev, item, kind, edges, gap):
+            if open_block.kind == "code":
+                open_block.text += "\n" + item.text
+            else:
+                open_block.text = _join(open_block.text, item.text.strip(), vocabulary)
+        else:
+            open_block = Element(kind=kind, text=item.text.strip(), page=item.page)
+            elements.append(open_block)
+        prev = item
+    return _table_captions(elements)
+
+
+_TABLE_CAPTION = re.compile(r"^(table|tab\.)\s*([0-9]+|[A-Z](\.[0-9]+)?)(\.[0-9]+)?\s*[:.|—–-]", re.IGNORECASE)
+
+
+def _table_captions(elements: list[Element]) -> list[Element]:
+    """A "Table N: ..." paragraph just above (or else just below) a table on its page names it, and leaves the text flow."""
+    taken: set[int] = set()
+    for index, element in enumerate(elements):
+        if element.kind != "table" or element.name:
+            continue
+        for near in (index - 1, index + 1):
+            if 0 <= near < len(elements) and near not in taken:
+                other = elements[near]
+                if other.kind == "paragraph" and other.page == element.page and _TABLE_CAPTION.match(other.text):
+                    element.name = other.text
+                    taken.add(near)
+                    break
+    return [element for index, element in enumerate(elements) if index not in taken]
+
+
+def _label(caption: str) -> str | None:
+    match = CAPTION.match(caption)
+    return match.group(0).rstrip(":.|—–- ") if match else None
+
+
+def _continues(block: Element, prev: PageItem, line: PageItem, kind: str, edges: dict, gap: float) -> bool:
+    """Whether ``line`` continues the open block (paragraph, list item or code) that ``prev`` ended."""
+    if kind == "list_item":
+        return False
+    if block.kind == "code" or kind == "code":
+        return block.kind == kind == "code" and prev.page == line.page and line.top - prev.bottom < 1.2 * line.size
+    if abs(line.size - prev.size) > 1.0:
+        return False
+    edge = edges.get((line.page, line.column, line.rtl), _start(line))
+    indented = _start(line) - edge > 0.8 * line.size and _start(line) - edge < 6 * line.size
+    ended = block.text.rstrip().endswith(_SENTENCE_END)
+    if prev.page != line.page or prev.column != line.column or line.top < prev.top:
+        return not ended and not indented
+    if line.top - prev.bottom > gap + 0.2 * line.size:
+        return False
+    if block.kind == "list_item":
+        return _start(line) > edges.get((prev.page, prev.column, prev.rtl), _start(prev)) + 0.5 * line.size or not ended
+    return _start(line) - _start(prev) <= 0.8 * line.size

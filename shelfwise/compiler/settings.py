@@ -1,0 +1,276 @@
+"""Settings: one pydantic tree loaded from TOML, and the shelf definition (shelf.toml).
+
+Every error is reported at once, by key, with the fix (``SettingsError``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from shelfwise.compiler.errors import SettingsError
+
+__all__ = [
+    "Settings",
+    "CostSettings",
+    "ModelPrice",
+    "ShelfConfig",
+    "DocumentDecl",
+    "load_settings",
+    "load_shelf_config",
+    "settings_hash",
+    "AnswerSettings",
+    "ApiSettings",
+    "ApiToken",
+    "CompileSettings",
+    "EmbeddingSettings",
+    "ModelSettings",
+    "PdfSettings",
+    "ResearchSettings",
+    "SearchSettings",
+    "ShelfOptions",
+    "SiteSettings",
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PdfSettings(_Strict):
+    window_pages: int = Field(default=10, ge=1, le=1000, description="PDF pages read per checkpointed window.")
+    use_outline: bool = Field(default=True, description="Take PDF headings from the file's outline (bookmarks) when it has one.")
+    ocr: bool = Field(default=True, description="Read PDF pages without a text layer (scans) by offline OCR (rapidocr-onnxruntime); false leaves them empty.")
+    docling_artifacts_path: Path | None = Field(
+        default=None, description="Folder of local docling model weights; when set, PDFs go through docling's standard pipeline."
+    )
+
+
+class CompileSettings(_Strict):
+    max_file_mb: float = Field(default=200, gt=0, description="Files larger than this many MB are reported and skipped.")
+    follow_symlinks_outside: bool = Field(default=False, description="Compile files that symbolic links in the shelf point to outside the shelf folder (refused by default).")
+    max_unzipped_mb: float = Field(default=500, gt=0, description="A docx/xlsx/pptx whose parts add up to more than this many MB uncompressed is reported and skipped (a zip bomb).")
+    max_xml_elements: int = Field(default=2_000_000, ge=1000, description="A docx/xlsx/pptx with more XML elements than this in its document parts is reported and skipped.")
+    max_sheet_rows: int = Field(default=20_000, ge=1, description="A workbook with a sheet of more rows than this is reported and skipped.")
+    max_text_chars: int = Field(default=5_000_000, ge=1000, description="A text file (Markdown, HTML, RST, Texinfo, plain text) of more characters than this is reported and skipped.")
+    convert_in_subprocess: bool = Field(default=True, description="Convert each document in a separate worker process under the memory and time limits below (false: in the build's own process, no limits).")
+    convert_memory_mb: int = Field(default=2048, ge=256, description="Address space the conversion worker may use (RLIMIT_AS), in MB; a document needing more is reported and skipped. Raise it for docling's standard PDF pipeline.")
+    convert_timeout_s: float = Field(default=1800, gt=0, description="Seconds one document may take to convert; past it the worker is stopped and the document reported.")
+
+
+class ModelSettings(_Strict):
+    base_url: str | None = Field(default=None, description="OpenAI-compatible server URL, e.g. http://127.0.0.1:8765/v1. None: model-free.")
+    api_key_env: str = Field(default="OPENAI_API_KEY", description="Environment variable holding the API key.")
+    timeout_s: float = Field(default=60, gt=0, description="Seconds per model request.")
+    max_retries: int = Field(default=3, ge=0, description="Retries with backoff on 429/5xx/timeouts.")
+    vision: str | None = Field(default=None, description="Model that describes figures; None leaves figures undescribed.")
+    extractor: str | None = Field(default=None, description="Model that extracts the ledger; None uses the rule-based extractor.")
+    planner: str | None = Field(default=None, description="Model that plans answers; None plans by rules.")
+    writer: str | None = Field(default=None, description="Model that writes answers; None uses the extractive writer.")
+    checker: str | None = Field(default=None, description="Model that checks claims.")
+    judge: str | None = Field(default=None, description="Model that judges evaluation answers.")
+
+
+class ModelPrice(_Strict):
+    input_usd_per_million: float = Field(ge=0, description="US dollars per million prompt (input) tokens.")
+    output_usd_per_million: float = Field(ge=0, description="US dollars per million completion (output) tokens.")
+
+
+class CostSettings(_Strict):
+    prices: dict[str, ModelPrice] = Field(
+        default_factory=dict, description="Price per model id, e.g. [cost.prices.\"gpt-4o\"] input_usd_per_million = 2.5, output_usd_per_million = 10."
+    )
+    confirm_above_usd: float = Field(
+        default=1.0, ge=0,
+        description="A compile with models whose estimate is over this many dollars (or has a model without a price) runs only with --yes.",
+    )
+
+
+class EmbeddingSettings(_Strict):
+    provider: Literal["local", "openai"] = Field(default="local", description="'local': all-MiniLM-L6-v2 shipped in a package; 'openai': an embeddings endpoint.")
+    model: str = Field(default="all-MiniLM-L6-v2", description="Embedding model name (for 'openai', the endpoint's model id).")
+    base_url: str | None = Field(default=None, description="Embeddings endpoint URL for provider 'openai'.")
+    threads: int = Field(
+        default=1, ge=0, le=256,
+        description="Torch threads the local model encodes with (0: torch's default). One thread: a query in ~11 ms; two on a busy 2-core machine: 20-450 ms.",
+    )
+
+
+class ApiToken(_Strict):
+    name: str = Field(description="Who holds the token (recorded in traces and rate limits), e.g. 'support-widget'.")
+    token: str | None = Field(default=None, description="The bearer token itself; prefer token_env so it stays out of the file.")
+    token_env: str | None = Field(default=None, description="Environment variable holding the bearer token.")
+    shelves: list[str] = Field(default_factory=list, description="Shelves (tenants) this token may read; no other shelf is readable with it.")
+
+
+class ApiSettings(_Strict):
+    tokens: list[ApiToken] = Field(default_factory=list, description="API tokens, each granting a set of shelves.")
+    allow_anonymous: bool = Field(default=False, description="Let requests without a token read every served shelf (local use only).")
+    rate_limit_per_minute: int = Field(default=120, ge=1, description="Requests one token may make per minute; more get HTTP 429.")
+    max_request_bytes: int = Field(default=65_536, ge=1024, description="Largest request body accepted; larger gets HTTP 413.")
+    max_question_chars: int = Field(default=4000, ge=10, description="Longest question accepted; longer gets HTTP 400.")
+    max_history_turns: int = Field(default=10, ge=0, description="Conversation turns a request may carry.")
+    cors_origins: list[str] = Field(default_factory=list, description="Origins allowed to call the API from a browser (the ask widget's sites).")
+    answer_timeout_s: float = Field(default=120, gt=0, description="Seconds an answer may take; past it the request gets HTTP 504.")
+    serve_sites: bool = Field(default=True, description="'shelfwise serve' also serves build/<shelf>/site under /sites/<shelf>/, to tokens granting the shelf (header or the /sites/login cookie).")
+    public_sites: list[str] = Field(default_factory=list, description="Shelves whose served site /sites/<shelf>/ anyone may read without a token (the API stays under api.tokens).")
+    failed_auth_per_minute: int = Field(default=20, ge=1, description="Failed token checks one client address may make per minute; past it every request from it gets HTTP 429 until the minute is over.")
+    max_json_depth: int = Field(default=32, ge=2, le=1000, description="Deepest nesting of arrays and objects a JSON request body may have; deeper gets HTTP 400 before it is parsed.")
+    trace_retention_days: float | None = Field(default=30, gt=0, description="Answer traces older than this many days are deleted (checked as new traces are stored); None keeps every trace.")
+    trace_db: Path = Field(default=Path("build/traces.sqlite"), description="SQLite file where every answer's trace is stored.")
+
+
+class AnswerSettings(_Strict):
+    reading_budget_chars: int = Field(default=400_000, ge=1000, description="Characters read per answer: the whole scope when it fits, else a selection.")
+    hop_share: float = Field(default=0.15, ge=0, le=0.5, description="Share of the reading budget kept for one hop along resolved links.")
+    recall_depth: int = Field(default=300, ge=1, le=2000, description="Sections each obligation's search returns as candidates.")
+    section_read_chars: int = Field(
+        default=1500, ge=200,
+        description="When the scope does not fit the budget, a relevant section longer than this and than a quarter of the budget is read as its opening and its most relevant passages with their neighbours (within the larger of the two).",
+    )
+    max_units_per_obligation: int = Field(default=6, ge=1, le=100, description="Sentences, items or rows the extractive writer gives one obligation (a procedure's steps are all kept).")
+    max_answer_chars: int = Field(default=4000, ge=500, le=100_000, description="Characters of quoted text one answer shows at most; the least relevant units go first (a procedure's steps are kept whole).")
+
+
+class ResearchSettings(_Strict):
+    max_steps: int = Field(default=12, ge=1, le=100, description="Tool calls the research agent may make per answer; code stops the loop past it.")
+    max_chars: int = Field(
+        default=60_000, ge=1000,
+        description="Characters of section text research mode may read: the agent's opened sections, or what the model-free expansion adds to the fixed loop's reading.",
+    )
+    max_seconds: float = Field(default=60, gt=0, description="Seconds the research agent may run; code stops it past them and writes from what it opened.")
+    hops: int = Field(default=2, ge=1, le=2, description="Hops the model-free expansion makes along resolved links and shared rare names.")
+
+
+class SearchSettings(_Strict):
+    identifier_max_sections: int = Field(
+        default=8, ge=1, le=1000,
+        description="An exact identifier in a query (CAL-07, Article 32) puts the sections holding it first when at most this many hold it.",
+    )
+    rerank_model: str | None = Field(
+        default=None, description="Model (on models.base_url) that reranks the fused top sections listwise; None keeps the fused order."
+    )
+    rerank_depth: int = Field(default=50, ge=2, le=200, description="Fused sections the reranker is shown, each with its best passage.")
+
+
+class SiteSettings(_Strict):
+    ask_endpoint: str | None = Field(
+        default=None, description="URL of the answering API the site's ask widget calls (POST {url}/api/ask); None: the widget only searches the site."
+    )
+    ask_token_env: str | None = Field(
+        default=None, description="Environment variable whose value the widget sends as a Bearer token; it is written into every page, so use a read-only token."
+    )
+    url: str | None = Field(
+        default=None, description="Where the built sites are published, with {shelf} for the shelf's name (e.g. https://docs.example.org/{shelf}/): "
+        "llms.txt, 'shelfwise mcp' and /v1/chat/completions link sections there. None: llms.txt links relative to the site, the server its own "
+        "/sites/<shelf>/, 'shelfwise mcp' the built site's file:// URL."
+    )
+    incremental: bool = Field(
+        default=True, description="Rebuild only the changed pages when the last site exists and nothing global (mkdocs.yml, nav, theme, "
+        "widget, versions) changed; False (or 'shelfwise build --full-site') always builds the whole site with a clean mkdocs build."
+    )
+
+
+class Settings(_Strict):
+    build_dir: Path = Field(default=Path("build"), description="Where compiled shelves go: <build_dir>/<shelf>/.")
+    pdf: PdfSettings = Field(default_factory=PdfSettings, description="PDF reading.")
+    compile: CompileSettings = Field(default_factory=CompileSettings, description="Compile limits.")
+    models: ModelSettings = Field(default_factory=ModelSettings, description="Model server and a model per role.")
+    embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings, description="Dense search embeddings.")
+    site: SiteSettings = Field(default_factory=SiteSettings, description="The static knowledge site and its ask widget.")
+    api: ApiSettings = Field(default_factory=ApiSettings, description="The answering endpoint: tokens, limits, CORS, traces.")
+    answer: AnswerSettings = Field(default_factory=AnswerSettings, description="Answering: reading budget, recall depth, extractive writer.")
+    search: SearchSettings = Field(default_factory=SearchSettings, description="Search: exact identifiers, the optional reranker.")
+    research: ResearchSettings = Field(default_factory=ResearchSettings, description="Research mode: the agent's budgets of steps, characters and seconds; the expansion's hops.")
+    cost: CostSettings = Field(default_factory=CostSettings, description="Model prices and the spend a compile may make without --yes.")
+
+
+class DocumentDecl(_Strict):
+    path: str = Field(description="File path relative to the shelf folder.")
+    id: str | None = Field(default=None, description="Declared document id (letters, digits, '-'); default: from the path.")
+    title: str | None = Field(default=None, description="Title shown instead of the one read from the file.")
+
+
+class ShelfOptions(_Strict):
+    pdf_window_pages: int | None = Field(default=None, ge=1, description="Overrides pdf.window_pages for this shelf.")
+    use_outline: bool | None = Field(default=None, description="Overrides pdf.use_outline for this shelf.")
+
+
+class ShelfConfig(_Strict):
+    name: str | None = Field(default=None, description="Shelf name used in build/<name>/ and URLs; default: the folder name.")
+    title: str | None = Field(default=None, description="Shelf title; default: the folder name.")
+    description: str = Field(default="", description="One paragraph on what the shelf holds.")
+    include: list[str] = Field(default_factory=lambda: ["**/*"], description="Glob patterns (relative to the shelf) of files to compile.")
+    exclude: list[str] = Field(default_factory=list, description="Glob patterns of files to leave out.")
+    documents: list[DocumentDecl] = Field(default_factory=list, description="Per-document declarations (id, title).")
+    options: ShelfOptions = Field(default_factory=ShelfOptions, description="Per-shelf options.")
+
+
+def _problems(exc: ValidationError) -> list[str]:
+    problems = []
+    for error in exc.errors():
+        key = ".".join(str(part) for part in error["loc"]) or "(top level)"
+        if error["type"] == "extra_forbidden":
+            problems.append(f"{key}: unknown key; remove it or check its spelling")
+        elif error["type"] == "missing":
+            problems.append(f"{key}: required; add it")
+        else:
+            given = error.get("input")
+            problems.append(f"{key}: {error['msg']} (got {given!r})")
+    return problems
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(str(path), [f"not valid TOML: {exc}"]) from exc
+    except UnicodeDecodeError as exc:
+        raise SettingsError(str(path), ["not UTF-8 text; save it as UTF-8"]) from exc
+
+
+def load_settings(path: Path | None = None, overrides: dict[str, Any] | None = None) -> Settings:
+    """Settings from ``path`` (or $SHELFWISE_CONFIG, or ./shelfwise.toml when present), then CLI overrides.
+
+    ``overrides`` holds dotted keys whose value was actually given on the command line.
+    """
+    if path is None and os.environ.get("SHELFWISE_CONFIG"):
+        path = Path(os.environ["SHELFWISE_CONFIG"])
+    if path is None and Path("shelfwise.toml").exists():
+        path = Path("shelfwise.toml")
+    data: dict[str, Any] = _read_toml(path) if path else {}
+    for dotted, value in (overrides or {}).items():
+        if value is None:
+            continue
+        node = data
+        *parents, leaf = dotted.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        raise SettingsError(str(path or "settings"), _problems(exc)) from exc
+
+
+def load_shelf_config(shelf_dir: Path) -> ShelfConfig:
+    """The shelf's shelf.toml, validated; defaults when the folder has none."""
+    path = shelf_dir / "shelf.toml"
+    if not path.exists():
+        return ShelfConfig()
+    try:
+        return ShelfConfig.model_validate(_read_toml(path))
+    except ValidationError as exc:
+        raise SettingsError(str(path), _problems(exc)) from exc
+
+
+def settings_hash(*parts: Any) -> str:
+    """A short hash of the settings that shape an artifact (pydantic models or plain values)."""
+    plain = [p.model_dump(mode="json") if isinstance(p, BaseModel) else p for p in parts]
+    return hashlib.sha256(json.dumps(plain, sort_keys=True, default=str).encode()).hexdigest()[:12]

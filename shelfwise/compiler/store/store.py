@@ -1,0 +1,458 @@
+"""The compiled store: one SQLite file per shelf (build/<shelf>/store.sqlite).
+
+Schema changes are numbered functions in ``MIGRATIONS``; ``Store`` applies the
+missing ones on open. SQLite comes from ``pysqlite3`` when installed (its
+build can load extensions such as sqlite-vec; the pyenv Python's cannot).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import NamedTuple
+from pathlib import Path
+
+from shelfwise.compiler.errors import StoreError
+from shelfwise.compiler.records import Block, Figure, Section
+from shelfwise.compiler.ingest.renames import SectionAlias
+from shelfwise.compiler.store.vector_store import EMBEDDING_CACHE, VectorStore
+
+try:  # pragma: no cover - which one is installed depends on the platform
+    import pysqlite3.dbapi2 as sqlite3  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover
+    import sqlite3  # type: ignore[no-redef]
+
+log = logging.getLogger("shelfwise.store")
+
+__all__ = ["Store", "sqlite3", "MIGRATIONS", "DocumentRow", "FailureRow", "SectionBody", "FigureMeta"]
+
+
+def _m1(db) -> None:
+    db.executescript(
+        """
+        CREATE TABLE documents (
+            doc_id TEXT PRIMARY KEY,
+            path TEXT NOT NULL UNIQUE,
+            title TEXT NOT NULL,
+            format TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            reader TEXT NOT NULL,
+            reader_version TEXT NOT NULL,
+            settings_hash TEXT NOT NULL,
+            pages INTEGER NOT NULL,
+            n_sections INTEGER NOT NULL,
+            n_tables INTEGER NOT NULL,
+            n_figures INTEGER NOT NULL,
+            seconds REAL NOT NULL,
+            warnings TEXT NOT NULL DEFAULT '[]'
+        );
+        CREATE TABLE sections (
+            id TEXT PRIMARY KEY,
+            doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+            parent_id TEXT,
+            seq INTEGER NOT NULL,
+            level INTEGER NOT NULL,
+            heading TEXT NOT NULL,
+            heading_path TEXT NOT NULL,
+            text TEXT NOT NULL,
+            blocks TEXT NOT NULL,
+            page_start INTEGER,
+            page_end INTEGER,
+            content_hash TEXT NOT NULL
+        );
+        CREATE INDEX sections_doc ON sections(doc_id, seq);
+        CREATE TABLE figures (
+            id TEXT PRIMARY KEY,
+            doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+            section_id TEXT NOT NULL,
+            caption TEXT NOT NULL,
+            page INTEGER,
+            image BLOB,
+            image_hash TEXT,
+            description TEXT,
+            described_by TEXT
+        );
+        CREATE INDEX figures_doc ON figures(doc_id);
+        CREATE TABLE failures (
+            path TEXT PRIMARY KEY,
+            content_hash TEXT NOT NULL,
+            reason TEXT NOT NULL
+        );
+        CREATE TABLE vision_cache (
+            image_hash TEXT NOT NULL,
+            model TEXT NOT NULL,
+            description TEXT NOT NULL,
+            PRIMARY KEY (image_hash, model)
+        );
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """
+    )
+
+
+def _m_ledger(db) -> None:
+    """Assertion ledger, hooks, links, aliases, briefs, dossiers and the extraction cache (shelfwise/compiler/links/ledger.py, links.py)."""
+    db.executescript(
+        """
+        CREATE TABLE extraction_cache (
+            section_hash TEXT NOT NULL,
+            extractor TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            PRIMARY KEY (section_hash, extractor)
+        );
+        CREATE TABLE assertions (
+            id TEXT PRIMARY KEY,
+            doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+            section_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            statement TEXT NOT NULL,
+            quote TEXT NOT NULL,
+            detail TEXT NOT NULL,
+            extractor TEXT NOT NULL,
+            section_hash TEXT NOT NULL
+        );
+        CREATE INDEX assertions_doc ON assertions(doc_id, seq);
+        CREATE INDEX assertions_section ON assertions(section_id);
+        CREATE TABLE hooks (
+            id TEXT PRIMARY KEY,
+            doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+            section_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            relation TEXT NOT NULL,
+            text TEXT NOT NULL,
+            target TEXT NOT NULL,
+            quote TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'open',
+            reason TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX hooks_doc ON hooks(doc_id, seq);
+        CREATE TABLE links (
+            id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            src_doc TEXT NOT NULL,
+            src_section TEXT,
+            dst_doc TEXT NOT NULL,
+            dst_section TEXT,
+            evidence TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            hook_id TEXT
+        );
+        CREATE INDEX links_src ON links(src_doc);
+        CREATE INDEX links_dst ON links(dst_doc);
+        CREATE TABLE aliases (
+            short TEXT NOT NULL,
+            long TEXT NOT NULL,
+            decision TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            doc_id TEXT NOT NULL,
+            section_id TEXT NOT NULL,
+            decided_by TEXT NOT NULL,
+            PRIMARY KEY (short, long, doc_id)
+        );
+        CREATE TABLE ledger_state (
+            doc_id TEXT PRIMARY KEY REFERENCES documents(doc_id) ON DELETE CASCADE,
+            extracted TEXT NOT NULL
+        );
+        CREATE TABLE briefs (doc_id TEXT PRIMARY KEY, mode TEXT NOT NULL, body TEXT NOT NULL);
+        CREATE TABLE dossiers (topic TEXT PRIMARY KEY, doc_ids TEXT NOT NULL, body TEXT NOT NULL);
+        """
+    )
+
+
+def _m_search(db) -> None:
+    """Headed passages and the embedding cache (shelfwise/compiler/index/passages.py, vectors.py).
+
+    Passages carry no foreign key: the indexer deletes a changed document's
+    passages and their vectors itself. The vec0 tables sit beside them, one per
+    embedding model (the dimension is the model's), created by shelfwise/compiler/index/vectors.py.
+    """
+    db.executescript(
+        """
+        CREATE TABLE passages (
+            id INTEGER PRIMARY KEY,
+            model TEXT NOT NULL,
+            doc_id TEXT NOT NULL,
+            section_id TEXT NOT NULL,
+            ordinal INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            text_hash TEXT NOT NULL,
+            tokens INTEGER NOT NULL,
+            UNIQUE (model, section_id, ordinal)
+        );
+        CREATE INDEX passages_doc ON passages(model, doc_id);
+        """
+    )
+    db.execute(EMBEDDING_CACHE)
+
+
+def _m_section_aliases(db) -> None:
+    """Old ids of renamed sections and the section each now answers at (shelfwise/compiler/ingest/renames.py); a document's
+    aliases go with it."""
+    db.executescript(
+        """
+        CREATE TABLE section_aliases (
+            old_id TEXT PRIMARY KEY,
+            doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+            new_id TEXT NOT NULL,
+            old_heading TEXT NOT NULL,
+            score REAL NOT NULL
+        );
+        CREATE INDEX section_aliases_doc ON section_aliases(doc_id, new_id);
+        """
+    )
+
+
+MIGRATIONS: list[Callable] = [_m1, _m_ledger, _m_search, _m_section_aliases]
+
+
+class DocumentRow(dict):
+    """A documents row as a dict (keys are the column names)."""
+
+
+class FailureRow(dict):
+    """A failures row: path, content_hash, reason."""
+
+
+@dataclass(frozen=True)
+class SectionBody:
+    """What search reads of a section: its ids, heading, heading path and own text."""
+
+    id: str
+    doc_id: str
+    heading: str
+    heading_path: list[str]
+    text: str
+
+
+class FigureMeta(NamedTuple):
+    """A figure as its page's input hash sees it (a tuple: it is hashed as a JSON list)."""
+
+    id: str
+    caption: str
+    description: str | None
+    described_by: str | None
+    image_hash: str | None
+
+
+class Store:
+    """One shelf's compiled store."""
+
+    def __init__(self, path: Path, *, create: bool = True):
+        self.path = Path(path)
+        if not create and not self.path.exists():
+            raise StoreError(f"no compiled store at {self.path}; run 'shelfwise build' on the shelf first")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(str(self.path), check_same_thread=False)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA foreign_keys = ON")
+        self.db.execute("PRAGMA journal_mode = WAL")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Apply the missing numbered migrations. A store written by an older shelfwise is said so (``migrated`` and a
+        warning naming what was added); a newer one is refused, never misread."""
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > len(MIGRATIONS):
+            raise StoreError(f"{self.path} was written by a newer shelfwise (schema {version}); upgrade shelfwise")
+        for number in range(version, len(MIGRATIONS)):
+            with self.db:
+                MIGRATIONS[number](self.db)
+                self.db.execute(f"PRAGMA user_version = {number + 1}")
+        self.migrated = [MIGRATIONS[n].__name__.removeprefix("_m_") for n in range(version, len(MIGRATIONS))] if version else []
+        if self.migrated:
+            log.warning("%s: store schema %d migrated to %d (added: %s); what it held is kept, and the new tables fill on "
+                        "the next 'shelfwise build'", self.path, version, len(MIGRATIONS), ", ".join(self.migrated))
+
+    def close(self) -> None:
+        self.db.close()
+
+    @property
+    def ledger(self):
+        """The ledger's tables (``shelfwise.compiler.store.ledger_store.LedgerStore``): assertions, hooks, links, aliases, briefs."""
+        from shelfwise.compiler.store.ledger_store import LedgerStore
+
+        return LedgerStore(self.db)
+
+    @property
+    def vectors(self) -> VectorStore:
+        """The dense index's tables (``shelfwise.compiler.store.vector_store.VectorStore``): passages, vec0 tables, the embedding cache."""
+        return VectorStore(self.db)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self.db:
+            yield
+
+    # --- documents -------------------------------------------------------------
+    def documents(self) -> list[DocumentRow]:
+        rows = self.db.execute("SELECT * FROM documents ORDER BY path").fetchall()
+        return [DocumentRow(dict(row)) for row in rows]
+
+    def document(self, doc_id: str) -> DocumentRow | None:
+        row = self.db.execute("SELECT * FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
+        return DocumentRow(dict(row)) if row else None
+
+    def put_document(self, row: dict, sections: list[Section], figures: list[Figure], aliases: list[SectionAlias] = ()) -> None:
+        """Replace one document and everything it holds (with the old ids of its renamed sections), in one transaction."""
+        with self.db:
+            self.db.execute("DELETE FROM documents WHERE doc_id = ? OR path = ?", (row["doc_id"], row["path"]))
+            columns = ", ".join(row)
+            marks = ", ".join("?" for _ in row)
+            self.db.execute(f"INSERT INTO documents ({columns}) VALUES ({marks})", list(row.values()))
+            self.db.executemany(
+                "INSERT INTO sections VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                [_section_row(section) for section in sections],
+            )
+            self.db.executemany(
+                "INSERT INTO figures VALUES (?,?,?,?,?,?,?,?,?)",
+                [
+                    (f.id, f.doc_id, f.section_id, f.caption, f.page, f.image, f.image_hash, f.description, f.described_by)
+                    for f in figures
+                ],
+            )
+            self.db.executemany(
+                "INSERT INTO section_aliases (old_id, doc_id, new_id, old_heading, score) VALUES (?, ?, ?, ?, ?)",
+                [(a.old_id, a.doc_id, a.new_id, a.old_heading, a.score) for a in aliases],
+            )
+            self.db.execute("DELETE FROM failures WHERE path = ?", (row["path"],))
+
+    def remove_document(self, doc_id: str) -> None:
+        with self.db:
+            self.db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
+
+    # --- sections ----------------------------------------------------------------
+    def sections(self, doc_id: str | None = None) -> list[Section]:
+        if doc_id is None:
+            rows = self.db.execute(
+                "SELECT s.* FROM sections s JOIN documents d USING (doc_id) ORDER BY d.path, s.seq"
+            ).fetchall()
+        else:
+            rows = self.db.execute("SELECT * FROM sections WHERE doc_id = ? ORDER BY seq", (doc_id,)).fetchall()
+        return [_section_from_row(row) for row in rows]
+
+    def section(self, section_id: str) -> Section | None:
+        row = self.db.execute("SELECT * FROM sections WHERE id = ?", (section_id,)).fetchone()
+        return _section_from_row(row) if row else None
+
+    def section_labels(self) -> dict[str, tuple[str, str]]:
+        """Section id -> (document id, heading), by document id then position."""
+        return {row[0]: (row[1], row[2]) for row in self.db.execute("SELECT id, doc_id, heading FROM sections ORDER BY doc_id, seq")}
+
+    def figure_meta(self, doc_id: str) -> list[FigureMeta]:
+        """What a document page shows of its figures (no image bytes), by figure id."""
+        rows = self.db.execute("SELECT id, caption, description, described_by, image_hash FROM figures WHERE doc_id = ? ORDER BY id", (doc_id,))
+        return [FigureMeta(*row) for row in rows]
+
+    def figure_images(self, doc_id: str) -> list[tuple[str, str | None]]:
+        """(figure id, image hash) of a document's figures that have an image, by figure id."""
+        rows = self.db.execute("SELECT id, image_hash FROM figures WHERE doc_id = ? AND image IS NOT NULL ORDER BY id", (doc_id,))
+        return [(row[0], row[1]) for row in rows]
+
+    def section_count(self, *, with_text: bool = False) -> int:
+        """How many sections the store holds (``with_text``: only those with text of their own)."""
+        return self.db.execute("SELECT count(*) FROM sections" + (" WHERE text != ''" if with_text else "")).fetchone()[0]
+
+    def long_section_headings(self, min_chars: int, limit: int) -> list[str]:
+        """Headings of sections below a title with more than ``min_chars`` characters of text, the first ``limit`` by id."""
+        rows = self.db.execute("SELECT heading FROM sections WHERE level >= 1 AND length(text) > ? ORDER BY id LIMIT ?", (min_chars, limit))
+        return [row[0] for row in rows]
+
+    def section_bodies(self) -> list[SectionBody]:
+        """Every section's heading and text, in the order they were stored (blocks left out: search reads text)."""
+        rows = self.db.execute("SELECT id, doc_id, heading, heading_path, text FROM sections").fetchall()
+        return [SectionBody(row[0], row[1], row[2], json.loads(row[3]), row[4]) for row in rows]
+
+    def text_section_ids(self, doc_ids: list[str]) -> list[str]:
+        """The ids of the sections with text of some documents, by document id then position."""
+        rows = self.db.execute(
+            f"SELECT id FROM sections WHERE doc_id IN ({','.join('?' for _ in doc_ids)}) AND text != '' ORDER BY doc_id, seq", doc_ids)
+        return [row[0] for row in rows]
+
+    def section_aliases(self, doc_id: str | None = None) -> list[SectionAlias]:
+        """The old ids of renamed sections (of one document, or all), by old id."""
+        query = "SELECT old_id, doc_id, new_id, old_heading, score FROM section_aliases"
+        rows = self.db.execute(query + (" WHERE doc_id = ?" if doc_id else "") + " ORDER BY old_id", (doc_id,) if doc_id else ()).fetchall()
+        return [SectionAlias(*row) for row in rows]
+
+    def section_alias(self, old_id: str) -> SectionAlias | None:
+        """Where a renamed section's old id now answers, or None."""
+        row = self.db.execute("SELECT old_id, doc_id, new_id, old_heading, score FROM section_aliases WHERE old_id = ?", (old_id,)).fetchone()
+        return SectionAlias(*row) if row else None
+
+    def figures(self, doc_id: str | None = None) -> list[Figure]:
+        query = "SELECT * FROM figures" + (" WHERE doc_id = ?" if doc_id else "") + " ORDER BY id"
+        rows = self.db.execute(query, (doc_id,) if doc_id else ()).fetchall()
+        return [Figure(**dict(row)) for row in rows]
+
+    # --- failures ------------------------------------------------------------------
+    def failures(self) -> list[FailureRow]:
+        return [FailureRow(dict(row)) for row in self.db.execute("SELECT * FROM failures ORDER BY path")]
+
+    def put_failure(self, path: str, content_hash: str, reason: str) -> None:
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO failures VALUES (?,?,?)", (path, content_hash, reason))
+
+    def clear_failure(self, path: str) -> None:
+        with self.db:
+            self.db.execute("DELETE FROM failures WHERE path = ?", (path,))
+
+    # --- caches and meta -----------------------------------------------------------
+    def vision_description(self, image_hash: str, model: str) -> str | None:
+        row = self.db.execute(
+            "SELECT description FROM vision_cache WHERE image_hash = ? AND model = ?", (image_hash, model)
+        ).fetchone()
+        return row[0] if row else None
+
+    def put_vision_description(self, image_hash: str, model: str, description: str) -> None:
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO vision_cache VALUES (?,?,?)", (image_hash, model, description))
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+
+def _section_row(section: Section) -> tuple:
+    import hashlib
+
+    blocks = json.dumps([block.model_dump(exclude_defaults=True) for block in section.blocks], ensure_ascii=False)
+    content = "\x1f".join([*section.heading_path, section.text])
+    return (
+        section.id,
+        section.doc_id,
+        section.parent_id,
+        section.seq,
+        section.level,
+        section.heading,
+        json.dumps(section.heading_path, ensure_ascii=False),
+        section.text,
+        blocks,
+        section.page_start,
+        section.page_end,
+        hashlib.sha256(content.encode("utf-8")).hexdigest(),
+    )
+
+
+def _section_from_row(row) -> Section:
+    return Section(
+        id=row["id"],
+        doc_id=row["doc_id"],
+        parent_id=row["parent_id"],
+        seq=row["seq"],
+        level=row["level"],
+        heading=row["heading"],
+        heading_path=json.loads(row["heading_path"]),
+        blocks=[Block(**block) for block in json.loads(row["blocks"])],
+        page_start=row["page_start"],
+        page_end=row["page_end"],
+    )

@@ -1,0 +1,82 @@
+"""Per-answer metrics read from a stored run line and its grade (paper §4.2).
+
+- verified share against displayed sentences (§6.4): every statement the answer
+  displays (each sentence of a paragraph, each list item, each table row;
+  headings, the mode and removal footers, the plain not-covered lines (and the not-in-documents lines), quoted code
+  blocks and fragments under three words left out) counts in the denominator; it counts as verified
+  when it stands inside a unit the checker or code confirmed (shelfwise.api.draft.gate.CHECKED).
+- label against grade: an answer labelled complete or conditional claims
+  completeness, partial or not_in_documents does not; the grade says complete
+  when every must item got full credit. They agree when both say the same.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shelfwise.api.present.complete import NOT_IN_DOCUMENTS
+from shelfwise.api.draft.gate import CHECKED
+from shelfwise.api.present.render import NO_REFERENCES
+from shelfwise.compiler.links.ledger import sentences
+from shelfwise.eval.judge import _plain, blind_text
+
+__all__ = ["displayed_statements", "verified_share", "label_agrees", "CLAIMS_COMPLETE"]
+
+CLAIMS_COMPLETE = ("complete", "conditional")
+_RULE = re.compile(r"^\|?\s*:?-{3,}")
+_SOURCE_LABEL = re.compile(r"^\*\*[^*]+:\*\*$")
+"""A line that only names the document the list or table under it comes from ("**WI-022:**")."""
+
+
+def displayed_statements(markdown: str, not_covered: list[str] | None = None) -> list[str]:
+    """The statements an answer displays, in order (see the module docstring for what is left out)."""
+    gaps = {_plain(line) for line in (not_covered or [])} | {_plain(f"{NOT_IN_DOCUMENTS}."), _plain(NO_REFERENCES)}
+    out: list[str] = []
+    lines = blind_text(markdown).splitlines()
+    fence = ""
+    for number, line in enumerate(lines):
+        text = line.strip()
+        run = re.match(r"`{3,}", text)
+        if fence:  # a quoted code block is shown as its document has it: not a statement
+            fence = "" if run and text == fence else fence
+            continue
+        if run:
+            fence = run.group(0)
+            continue
+        if not text or text.startswith("#") or _RULE.match(text) or _SOURCE_LABEL.match(text) or _plain(text) in gaps:
+            continue
+        if text.startswith("|"):
+            following = lines[number + 1].strip() if number + 1 < len(lines) else ""
+            if _RULE.match(following):
+                continue  # a table's header row
+            out.append(text)
+            continue
+        text = re.sub(r"^(?:[-*]|\d+\.)\s+", "", text)
+        out.extend(s for s in sentences(text) if len(s.split()) >= 3 and _plain(s) not in gaps)
+    return out
+
+
+def verified_share(record: dict) -> tuple[int, int]:
+    """(verified, displayed) statements of one answer record."""
+    answer = record.get("answer") or {}
+    checked = [_plain(s["text"]) for s in answer.get("sentences", []) if s.get("status") in CHECKED]
+    shown = displayed_statements(answer.get("markdown", ""), answer.get("not_covered"))
+    verified = 0
+    for statement in shown:
+        piece = _plain(statement)
+        if piece and any(piece in unit or unit in piece for unit in checked if unit):
+            verified += 1
+    return verified, len(shown)
+
+
+def label_agrees(label: str | None, item_scores: list[float], expect: str = "") -> bool | None:
+    """Whether the answer's own label matches its grade; None when either is missing. A not-in-documents question
+    agrees when labelled not_in_documents; a false-premise one when not labelled complete (its premise fails)."""
+    if expect == "not_in_documents" and label:
+        return label == "not_in_documents"
+    if expect == "false_premise" and label:
+        return label not in CLAIMS_COMPLETE
+    if not label or label == "n/a" or not item_scores:
+        return None
+    graded_complete = all(score >= 1.0 for score in item_scores)
+    return (label in CLAIMS_COMPLETE) == graded_complete
