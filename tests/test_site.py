@@ -16,6 +16,7 @@ from shelfwise.compiler.settings import Settings
 from shelfwise.compiler.site.site import build_site, site_stage
 from shelfwise.compiler.store.store import Store
 from tests.test_pages import make_store
+from tests.site_fixtures import broken_templates
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -106,9 +107,7 @@ def test_hostile_document_is_inert_in_the_site(widget_site):
 def test_failed_build_keeps_the_last_good_site(widget_site, tmp_path):
     store, folder, _ = widget_site
     index = (folder / "site/index.html").read_text(encoding="utf-8")
-    templates = tmp_path / "templates"
-    templates.mkdir()
-    (templates / "coverage.md.j2").write_text("# Coverage\n\nSee [the missing page](nowhere.md).\n", encoding="utf-8")
+    templates = broken_templates(tmp_path)
     with pytest.raises(SiteError) as caught:
         build_site(store, folder, templates_dir=templates)
     assert "the last good site is kept" in str(caught.value) and "nowhere.md" in str(caught.value)

@@ -18,6 +18,7 @@ from shelfwise.compiler.site.site import build_site
 from shelfwise.compiler.site.site_incremental import MANIFEST, check_anchor_links
 from shelfwise.compiler.store.store import Store
 from tests.test_pages import H, P, png, put
+from tests.site_fixtures import broken_templates
 
 LASTMOD = re.compile(r"<lastmod>\d{4}-\d{2}-\d{2}</lastmod>")
 
@@ -164,9 +165,7 @@ def test_a_missing_manifest_builds_in_full(built):
 def test_a_failed_incremental_build_keeps_the_last_good_site(built, tmp_path):
     store, out, _ = built
     index = (out / "site/coverage.html").read_text(encoding="utf-8")
-    templates = tmp_path / "templates"
-    templates.mkdir()
-    (templates / "coverage.md.j2").write_text("# Coverage\n\nSee [the missing page](nowhere.md).\n", encoding="utf-8")
+    templates = broken_templates(tmp_path)
     lines = []
     with pytest.raises(SiteError) as caught:
         build_site(store, out, templates_dir=templates, progress=lines.append)
