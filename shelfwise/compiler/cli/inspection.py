@@ -1,4 +1,4 @@
-"""Inspection commands of `shelfwise` (documents, sections), kept apart from cli.py to keep both small."""
+"""`shelfwise documents`, `sections`, `ledger` and `links`: what a compiled store holds, read from the command line."""
 
 from __future__ import annotations
 
