@@ -55,7 +55,8 @@ def shelf_build_dir(shelf_dir: Path, settings: Settings, config: ShelfConfig | N
 def shelf_dir_for(shelf: str, settings) -> Path:
     """A compiled shelf's build folder (its root, holding ``current`` and ``generations/``) from its build
     folder, its shelf folder or its name under the build dir: the one resolver of a shelf's build folder
-    (``current_build``, ``shelfwise.api.server.serve``, ``shelfwise.compiler.search.search_cli`` and ``shelfwise.compiler.cli.inspection`` go through it)."""
+    (``current_build``, ``shelfwise.api.server.serve``, ``shelfwise.compiler.search.search_cli``,
+    ``shelfwise.compiler.cli.inspection`` and the eval runs go through it)."""
     path = Path(shelf)
     if (path / "store.sqlite").exists():
         return path

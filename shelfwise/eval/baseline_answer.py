@@ -87,6 +87,7 @@ def run_baseline_answers(questions_path: Path, *, runs: int = 1, label: str | No
                          build_dir: Path | None = None, progress: Callable[[str], None] = lambda line: None,
                          runs_dir: Path = RUNS_DIR, http_client=None, embedder=None) -> Path | None:
     """The baseline over every question ``runs`` times -> eval/runs/<label>/; None (n.m.) when no writer model is configured."""
+    from shelfwise.compiler.build import current_build
     from shelfwise.compiler.index.embedders import embedder_from_settings
     from shelfwise.compiler.store.store import Store
     from shelfwise.eval.baseline import ChunkIndex
@@ -98,7 +99,8 @@ def run_baseline_answers(questions_path: Path, *, runs: int = 1, label: str | No
     questions = load_questions(Path(questions_path))
     build_dir = Path(build_dir or settings.build_dir)
     names = sorted({q.shelf for q in questions})
-    missing = [n for n in names if not (build_dir / n / "store.sqlite").exists()]
+    built = {n: current_build(build_dir / n) for n in names}  # the one resolver of a shelf's current build
+    missing = [n for n in names if not (built[n] / "store.sqlite").exists()]
     if missing:
         raise ShelfwiseError(f"shelf(s) {', '.join(missing)} not compiled under {build_dir}; compile each first: "
                              + "; ".join(build_hint(n) for n in missing))
@@ -109,7 +111,7 @@ def run_baseline_answers(questions_path: Path, *, runs: int = 1, label: str | No
             "system": "chunk RAG (2000/250, bm25+dense, top 16)", "mode": "chunk RAG", "models": {"writer": model},
             "answer_settings": {"top_chunks": TOP_CHUNKS}, "label": label, "commits": [_commit()]}
     embedder = embedder if embedder is not None else embedder_from_settings(settings)
-    stores = {n: Store(build_dir / n / "store.sqlite", create=False) for n in names}
+    stores = {n: Store(built[n] / "store.sqlite", create=False) for n in names}
     indexes = {}
     try:
         for name in names:

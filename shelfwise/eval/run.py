@@ -83,10 +83,12 @@ def build_hint(shelf: str) -> str:
 
 def _open(questions: list[Question], settings: Settings, build_dir: Path, embedder):
     from shelfwise.api.shelves import open_shelves
+    from shelfwise.compiler.build import current_build
     from shelfwise.compiler.index.embedders import embedder_from_settings
 
     names = sorted({q.shelf for q in questions})
-    missing = [n for n in names if not (build_dir / n / "store.sqlite").exists() or not (build_dir / n / "lexical").exists()]
+    built = {n: current_build(build_dir / n) for n in names}  # the one resolver of a shelf's current build
+    missing = [n for n in names if not (built[n] / "store.sqlite").exists() or not (built[n] / "lexical").exists()]
     if missing:
         raise ShelfwiseError(f"shelf(s) {', '.join(missing)} not compiled under {build_dir}; compile each first: "
                              + "; ".join(build_hint(n) for n in missing))
