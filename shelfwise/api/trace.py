@@ -97,7 +97,7 @@ class TraceStore:
     def put(self, trace: Trace) -> None:
         with self._lock, self.db:
             self.db.execute(
-                "INSERT OR REPLACE INTO traces VALUES (?,?,?,?,?,?,?)",
+                "INSERT OR REPLACE INTO traces (trace_id, created, token, shelves, question, label, body) VALUES (?,?,?,?,?,?,?)",
                 (
                     trace.trace_id,
                     trace.created,

@@ -306,11 +306,13 @@ class Store:
             marks = ", ".join("?" for _ in row)
             self.db.execute(f"INSERT INTO documents ({columns}) VALUES ({marks})", list(row.values()))
             self.db.executemany(
-                "INSERT INTO sections VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO sections (id, doc_id, parent_id, seq, level, heading, heading_path, text, blocks, page_start, page_end, "
+                "content_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 [_section_row(section) for section in sections],
             )
             self.db.executemany(
-                "INSERT INTO figures VALUES (?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO figures (id, doc_id, section_id, caption, page, image, image_hash, description, described_by) "
+                "VALUES (?,?,?,?,?,?,?,?,?)",
                 [
                     (f.id, f.doc_id, f.section_id, f.caption, f.page, f.image, f.image_hash, f.description, f.described_by)
                     for f in figures
@@ -396,7 +398,7 @@ class Store:
 
     def put_failure(self, path: str, content_hash: str, reason: str) -> None:
         with self.db:
-            self.db.execute("INSERT OR REPLACE INTO failures VALUES (?,?,?)", (path, content_hash, reason))
+            self.db.execute("INSERT OR REPLACE INTO failures (path, content_hash, reason) VALUES (?,?,?)", (path, content_hash, reason))
 
     def clear_failure(self, path: str) -> None:
         with self.db:
@@ -411,7 +413,7 @@ class Store:
 
     def put_vision_description(self, image_hash: str, model: str, description: str) -> None:
         with self.db:
-            self.db.execute("INSERT OR REPLACE INTO vision_cache VALUES (?,?,?)", (image_hash, model, description))
+            self.db.execute("INSERT OR REPLACE INTO vision_cache (image_hash, model, description) VALUES (?,?,?)", (image_hash, model, description))
 
     def get_meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -419,7 +421,7 @@ class Store:
 
     def set_meta(self, key: str, value: str) -> None:
         with self.db:
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+            self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
 
 def _section_row(section: Section) -> tuple:
