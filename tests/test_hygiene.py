@@ -14,7 +14,8 @@ from litestar.testing import TestClient
 from answer_shelves import HashEmbedder, tenant_builds
 from shelfwise.api.server.app import create_app
 from shelfwise.api.server.hygiene import clean_text, json_depth
-from shelfwise.api.trace import TraceStore
+from shelfwise.api.trace import TRACE_SCHEMA, TraceStore
+from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.settings import Settings
 from tests.test_browser import _free_port, _wait
 
@@ -70,6 +71,15 @@ def test_old_traces_are_pruned_by_the_retention_setting(builds, tmp_path):
     pruned = TraceStore(tmp_path / "traces.sqlite", retention_days=30)
     assert pruned.get(trace_id) is None
     pruned.close()
+
+
+def test_a_traces_file_is_numbered_and_one_from_a_newer_shelfwise_is_refused(tmp_path):
+    store = TraceStore(tmp_path / "traces.sqlite")
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == TRACE_SCHEMA
+    store.db.execute(f"PRAGMA user_version = {TRACE_SCHEMA + 1}")
+    store.close()
+    with pytest.raises(ShelfwiseError, match=r"written by a newer shelfwise \(trace schema 2\); upgrade shelfwise"):
+        TraceStore(tmp_path / "traces.sqlite")
 
 
 def test_the_openapi_document_declares_the_error_bodies(builds, tmp_path):

@@ -15,9 +15,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.store.store import sqlite3
 
-__all__ = ["StepCost", "Trace", "TraceStore", "new_trace_id", "format_trace", "now_iso"]
+__all__ = ["StepCost", "Trace", "TraceStore", "new_trace_id", "format_trace", "now_iso", "TRACE_SCHEMA"]
 
 
 class StepCost(BaseModel):
@@ -67,6 +68,10 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+TRACE_SCHEMA = 1
+"""The traces table's schema number (SQLite's user_version); a file of a newer one is refused, never misread."""
+
+
 class TraceStore:
     """The traces database (one SQLite file), safe to share between request threads."""
 
@@ -78,12 +83,17 @@ class TraceStore:
         self._stored = 0
         self.db = sqlite3.connect(str(self.path), check_same_thread=False)
         self.db.execute("PRAGMA journal_mode = WAL")
-        with self.db:
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > TRACE_SCHEMA:
+            raise ShelfwiseError(f"{self.path} was written by a newer shelfwise (trace schema {version}); upgrade shelfwise "
+                                 "or point api.trace_db at another file")
+        with self.db:  # schema 1 is the first numbered one: an unnumbered file of schema 1's table is schema 1
             self.db.execute(
                 "CREATE TABLE IF NOT EXISTS traces (trace_id TEXT PRIMARY KEY, created TEXT NOT NULL, token TEXT NOT NULL, "
                 "shelves TEXT NOT NULL, question TEXT NOT NULL, label TEXT NOT NULL, body TEXT NOT NULL)"
             )
             self.db.execute("CREATE INDEX IF NOT EXISTS traces_created ON traces(created)")
+            self.db.execute(f"PRAGMA user_version = {TRACE_SCHEMA}")
         self.prune()
 
     def prune(self) -> int:
