@@ -322,7 +322,9 @@ def test_widget_on_a_phone_fits_keeps_the_cited_passage_in_view_and_steps_aside_
     # on a phone the restored panel stays closed after a citation, so it does not cover the cited passage
     page.locator("p.sw-ask-sentence a.sw-ask-cite").first.click()
     page.wait_for_url(f"**/site/documents/rfc9001-txt.html#{grant.id}")
-    page.wait_for_function("document.querySelector('.sw-ask-toggle') && document.querySelector('.sw-ask-toggle').dataset.turns === '1'")
+    # a new page of the site loads Material's scripts and the widget: on a loaded 2-core machine that took over 15 s
+    page.wait_for_function("document.querySelector('.sw-ask-toggle') && document.querySelector('.sw-ask-toggle').dataset.turns === '1'",
+                           timeout=45000)
     assert page.locator("#sw-ask-panel").is_hidden() and page.locator(f'[id="{grant.id}"]').is_visible()
     toggle.click()
     assert page.locator(".sw-ask-question").all_inner_texts() == ["How often may the code be sent?"]
