@@ -29,7 +29,7 @@ from shelfwise.compiler.errors import SearchError
 from shelfwise.compiler.index.lexical_scores import BlockScorer
 from shelfwise.compiler.records import Section
 
-__all__ = ["LexicalIndex", "update_lexical", "indexed_doc_ids", "FIELD_BOOSTS", "MAX_QUERY_TERMS"]
+__all__ = ["LexicalIndex", "update_lexical", "indexed_doc_ids", "FIELD_BOOSTS", "MAX_QUERY_TERMS", "WRITER_MB"]
 
 SCHEMA_VERSION = "1"
 MAX_QUERY_TERMS = 96
@@ -67,6 +67,12 @@ def _open_or_create(index_dir: Path):
     return ix, True
 
 
+WRITER_MB = 512
+"""Memory whoosh's writer pools postings in before it spills a run to disk (128 before). Indexing the bench's
+5,000-document shelf (60,250 sections) from its store, side by side: 128 MB 22.6 s, 512 MB 16.0 s; 1,000 documents
+3.2 s with either. With 128 the stage grew as documents^1.22 (the runs' merge); with 512 as documents^1.0."""
+
+
 def _section_document(title: str, section: Section, captions: list[str]) -> dict:
     return {
         "section_id": section.id,
@@ -94,7 +100,7 @@ def update_lexical(
     in it is dropped too (a self-healing sweep). Returns counts.
     """
     ix, fresh = _open_or_create(Path(index_dir))
-    writer = ix.writer(limitmb=128)
+    writer = ix.writer(limitmb=WRITER_MB)
     added = deleted_docs = 0
     try:
         drop = set(removed_doc_ids)
