@@ -134,9 +134,7 @@ def changed_rule(old: str, current: list[str]) -> bool:
 
 def _restated(old: str, current: list[str]) -> bool:
     """Whether a current sentence states the same rule as ``old`` with the same numbers (the old one adds nothing)."""
-    words, figures = _rule_words(old), _figures(old)
-    return any(len(words & _rule_words(t)) / max(len(words | _rule_words(t)), 1) >= SAME_RULE and figures == _figures(t)
-               for t in current)
+    return any(same_rule(old, text) and _figures(old) == _figures(text) for text in current)
 
 
 def current_first(units: list, asks: list[str]) -> list:

@@ -24,7 +24,7 @@ from shelfwise.api.draft.rank import MIN_SHOWN, Pool, build_pool, changed_rules,
 from shelfwise.api.terms import capitalised_phrases, identifiers, normalise, word_stems
 from shelfwise.compiler.links.ledger import sentences
 
-__all__ = ["Unit", "Draft", "Writer", "ExtractiveWriter", "section_units", "coverage", "is_question", "COVERED", "MIN_SHOWN"]
+__all__ = ["Unit", "Draft", "Writer", "ExtractiveWriter", "section_units", "introduces_code", "coverage", "is_question", "COVERED", "MIN_SHOWN"]
 
 UnitKind = Literal["sentence", "list_item", "step", "table_header", "table_row", "figure", "heading", "connective", "code"]
 COVERED = 0.75
@@ -53,6 +53,11 @@ CODE_CHARS = 600
 """A code block this long or shorter may follow the sentence that introduces it ("you would write:"); never alone."""
 PROSE_CELL = 200
 """A one-column table with a cell longer than this is prose in a box: its cells are split into sentences, not shown as rows."""
+
+
+def introduces_code(text: str) -> bool:
+    """Whether a sentence introduces what follows it ("you would write:", "the definition::")."""
+    return text.rstrip().endswith(":")
 
 
 class Unit(BaseModel):
@@ -327,7 +332,7 @@ class ExtractiveWriter:
         for score, p_index in sorted(picked, key=lambda e: e[1]):
             unit = pool.units[p_index]
             after = p_index + 1
-            if (unit.kind in ("sentence", "list_item", "step") and unit.text.rstrip().endswith(":") and after < len(pool.units)
+            if (unit.kind in ("sentence", "list_item", "step") and introduces_code(unit.text) and after < len(pool.units)
                     and after not in have and pool.units[after].kind == "code"
                     and pool.units[after].section_id == unit.section_id and pool.units[after].order[1] == unit.order[1] + 1):
                 if used + len(pool.units[after].text) > budget * 1.3:

@@ -20,7 +20,7 @@ import re
 
 from shelfwise.api.currency import current_first, label_units
 from shelfwise.api.shelves import OpenShelf
-from shelfwise.api.draft.write import STRONG, Unit, is_question
+from shelfwise.api.draft.write import STRONG, Unit, introduces_code, is_question
 
 __all__ = ["shape_answer", "is_question", "statement_key"]
 
@@ -131,7 +131,7 @@ def _fit(units: list[Unit], max_chars: int, quoted: bool) -> tuple[list[Unit], s
         keep = [u for u in keep if u.kind != "table_header" or u.group in groups]
         # a code block stays only after the sentence introducing it
         return [u for i, u in enumerate(keep) if u.kind != "code" or (i and keep[i - 1].citations[:1] == u.citations[:1]
-                                                                      and keep[i - 1].text.rstrip().endswith(":"))]
+                                                                      and introduces_code(keep[i - 1].text))]
 
     for index in candidates:
         unit = units[index]
