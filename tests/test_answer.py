@@ -345,3 +345,74 @@ def test_an_answer_over_two_shelves_names_each_sentences_shelf(tenants):
     assert by_shelf == {"alpha", "beta"}
     for sentence in answer.sentences:
         assert all(sid in tenants[sentence.shelf].sections for sid in sentence.citations)
+
+
+def test_a_glossary_entry_headed_by_the_asked_term_defines_it_though_its_text_never_repeats_the_term():
+    shelf = _memory_shelf({
+        "glossary": ("Appendix A Definitions", "definitions.md", [
+            ("Memorized Secret", [_p("A type of authenticator comprised of a character string intended to be remembered. "
+                                     "It is also known as a password.")]),
+            ("Salt", [_p("A non-secret value used in a cryptographic process.")]),
+        ]),
+        "usability": ("10 Usability", "usability.md", [("Entry", [_p(
+            "Users often struggle to type a memorized secret on a phone. A memorized secret typically consists of digits.")])]),
+    })
+    _, draft = _write(shelf, "What is a memorized secret?")
+    best = max(draft.units, key=lambda u: u.score)
+    assert best.text.startswith("A type of authenticator comprised of a character string")
+    from shelfwise.api.draft.definitions import asked_entry, entry_keys
+
+    assert asked_entry("What are access tokens?") == "access token"
+    assert "access token" in entry_keys("1.4.  Access Token").split("\x1f")
+    assert set(entry_keys("Federation Assurance Level (FAL)").split("\x1f")) >= {"federation assurance level", "fal"}
+    assert asked_entry("How long does a token last?") == ""
+
+
+def test_a_list_item_means_what_the_sentence_introducing_its_list_says():
+    from shelfwise.api.draft.rank import build_pool
+    from shelfwise.api.draft.write import section_units
+    from shelfwise.api.reading.read import Reading, ReadSection
+    from shelfwise.compiler.records import Block
+
+    shelf = _memory_shelf({"sp": ("SP 800-63-3", "sp.md", [("Changes", [
+        _p("Other areas updated in this revision include:"),
+        Block(kind="list_item", text="Terminology changes, including the use of authenticator in place of token."),
+        Block(kind="list_item", text="A new model for identity proofing."),
+        _p("Lunch is served at noon."),
+    ])])})
+    sid = shelf.doc_sections["sp"][0]
+    reading = Reading(budget=1, scope_chars=1, whole_scope=True, chars_read=1, not_opened=[],
+                      sections=[ReadSection(shelf="mem", section_id=sid, doc_id="sp", chars=1, why="whole scope")])
+    pool = build_pool(reading, {"mem": shelf}, section_units)
+    items = [u for u in pool.units if u.kind == "list_item"]
+    assert len(items) == 2 and all({"updat", "revis"} <= u.context for u in items), [u.context for u in items]
+    lunch = next(u for u in pool.units if u.text.startswith("Lunch"))
+    assert "updat" not in lunch.context
+
+
+def test_a_document_without_an_identifier_is_named_by_its_short_name_as_its_title_writes_it():
+    from shelfwise.api.reading.names import document_names, named_by_name
+
+    titles = {"mit": "MIT License", "raptor": "RAPTOR: Recursive Abstractive Processing for Tree-Organized Retrieval",
+              "densex": "Dense X Retrieval: What Retrieval Granularity Should We Use?", "pep-484": "Type Hints",
+              "sec6": "6 Assertions", "owasp-2017": "OWASP Top 10 - 2017", "owasp-2017-slides": "OWASP Top 10 2017"}
+    assert document_names("MIT License") == {"MIT", "MIT License"}
+    assert named_by_name("Do the MIT and Apache-2.0 licences come with a warranty?", titles) == {"mit"}
+    assert named_by_name("What do Dense X Retrieval and RAPTOR index?", titles) == {"densex", "raptor"}
+    assert named_by_name("How are type hints evaluated? Which assertions are signed?", titles) == set()  # words, not names
+    assert named_by_name("How was the data for the OWASP Top 10 2017 gathered?", titles) == {"owasp-2017", "owasp-2017-slides"}
+    assert named_by_name("Who submitted it?", titles) == set()
+    shelf = _memory_shelf({
+        "mit-txt": ("MIT License", "mit.txt", [("MIT License", [_p("The software is provided as is, without warranty of any kind.")])]),
+        "apache": ("Apache License 2.0", "apache-2.0.txt", [("7 Disclaimer", [_p("Licensor provides the Work without warranty.")])]),
+    })
+    plan, _ = _write(shelf, "Does the MIT licence come with a warranty?")
+    assert plan.obligations[0].documents == ["mit-txt"]
+
+
+def test_a_year_the_question_gives_names_that_edition_of_a_series_it_names():
+    from shelfwise.api.reading.names import named_by_name
+
+    titles = {"2013": "OWASP Top 10 - 2013", "2017": "OWASP Top 10 - 2017", "plan": "OWASP Top 10 2020 Data Analysis Plan"}
+    assert named_by_name("Which OWASP Top 10 2013 categories were dropped in the 2017 edition?", titles) == {"2013", "2017"}
+    assert named_by_name("Which OWASP Top 10 2013 categories were dropped?", titles) == {"2013"}

@@ -26,13 +26,14 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from shelfwise.api.draft.definitions import DEFINES, asked_entry, asked_term, defines, entry_keys, opens_entry
 from shelfwise.api.reading.plan import Obligation, Plan
 from shelfwise.api.reading.read import Reading, read_blocks
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import document_keys, identifier_key, identifiers, table_cells, word_stems
 from shelfwise.compiler.links.ledger import find_thresholds
 
-__all__ = ["Candidate", "asked_term", "defines", "Pool", "build_pool", "changed_rules", "expansion_terms", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
+__all__ = ["Candidate", "Pool", "build_pool", "changed_rules", "expansion_terms", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
            "FACETS", "FRAMING", "MIN_SHOWN", "numeric_share", "prior", "shape_factor", "value_match"]
 
 K1, B = 1.2, 0.75
@@ -125,6 +126,8 @@ class Candidate:
     ranks: dict[int, int] = field(default_factory=dict)
     doc_position: int = 0
     reference_list: bool = False
+    entry: str = ""
+    """The keys of the heading of the section this unit opens (its first sentence or item), ``entry_keys``; else empty."""
     words: set[str] = field(init=False)
     length: int = field(init=False)
 
@@ -212,12 +215,16 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -
         doc_position = positions[(read.shelf, section.doc_id)]
         positions[(read.shelf, section.doc_id)] += 1
         blocks = read_blocks(shelf, read)  # a long section read in part: only the blocks that were read
-        for kind, text, group, position in section_units(shelf, read.section_id):
+        own = section_units(shelf, read.section_id)
+        opening = next((position for kind, _, _, position in own if kind in ("sentence", "list_item")), None)
+        heading = entry_keys(section.heading_path[-1]) if section.heading_path else ""
+        for kind, text, group, position in own:
             if blocks is not None and position[0] not in blocks:
                 continue
             units.append(Candidate((n_read, *position), read.shelf, read.section_id, section.doc_id, kind, text, group,
                                    _unit_terms(text, any(q in text or text in q for q in defining), kind), context, superseded.get((read.shelf, section.doc_id), ""), read.ranks,
-                                   doc_position, references))
+                                   doc_position, references, heading if position == opening else ""))
+    _lead_ins(units)
     df: Counter = Counter()
     counted = [u for u in units if u.kind != "code"]  # a code block is never ranked: its tokens do not weigh the words
     for unit in counted:
@@ -226,6 +233,19 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -
     idf = {word: math.log(1 + size / count) for word, count in df.items()}
     avg = sum(u.length for u in counted) / size if counted else 1.0
     return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys)
+
+
+def _lead_ins(units: list[Candidate]) -> None:
+    """A list's items mean what the sentence introducing the list says ("Other areas updated in 800-63-3 include:", "unless
+    all of the following conditions are met:"): its words and facets join each item's context."""
+    lead: Candidate | None = None
+    for unit in units:
+        if unit.kind in ("list_item", "step") and lead is not None and lead.section_id == unit.section_id:
+            unit.context = unit.context | lead.words
+        elif unit.kind == "sentence":
+            lead = unit if unit.text.rstrip().endswith(":") else None
+        elif unit.kind not in ("list_item", "step"):
+            lead = None
 
 
 def named_documents(obligation: Obligation, pool: Pool) -> tuple[set[str], set[str], set[str]]:
@@ -294,31 +314,6 @@ VALUE_MATCH = 2.5
 """Factor for a table row one of whose cells is a phrase of the question ("OUT OF CALIBRATION" for "which instruments
 are out of calibration?"): in a register, the row holding the asked-for value is the answer itself."""
 _CELL_WORDS = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
-
-
-DEFINES = 2.0
-"""Score factor of a unit that defines the term a definition ask names ("What is a Reportable Event" → "Reportable
-Event: a complaint that ...", "A bearer token is a security token ..."): the definition leads, not a sentence that
-only uses the term."""
-_ASKED_TERM = re.compile(r"^(?:what\s+(?:is|are|does)|define|definition\s+of)\s+(?:an?\s+|the\s+)?(?P<term>.+?)(?:\s+mean)?\s*$", re.I)
-_DEFINING = r"^(?:an?\s+|the\s+)?{term}s?\s*(?::|\(|,?\s+(?:(?:is|are)\s+(?:an?|the|any|one)\s|means?\b|refers?\s+to\b))"
-
-
-def asked_term(ask: str) -> re.Pattern | None:
-    """What a unit defining the term of a definition ask opens with ("What is a bearer token" → "bearer token", then a
-    colon, a parenthesis, "is a/an/the", "means" or "refers to"); None when the ask is not one. Compiled once per ask."""
-    match = _ASKED_TERM.match(ask.strip().rstrip("?").strip())
-    words = match.group("term").split() if match else []
-    if not 0 < len(words) <= 5:
-        return None
-    return re.compile(_DEFINING.format(term=r"\s+".join(re.escape(w) for w in words)), re.I)
-
-
-def defines(term: re.Pattern | None, unit: Candidate) -> bool:
-    """Whether ``unit`` opens by defining the asked term (``asked_term``)."""
-    if term is None or unit.kind not in ("sentence", "list_item", "table_row"):
-        return False
-    return bool(term.match(unit.text.strip(" *_\"'\u201c")))
 
 
 def value_match(ask: str, unit: Candidate) -> bool:
@@ -449,12 +444,14 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
     """Every unit holding a word of the obligation, scored by ``ranking`` (the query, or the query with feedback)."""
     scored = []
     term = asked_term(obligation.ask)
+    entry = asked_entry(obligation.ask)
     headers: dict[str, tuple[float, set[str]]] = {}  # table group -> (its header's score, the header's words)
     for index, unit in enumerate(pool.units):
         if (unit.reference_list and not cites) or unit.kind == "code":  # code follows the sentence introducing it, never alone
             continue
         # a step or an item of an asked-for list means what its heading says it is part of
         item = unit.kind == "step" or (unit.kind == "list_item" and obligation.kind in ("trace", "list"))
+        item = item or opens_entry(entry, unit)  # a glossary entry: its heading is the term
         named_here = bool(docs) and unit.doc_id in docs
         if unit.kind == "table_header":  # never an answer alone; a header that matches lends its rows its score
             if unit.words & words_only.keys() or (unit.doc_id in explicit and unit.words & query.keys()):
@@ -477,7 +474,7 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
             score *= FIGURES_ONLY
         if obligation.kind in ("list", "lookup", "judge") and value_match(obligation.ask, unit):
             score *= VALUE_MATCH
-        if defines(term, unit):
+        if defines(term, unit, entry):
             score *= DEFINES
         if wanted and unit.doc_id not in wanted:
             score *= ELSEWHERE if docs else (ELSEWHERE + 1) / 2

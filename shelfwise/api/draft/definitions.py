@@ -1,0 +1,75 @@
+"""What a definition ask looks for: a sentence that opens by defining the asked term, or the entry a glossary heads with it.
+
+"What is a Reportable Event" is answered by "Reportable Event: a complaint that ...", and "What is a memorized secret"
+by the entry headed "Memorized Secret" in a glossary, whose text ("A type of authenticator comprised of ...") need not
+repeat the term. The extractive writer's ranking (``shelfwise.api.draft.rank``) lifts such units by ``DEFINES``.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["DEFINES", "asked_term", "defines", "opens_entry", "entry_key", "entry_keys", "asked_entry"]
+
+DEFINES = 2.0
+"""Score factor of a unit that defines the term a definition ask names ("What is a Reportable Event" → "Reportable
+Event: a complaint that ...", "A bearer token is a security token ..."): the definition leads, not a sentence that
+only uses the term."""
+_ASKED_TERM = re.compile(r"^(?:what\s+(?:is|are|does)|define|definition\s+of)\s+(?:an?\s+|the\s+)?(?P<term>.+?)(?:\s+mean)?\s*$", re.I)
+_DEFINING = r"^(?:an?\s+|the\s+)?{term}s?\s*(?::|\(|,?\s+(?:(?:is|are)\s+(?:an?|the|any|one)\s|means?\b|refers?\s+to\b))"
+
+
+def asked_term(ask: str) -> re.Pattern | None:
+    """What a unit defining the term of a definition ask opens with ("What is a bearer token" → "bearer token", then a
+    colon, a parenthesis, "is a/an/the", "means" or "refers to"); None when the ask is not one. Compiled once per ask."""
+    match = _ASKED_TERM.match(ask.strip().rstrip("?").strip())
+    words = match.group("term").split() if match else []
+    if not 0 < len(words) <= 5:
+        return None
+    return re.compile(_DEFINING.format(term=r"\s+".join(re.escape(w) for w in words)), re.I)
+
+
+def defines(term: re.Pattern | None, unit, entry: str = "") -> bool:
+    """Whether ``unit`` opens by defining the asked term (``asked_term``), or opens the section headed by that term
+    (``entry``, from ``asked_entry``): a glossary's entry "Memorized Secret" or an RFC's "1.4. Access Token" opens with
+    its definition, which need not repeat the term."""
+    if term is None or unit.kind not in ("sentence", "list_item", "table_row"):
+        return False
+    return bool(term.match(unit.text.strip(" *_\"'\u201c"))) or opens_entry(entry, unit)
+
+
+_NUMBERING = re.compile(r"^\s*(?:(?:[A-Z]|\d+)(?:\.\d+)*\.?|[IVX]+\.)\s+")
+
+
+def entry_key(heading: str) -> str:
+    """A heading as a glossary entry's key: numbering, quotes and emphasis dropped, case folded, a final plural s
+    dropped ("1.4.  Access Token" and "access tokens" -> "access token")."""
+    words = re.sub(r"[*_`\"'\u201c\u201d]", "", _NUMBERING.sub("", heading)).casefold().split()
+    if words and len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith("ss"):
+        words[-1] = words[-1][:-1]
+    return " ".join(words)
+
+
+def entry_keys(heading: str) -> str:
+    """A heading's keys as a glossary entry (``entry_key``), joined by \\x1f: the whole heading, and for "Federation
+    Assurance Level (FAL)" the name and the abbreviation too."""
+    keys = [entry_key(heading)]
+    match = re.match(r"^(.+?)\s*\(([^()]+)\)\s*$", _NUMBERING.sub("", heading))
+    if match:
+        keys += [entry_key(match.group(1)), entry_key(match.group(2))]
+    return "\x1f".join(k for k in dict.fromkeys(keys) if k)
+
+
+def asked_entry(ask: str) -> str:
+    """The key (``entry_key``) of the glossary entry that would define the term of a definition ask ("What is a
+    memorized secret" -> "memorized secret"); empty when the ask is not one."""
+    match = _ASKED_TERM.match(ask.strip().rstrip("?").strip())
+    if not match or not 0 < len(match.group("term").split()) <= 5:
+        return ""
+    return entry_key(match.group("term"))
+
+
+def opens_entry(entry: str, unit) -> bool:
+    """Whether ``unit`` opens the section headed by the asked term (``entry``, from ``asked_entry``; the unit's
+    ``entry`` holds its section heading's ``entry_keys`` when it is the section's first sentence or item)."""
+    return bool(entry) and entry in unit.entry.split("\x1f")
