@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from shelfwise.compiler.prose import normalise
+
 __all__ = ["DocumentId", "find_ids", "series_ids", "whole", "key", "label", "SERIES_WORDS"]
 
 _START = r"(?<![A-Za-z0-9])"
@@ -92,7 +94,7 @@ def _family_label(group: str, written: str, number: str) -> str:
 
 def _of(match: re.Match) -> DocumentId:
     if match.group("code"):
-        return DocumentId("code", " ".join(match.group("code").upper().split()), match.group(0), match.start(), match.end())
+        return DocumentId("code", normalise(match.group("code").upper()), match.group(0), match.start(), match.end())
     group = next(g for g in _FAMILIES if match.group(f"{g}_n"))
     written = match.group(group) if group != "role" else "PEP"
     return DocumentId("series", _family_label(group, written, match.group(f"{group}_n")), match.group(0), match.start(), match.end())
@@ -137,7 +139,7 @@ def key(text: str) -> str:
     """The canonical key of an identifier as any of its forms writes it (see the module text); any other text
     keys the same way without the family aliases ('HS256' -> 'hs-256', 'T1078.003' -> 't-1078-3')."""
     named = label(text)
-    plain = " ".join((named or text).lower().replace("_", " ").split())
+    plain = normalise((named or text).lower().replace("_", " "))
     for alias, family in _ALIASES:
         if plain.startswith(alias):
             plain = family + plain[len(alias):]

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from shelfwise.compiler.document_ids import series_ids
+from shelfwise.compiler.prose import normalise
 
 __all__ = ["document_identifiers", "without_identifiers", "short_names", "normal", "strip_document_names", "names_series"]
 
@@ -66,8 +67,9 @@ def short_names(documents: dict[str, dict]) -> dict[str, set[str]]:
 
 
 def normal(text: str) -> str:
-    """Lower case, runs of anything but letters and digits as one space: how names are compared."""
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
+    """How names are compared: ``shelfwise.compiler.prose.normalise`` after a search-key folding (lower case, runs of
+    anything but letters and digits as one space)."""
+    return normalise(re.sub(r"[^a-z0-9]+", " ", text.lower()))
 
 
 def strip_document_names(query: str, keys: set[str]) -> str:
@@ -78,4 +80,4 @@ def strip_document_names(query: str, keys: set[str]) -> str:
     cost: identity-03, 1 -> 0.5); dev-formats and northwind name no document by number (same)."""
 
     naming = [found for found in series_ids(query, ignore_case=True) if any(names_series(key, found.key) for key in keys)]
-    return " ".join(_blanked(query, naming).split()) or query
+    return normalise(_blanked(query, naming)) or query
