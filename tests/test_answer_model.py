@@ -18,7 +18,7 @@ from shelfwise.api.schemas import AskRequest
 from shelfwise.api.server.serve import make_app
 from shelfwise.api.shelves import close_shelves, open_shelves
 from shelfwise.api.terms import normalise
-from shelfwise.api.trace import TraceStore, format_trace
+from shelfwise.api.trace import Trace, TraceStore, format_trace
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.settings import Settings
 from tests.claimshelf import Replay
@@ -290,7 +290,18 @@ def test_invented_citation_ids_are_dropped_and_named_in_the_warnings_and_the_tra
         "the model writer cited section id(s) s0deadbeef00 that it was not given, in u2 'Access tokens expire after 15 minutes.'; "
         "it cites nothing else and is not shown"]
     assert trace.warnings == answer.warnings
+    assert trace.invented_citations == [  # the same, as fields
+        {"unit": "u1", "text": "Refresh tokens expire after 30 days.", "ids": ["s0badbadbad1"], "kept": [REFRESH]},
+        {"unit": "u2", "text": "Access tokens expire after 15 minutes.", "ids": ["s0deadbeef00"], "kept": []}]
     assert [(r["unit"]["text"], r["reason"]) for r in trace.removed] == [("Access tokens expire after 15 minutes.", "cites no section")]
+
+
+def test_a_trace_with_no_invented_citations_records_none_and_an_older_trace_body_still_reads(shelves, tmp_path):
+    roles = Roles(writer="e2e_write_refresh", checker="e2e_check_down")
+    _, trace = _ask(shelves, tmp_path, roles, LIFETIMES, **WRITER_ONLY)
+    assert trace.invented_citations == []
+    older = trace.model_dump(exclude={"invented_citations"})  # a trace stored before the field existed
+    assert Trace.model_validate(older).invented_citations == []
 
 
 def test_a_planner_inventing_a_target_and_a_document_is_overruled_by_the_rules_with_a_warning(shelves, tmp_path):

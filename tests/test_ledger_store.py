@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 
 import pytest
@@ -75,3 +76,28 @@ def test_assertions_and_hooks_round_trip(tmp_path):
         store.ledger.retract_document("d")
     assert store.ledger.assertions() == [] and store.ledger.hooks() == [] and store.ledger.extracted_keys() == {}
     store.close()
+
+
+def test_an_assertion_is_one_record_for_the_stages_the_pages_and_the_answering_side(tmp_path):
+    """The store's StoredAssertion is what linking, the pages (``page_item``: the detail as stored) and an open shelf's
+    facts hold; the store's Link is what an open shelf's links hold."""
+    from shelfwise.api.shelves import ShelfLink
+    from shelfwise.compiler.links.links import Link
+    from shelfwise.compiler.store.ledger_store import StoredAssertion
+
+    store = Store(tmp_path / "store.sqlite")
+    store.db.execute("INSERT INTO documents (doc_id, path, title, format, content_hash, size, reader, reader_version, settings_hash, "
+                     "pages, n_sections, n_tables, n_figures, seconds) VALUES ('d', 'd.md', 'D', 'md', 'h', 1, 'r', '1', 'x', 1, 1, 0, 0, 0)")
+    rule = Assertion(kind="rule", subject="tokens", statement="Tokens expire after 30 days.", quote="Tokens expire after 30 days.",
+                     modality="must", conditions=["when issued"], thresholds=[{"value": "30", "unit": "days", "comparator": "after"}])
+    with store.transaction():
+        store.ledger.add_assertion("a1", "d", "s000000000001", 3, rule, "rules-2", "hash")
+    [stored] = store.ledger.assertions()
+    assert stored == StoredAssertion("d", "s000000000001", rule, 3) and store.ledger.assertion_rows() == [stored]
+    assert (stored.kind, stored.subject, stored.statement, stored.quote) == ("rule", "tokens", rule.statement, rule.quote)
+    (detail,) = store.db.execute("SELECT detail FROM assertions").fetchone()
+    assert stored.page_item() == {"doc_id": "d", "section_id": "s000000000001", "seq": 3, "kind": "rule", "subject": "tokens",
+                                  "statement": rule.statement, "quote": rule.quote, "detail": json.loads(detail)}
+    store.close()
+    link = ShelfLink("supersedes", "b", None, "a", None, "Rev B says it supersedes Rev A")
+    assert isinstance(link, Link) and (link.kind, link.src_doc, link.dst_doc, link.reason) == ("supersedes", "b", "a", "Rev B says it supersedes Rev A")

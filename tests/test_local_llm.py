@@ -7,6 +7,7 @@ import shutil
 import pytest
 
 from shelfwise.eval import local_llm
+from shelfwise.eval.answer_metrics import displayed_statements
 
 
 def test_resume_keeps_answers_of_the_asked_questions_and_drops_errors(tmp_path, monkeypatch):
@@ -71,3 +72,18 @@ def test_a_verbatim_quote_is_wrong_only_when_it_states_the_gold_rule_with_other_
     assert local_llm.wrong_statements([old_rule_unmarked], MUST) == 1
     assert local_llm.wrong_statements([another_rule], MUST) == 0  # a true rule of its own, quoted from its section
     assert local_llm.wrong_statements([written], MUST) == 1  # the model's sentence: any other figure near the gold counts
+
+
+def test_a_quoted_code_block_is_not_a_statement_as_the_display_metric_leaves_it_out():
+    code = "retention:\n  complaints: 45 days\n  records: 10 years"
+    sentences = [
+        {"text": "Complaints shall be closed within 30 calendar days of receipt.", "kind": "sentence", "status": "verbatim",
+         "superseded_by": ""},
+        {"text": code, "kind": "code", "status": "verbatim", "superseded_by": ""},  # the unit the writer quotes a block as
+        {"text": f"```yaml\n{code}\n```", "kind": "sentence", "status": "supports", "superseded_by": ""},  # a fenced block in a model's unit
+    ]
+    shown = local_llm.statements(sentences)
+    assert shown == [("Complaints shall be closed within 30 calendar days of receipt.", "verbatim")]
+    assert local_llm.wrong_statements(shown, MUST) == 0
+    markdown = f"Complaints shall be closed within 30 calendar days of receipt. [s1]\n\n```yaml\n{code}\n```\n"
+    assert displayed_statements(markdown) == ["Complaints shall be closed within 30 calendar days of receipt. [s1]"]

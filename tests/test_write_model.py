@@ -66,7 +66,7 @@ def test_sources_beyond_one_budget_go_to_further_writers_and_a_composer():
     texts = [u.text for u in draft.units]
     assert texts == ["A complaint must be acknowledged within 5 working days.", "A Reportable Event has a deadline of 1 working day.",
                      "An MDR report is due within 30 days of receipt."]  # the part the composer dropped, appended in its own words
-    assert draft.notes == []
+    assert draft.notes == [] and draft.invented == []
 
 
 def test_an_appended_part_unit_citing_an_id_it_was_not_given_is_named_in_the_notes():
@@ -77,6 +77,8 @@ def test_an_appended_part_unit_citing_an_id_it_was_not_given_is_named_in_the_not
     assert (appended.id, appended.text, appended.citations) == ("u3", "An MDR report is due within 30 days of receipt.", [S_CASE])
     assert draft.notes == ["the model writer cited section id(s) s0badbadbad1 that it was not given, in u3 "
                            "'An MDR report is due within 30 days of receipt.'; those citations were dropped"]
+    assert [i.model_dump() for i in draft.invented] == [
+        {"unit": "u3", "text": "An MDR report is due within 30 days of receipt.", "ids": ["s0badbadbad1"], "kept": [S_CASE]}]
 
 
 def test_the_writer_reads_superseded_documents_marked_and_the_answer_rules():

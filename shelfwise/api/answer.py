@@ -258,6 +258,7 @@ def answer_question(
             draft = _extractive(settings).write(plan, reading, shelves)
             write_warnings.append(f"{exc}; this answer quotes the documents (extractive writer) instead")
     write_warnings += getattr(draft, "notes", [])
+    invented = [record.model_dump() for record in getattr(draft, "invented", [])]
     unanswered = set(getattr(draft, "unanswered", []))
     step("write", t, usage)
 
@@ -355,6 +356,7 @@ def answer_question(
                 removed=[r.model_dump() for r in gated.removed],
                 checked=[c.model_dump() for c in getattr(draft, "claims", [])],
                 warnings=response.warnings,
+                invented_citations=invented,
                 completion=completion.model_dump(),
                 steps=steps,
                 seconds=response.seconds,

@@ -23,36 +23,21 @@ from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.store.generations import ReaderHold, current_generation, pointer_target
 from shelfwise.compiler.records import Section
 from shelfwise.compiler.ingest.renames import SectionAlias
+from shelfwise.compiler.links.links import Link, link_id
 from shelfwise.compiler.search.search import ShelfSearcher
+from shelfwise.compiler.store.ledger_store import StoredAssertion
 from shelfwise.compiler.store.store import Store
 
-__all__ = ["OpenShelf", "LedgerFact", "ShelfLink", "ShelfRegistry", "open_shelf", "open_shelves", "close_shelves"]
+__all__ = ["OpenShelf", "ShelfLink", "ShelfRegistry", "open_shelf", "open_shelves", "close_shelves"]
 
 log = logging.getLogger("shelfwise.api")
 
 
-@dataclass(frozen=True)
-class LedgerFact:
-    """One stored assertion: kind, subject and its verbatim sentence, with where it stands."""
-
-    doc_id: str
-    section_id: str
-    kind: str
-    subject: str
-    statement: str
-    quote: str
-
-
-@dataclass(frozen=True)
-class ShelfLink:
-    """One stored link between documents (and sections) of the shelf."""
-
-    kind: str
-    src_doc: str
-    src_section: str | None
-    dst_doc: str
-    dst_section: str | None
-    reason: str
+def ShelfLink(kind: str, src_doc: str, src_section: str | None, dst_doc: str, dst_section: str | None, reason: str) -> Link:
+    """A link made by hand (a test's shelf, held in memory), as the store's ``Link`` record: what ``OpenShelf.links``
+    holds. Its id is the store's (``link_id``); it has no evidence sentence."""
+    return Link(id=link_id(kind, src_section or src_doc, dst_section or dst_doc, "by hand"), kind=kind, src_doc=src_doc,
+                src_section=src_section, dst_doc=dst_doc, dst_section=dst_section, evidence="", reason=reason)
 
 
 @dataclass
@@ -66,8 +51,8 @@ class OpenShelf:
     documents: dict[str, dict]
     sections: dict[str, Section]
     doc_sections: dict[str, list[str]]
-    facts: list[LedgerFact] = field(default_factory=list)
-    links: list[ShelfLink] = field(default_factory=list)
+    facts: list[StoredAssertion] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
     aliases: list[tuple[str, str]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     cache: dict = field(default_factory=dict)
@@ -157,9 +142,8 @@ def _load(name: str, root: Path, build_dir: Path, embedder: Embedder | None, hol
             sections[section.id] = section
             doc_sections[doc_id].append(section.id)
     ledger = store.ledger  # every table exists: Store applies the numbered migrations on open
-    facts = [LedgerFact(doc_id, section_id, a.kind, a.subject, a.statement, a.quote) for doc_id, section_id, a in ledger.assertions()]
-    links = [ShelfLink(l.kind, l.src_doc, l.src_section, l.dst_doc, l.dst_section, l.reason)
-             for l in ledger.links(listing=False) if l.kind != "contradicts_candidate"]
+    facts = ledger.assertions()
+    links = [link for link in ledger.links(listing=False) if link.kind != "contradicts_candidate"]
     aliases = ledger.aligned_aliases()
     return OpenShelf(name, root, store, searcher, documents, sections, doc_sections, facts, links, sorted(set(aliases)),
                      hold=hold, generation=build_dir, moved={a.old_id: a for a in store.section_aliases()})

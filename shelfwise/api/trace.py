@@ -52,6 +52,9 @@ class Trace(BaseModel):
     removed: list[dict] = Field(description="Units removed by the checker or the gate, with the reason.")
     checked: list[dict] = Field(default_factory=list, description="Every claim the checker saw: verdict, verified span, reason.")
     warnings: list[str] = Field(default_factory=list, description="What went wrong while answering (a model failure), in words.")
+    invented_citations: list[dict] = Field(default_factory=list, description="Section ids the model writer cited without being "
+                                           "given them, per unit: unit, text, ids (dropped from it), kept (its other citations; "
+                                           "none: not shown). The warnings say the same in words.")
     completion: dict
     steps: list[StepCost]
     seconds: float
@@ -69,7 +72,9 @@ def now_iso() -> str:
 
 
 TRACE_SCHEMA = 1
-"""The traces table's schema number (SQLite's user_version); a file of a newer one is refused, never misread."""
+"""The traces table's schema number (SQLite's user_version); a file of a newer one is refused, never misread. A trace's
+fields live in its JSON ``body``: a field added with a default (``invented_citations``) reads older bodies as they are
+and changes no table, so it is not a schema change."""
 
 
 class TraceStore:

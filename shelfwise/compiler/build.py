@@ -10,6 +10,7 @@ the store; the failure is reported by file name with its reason.
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import sys
 import time
@@ -35,6 +36,8 @@ __all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "cur
 
 # Bump when a reader's output changes, so stores compiled by older code reconvert.
 READER_EPOCH = 5
+
+log = logging.getLogger("shelfwise.build")
 
 Progress = Callable[[str], None]
 
@@ -277,6 +280,10 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
 
 
 def _failed(store: Store, source: SourceFile, reason: str, kept: bool, bug: str = "") -> DocReport:
+    """A failed document's report entry: ``reason``, and ``bug`` (a reader's traceback, logged at DEBUG: ``-v`` shows
+    it as it happens; report.json keeps it either way) when the reader met an exception it did not expect."""
+    if bug:
+        log.debug("%s: %s\n%s", source.relpath, reason, bug.rstrip())
     store.put_failure(source.relpath, source.content_hash, reason)
     note = " (the store keeps its last good version)" if kept else ""
     return DocReport(path=source.relpath, doc_id=source.doc_id, status="failed", reason=reason + note, traceback=bug)

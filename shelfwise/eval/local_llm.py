@@ -176,15 +176,22 @@ MEASURES = frozenset("day week month year hour minute second percent % character
 """Words that make a number a quantity ("45 days", "8 characters"); "steps 5 and 6", "section 8.2" state none."""
 
 
+_FENCE = re.compile(r"\s*`{3,}")
+"""A fenced code block's opening line, as ``shelfwise.eval.answer_metrics.displayed_statements`` reads it."""
+
+
 def statements(sentences: list) -> list[tuple[str, str]]:
     """(text, status) of the shown sentences that state something as current: not headings, labels or table rows (a
-    register's row of another instrument is a record, not a claim about the asked one), not a computed comparison's rows
-    (old values by design) and not a sentence shown as what a superseded revision said."""
+    register's row of another instrument is a record, not a claim about the asked one), not a quoted code block (shown
+    as its document has it, as ``shelfwise.eval.answer_metrics.displayed_statements`` leaves it out: a unit of kind
+    'code' or one whose text is a fenced block), not a computed comparison's rows (old values by design) and not a
+    sentence shown as what a superseded revision said."""
     def field(s, name):
         return s.get(name) if isinstance(s, dict) else getattr(s, name, None)
 
     return [(field(s, "text"), field(s, "status")) for s in sentences
-            if field(s, "kind") not in ("heading", "table_header", "table_row", "connective")
+            if field(s, "kind") not in ("heading", "table_header", "table_row", "connective", "code")
+            and not _FENCE.match(field(s, "text") or "")
             and field(s, "status") != "computed" and not field(s, "superseded_by")]
 
 

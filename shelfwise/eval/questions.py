@@ -21,6 +21,7 @@ import yaml
 from pydantic import BaseModel, Field, ValidationError
 
 from shelfwise.compiler.errors import SettingsError
+from shelfwise.compiler.prose import normalise
 
 __all__ = ["Evidence", "MustItem", "Question", "GoldQuestion", "load_questions", "map_gold"]
 
@@ -92,8 +93,10 @@ def load_questions(path: Path) -> list[Question]:
 
 
 def _key(text: str) -> str:
+    """A gold quote's text as it is matched to a section: ``shelfwise.compiler.prose.normalise`` after a search-key
+    folding (lower case, entities and anything but letters and digits as spaces)."""
     text = re.sub(r"&[a-z]+;", " ", text.lower())
-    return " ".join(re.sub(r"[^0-9a-z\u00c0-\uffff]+", " ", text).split())
+    return normalise(re.sub(r"[^0-9a-z\u00c0-\uffff]+", " ", text))
 
 
 def map_gold(question: Question, store) -> GoldQuestion:

@@ -14,14 +14,15 @@
 - The reply is parsed by ``shelfwise.api.draft.claims.parse_answer``; the checker and the gate do the rest. An uncited
   sentence between cited ones of a paragraph is attributed to its neighbours' sections (it is shown only
   if the checker then confirms it); citations of ids the writer was not given are dropped from the unit
-  and named in the draft's ``notes`` (the answer's warnings and the trace), never silently.
+  and named in the draft's ``notes`` (the answer's warnings) and ``invented`` (the trace's ``invented_citations``),
+  never silently.
 """
 
 from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from shelfwise.api.draft.claims import parse_answer
 from shelfwise.api.reading.plan import Plan
@@ -32,16 +33,32 @@ from shelfwise.api.terms import stems
 from shelfwise.api.draft.write import Draft, Unit
 from shelfwise.compiler.models import ChatModel
 
-__all__ = ["ModelWriter", "ModelDraft", "section_xml", "document_status", "batches", "WRITER_BUDGET"]
+__all__ = ["ModelWriter", "ModelDraft", "InventedCitation", "section_xml", "document_status", "batches", "WRITER_BUDGET"]
 
 WRITER_BUDGET = 48_000
 """Characters of sections one writer call receives."""
+
+
+class InventedCitation(BaseModel):
+    """Section ids one unit cited that the writer was not given: dropped from the unit, recorded in the trace."""
+
+    unit: str = Field(description="The unit's id in the draft ('u3').")
+    text: str = Field(description="The unit's text, as the writer wrote it.")
+    ids: list[str] = Field(description="The section ids it cited that were not among the sections read, in its order.")
+    kept: list[str] = Field(description="The citations left on the unit; none: it cites nothing else and is not shown.")
+
+    def note(self) -> str:
+        """The warning naming them (the answer's warnings say it in words)."""
+        return (f"the model writer cited section id(s) {', '.join(self.ids)} that it was not given, in {self.unit} "
+                f"{self.text[:120]!r}; {'those citations were dropped' if self.kept else 'it cites nothing else and is not shown'}")
 
 
 class ModelDraft(Draft):
     """A model writer's draft: the units, and what the writer did that the answer must say."""
 
     notes: list[str] = Field(default_factory=list, description="Invented citation ids dropped, sentences attributed, in words.")
+    invented: list[InventedCitation] = Field(default_factory=list, description="Each unit's invented citation ids (the notes "
+                                                                               "name them in words; the trace keeps these).")
     unanswered: list[int] = Field(default_factory=list, description="Parts the writer said the documents do not answer.")
 
 
@@ -134,17 +151,18 @@ class ModelWriter:
             composed = self._call(COMPOSE_SYSTEM, f"Parts of the answer:\n{_parts(plan)}\n\n{whole}", self._room(len(whole) * 8))
             raw = composed
             units, unanswered, invented = self._units(composed, plan, shelf_of, notes)
-            notes += [_invented_note(u, invented[u.id]) for u in units if u.id in invented]
-            units = self._append_dropped(units, parts, plan, shelf_of, notes)
+            records = [_invented(u, invented[u.id]) for u in units if u.id in invented]
+            units = self._append_dropped(units, parts, plan, shelf_of, records)
         else:
             raw = parts[0] if parts else ""
             units, unanswered, invented = self._units(raw, plan, shelf_of, notes)
-            notes += [_invented_note(u, invented[u.id]) for u in units if u.id in invented]
+            records = [_invented(u, invented[u.id]) for u in units if u.id in invented]
+        notes += [record.note() for record in records]
         covered = {i: (0.0 if i in unanswered and not any(u.obligation == i for u in units) else
                        1.0 if any(u.obligation == i and u.citations for u in units) else 0.0)
                    for i in range(len(plan.obligations))}
         return ModelDraft(writer=self.name, units=units, covered=covered, raw=raw if len(parts) <= 1 else "\n\n".join([*parts, raw]),
-                          notes=notes, unanswered=sorted(unanswered))
+                          notes=notes, invented=records, unanswered=sorted(unanswered))
 
     def _units(self, markdown: str, plan: Plan, shelf_of: dict[str, list[str]], notes: list[str] | None = None
                ) -> tuple[list[Unit], set[int], dict[str, list[str]]]:
@@ -177,8 +195,9 @@ class ModelWriter:
         scores = [(len(words & set(stems(" ".join([o.ask, *o.targets])))), -i) for i, o in enumerate(plan.obligations)]
         return -max(scores)[1] if scores else 0
 
-    def _append_dropped(self, units: list[Unit], parts: list[str], plan: Plan, shelf_of: dict[str, list[str]], notes: list[str]) -> list[Unit]:
-        """``units`` and, after them, the part units citing sections none of them cites; their invented ids go to ``notes``."""
+    def _append_dropped(self, units: list[Unit], parts: list[str], plan: Plan, shelf_of: dict[str, list[str]],
+                        records: list[InventedCitation]) -> list[Unit]:
+        """``units`` and, after them, the part units citing sections none of them cites; their invented ids go to ``records``."""
         cited = {sid for u in units for sid in u.citations}
         out = list(units)
         for part in parts:
@@ -187,14 +206,13 @@ class ModelWriter:
                 if unit.citations and not set(unit.citations) & cited and unit.kind not in ("heading", "connective"):
                     out.append(unit.model_copy(update={"id": f"u{len(out) + 1}"}))
                     if unit.id in invented:
-                        notes.append(_invented_note(out[-1], invented[unit.id]))
+                        records.append(_invented(out[-1], invented[unit.id]))
         return out
 
 
-def _invented_note(unit: Unit, unknown: list[str]) -> str:
-    """The warning naming the section ids a unit cited that the writer was not given (dropped from it)."""
-    return (f"the model writer cited section id(s) {', '.join(unknown)} that it was not given, in {unit.id} "
-            f"{unit.text[:120]!r}; {'those citations were dropped' if unit.citations else 'it cites nothing else and is not shown'}")
+def _invented(unit: Unit, unknown: list[str]) -> InventedCitation:
+    """The record of the section ids ``unit`` cited that the writer was not given (dropped from it)."""
+    return InventedCitation(unit=unit.id, text=unit.text, ids=unknown, kept=list(unit.citations))
 
 
 def _shelf_of_unit(citations: list[str], shelf_of: dict[str, list[str]]) -> str:

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 
 from shelfwise.api.reading.plan import Plan
 from shelfwise.api.draft.write import Unit
+from shelfwise.api.terms import normalise
 
 __all__ = ["ObligationStatus", "Completion", "complete_answer", "gap_line", "part_line", "unstated_line", "NOT_IN_DOCUMENTS"]
 
@@ -69,12 +70,14 @@ _SUBJECT_END = re.compile(r"\b(?:of|for|in|on|to|from|with|by|under|at|when|if|t
 
 
 def _plain(ask: str) -> str:
-    text = " ".join(ask.strip().rstrip("?.! ").split())
+    """An obligation's ask as a gap line quotes it: ``shelfwise.compiler.prose.normalise`` without its end mark, the
+    first letter lower-cased."""
+    text = normalise(ask.strip().rstrip("?.! "))
     return text[:1].lower() + text[1:] if text else ""
 
 
 def _quoted(ask: str) -> str:
-    text = " ".join(ask.strip().split()).rstrip(".! ")
+    text = normalise(ask.strip()).rstrip(".! ")
     text = text[:1].upper() + text[1:]
     return f"\u201c{text if text.endswith('?') else text + '?'}\u201d"
 

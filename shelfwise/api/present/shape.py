@@ -21,6 +21,7 @@ import re
 from shelfwise.api.currency import current_first, label_units
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.draft.write import STRONG, Unit, introduces_code, is_question
+from shelfwise.api.terms import normalise
 
 __all__ = ["shape_answer", "is_question", "statement_key"]
 
@@ -29,8 +30,9 @@ _FIXED = ("table_header", "heading", "connective", "figure")
 
 
 def statement_key(text: str) -> str:
-    """What two shown statements are compared on: words only, case folded, citation marks dropped."""
-    return " ".join(re.sub(r"[^\w%]+", " ", _CITE.sub(" ", text)).lower().split())
+    """What two shown statements are compared on: ``shelfwise.compiler.prose.normalise`` after citation marks and
+    anything but words and '%' are dropped, case folded."""
+    return normalise(re.sub(r"[^\w%]+", " ", _CITE.sub(" ", text)).lower())
 
 
 def _distinct(units: list[Unit]) -> list[Unit]:

@@ -7,6 +7,7 @@ Exit codes: 0 success; 1 an expected error (its message on one line);
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Callable
 from importlib.metadata import entry_points
@@ -16,7 +17,7 @@ from shelfwise.compiler import __version__
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.settings import Settings, load_settings
 
-__all__ = ["main", "build_parser", "cmd_build"]
+__all__ = ["main", "build_parser", "cmd_build", "configure_logging"]
 
 EXIT_STRICT_FAILURES = 3
 
@@ -24,6 +25,41 @@ EXIT_STRICT_FAILURES = 3
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, default=None, help="settings TOML (default: $SHELFWISE_CONFIG or ./shelfwise.toml)")
     parser.add_argument("--build-dir", type=Path, default=None, help="where compiled shelves live (default: build/)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log shelfwise's debug lines to stderr too (a reader's "
+                        "unexpected exception with its traceback, as it happens); default: warnings only")
+
+
+class _Stderr(logging.StreamHandler):
+    """A handler writing to whatever ``sys.stderr`` is when a line is logged (not the stream of when it was made)."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value) -> None:  # StreamHandler.__init__ assigns it; the property above always wins
+        del value
+
+
+class _Lines(logging.Formatter):
+    """``warning: shelfwise.store: <message>``, as the CLI writes its other lines (``error: ...``); a traceback follows."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"{record.levelname.lower()}: {record.name}: {super().format(record)}"
+
+
+def configure_logging(verbose: bool = False) -> None:
+    """Configure the process's logging, once, here at the CLI entry (a library module never does): the ``shelfwise``
+    loggers write to stderr at WARNING, or DEBUG with ``-v``. Called again it only sets the level. Other libraries'
+    loggers keep their own configuration (uvicorn's; the MCP SDK's handlers, which
+    ``shelfwise.api.server.mcp_server.build_mcp_server`` takes off the root logger)."""
+    logger = logging.getLogger("shelfwise")
+    if not any(isinstance(h, _Stderr) for h in logger.handlers):
+        handler = _Stderr()
+        handler.setFormatter(_Lines())
+        logger.addHandler(handler)
+        logger.propagate = False  # one line per record, whatever handlers the root logger has been given
+    logger.setLevel(logging.DEBUG if verbose else logging.WARNING)
 
 
 def _settings(args: argparse.Namespace, **extra) -> Settings:
@@ -117,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     prepare()
     parser = build_parser()
     args = parser.parse_args(argv)
+    configure_logging(getattr(args, "verbose", False))
     func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
     if func is None:
         parser.print_help()

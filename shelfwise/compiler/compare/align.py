@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from shelfwise.compiler.records import Section
+from shelfwise.compiler.prose import normalise
 
 __all__ = ["SectionPair", "align_sections", "heading_key"]
 
@@ -45,14 +46,15 @@ class SectionPair:
 
 
 def heading_key(heading: str) -> str:
-    """A heading as headings are matched: case, spacing and leading numbering ('8.2.2', 'Appendix A') aside."""
-    text = " ".join(heading.lower().split())
+    """A heading as headings are matched: ``shelfwise.compiler.prose.normalise``, lower-cased, leading numbering
+    ('8.2.2', 'Appendix A') aside."""
+    text = normalise(heading.lower())
     stripped = _NUMBERING.sub("", text)
     return stripped or text
 
 
 def _path_key(section: Section) -> tuple[str, ...]:
-    return tuple(" ".join(h.lower().split()) for h in section.heading_path)
+    return tuple(normalise(h.lower()) for h in section.heading_path)
 
 
 def _shown(section: Section | None, title: str) -> str:
@@ -69,7 +71,7 @@ def _parents(section: Section | None, title: str) -> tuple[str, ...]:
     """Parent headings of a section as moves are judged: numbering and a heading that repeats the title aside."""
     if section is None:
         return ()
-    titled = " ".join(title.lower().split())
+    titled = normalise(title.lower())
     keys = [heading_key(h) for h in section.heading_path[:-1]]
     return tuple(k for n, k in enumerate(keys) if not (n == 0 and len(k) > 3 and titled.startswith(k)))
 
@@ -109,7 +111,7 @@ def _similar(left: list[Section], right: list[Section]):
 def _is_title(section: Section, title: str) -> bool:
     """A top heading that repeats the document's title (a reader made the title a section): part of the root."""
     key = heading_key(section.heading)
-    return section.level == 1 and len(key) > 3 and " ".join(title.lower().split()).startswith(key)
+    return section.level == 1 and len(key) > 3 and normalise(title.lower()).startswith(key)
 
 
 def _root(sections: list[Section], title: str) -> Section | None:

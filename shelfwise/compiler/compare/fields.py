@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from shelfwise.compiler.compare.runon import split_run_on
 from shelfwise.compiler.compare.values import parse_value
 from shelfwise.compiler.records import Block, Section
+from shelfwise.compiler.prose import normalise
 
 __all__ = ["FormField", "document_fields", "known_labels", "prose_of", "label_key", "section_fields"]
 
@@ -41,8 +42,9 @@ class FormField:
 
 
 def label_key(text: str) -> str:
-    """A label as fields are matched: case, spacing, trailing colons and leading line numbers ('Line 7', '7a') aside."""
-    text = " ".join(text.lower().replace("’", "'").split()).strip(" :.")
+    """A label as fields are matched: ``shelfwise.compiler.prose.normalise``, lower-cased with a typographic
+    apostrophe plain, trailing colons and leading line numbers ('Line 7', '7a') aside."""
+    text = normalise(text.lower().replace("’", "'")).strip(" :.")
     return re.sub(r"^(?:line\s+)?\d+[a-z]?[.)]?\s+(?=\D)", "", text)
 
 
@@ -56,7 +58,7 @@ def _header_like(row: list[str]) -> bool:
 
 
 def _table_fields(block: Block, section_id: str) -> list[FormField]:
-    rows = [[" ".join(cell.split()) for cell in row] for row in (block.rows or []) if any(c.strip() for c in row)]
+    rows = [[normalise(cell) for cell in row] for row in (block.rows or []) if any(c.strip() for c in row)]
     if not rows:
         return []
     width = max(len(row) for row in rows)
@@ -87,7 +89,7 @@ def _table_fields(block: Block, section_id: str) -> list[FormField]:
 def _line_fields(block: Block, section_id: str, known: list[str]) -> tuple[list[FormField], list[str]]:
     fields, rest = [], []
     for line in block.text.splitlines() or [block.text]:
-        run_on = split_run_on(" ".join(line.split()), known)
+        run_on = split_run_on(normalise(line), known)
         if run_on is not None and all(_is_label(label) for label, _ in run_on[0]):
             fields.extend(FormField(label, value, section_id) for label, value in run_on[0])
             rest.append(run_on[1])
@@ -102,7 +104,7 @@ def _line_fields(block: Block, section_id: str, known: list[str]) -> tuple[list[
 
 def _cell_echo(block: Block, cells: set[str]) -> bool:
     """Readers that repeat a table's cells as paragraphs after the table (docling on DOCX): not prose."""
-    return block.kind == "paragraph" and " ".join(block.text.split()) in cells
+    return block.kind == "paragraph" and normalise(block.text) in cells
 
 
 def section_fields(section: Section, known: tuple[str, ...] = ()) -> tuple[list[FormField], str]:
@@ -112,7 +114,7 @@ def section_fields(section: Section, known: tuple[str, ...] = ()) -> tuple[list[
     """
     fields: list[FormField] = []
     prose: list[str] = []
-    cells = {" ".join(c.split()) for b in section.blocks if b.kind == "table" for row in b.rows or [] for c in row}
+    cells = {normalise(c) for b in section.blocks if b.kind == "table" for row in b.rows or [] for c in row}
     for block in section.blocks:
         if block.kind == "table":
             fields.extend(_table_fields(block, section.id))
@@ -126,7 +128,7 @@ def section_fields(section: Section, known: tuple[str, ...] = ()) -> tuple[list[
 
 def known_labels(*documents: list[Section]) -> tuple[str, ...]:
     """Every field label of the documents, lower case, longest first (how run-together label lines are split)."""
-    labels = {" ".join(f.label.lower().split()) for sections in documents for s in sections for f in section_fields(s)[0] if not f.item}
+    labels = {normalise(f.label.lower()) for sections in documents for s in sections for f in section_fields(s)[0] if not f.item}
     return tuple(sorted(labels, key=lambda label: (-len(label), label)))
 
 

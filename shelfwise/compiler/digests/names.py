@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from shelfwise.compiler.prose import normalise
+
 __all__ = ["KIND_WORDS", "relation_words", "plural", "count", "singular", "is_noun_phrase", "subject_phrase",
            "page_count", "page_unit", "short_name", "plain_heading", "reader_label"]
 
@@ -109,7 +111,7 @@ def _strip_determiners(words: list[str]) -> list[str]:
 
 def _opening_phrase(quote: str) -> str:
     """The noun phrase a sentence opens with: "Term: ..." gives the term; else the words before its verb."""
-    text = " ".join(quote.split())
+    text = normalise(quote)
     term = re.match(r"^([A-Z][\w/-]*(?: [\w/-]+){0,4}):\s", text)
     if term:
         return term.group(1)
@@ -136,8 +138,9 @@ _NUMBERING = re.compile(r"^(?:(?:section|chapter|part|appendix|annex)\s+)?(?:\d+
 
 
 def plain_heading(heading: str) -> str:
-    """A heading without its numbering ("4.2 Complaint intake" -> "Complaint intake")."""
-    return _NUMBERING.sub("", " ".join(heading.split()))
+    """A heading without its numbering ("4.2 Complaint intake" -> "Complaint intake"): ``shelfwise.compiler.prose.normalise``,
+    then the numbering dropped."""
+    return _NUMBERING.sub("", normalise(heading))
 
 
 def _balanced(text: str) -> str:
@@ -150,7 +153,7 @@ def _balanced(text: str) -> str:
 
 def subject_phrase(subject: str, quote: str = "", heading: str = "", title: str = "") -> str:
     """A noun phrase naming what an assertion is about (see the module docstring for the order tried)."""
-    subject = " ".join(str(subject).split())
+    subject = normalise(str(subject))
     if re.match(r"^\d{1,2}(?:\.\d+)*\.?\s+[A-Z]", subject):  # a numbered heading ("10 Usability"), not "12 months"
         subject = plain_heading(subject)
     subject = _balanced(subject)
@@ -197,7 +200,7 @@ _REVISION = re.compile(r"\b(?:Rev(?:ision)?\.?\s*[A-Z0-9][\w.]*|v\d+(?:\.\d+)*|V
 def short_name(title: str, path: str = "") -> str:
     """A document's short name: its code and revision when its title has them ("QM-001 Rev D"), else the
     title cut to about 40 characters at a word boundary."""
-    title = " ".join((title or "").split()) or (path.rsplit("/", 1)[-1] if path else "")
+    title = normalise(title or "") or (path.rsplit("/", 1)[-1] if path else "")
     code = _CODE.search(title)
     revision = _REVISION.search(title)
     if code:

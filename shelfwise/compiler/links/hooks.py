@@ -16,10 +16,11 @@ import re
 
 from pydantic import BaseModel, Field
 
+from shelfwise.compiler.document_ids import SERIES_WORDS, find_ids, series_ids, whole
 from shelfwise.compiler.links.ledger import normalise, sentences
 from shelfwise.compiler.records import Section
 
-__all__ = ["Hook", "HOOKS_VERSION", "IDENTIFIER", "canonical_identifiers", "reference_tags", "relation_in", "find_hooks"]
+__all__ = ["Hook", "HOOKS_VERSION", "canonical_identifiers", "reference_tags", "relation_in", "find_hooks"]
 
 
 class Hook(BaseModel):
@@ -38,21 +39,11 @@ class Hook(BaseModel):
     reason: str = Field(default="", description="Why it is still open, or how it resolved.")
 
 
-# Identifiers of documents: RFC 6749, [RFC6749], PEP 484, :pep:`484`, pep-0484, SP 800-63B, FIPS 140-2, BCP 225.
-IDENTIFIER = re.compile(
-    r"(?P<rfc>\[RFC(?P<rfcb>\d{1,5})\]|\bRFC\s?-?(?P<rfcn>\d{2,5})\b)"
-    r"|(?P<pep>:pep:`(?:[^`<]*<)?(?P<pepr>\d{1,4})>?`|\bPEP\s?-?0*(?P<pepn>\d{1,4})\b|\bpep-0*(?P<pepu>\d{1,4})\b)"
-    r"|(?P<sp>\b(?:NIST\s+)?(?:SP|Special Publication)\s+(?P<spn>800-\d+[A-Z]?(?:-\d+)?(?:r\d+)?)(?![\w-]))"
-    r"|(?P<fips>\bFIPS(?:\s+PUB)?\s?(?P<fipsn>\d{2,3}(?:-\d+)?))"
-    r"|(?P<bcp>\b(?P<bcpk>BCP|STD)\s?(?P<bcpn>\d{1,4})\b)"
-)
-_PEP_LIST = re.compile(r"\bPEPs\s+(?P<list>\d{1,4}(?:\s*(?:,|,?\s*and|,?\s*or)\s*\d{1,4})+)")
 _SECTION = re.compile(
     r"\b(?P<word>Sections?|Appendix|Appendices|Appendixes|Annex|Figure|Fig\.|Table|Chapter|Step|Clause)\s+"
     r"(?P<nums>(?:[A-Z](?:\.\d+)*|\d+(?:\.\d+)*)(?:\s*(?:,|and|or|to|through|–|-)\s*(?:[A-Z](?:\.\d+)*|\d+(?:\.\d+)*)(?![\w]))*)"
     r"(?![\w-])(?!\.[A-Za-z0-9])"
 )
-_CODE_START = re.compile(r"[A-Z]{2,6}-\d{2,5}[A-Z]?\b")
 _LABELS = {"Sections": "Section", "Appendices": "Appendix", "Appendixes": "Appendix", "Fig.": "Figure"}
 _OF_DOC = re.compile(r"^\.?(?:\s*\([^()]{1,80}\))?\s*(?:of|in)\s+(?:the\s+)?")
 _DOC_BEFORE = re.compile(r"\]?(?:\([^()\s]{0,80}\))?\]?,?\s{0,2}")
@@ -72,34 +63,25 @@ _SUPERSEDES_CUE = re.compile(r"(\bobsoletes\b|Obsoletes:|\bsupersedes\b|\breplac
 _HEADER_FIELD = re.compile(
     r"^\s*(?P<field>Updates|Obsoletes|Replaces|Requires)\s*:\s*(?P<value>\d+(?:\s*,\s*\d+)*)(?=\s{2,}|\s*$)", re.M
 )
-HOOKS_VERSION = "hooks-3"  # hooks-3: sentences from shelfwise.compiler.prose
+HOOKS_VERSION = "hooks-4"  # hooks-3: sentences from shelfwise.compiler.prose; hooks-4: identifiers from shelfwise.compiler.document_ids
 """Keys the stored hooks of a document: a change to how hooks are found re-finds them on the next build."""
 _TAG = re.compile(r"\[(?P<tag>[A-Za-z][\w.+/-]{1,40})\]")
 _REF_ENTRY = re.compile(r"^\s*\[(?P<tag>[A-Za-z][\w.+/-]{1,40})\]\s+(?P<body>.+)$", re.S)
 _QUOTED_TITLE = re.compile(r"[\"“](?P<title>[^\"”]{8,200})[\"”]")
-_NAME_STOP = {"Section", "Sections", "Appendix", "Figure", "Table", "Chapter", "Step", "RFC", "PEP", "SP", "FIPS", "BCP",
+_NAME_STOP = {"Section", "Sections", "Appendix", "Figure", "Table", "Chapter", "Step", *SERIES_WORDS,
               "Also", "Below", "Above", "The", "This", "That", "Note", "Notes", "Example", "Examples", "Here", "There"}
 
 
 def canonical_identifiers(text: str) -> list[tuple[str, int, int]]:
-    """(canonical identifier, start, end) for each document identifier in ``text``, in order."""
-    out: list[tuple[str, int, int]] = []
-    for match in IDENTIFIER.finditer(text):
-        if match.group("rfc"):
-            ident = f"RFC {int(match.group('rfcb') or match.group('rfcn'))}"
-        elif match.group("pep"):
-            ident = f"PEP {int(match.group('pepr') or match.group('pepn') or match.group('pepu'))}"
-        elif match.group("sp"):
-            ident = f"SP {match.group('spn').upper()}"
-        elif match.group("fips"):
-            ident = f"FIPS {match.group('fipsn')}"
-        else:
-            ident = f"{match.group('bcpk')} {int(match.group('bcpn'))}"
-        out.append((ident, match.start(), match.end()))
-    for match in _PEP_LIST.finditer(text):
-        for number in re.findall(r"\d{1,4}", match.group("list")):
-            out.append((f"PEP {int(number)}", match.start(), match.end()))
-    return sorted(set(out), key=lambda item: (item[1], item[0]))
+    """(label, start, end) of each series identifier in ``text`` (``shelfwise.compiler.document_ids``), in order: the
+    references a hook is made of. A code (SOP-014) is left to the resolver's ``code_citations``, which knows the
+    shelf's codes."""
+    return [(found.label, found.start, found.end) for found in series_ids(text)]
+
+
+def _is_series(text: str) -> bool:
+    """Whether ``text`` is one series identifier as a whole ('[RFC6749]' is; '[JWS]' is not)."""
+    return whole(text, codes=False) is not None
 
 
 def relation_in(sentence: str, start: int, default: str) -> str:
@@ -162,11 +144,17 @@ def reference_tags(sections: list[Section]) -> dict[str, str]:
             body = normalise(match.group("body"))
             idents = canonical_identifiers(body)
             title = _QUOTED_TITLE.search(body)
-            if idents and not IDENTIFIER.fullmatch(f"[{match.group('tag')}]"):
+            if idents and not _is_series(f"[{match.group('tag')}]"):
                 tags[match.group("tag")] = idents[0][0]
-            elif title and not IDENTIFIER.fullmatch(f"[{match.group('tag')}]"):
+            elif title and not _is_series(f"[{match.group('tag')}]"):
                 tags[match.group("tag")] = "title:" + title.group("title").strip(" ,.")
     return tags
+
+
+def _starts_with_id(name: str) -> bool:
+    """Whether a name opens with a document identifier ('RFC 6749 Section 4', 'SOP-014 Complaint Handling')."""
+    found = find_ids(name)
+    return bool(found) and found[0].start == 0
 
 
 def _hook_id(section_id: str, kind: str, text: str, ordinal: int) -> str:
@@ -223,7 +211,7 @@ def find_hooks(section: Section, self_identifiers: set[str], start_seq: int = 0,
                 found.append(("document", relation, sentence[i_start:i_end], {"doc": ident}, sentence))
             for match in _TAG.finditer(sentence):
                 mapped = tags.get(match.group("tag"))
-                if not mapped or IDENTIFIER.fullmatch(match.group(0)):
+                if not mapped or _is_series(match.group(0)):
                     continue
                 if mapped.startswith("title:"):
                     found.append(("named", relation_in(sentence, match.start(), "cites"), match.group(0),
@@ -236,7 +224,7 @@ def find_hooks(section: Section, self_identifiers: set[str], start_seq: int = 0,
                 if re.match(r"[\"”`*]*\s*(?:[\d.]+\s*)?(?:\[|\(?(?:RFC|PEP|SP|FIPS)\b)|\.\d", follow):
                     continue
                 name = _NAME_TAIL.sub("", match.group("name")).strip(" .,:;\"”`*")
-                if not name or name.split()[0] in _NAME_STOP or IDENTIFIER.match(name) or _CODE_START.match(name):
+                if not name or name.split()[0] in _NAME_STOP or _starts_with_id(name):
                     continue
                 if len(name) < 4:
                     continue

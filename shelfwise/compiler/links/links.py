@@ -19,7 +19,8 @@ from collections import defaultdict
 
 from pydantic import BaseModel, Field
 
-from shelfwise.compiler.links.hooks import Hook, canonical_identifiers, relation_in
+from shelfwise.compiler.document_ids import find_ids, label, series_ids, whole
+from shelfwise.compiler.links.hooks import Hook, relation_in
 from shelfwise.compiler.links.ledger import normalise, sentences
 from shelfwise.compiler.records import Section
 
@@ -49,16 +50,11 @@ def link_id(kind: str, src: str | None, dst: str | None, extra: str = "") -> str
     return "l" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:11]
 
 
-_PATH_IDS = [
-    (re.compile(r"(?:^|[^a-z])rfc[-_ ]?0*(\d{3,5})(?![0-9])", re.I), "RFC {}"),
-    (re.compile(r"(?:^|[^a-z])pep[-_ ]?0*(\d{1,4})(?![0-9])", re.I), "PEP {}"),
-    (re.compile(r"(?:^|[^a-z])(?:nist[-_ ]?)?sp[-_ ]?(800-\d+[a-z]?(?:-\d+)?(?:r\d+)?)(?![\w-])", re.I), "SP {}"),
-    (re.compile(r"(?:^|[^a-z])fips[-_ ]?(\d{2,3}(?:-\d+)?)(?![0-9])", re.I), "FIPS {}"),
+_HEADER_IDS = [  # a document's header field naming it: the field is the header's, the identifier the one parser's
+    re.compile(r"Request for Comments:\s*(?P<id>\d{3,5})"),
+    re.compile(r"^\s*PEP:\s*(?P<id>\d{1,4})\s*$", re.M),
 ]
-_HEADER_IDS = [
-    (re.compile(r"Request for Comments:\s*(\d{3,5})"), "RFC {}"),
-    (re.compile(r"^\s*PEP:\s*(\d{1,4})\s*$", re.M), "PEP {}"),
-]
+_HEADER_SERIES = ("RFC", "PEP")
 
 
 class DocInfo(BaseModel):
@@ -79,31 +75,28 @@ def document_identifiers(path: str, title: str, head_text: str) -> list[str]:
 
 
 def path_identifiers(path: str) -> list[str]:
-    """Identifiers in a shelf-relative path ('rfc6749.txt', 'sp800-63b/sec4_aal.md'): they name the volume."""
+    """Series identifiers in a shelf-relative path ('rfc6749.txt', 'sp800-63b/sec4_aal.md'): they name the volume,
+    so its top folder's come first, then its file name's. A code in a file name (sop-014-….docx) is not one: two
+    revisions of a code are two documents, never one volume."""
     found: list[str] = []
-    for pattern, fmt in _PATH_IDS:
-        top = path.split("/")[0] if "/" in path else path
-        for source in (top, path.rsplit("/", 1)[-1]):
-            match = pattern.search(source)
-            if match:
-                value = match.group(1).upper() if fmt.startswith("SP") else str(int(match.group(1)) if match.group(1).isdigit() else match.group(1))
-                found.append(fmt.format(value))
-                break
+    top = path.split("/")[0] if "/" in path else path
+    for source in (top, path.rsplit("/", 1)[-1]):
+        found += [f.label for f in series_ids(source, ignore_case=True) if f.label not in found]
     return found
 
 
 def _other_identifiers(title: str, head_text: str) -> list[str]:
     found: list[str] = []
-    for pattern, fmt in _HEADER_IDS:
+    for pattern, series in zip(_HEADER_IDS, _HEADER_SERIES):
         match = pattern.search(head_text[:4000])
         if match:
-            found.append(fmt.format(int(match.group(1))))
-    code = _CODE.match(title)
+            found.append(label(f"{series} {match.group('id')}"))
+    code = _title_code(title)
     if code:
-        found.append(code.group(1))
-    title_ids = canonical_identifiers(title)
-    if len({i for i, _, _ in title_ids}) == 1:
-        found.append(title_ids[0][0])
+        found.append(code)
+    title_ids = series_ids(title)
+    if len({i.label for i in title_ids}) == 1:
+        found.append(title_ids[0].label)
     out: list[str] = []
     for ident in found:
         if ident not in out:
@@ -111,8 +104,12 @@ def _other_identifiers(title: str, head_text: str) -> list[str]:
     return out
 
 
-_CODE = re.compile(r"^([A-Z]{2,6}-\d{2,5}[A-Z]?)\b")
-_CODE_TOKEN = re.compile(r"(?<![\w-])([A-Z]{2,6}-\d{2,5}[A-Z]?)(?![\w-])")
+def _title_code(title: str) -> str | None:
+    """The code a title opens with ('SOP-014 Complaint Handling' -> 'SOP-014'): the document's own."""
+    found = find_ids(title)
+    return found[0].label if found and found[0].kind == "code" and found[0].start == 0 else None
+
+
 _NUMBERED = re.compile(
     r"^(?:(?P<word>Appendix|Annex|Chapter|Part|Section)\s+)?(?P<num>[A-Z]|\d+)(?P<rest>(?:\.\d+)*)\.?(?=[\s:—–&-]|$)"
 )
@@ -386,7 +383,8 @@ def code_citations(index: ShelfIndex) -> list[Link]:
     codes = {}
     for doc_id, doc in index.docs.items():
         for ident in doc.identifiers:
-            if _CODE.fullmatch(ident):
+            found = whole(ident)
+            if found and found.kind == "code":
                 codes.setdefault(ident, []).append(doc_id)
     links: list[Link] = []
     if not codes:
@@ -395,17 +393,18 @@ def code_citations(index: ShelfIndex) -> list[Link]:
         for section in index.sections.get(doc_id, []):
             seen: set[str] = set()
             for sentence in sentences(section.text):
-                for match in _CODE_TOKEN.finditer(sentence):  # any code-shaped token, then a dict lookup (one
-                    if match.group(1) not in codes:           # regex of every code of the shelf grew with the shelf)
+                for found in find_ids(sentence):  # any code-shaped identifier, then a dict lookup (one
+                    code = found.label                 # regex of every code of the shelf grew with the shelf)
+                    if found.kind != "code" or code not in codes:
                         continue
-                    targets = [t for t in codes[match.group(1)] if index.docs[t].group != index.docs[doc_id].group]
-                    if not targets or match.group(1) in seen or match.group(1) in index.docs[doc_id].identifiers:
+                    targets = [t for t in codes[code] if index.docs[t].group != index.docs[doc_id].group]
+                    if not targets or code in seen or code in index.docs[doc_id].identifiers:
                         continue
-                    seen.add(match.group(1))
-                    kind = relation_in(sentence, match.start(), "cites")
+                    seen.add(code)
+                    kind = relation_in(sentence, found.start, "cites")
                     target = sorted(targets, key=lambda t: (bool(re.search(r"supersed|withdrawn|obsolete", index.docs[t].title, re.I)),
                                                             [-ord(c) for c in index.docs[t].title]))[0]
                     links.append(Link(id=link_id(kind, section.id, target, "code"), kind=kind, src_doc=doc_id,
                                       src_section=section.id, dst_doc=target, evidence=sentence,
-                                      reason=f"document code {match.group(1)} in the text"))
+                                      reason=f"document code {code} in the text"))
     return links

@@ -1,5 +1,11 @@
-"""How a query names a document of the shelf: by identifier (RFC 6750, PEP 585, SP 800-63B), or by a short
-name (its file name without the extension, its title before a colon); and the query with those names taken out.
+"""How a query names a document of the shelf: by identifier (RFC 6750, PEP 585, SP 800-63B, ISO 13485), or by a
+short name (its file name without the extension, its title before a colon); and the query with those names taken out.
+
+Identifiers are ``shelfwise.compiler.document_ids``'s series, read in any case (queries are often lower-cased) and
+compared by its key. An organization's code (SOP-014) is not one here: a question naming a code asks about a
+document the code stands in as often as the coded one, and the named route's narrowing to it cost northwind's
+retrieval (hybrid MRR 0.904 -> 0.884: nw-09 "which section of the Quality Manual does SOP-014 implement"); a code
+in a title or file name is the identifier route's concern (``ShelfSearcher.identifier_holders``).
 """
 
 from __future__ import annotations
@@ -7,20 +13,36 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-__all__ = ["IDENTIFIER", "document_identifiers", "short_names", "normal", "strip_document_names"]
+from shelfwise.compiler.document_ids import series_ids
+from shelfwise.compiler.prose import normalise
 
-IDENTIFIER = re.compile(r"(?<![a-z0-9])(rfc|pep|sp|fips|nistir|special publication)[\s_\-]*(\d+(?:[\-.]\d+)*[a-z]?)(?![a-z0-9])", re.IGNORECASE)
-"""A series prefix and a number: the identifiers documents are named by."""
+__all__ = ["document_identifiers", "without_identifiers", "short_names", "normal", "strip_document_names", "names_series"]
 
 
-def document_identifiers(text: str) -> set[tuple[str, str]]:
-    """('rfc', '6750'), ('pep', '585'), ('sp', '800-63b') … named in ``text`` (leading zeros dropped)."""
-    found = set()
-    for prefix, number in IDENTIFIER.findall(text.lower()):
-        prefix = "sp" if prefix.startswith("special") else prefix
-        head, _, rest = number.partition("-")
-        found.add((prefix, (head.lstrip("0") or "0") + (f"-{rest}" if rest else "")))
-    return found
+def document_identifiers(text: str) -> set[str]:
+    """The keys of the document identifiers in ``text``: 'rfc-6750', 'pep-585', 'sp-800-63-b'."""
+    return {found.key for found in series_ids(text, ignore_case=True)}
+
+
+def names_series(key: str, asked: str) -> bool:
+    """Whether the identifier keyed ``asked`` names the one keyed ``key``: the same, or the series it heads
+    ('sp-800-63' names SP 800-63-3, a revision; not SP 800-63B, another volume)."""
+    return key == asked or (key.startswith(asked + "-") and key[len(asked) + 1 : len(asked) + 2].isdigit())
+
+
+def without_identifiers(text: str) -> str:
+    """``text`` with each document identifier in it replaced by a space."""
+    return _blanked(text, series_ids(text, ignore_case=True))
+
+
+def _blanked(text: str, found: list) -> str:
+    """``text`` with the spans of ``found`` (identifiers, perhaps sharing a span: 'PEPs 484 and 526') as spaces."""
+    out, at = [], 0
+    for start, end in sorted({(f.start, f.end) for f in found}):
+        if start >= at:
+            out += [text[at:start], " "]
+            at = end
+    return "".join([*out, text[at:]])
 
 
 def short_names(documents: dict[str, dict]) -> dict[str, set[str]]:
@@ -45,19 +67,17 @@ def short_names(documents: dict[str, dict]) -> dict[str, set[str]]:
 
 
 def normal(text: str) -> str:
-    """Lower case, runs of anything but letters and digits as one space: how names are compared."""
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
+    """How names are compared: ``shelfwise.compiler.prose.normalise`` after a search-key folding (lower case, runs of
+    anything but letters and digits as one space)."""
+    return normalise(re.sub(r"[^a-z0-9]+", " ", text.lower()))
 
 
-def strip_document_names(query: str, keys: set[tuple[str, str]]) -> str:
+def strip_document_names(query: str, keys: set[str]) -> str:
     """``query`` without the identifiers that name a document with one of ``keys`` (exactly, or as the prefix of a
     series: "SP 800-63" names SP 800-63-3), for the dense route: the named route finds those documents, and in an
     embedding the numbers only pull the query towards every section that cites a PEP or an RFC (abstracts,
     introductions) and away from what it asks. Hybrid dev nDCG@10 0.573 -> 0.594 and MRR 0.750 -> 0.771 (the one
     cost: identity-03, 1 -> 0.5); dev-formats and northwind name no document by number (same)."""
 
-    def names_one(match: re.Match) -> bool:
-        return any(p == qp and (n == qn or n.startswith(qn + "-")) for p, n in keys for qp, qn in document_identifiers(match.group(0)))
-
-    stripped = " ".join(IDENTIFIER.sub(lambda m: " " if names_one(m) else m.group(0), query).split())
-    return stripped or query
+    naming = [found for found in series_ids(query, ignore_case=True) if any(names_series(key, found.key) for key in keys)]
+    return normalise(_blanked(query, naming)) or query

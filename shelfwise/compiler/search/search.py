@@ -30,7 +30,14 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from shelfwise.compiler.search.document_names import IDENTIFIER as _IDENTIFIER, document_identifiers, normal as _normal, short_names, strip_document_names
+from shelfwise.compiler.search.document_names import (
+    document_identifiers,
+    names_series,
+    normal as _normal,
+    short_names,
+    strip_document_names,
+    without_identifiers,
+)
 from shelfwise.compiler.index.embedders import Embedder
 from shelfwise.compiler.errors import SearchError
 from shelfwise.compiler.search.code_tokens import CodeTokenIndex, query_code_tokens
@@ -303,9 +310,7 @@ class ShelfSearcher:
         normal_query = f" {_normal(query)} "
         named = []
         for doc_id, keys in self._doc_keys.items():
-            by_id = any(
-                p == qp and (n == qn or n.startswith(qn + "-")) for p, n in keys for qp, qn in wanted
-            )
+            by_id = any(names_series(key, asked) for key in keys for asked in wanted)
             title = _normal(self.documents[doc_id]["title"])
             by_title = len(title.split()) >= 3 and self._title_counts[title] == 1 and f" {title} " in normal_query
             by_name = any(f" {name} " in normal_query for name in self._short_names.get(doc_id, ()))
@@ -328,7 +333,7 @@ class ShelfSearcher:
         (nDCG@10 0.530 / 0.517 / 0.647 on dev, dev-formats, northwind, both ways)."""
         if not named or set(named) >= set(self.documents):
             return []
-        text = _IDENTIFIER.sub(" ", query.lower())
+        text = without_identifiers(query.lower())
         found = self.lexical.search(text, limit=self.depth * len(named), doc_ids=named)
         per_document = [[sid for sid, _ in found if self.sections[sid][0] == doc] for doc in named]
         ranked = [sid for group in zip_longest(*per_document) for sid in group if sid is not None]
@@ -338,7 +343,7 @@ class ShelfSearcher:
 
     def route_numeric(self, query: str) -> list[str]:
         """When the query holds a quantity (a number with a unit, or money): sections holding its numbers."""
-        text = _IDENTIFIER.sub(" ", query)
+        text = without_identifiers(query)
         numbers: dict[str, str | None] = {}
         for number, unit in _NUMBER.findall(text):
             unit = unit.lower() if unit and _UNITS.match(unit) else None

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
-from dataclasses import asdict
 
 from pydantic import BaseModel, Field
 
@@ -57,7 +56,7 @@ def load_shelf_data(store, shelf: str) -> ShelfData:
     assertions: dict[str, list[dict]] = defaultdict(list)
     titles = {row["doc_id"]: row["title"] for row in documents}
     for row in ledger.assertion_rows():
-        item = asdict(row)
+        item = row.page_item()
         heading = labels.get(item["section_id"], ("", ""))[1]
         item["subject"] = subject_phrase(item["subject"], item["quote"], heading, titles.get(item["doc_id"], ""))
         assertions[item["doc_id"]].append(item)

@@ -2,7 +2,8 @@
 
 Every SQL statement over those tables lives here (the schema is ``shelfwise.compiler.store.store``'s numbered migrations);
 stage modules (shelfwise/compiler/links/linking.py) and readers (shelfwise/api/shelves.py, the CLI) call these named methods and get
-records back: ``Assertion`` with where it stands (``StoredAssertion``), ``Hook``, ``Link``. Inserts name
+records back: ``Assertion`` with where it stands (``StoredAssertion``), ``Hook``, ``Link``: the one shape of each
+that stage code passes around. Inserts name
 their columns, so a migration that adds one cannot shift the values of another.
 """
 
@@ -17,7 +18,7 @@ from shelfwise.compiler.links.hooks import Hook
 from shelfwise.compiler.links.ledger import Assertion
 from shelfwise.compiler.links.links import Link
 
-__all__ = ["LedgerStore", "StoredAssertion", "AssertionRow", "DETAIL_FIELDS", "PAGE_HOOK_FIELDS"]
+__all__ = ["LedgerStore", "StoredAssertion", "DETAIL_FIELDS", "PAGE_HOOK_FIELDS"]
 
 DETAIL_FIELDS = {"conditions", "exceptions", "thresholds", "modality", "step", "target"}
 """The parts of an assertion stored as its JSON ``detail``."""
@@ -25,28 +26,38 @@ DETAIL_FIELDS = {"conditions", "exceptions", "thresholds", "modality", "step", "
 
 @dataclass(frozen=True)
 class StoredAssertion:
-    """An assertion of the stored ledger with the document and section it stands in."""
+    """An assertion of the stored ledger with the document and section it stands in, and its position there: the one
+    record of an assertion the stages and the answering side pass around (``ledger.Assertion`` is what an extractor
+    produces; a wire format, the MCP tools' ``ToolFact``, converts from this at its edge)."""
 
     doc_id: str
     section_id: str
     assertion: Assertion
+    seq: int = 0
 
     def __iter__(self):  # (doc id, section id, assertion), as the stages unpack it
         return iter((self.doc_id, self.section_id, self.assertion))
 
+    @property
+    def kind(self) -> str:
+        return self.assertion.kind
 
-@dataclass(frozen=True)
-class AssertionRow:
-    """A stored assertion as the pages show it: where it stands, its position, and its detail as stored."""
+    @property
+    def subject(self) -> str:
+        return self.assertion.subject
 
-    doc_id: str
-    section_id: str
-    seq: int
-    kind: str
-    subject: str
-    statement: str
-    quote: str
-    detail: dict
+    @property
+    def statement(self) -> str:
+        return self.assertion.statement
+
+    @property
+    def quote(self) -> str:
+        return self.assertion.quote
+
+    def page_item(self) -> dict:
+        """The assertion as the pages read it: where it stands, its position, and its detail as stored."""
+        return {"doc_id": self.doc_id, "section_id": self.section_id, "seq": self.seq, "kind": self.kind, "subject": self.subject,
+                "statement": self.statement, "quote": self.quote, "detail": json.loads(self.assertion.model_dump_json(include=DETAIL_FIELDS))}
 
 
 PAGE_HOOK_FIELDS = {"doc_id", "section_id", "seq", "kind", "relation", "text", "quote", "status", "reason"}
@@ -125,9 +136,7 @@ class LedgerStore:
         """The stored ledger in document order (by path, then position)."""
         query = "SELECT a.* FROM assertions a JOIN documents d USING (doc_id)" + (" WHERE a.doc_id = ?" if doc_id else "")
         rows = self.db.execute(query + " ORDER BY d.path, a.seq", (doc_id,) if doc_id else ()).fetchall()
-        return [StoredAssertion(row["doc_id"], row["section_id"], Assertion(kind=row["kind"], subject=row["subject"], statement=row["statement"],
-                                                                            quote=row["quote"], **json.loads(row["detail"])))
-                for row in rows]
+        return [_stored(row) for row in rows]
 
     def assertion_kinds(self) -> Counter:
         return Counter(row[0] for row in self.db.execute("SELECT kind FROM assertions"))
@@ -160,10 +169,9 @@ class LedgerStore:
         return [(row[0], row[1]) for row in self.db.execute("SELECT short, long FROM aliases WHERE decision = 'aligned' ORDER BY short, long")]
 
     # --- what the pages read ------------------------------------------------------------------------------------
-    def assertion_rows(self) -> list[AssertionRow]:
-        """Every assertion by document id, then position."""
-        rows = self.db.execute("SELECT doc_id, section_id, seq, kind, subject, statement, quote, detail FROM assertions ORDER BY doc_id, seq")
-        return [AssertionRow(*row[:7], json.loads(row[7] or "{}")) for row in rows]
+    def assertion_rows(self) -> list[StoredAssertion]:
+        """Every assertion by document id, then position (the pages' order)."""
+        return [_stored(row) for row in self.db.execute("SELECT * FROM assertions ORDER BY doc_id, seq").fetchall()]
 
     def page_links(self) -> list[Link]:
         """Every link by kind, source section and destination section (the order of the pages' panels)."""
@@ -200,3 +208,10 @@ class LedgerStore:
         self.db.execute("DELETE FROM dossiers")
         self.db.executemany("INSERT INTO dossiers (topic, doc_ids, body) VALUES (?, ?, ?)",
                             [(t, json.dumps(d["doc_ids"]), json.dumps(d, ensure_ascii=False)) for t, d in sorted(dossiers.items())])
+
+
+def _stored(row) -> StoredAssertion:
+    """A row of the assertions table as its record."""
+    assertion = Assertion(kind=row["kind"], subject=row["subject"], statement=row["statement"], quote=row["quote"],
+                          **json.loads(row["detail"] or "{}"))
+    return StoredAssertion(row["doc_id"], row["section_id"], assertion, row["seq"])

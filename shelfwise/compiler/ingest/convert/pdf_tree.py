@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 
 from shelfwise.compiler.ingest.convert.pdf_headings import heading_levels, heading_lines, numbering
 from shelfwise.compiler.ingest.convert.pdf_layout import CAPTION, PageData, PageItem
+from shelfwise.compiler.prose import normalise
 from shelfwise.compiler.records import Element
 from shelfwise.compiler.ingest.sections import numbering_depth
 
@@ -32,9 +33,10 @@ _NUMBER_PREFIX = re.compile(r"^(?:(?:appendix|annex|chapter|part|section)\s+)?(?
 
 
 def normalize_heading(text: str) -> str:
-    """Heading text for matching: numbering prefix dropped, lower case, letters and digits only."""
-    text = _NUMBER_PREFIX.sub("", " ".join(text.split()), count=1) if numbering_depth(text) else " ".join(text.split())
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower()).split())
+    """Heading text for matching: ``shelfwise.compiler.prose.normalise``, then the numbering prefix dropped and a
+    search-key folding (lower case, letters and digits only)."""
+    text = _NUMBER_PREFIX.sub("", normalise(text), count=1) if numbering_depth(text) else normalise(text)
+    return normalise(re.sub(r"[^0-9a-z]+", " ", text.lower()))
 
 
 def _running_lines(pages: list[PageData]) -> set[int]:
@@ -49,7 +51,7 @@ def _running_lines(pages: list[PageData]) -> set[int]:
             zone = "top" if item.bottom < page.height * 0.12 else ("bottom" if item.top > page.height * 0.88 else "")
             if not zone:
                 continue
-            key = (zone, re.sub(r"\d+", "#", " ".join(item.text.lower().split())))
+            key = (zone, re.sub(r"\d+", "#", normalise(item.text.lower())))
             place = (zone, round((item.top if zone == "top" else item.bottom) / 3))
             by_text[key].add(page.page)
             by_place[place].add(page.page)
@@ -216,7 +218,7 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None) -> li
         if id(item) in absorbed or not item.text.strip():
             continue
         if id(item) in heads:
-            elements.append(Element(kind="heading", text=" ".join(texts[id(item)].split()), level=levels[id(item)], page=item.page))
+            elements.append(Element(kind="heading", text=normalise(texts[id(item)]), level=levels[id(item)], page=item.page))
             open_block, prev = None, None
             continue
         kind = "code" if item.mono else ("list_item" if _BULLET.match(item.text) else "paragraph")
