@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from shelfwise.compiler.prose import normalise
+
 __all__ = ["document_names", "named_by_name", "GENERIC"]
 
 GENERIC = frozenset("""license licence agreement manual handbook guide guidelines policy standard specification procedure
@@ -26,8 +28,8 @@ _ACRONYM = re.compile(r"^[A-Z][A-Z0-9&]{1,2}$")
 
 
 def _words(text: str) -> str:
-    """Runs of anything but letters and digits as one space, case kept: how names are compared."""
-    return " ".join(re.sub(r"[^A-Za-z0-9]+", " ", text).split())
+    """How names are compared: ``normalise``, then runs of anything but letters and digits as one space, case kept."""
+    return normalise(re.sub(r"[^A-Za-z0-9]+", " ", text))
 
 
 @lru_cache(maxsize=65_536)
