@@ -416,3 +416,15 @@ def test_a_year_the_question_gives_names_that_edition_of_a_series_it_names():
     titles = {"2013": "OWASP Top 10 - 2013", "2017": "OWASP Top 10 - 2017", "plan": "OWASP Top 10 2020 Data Analysis Plan"}
     assert named_by_name("Which OWASP Top 10 2013 categories were dropped in the 2017 edition?", titles) == {"2013", "2017"}
     assert named_by_name("Which OWASP Top 10 2013 categories were dropped?", titles) == {"2013"}
+
+
+def test_the_words_of_a_documents_name_are_where_to_look_not_what_is_asked():
+    shelf = _memory_shelf({"owasp-2017": ("OWASP Top 10 2017", "owasp-top-10-2017.docx", [
+        ("Foreword", [_p("The OWASP Top 10 2017 project thanks Autodesk for sponsoring the OWASP Top 10 2017 data.")]),
+        ("Methodology", [_p("Submissions were gathered through a public call for vulnerability statistics.")]),
+    ])})
+    question = "How was the data for the OWASP Top 10 2017 gathered?"
+    plan, draft = _write(shelf, question)
+    assert plan.obligations[0].documents == ["owasp-2017"]
+    best = max(draft.units, key=lambda u: u.score)
+    assert best.text.startswith("Submissions were gathered through a public call")

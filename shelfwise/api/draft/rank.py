@@ -27,6 +27,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from shelfwise.api.draft.definitions import DEFINES, asked_entry, asked_term, defines, entry_keys, opens_entry
+from shelfwise.api.reading.names import names_written
 from shelfwise.api.reading.plan import Obligation, Plan
 from shelfwise.api.reading.read import Reading, read_blocks
 from shelfwise.api.shelves import OpenShelf
@@ -145,6 +146,7 @@ class Pool:
     unseen: float
     avg_length: float
     doc_keys: dict[str, set[str]]
+    titles: dict[str, str] = field(default_factory=dict)
 
 
 def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[str]:
@@ -232,7 +234,8 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -
     size = max(len(counted), 1)
     idf = {word: math.log(1 + size / count) for word, count in df.items()}
     avg = sum(u.length for u in counted) / size if counted else 1.0
-    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys)
+    titles = {u.doc_id: shelves[u.shelf].documents[u.doc_id]["title"] for u in units}
+    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles)
 
 
 def _lead_ins(units: list[Candidate]) -> None:
@@ -249,8 +252,9 @@ def _lead_ins(units: list[Candidate]) -> None:
 
 
 def named_documents(obligation: Obligation, pool: Pool) -> tuple[set[str], set[str], set[str]]:
-    """(documents the obligation is bound to, those the question names by identifier, the stems of those identifiers)
-    among the read documents; a follow-up is bound to the documents the earlier turns cited without naming them."""
+    """(documents the obligation is bound to, those named by identifier, the stems of the identifiers and names that
+    name them, but a word the ask also uses apart from the name) among the read documents; a follow-up is bound to the
+    documents the earlier turns cited without naming them."""
     named, naming = set(), set()
     for text in [obligation.ask, *obligation.targets]:
         for ident in identifiers(text):
@@ -259,6 +263,10 @@ def named_documents(obligation: Obligation, pool: Pool) -> tuple[set[str], set[s
             if hits:
                 named |= hits
                 naming |= set(word_stems(ident)) | {identifier_key(ident)}
+    for doc in obligation.documents:  # "the OWASP Top 10 2017" names a document: its words are not what is asked
+        for name in names_written(obligation.ask, pool.titles.get(doc, "")):
+            rest = re.sub(r"\b" + r"\W+".join(map(re.escape, name.split())) + r"\b", " ", obligation.ask)
+            naming |= set(word_stems(name)) - set(word_stems(rest))
     return set(obligation.documents) | named, named, naming
 
 

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from shelfwise.compiler.prose import normalise
 
-__all__ = ["document_names", "named_by_name", "GENERIC"]
+__all__ = ["document_names", "named_by_name", "names_written", "GENERIC"]
 
 GENERIC = frozenset("""license licence agreement manual handbook guide guidelines policy standard specification procedure
 paper document edition""".split())
@@ -76,3 +76,9 @@ def named_by_name(text: str, documents: dict[str, str]) -> set[str]:
                    for name in document_names(title) if _EDITION.search(name)):
                 found.add(doc_id)
     return found
+
+
+def names_written(text: str, title: str) -> list[str]:
+    """The names of the document titled ``title`` that ``text`` writes (``document_names``), longest first."""
+    written = f" {_words(text)} "
+    return sorted((name for name in document_names(title) if f" {name} " in written), key=len, reverse=True)
