@@ -444,3 +444,69 @@ def test_a_procedure_continued_in_another_document_is_shown_in_step_order():
     units = [*steps("wi", range(7, 13), 0.9), *steps("trn", range(1, 5), 0.8), *steps("sop", range(1, 7), 0.7), rule]
     shown = [u.id for u in _most_relevant_first(units)]
     assert shown == [*(f"sop{n}" for n in range(1, 7)), *(f"wi{n}" for n in range(7, 13)), *(f"trn{n}" for n in range(1, 5)), "r"]
+
+
+def test_a_cell_holding_a_bar_or_nothing_keeps_its_column_from_the_writer_to_the_table():
+    """A row's cells come from the stored rows, never from splitting its text again: the cell 'int | str' stays one cell
+    (one claim, one column, its bar escaped) and the empty Default cell stays a cell, through writer, gate and table."""
+    from shelfwise.api.draft.claims import claims_of
+    from shelfwise.api.draft.gate import gate
+    from shelfwise.api.present.render import _table
+    from shelfwise.compiler.records import Block, table_text
+
+    rows = [["Function", "Accepts", "Default", "Since"], ["parse_value", "int | str", "", "2.1"], ["dump_value", "bytes", "None", "2.0"]]
+    shelf = _memory_shelf({"api": ("API reference", "api.md", [("Functions", [Block(kind="table", text=table_text(rows), rows=rows, header_rows=1)])])})
+    _, draft = _write(shelf, "Which types does parse_value accept?")
+    header = next(u for u in draft.units if u.kind == "table_header")
+    row = next(u for u in draft.units if u.kind == "table_row" and u.text.startswith("parse_value"))
+    assert header.cells == rows[0] and row.cells == ["parse_value", "int | str", "", "2.1"]
+    assert row.text == "parse_value | int | str | | 2.1"  # the text is as before: what is quoted and checked
+    draft = draft.model_copy(update={"units": [u.model_copy(update={"status": "unconfirmed"}) for u in draft.units]})
+    assert [(c.cell, c.text) for c in claims_of(draft) if c.unit_id == row.id] == [(0, "parse_value"), (1, "int | str"), (3, "2.1")]
+    gated = gate(draft.model_copy(update={"units": [u.model_copy(update={"status": "supports"}) for u in draft.units]}))
+    shown = [u for u in gated.shown if u.group == header.group]
+    lines = _table(shown).splitlines()
+    assert lines[0] == "| Function | Accepts | Default | Since | Source |"
+    assert lines[2].startswith("| parse_value | int \\| str |  | 2.1 | ")
+
+
+def test_a_failed_cell_is_blanked_in_the_cells_a_row_carries():
+    """The gate blanks a cell the checker did not confirm in the row's cells and its text alike; the rest keep their columns."""
+    from shelfwise.api.draft.claims import claims_of
+    from shelfwise.api.draft.check import CheckedDraft
+    from shelfwise.api.draft.gate import gate
+
+    header = Unit(id="u1", kind="table_header", text="Function | Accepts | Since", cells=["Function", "Accepts", "Since"],
+                  citations=["s1"], obligation=0, group="t", status="verbatim")
+    row = Unit(id="u2", kind="table_row", text="parse_value | int | str | 2.1", cells=["parse_value", "int | str", "2.1"],
+               citations=["s1"], obligation=0, group="t", status="unconfirmed")
+    draft = CheckedDraft(writer="test", units=[header, row])
+    claims = claims_of(draft)
+    assert [c.text for c in claims] == ["parse_value", "int | str", "2.1"]
+    for claim in claims:
+        claim.verdict = "not_found" if claim.cell == 2 else "supports"
+    gated = gate(draft.model_copy(update={"claims": claims}))
+    shown = next(u for u in gated.shown if u.id == "u2")
+    assert shown.cells == ["parse_value", "int | str", ""] and shown.text == "parse_value | int | str | "
+
+
+def test_a_model_written_table_row_carries_the_cells_it_was_written_with():
+    from shelfwise.api.draft.claims import parse_answer
+
+    units, _ = parse_answer("| Function | Accepts |\n|---|---|\n| parse_value | int \\| str [s0123456789a] |\n", shelf="mem")
+    assert [u.cells for u in units] == [["Function", "Accepts"], ["parse_value", "int \\| str"]]
+    assert units[1].text == "parse_value | int \\| str" and units[1].citations == ["s0123456789a"]
+
+
+def test_a_table_whose_text_is_not_its_rows_is_known_by_its_text():
+    """An RST field list is a table whose text reads 'PEP: 483', not its rows joined: its units carry no cells, so the
+    row is shown and checked as the text reads (split by ``table_cells``), as before."""
+    from shelfwise.api.draft.write import section_units
+    from shelfwise.api.terms import unit_cells
+    from shelfwise.compiler.records import Block
+
+    rows = [["PEP", "483"], ["Title", "The Theory of Type Hints"]]
+    shelf = _memory_shelf({"pep": ("PEP 483", "pep-0483.rst", [("Header", [Block(kind="table", text="PEP: 483\nTitle: The Theory of Type Hints", rows=rows)])])})
+    units = section_units(shelf, next(iter(shelf.sections)))
+    assert [(u.kind, u.text, u.cells) for u in units] == [("table_header", "PEP: 483", ()), ("table_row", "Title: The Theory of Type Hints", ())]
+    assert unit_cells(Unit(id="u1", kind="table_row", text=units[1].text, obligation=0)) == ["Title: The Theory of Type Hints"]

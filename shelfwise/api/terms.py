@@ -16,7 +16,7 @@ from whoosh.analysis import StemmingAnalyzer
 from shelfwise.compiler.document_ids import find_ids, key as identifier_key, whole
 from shelfwise.compiler.prose import normalise
 
-__all__ = ["stems", "word_stems", "QUESTION_WORDS", "normalise", "table_cells", "CELL_SEPARATOR", "identifiers", "capitalised_phrases", "identifier_key",
+__all__ = ["stems", "word_stems", "QUESTION_WORDS", "normalise", "table_cells", "unit_cells", "CELL_SEPARATOR", "identifiers", "capitalised_phrases", "identifier_key",
            "document_keys"]
 
 QUESTION_WORDS = frozenset(
@@ -41,8 +41,16 @@ CELL_SEPARATOR = re.compile(r" ?\| ?")
 
 
 def table_cells(row: str) -> list[str]:
-    """The cells of a table row's text, empty cells kept ("a | | c" -> ["a", "", "c"]): the one place rows are split."""
+    """The cells of a table row's text, empty cells kept ("a | | c" -> ["a", "", "c"]): the one place rows are split.
+
+    A cell holding " | " is split in two here; a unit that carries its cells is read with ``unit_cells`` instead."""
     return [cell.strip() for cell in CELL_SEPARATOR.split(row.strip())]
+
+
+def unit_cells(unit) -> list[str]:
+    """The cells of a table row or header unit (a ``Unit`` or a ``Candidate``): those it carries, as its table holds
+    them; its text split by ``table_cells`` only when it carries none (a row a model wrote, an RST field list's)."""
+    return list(unit.cells) if unit.cells else table_cells(unit.text)
 
 
 @lru_cache(maxsize=200_000)

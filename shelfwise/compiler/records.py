@@ -23,6 +23,11 @@ def row_text(cells: list[str]) -> str:
     return CELL_JOIN.join(cells)
 
 
+def table_line(cells: list[str]) -> str:
+    """One table row as a Markdown table line, "| a | b |" (its cells already escaped where the caller must)."""
+    return f"| {row_text(cells)} |"
+
+
 def table_text(rows: list[list[str]]) -> str:
     """A table grid as text, one row a line: what search, the ledger and the checker read of a table."""
     return "\n".join(row_text(row) for row in rows)

@@ -15,6 +15,7 @@ from itertools import combinations
 from pathlib import Path
 
 from shelfwise.compiler.errors import SettingsError
+from shelfwise.compiler.records import table_line
 from shelfwise.eval.answer_metrics import label_agrees, verified_share
 from shelfwise.eval.judge import QUOTE_RECALL
 from shelfwise.eval.noise import compare, run_spread
@@ -114,8 +115,8 @@ RUN_HEADER = ["label", "run", "mode", "questions", "coverage (judge)", "wrong", 
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    lines = [table_line(header), "|" + "---|" * len(header)]
+    lines += [table_line(row) for row in rows]
     return "\n".join(lines)
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from shelfwise.compiler.records import table_line
+
 __all__ = ["retrieval_table", "render_scoreboard", "run_scoreboard"]
 
 RETRIEVAL_COLUMNS = [
@@ -26,11 +28,11 @@ def _cell(value) -> str:
 
 def retrieval_table(result: dict) -> str:
     """One Markdown table: a row per system, a column per metric."""
-    header = "| system | " + " | ".join(label for _, label in RETRIEVAL_COLUMNS) + " |"
+    header = table_line(["system", *(label for _, label in RETRIEVAL_COLUMNS)])
     rule = "|---|" + "---:|" * len(RETRIEVAL_COLUMNS)
     systems = result.get("systems", {})
     names = [n for n in SYSTEM_ORDER if n in systems] + sorted(n for n in systems if n not in SYSTEM_ORDER)
-    rows = [f"| {name} | " + " | ".join(_cell(systems[name].get(key)) for key, _ in RETRIEVAL_COLUMNS) + " |" for name in names]
+    rows = [table_line([name, *(_cell(systems[name].get(key)) for key, _ in RETRIEVAL_COLUMNS)]) for name in names]
     title = (
         f"Retrieval on {result.get('questions', '?')} ({result.get('n_scored', '?')} questions with evidence; "
         f"embedder {result.get('embedder', '?')})"

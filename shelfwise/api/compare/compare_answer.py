@@ -170,11 +170,12 @@ def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str],
     units = [Unit(id=f"c{number}-0", kind="heading", text=f"{name}: {shown.title_a} → {shown.title_b}" if name else
                   f"{shown.title_a} → {shown.title_b}", shelf=pair.shelf, obligation=obligation, status="label", group=group)]
     if shown.changes:
-        units.append(Unit(id=f"c{number}-h", kind="table_header", text=row_text(ROW_HEADER), shelf=pair.shelf,
+        units.append(Unit(id=f"c{number}-h", kind="table_header", text=row_text(ROW_HEADER), cells=list(ROW_HEADER), shelf=pair.shelf,
                           obligation=obligation, status="label", group=group))
     for n, change in enumerate(shown.changes, start=1):
         cites = [sid for sid in (change.section_a, change.section_b) if sid]
-        units.append(Unit(id=f"c{number}-{n}", kind="table_row", text=row_text(change_cells(change, _no_cite)), shelf=pair.shelf,
+        cells = change_cells(change, _no_cite)
+        units.append(Unit(id=f"c{number}-{n}", kind="table_row", text=row_text(cells), cells=cells, shelf=pair.shelf,
                           citations=list(dict.fromkeys(cites)), obligation=obligation, status="computed", group=group))
     markdown = render_pair(shown, name, _cite)
     if len(shown.changes) < len(full.changes):

@@ -29,10 +29,11 @@ from shelfwise.api.draft.claims import parse_answer, strip_citations
 from shelfwise.api.compare.compare_resolve import ComparePair
 from shelfwise.api.draft.gate import Removal
 from shelfwise.api.prompts import CANNOT_ANSWER, COMPARE_SYSTEM, COMPARE_USER
-from shelfwise.api.terms import stems, table_cells
+from shelfwise.api.terms import stems, unit_cells
 from shelfwise.api.draft.write import Unit
 from shelfwise.compiler.compare import Change, ChangeSet
 from shelfwise.compiler.compare.values import Value, values_in
+from shelfwise.compiler.records import table_line
 from shelfwise.compiler.models import ChatModel, ModelError
 
 __all__ = ["Explained", "explain_changes", "check_statement", "change_listing"]
@@ -212,9 +213,9 @@ def _markdown(shown: list[Unit]) -> str:
     if items:
         blocks.append("\n".join(items))
     for header in (u for u in shown if u.kind == "table_header"):
-        cells = table_cells(header.text)
-        rows = [f"| {u.text} | {_marks(u)} |" for u in shown if u.kind == "table_row" and u.group == header.group]
-        blocks.append("\n".join([f"| {' | '.join(cells)} | Source |", "|" + " --- |" * (len(cells) + 1), *rows]))
+        cells = unit_cells(header)
+        rows = [table_line([*unit_cells(u), _marks(u)]) for u in shown if u.kind == "table_row" and u.group == header.group]
+        blocks.append("\n".join([table_line([*cells, "Source"]), "|" + " --- |" * (len(cells) + 1), *rows]))
     rows = [f"- {u.text} {_marks(u)}" for u in shown if u.kind == "table_row" and u.group not in {h.group for h in shown if h.kind == "table_header"}]
     if rows:
         blocks.append("\n".join(rows))

@@ -27,11 +27,11 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field, ValidationError
 
-from shelfwise.api.draft.claims import Claim, claims_of, split_sentences, table_cells
+from shelfwise.api.draft.claims import Claim, claims_of, split_sentences
 from shelfwise.api.draft.guards import change_cell_ok, fold, guard
 from shelfwise.api.prompts import CHECK_SYSTEM, CHECK_USER
 from shelfwise.api.shelves import OpenShelf
-from shelfwise.api.terms import stems
+from shelfwise.api.terms import stems, unit_cells
 from shelfwise.api.draft.write import Draft, Unit
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.models import ChatModel, ModelError
@@ -162,7 +162,7 @@ class ClaimChecker:
             if not texts:
                 claim.verdict, claim.reason = "unconfirmed", f"it cites no section of shelf {claim.shelf!r} ({', '.join(claim.citations)})"
             elif claim.kind == "change_cell":
-                ok, why = change_cell_ok(table_cells(units[claim.unit_id].text), claim.cell or 0)
+                ok, why = change_cell_ok(unit_cells(units[claim.unit_id]), claim.cell or 0)
                 claim.verdict, claim.reason = ("computed", "") if ok else ("contradicts", why)
             elif self.verbatim_shortcut and (units[claim.unit_id].status == "verbatim" or any(fold(claim.text) in fold(t) for t in texts.values())):
                 claim.verdict, claim.span = "verbatim", claim.text

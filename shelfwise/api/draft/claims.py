@@ -23,12 +23,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from shelfwise.api.terms import normalise, stems, table_cells
+from shelfwise.api.terms import normalise, stems, unit_cells
+from shelfwise.compiler.records import row_text
 from shelfwise.api.draft.write import Draft, Unit
 from shelfwise.compiler.prose import sentences as prose_sentences
 from shelfwise.compiler.refs import SECTION_ID
 
-__all__ = ["Claim", "split_sentences", "citations_in", "strip_citations", "parse_answer", "claims_of", "table_cells",
+__all__ = ["Claim", "split_sentences", "citations_in", "strip_citations", "parse_answer", "claims_of",
            "CITATION", "CHANGE_HEADERS"]
 
 SID = SECTION_ID
@@ -131,9 +132,9 @@ class _Builder:
             cites = citations_in(" ".join(cells))
             shown = [strip_citations(c) for i, c in enumerate(cells) if i != source_col]
             kind = "table_header" if r_index == 0 else "table_row"
-            text = " | ".join(_EMPHASIS.sub("", c).replace(" | ", " / ") for c in shown)
-            self.units.append(Unit(id=f"u{len(self.units) + 1}", kind=kind, text=text, shelf=self.shelf, citations=cites,
-                                   obligation=self.obligation, group=group))
+            shown = [_EMPHASIS.sub("", c).replace(" | ", " / ") for c in shown]
+            self.units.append(Unit(id=f"u{len(self.units) + 1}", kind=kind, text=row_text(shown), cells=shown, shelf=self.shelf,
+                                   citations=cites, obligation=self.obligation, group=group))
 
 
 def parse_answer(markdown: str, *, shelf: str = "", obligation: int = 0, sentinel: str = "NOT IN THESE DOCUMENTS",
@@ -211,7 +212,7 @@ def parse_answer(markdown: str, *, shelf: str = "", obligation: int = 0, sentine
 
 
 def _header_of(draft: Draft) -> dict[str, list[str]]:
-    return {u.group: table_cells(u.text) for u in draft.units if u.kind == "table_header"}
+    return {u.group: unit_cells(u) for u in draft.units if u.kind == "table_header"}
 
 
 def claims_of(draft: Draft) -> list[Claim]:
@@ -231,13 +232,13 @@ def claims_of(draft: Draft) -> list[Claim]:
                                 citations=unit.citations))
         elif unit.kind == "table_row":
             header = headers.get(unit.group, [])
-            cells = table_cells(unit.text)
+            cells = unit_cells(unit)
             for index, cell in enumerate(cells):
                 if not cell or cell in ("-", "—", "–"):
                     continue
                 column = header[index] if index < len(header) else ""
                 kind = "change_cell" if column.strip().lower() in CHANGE_HEADERS else "table_cell"
-                context = f"table row: {' | '.join(cells)}" + (f"; header: {' | '.join(header)}" if header else "")
+                context = f"table row: {row_text(cells)}" + (f"; header: {row_text(header)}" if header else "")
                 claims.append(Claim(id=f"c{len(claims) + 1}", unit_id=unit.id, cell=index, kind=kind, text=cell,
                                     context=context, shelf=unit.shelf, citations=unit.citations))
     return claims

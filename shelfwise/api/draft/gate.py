@@ -19,7 +19,8 @@ from pydantic import BaseModel, Field
 
 from shelfwise.api.draft.guards import MODALS, markers, names, numbers
 from shelfwise.api.shelves import OpenShelf
-from shelfwise.api.terms import normalise, stems, table_cells
+from shelfwise.api.terms import normalise, stems, unit_cells
+from shelfwise.compiler.records import row_text
 from shelfwise.api.draft.write import Draft, Unit
 
 __all__ = ["Removal", "Gated", "verify_verbatim", "gate", "not_shown_line", "CHECKED", "FIXED_LABELS", "DERIVED_LABEL"]
@@ -102,7 +103,7 @@ def _row(unit: Unit, claims: list, removed: list[Removal]) -> Unit | None:
         stage, reason = _unit_reason(unit, claims)
         removed.append(Removal(unit=unit, stage=stage, reason=reason))
         return None
-    cells = table_cells(unit.text)
+    cells = unit_cells(unit)
     for claim in claims:
         if claim.verdict not in CHECKED and claim.cell is not None and claim.cell < len(cells):
             cells[claim.cell] = ""
@@ -110,7 +111,7 @@ def _row(unit: Unit, claims: list, removed: list[Removal]) -> Unit | None:
                                    reason=f"table cell {claim.verdict}: {claim.reason or 'not confirmed'}"))
     if not any(cell.strip() for cell in cells):
         return None
-    return unit.model_copy(update={"text": " | ".join(cells), "status": "supports"})
+    return unit.model_copy(update={"text": row_text(cells), "cells": cells, "status": "supports"})
 
 
 def gate(draft: Draft) -> Gated:
@@ -185,13 +186,13 @@ def _header(unit: Unit, rows: list[Unit | None], removed: list[Removal]) -> Unit
         return None
     if unit.status == "verbatim":
         return unit
-    cells = table_cells(unit.text)
+    cells = unit_cells(unit)
     for index, cell in enumerate(cells):
         if any(ch.isdigit() for ch in cell) and not _is_label(cell):
             removed.append(Removal(unit=unit.model_copy(update={"text": cell}), stage="gate", cell=index,
                                    reason="table header cell holds a digit and is not a fixed label"))
             cells[index] = ""
-    return unit.model_copy(update={"text": " | ".join(cells), "status": "label"})
+    return unit.model_copy(update={"text": row_text(cells), "cells": cells, "status": "label"})
 
 
 def _connective(unit: Unit, answer_words: set[str], under: list[Unit], removed: list[Removal]) -> Unit | None:

@@ -210,7 +210,7 @@ def _earlier_sentences(shelves: dict) -> Callable[[str, str], list[str]]:
         doc = shelf.sections[section_id].doc_id
         return shelf.memo(("earlier_sentences", doc), lambda: [
             text for old, newest in superseded_documents(shelf).items() if newest == doc
-            for sid in shelf.text_sections(old) for kind, text, _group, _position in section_units(shelf, sid)
+            for sid in shelf.text_sections(old) for kind, text, *_ in section_units(shelf, sid)
             if kind in ("sentence", "list_item", "step")])
 
     return earlier
@@ -228,7 +228,7 @@ def correction_unit(question: str, reading, shelves: dict) -> Unit | None:
         shelf = shelves[read.shelf]
         if shelf.sections[read.section_id].doc_id in superseded_documents(shelf):
             continue
-        for kind, text, _group, _position in section_units(shelf, read.section_id):
+        for kind, text, *_ in section_units(shelf, read.section_id):
             if kind in ("sentence", "list_item", "step"):
                 overlap = len(words & set(word_stems(text)))
                 if overlap >= 2:

@@ -31,7 +31,7 @@ from shelfwise.api.reading.names import names_written
 from shelfwise.api.reading.plan import Obligation, Plan
 from shelfwise.api.reading.read import Reading, read_blocks
 from shelfwise.api.shelves import OpenShelf
-from shelfwise.api.terms import document_keys, identifier_key, identifiers, table_cells, word_stems
+from shelfwise.api.terms import document_keys, identifier_key, identifiers, unit_cells, word_stems
 from shelfwise.compiler.links.ledger import find_thresholds
 
 __all__ = ["Candidate", "Pool", "build_pool", "changed_rules", "expansion_terms", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
@@ -129,6 +129,8 @@ class Candidate:
     reference_list: bool = False
     entry: str = ""
     """The keys of the heading of the section this unit opens (its first sentence or item), ``entry_keys``; else empty."""
+    cells: tuple[str, ...] = ()
+    """A table row's or header's cells (``SectionUnit.cells``); else empty."""
     words: set[str] = field(init=False)
     length: int = field(init=False)
 
@@ -218,14 +220,14 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -
         positions[(read.shelf, section.doc_id)] += 1
         blocks = read_blocks(shelf, read)  # a long section read in part: only the blocks that were read
         own = section_units(shelf, read.section_id)
-        opening = next((position for kind, _, _, position in own if kind in ("sentence", "list_item")), None)
+        opening = next((u.position for u in own if u.kind in ("sentence", "list_item")), None)
         heading = entry_keys(section.heading_path[-1]) if section.heading_path else ""
-        for kind, text, group, position in own:
+        for kind, text, group, position, cells in own:
             if blocks is not None and position[0] not in blocks:
                 continue
             units.append(Candidate((n_read, *position), read.shelf, read.section_id, section.doc_id, kind, text, group,
                                    _unit_terms(text, any(q in text or text in q for q in defining), kind), context, superseded.get((read.shelf, section.doc_id), ""), read.ranks,
-                                   doc_position, references, heading if position == opening else ""))
+                                   doc_position, references, heading if position == opening else "", cells))
     _lead_ins(units)
     df: Counter = Counter()
     counted = [u for u in units if u.kind != "code"]  # a code block is never ranked: its tokens do not weigh the words
@@ -330,7 +332,7 @@ def value_match(ask: str, unit: Candidate) -> bool:
     if unit.kind != "table_row":
         return False
     asked = " " + " ".join(_CELL_WORDS.findall(ask.lower())) + " "
-    for cell in table_cells(unit.text):
+    for cell in unit_cells(unit):
         words = _CELL_WORDS.findall(cell.lower())
         phrase = " ".join(words)
         if len(phrase) >= 4 and phrase == " ".join(cell.lower().split()).strip(" .") and f" {phrase} " in asked:

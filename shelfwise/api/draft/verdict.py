@@ -17,7 +17,7 @@ import re
 from datetime import date
 
 from shelfwise.api.draft.gate import CHECKED, DERIVED_LABEL
-from shelfwise.api.terms import identifier_key, identifiers, table_cells, word_stems
+from shelfwise.api.terms import identifier_key, identifiers, unit_cells, word_stems
 from shelfwise.api.draft.write import Unit
 
 __all__ = ["derive_verdicts", "question_date", "add_months"]
@@ -82,7 +82,7 @@ def _column_limit(record: Unit, headers: dict[str, Unit]) -> tuple[Unit, str, in
     header = headers.get(record.group)
     if record.kind != "table_row" or header is None:
         return None
-    for name, cell in zip(table_cells(header.text), table_cells(record.text)):
+    for name, cell in zip(unit_cells(header), unit_cells(record)):
         unit = _COLUMN.search(name)
         if unit and cell.strip().isdigit() and "working" not in name.lower():
             return record, "months" if unit.group(1).lower().startswith("month") else "days", int(cell)
@@ -114,7 +114,7 @@ def derive_verdicts(question: str, asks: list[tuple[str, str]], shown: list[Unit
         if kind not in _JUDGE or not named:
             continue
         records = [u for u in checked if _dates(u.text) and {identifier_key(i) for i in identifiers(u.text)} & named.keys()]
-        records.sort(key=lambda u: not ({identifier_key(i) for i in identifiers(table_cells(u.text)[0])} & named.keys()))
+        records.sort(key=lambda u: not ({identifier_key(i) for i in identifiers(unit_cells(u)[0])} & named.keys()))
         limit = _limit(checked, question) or (_column_limit(records[0], headers) if records else None)
         if not records or limit is None:
             continue

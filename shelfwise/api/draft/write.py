@@ -12,7 +12,7 @@ checker and the gate then work on its units.
 from __future__ import annotations
 
 import re
-from typing import Literal, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -23,8 +23,9 @@ from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.draft.rank import MIN_SHOWN, Pool, build_pool, changed_rules, coverage, named_documents, score_units
 from shelfwise.api.terms import capitalised_phrases, identifiers, normalise, word_stems
 from shelfwise.compiler.links.ledger import sentences
+from shelfwise.compiler.records import table_text
 
-__all__ = ["Unit", "Draft", "Writer", "ExtractiveWriter", "section_units", "introduces_code", "coverage", "is_question", "COVERED", "MIN_SHOWN"]
+__all__ = ["Unit", "Draft", "Writer", "ExtractiveWriter", "section_units", "SectionUnit", "introduces_code", "coverage", "is_question", "COVERED", "MIN_SHOWN"]
 
 UnitKind = Literal["sentence", "list_item", "step", "table_header", "table_row", "figure", "heading", "connective", "code"]
 COVERED = 0.75
@@ -72,6 +73,8 @@ class Unit(BaseModel):
     score: float = Field(default=0.0, description="How well it establishes the obligation (extractive writer).")
     status: str = Field(default="written", description="written, verbatim, supports, unconfirmed, ... as the checker sets it.")
     group: str = Field(default="", description="Units that display together (one table, one procedure).")
+    cells: list[str] = Field(default_factory=list, description="A table row's or header's cells as its table holds them "
+                             "(``text`` is them joined by ``row_text``); empty for other units and for a row known only as text.")
     also: list[int] = Field(default_factory=list, description="Other obligations this unit establishes (it is shown once).")
     source: str = Field(default="", description="Short name of the cited document (\"QM-001 Rev D\"), set by shelfwise.api.currency.label_units.")
     superseded_by: str = Field(default="", description="Short name of the document superseding the cited one; empty when current.")
@@ -103,45 +106,67 @@ _NUMBERED = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|step\s+\d+)", re.I)
 _PROCEDURE = re.compile(r"\b(procedure|steps?|process|workflow|how to)\b", re.I)
 
 
-def section_units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, str, tuple[int, int]]]:
-    """(kind, text, group, position) of a section's displayable units, cached on the shelf."""
+class SectionUnit(NamedTuple):
+    """One displayable unit of a section, as the writer's pool takes it."""
+
+    kind: str
+    text: str
+    group: str
+    position: tuple[int, int]
+    """(block index, index within the block)."""
+    cells: tuple[str, ...] = ()
+    """A table row's or header's cells (``text`` is them joined by ``row_text``, whitespace collapsed); else empty."""
+
+
+def section_units(shelf: OpenShelf, section_id: str) -> list[SectionUnit]:
+    """A section's displayable units in document order, cached on the shelf."""
     return shelf.memo(("units", section_id), lambda: _section_units(shelf, section_id))
 
 
-def _section_units(shelf: OpenShelf, section_id: str) -> list[tuple[str, str, str, tuple[int, int]]]:
+def _table_lines(block) -> list[tuple[str, tuple[str, ...]]]:
+    """(text, cells) of a table's non-empty rows. The cells are the stored rows' when the block's text is those rows
+    rendered (every reader but an RST field list, whose text reads "Key: value"); else a row is known as text only."""
+    rows = block.rows or []
+    if rows and block.text == table_text(rows) and not any("\n" in cell for row in rows for cell in row):
+        return [(normalise(line), tuple(normalise(cell) for cell in row))
+                for line, row in zip(block.text.split("\n"), rows) if normalise(line)]
+    return [(normalise(line), ()) for line in block.text.split("\n") if normalise(line)]
+
+
+def _section_units(shelf: OpenShelf, section_id: str) -> list[SectionUnit]:
     section = shelf.sections[section_id]
     procedure = bool(_PROCEDURE.search(" ".join(section.heading_path)))
     items = [b for b in section.blocks if b.kind == "list_item"]
     steps = procedure or sum(1 for b in items if _NUMBERED.match(b.text)) >= 2
     numbered = [b for b in section.blocks if b.kind == "paragraph" and _NUMBERED.match(b.text)]
     numbered = numbered if len(numbered) >= 2 else []  # "1. Receive ...", "2. Acknowledge ..." written as paragraphs
-    units: list[tuple[str, str, str, tuple[int, int]]] = []
+    units: list[SectionUnit] = []
     for b_index, block in enumerate(section.blocks):
         if any(block is b for b in numbered) and normalise(block.text):
-            units.append(("step", normalise(block.text), f"{section_id}:numbered", (b_index, 0)))
+            units.append(SectionUnit("step", normalise(block.text), f"{section_id}:numbered", (b_index, 0)))
         elif block.kind == "paragraph":
             for s_index, sentence in enumerate(sentences(block.text)):
                 if not is_question(sentence):
-                    units.append(("sentence", sentence, "", (b_index, s_index)))
+                    units.append(SectionUnit("sentence", sentence, "", (b_index, s_index)))
         elif block.kind == "list_item" and _item_text(block.text) and not is_question(block.text):
-            units.append(("step" if steps else "list_item", _item_text(block.text), f"{section_id}:list", (b_index, 0)))
+            units.append(SectionUnit("step" if steps else "list_item", _item_text(block.text), f"{section_id}:list", (b_index, 0)))
         elif block.kind == "table" and _one_column(block):
             # a one-column "table" is a text box (a slide's panel, a DOCX frame): its cells are prose, shown as sentences
             header = max(block.header_rows, 1) if len(block.rows) > 1 else 0
             for r_index, row in enumerate(block.rows[header:], start=header):
                 for s_index, sentence in enumerate(sentences(normalise(row[0]) if row else "")):
                     if not is_question(sentence):
-                        units.append(("sentence", sentence, "", (b_index, r_index * 1000 + s_index)))
+                        units.append(SectionUnit("sentence", sentence, "", (b_index, r_index * 1000 + s_index)))
         elif block.kind == "table":
-            lines = [normalise(line) for line in block.text.split("\n") if normalise(line)]
+            lines = _table_lines(block)
             header = max(block.header_rows, 1) if len(lines) > 1 else 0
-            for r_index, line in enumerate(lines):
+            for r_index, (line, cells) in enumerate(lines):
                 kind = "table_header" if r_index < header else "table_row"
-                units.append((kind, line, f"{section_id}:t{b_index}", (b_index, r_index)))
+                units.append(SectionUnit(kind, line, f"{section_id}:t{b_index}", (b_index, r_index), cells))
         elif block.kind == "figure" and normalise(block.text):
-            units.append(("figure", normalise(block.text), "", (b_index, 0)))
+            units.append(SectionUnit("figure", normalise(block.text), "", (b_index, 0)))
         elif block.kind == "code" and block.text.strip() and len(block.text) <= CODE_CHARS:
-            units.append(("code", block.text.strip("\n"), "", (b_index, 0)))
+            units.append(SectionUnit("code", block.text.strip("\n"), "", (b_index, 0)))
     return units
 
 
@@ -451,7 +476,7 @@ class ExtractiveWriter:
                     same[key].citations.append(entry.section_id)
                 continue
             unit = Unit(id=f"u{len(units) + 1}", kind=entry.kind, text=entry.text, shelf=entry.shelf, citations=[entry.section_id],
-                        obligation=o_index, score=score, group=entry.group, also=serves.get(p_index, []))
+                        obligation=o_index, score=score, group=entry.group, cells=list(entry.cells), also=serves.get(p_index, []))
             same.setdefault(key, unit)
             units.append(unit)
         return units

@@ -22,7 +22,8 @@ from shelfwise.api.draft.premise import CORRECTION_LABEL
 from shelfwise.api.reading.plan import Plan
 from shelfwise.api.schemas import Source
 from shelfwise.api.shelves import OpenShelf
-from shelfwise.api.terms import table_cells
+from shelfwise.api.terms import unit_cells
+from shelfwise.compiler.records import table_line
 from shelfwise.api.draft.write import Unit
 from shelfwise.compiler.refs import SectionRef
 
@@ -73,14 +74,14 @@ def _step_lines(run: list[Unit]) -> list[str]:
 def _table(rows: list[Unit]) -> str:
     header = next((u for u in rows if u.kind == "table_header"), None)
     body = [u for u in rows if u.kind == "table_row"]
-    width = max(len(table_cells(u.text)) for u in rows)
-    head_cells = table_cells(header.text) if header else [""] * width
-    lines = ["| " + " | ".join(_cell(c) for c in [*head_cells, *[""] * (width - len(head_cells))]) + " | Source |"]
+    width = max(len(unit_cells(u)) for u in rows)
+    head_cells = unit_cells(header) if header else [""] * width
+    lines = [table_line([*(_cell(c) for c in [*head_cells, *[""] * (width - len(head_cells))]), "Source"])]
     lines.append("|" + " --- |" * (width + 1))
     for row in body:
-        cells = table_cells(row.text)
+        cells = unit_cells(row)
         source = f"{row.source} " if row.source else ""
-        lines.append("| " + " | ".join(_cell(c) for c in [*cells, *[""] * (width - len(cells))]) + f" | {source}{_cite(row)} |")
+        lines.append(table_line([*(_cell(c) for c in [*cells, *[""] * (width - len(cells))]), f"{source}{_cite(row)}"]))
     return "\n".join(lines)
 
 

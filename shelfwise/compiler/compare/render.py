@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from shelfwise.compiler.compare.changes import Change, ChangeSet
+from shelfwise.compiler.records import table_line
 
 __all__ = ["render_pair", "render_batch", "change_cells", "MODEL_FREE_NOTE"]
 
@@ -31,7 +32,7 @@ def change_cells(change: Change, cite: Callable[[str], str] = _code) -> list[str
 
 
 def _row(number: int, change: Change, cite: Callable[[str], str] = _code) -> str:
-    return "| " + " | ".join([str(number), *change_cells(change, cite)]) + " |"
+    return table_line([str(number), *change_cells(change, cite)])
 
 
 def render_pair(changes: ChangeSet, name: str = "", cite: Callable[[str], str] = _code) -> str:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from shelfwise.compiler.records import table_line
+
 __all__ = ["Md", "escape_inline", "finalize", "code_block", "table", "link", "heading", "alias_anchors"]
 
 
@@ -71,8 +73,8 @@ def table(rows: list[list[str]], header_rows: int = 0) -> Md:
         head, body = grid[0], grid[1:]
     else:
         head, body = [Md(" ")] * width, grid
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * width]
-    lines += ["| " + " | ".join(row) + " |" for row in body]
+    lines = [table_line(head), "|" + "---|" * width]
+    lines += [table_line(row) for row in body]
     return Md("\n".join(lines))
 
 

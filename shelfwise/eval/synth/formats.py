@@ -14,6 +14,7 @@ import re
 import zipfile
 from pathlib import Path
 
+from shelfwise.compiler.records import table_line
 from shelfwise.eval.synth.content import DocSpec
 
 __all__ = ["write_document", "WRITERS"]
@@ -29,8 +30,8 @@ def _markdown(doc: DocSpec, path: Path) -> None:
             lines += [paragraph, ""]
         if section.table:
             head, *rows = section.table
-            lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-            lines += ["| " + " | ".join(row) + " |" for row in rows]
+            lines += [table_line(head), "|" + "---|" * len(head)]
+            lines += [table_line(row) for row in rows]
             lines.append("")
     path.write_text("\n".join(lines), encoding="utf-8")
 
