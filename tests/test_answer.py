@@ -428,3 +428,13 @@ def test_the_words_of_a_documents_name_are_where_to_look_not_what_is_asked():
     assert plan.obligations[0].documents == ["owasp-2017"]
     best = max(draft.units, key=lambda u: u.score)
     assert best.text.startswith("Submissions were gathered through a public call")
+
+
+def test_an_answers_table_rows_carry_their_cells(demo):
+    from shelfwise.compiler.records import row_text
+
+    answer = _ask(demo, "Which instruments are out of calibration, and when were they due?")
+    rows = [s for s in answer.sentences if s.kind in ("table_row", "table_header")]
+    assert rows, [s.kind for s in answer.sentences]
+    assert all(s.cells and row_text(s.cells) == s.text for s in rows), [(s.text, s.cells) for s in rows]
+    assert all(not s.cells for s in answer.sentences if s.kind not in ("table_row", "table_header"))

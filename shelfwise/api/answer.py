@@ -307,7 +307,7 @@ def answer_question(
     response = AskResponse(
         answer_markdown=markdown,
         sentences=[AnswerSentence(text=u.text, citations=u.citations, shelf=u.shelf, kind=u.kind, obligation=u.obligation, status=u.status,
-                                  source=u.source, superseded_by=u.superseded_by) for u in shown],
+                                  source=u.source, superseded_by=u.superseded_by, cells=u.cells) for u in shown],
         not_covered=completion.gaps,
         label=completion.label,
         trace_id=trace_id,

@@ -64,6 +64,8 @@ class AnswerSentence(BaseModel):
     status: str = Field(default="verbatim", description="How it was checked: verbatim (quoted), supports (checker).")
     source: str = Field(default="", description="Short name of the cited document and its revision, e.g. 'QM-001 Rev D'.")
     superseded_by: str = Field(default="", description="Short name of the document that supersedes the cited one; empty when current.")
+    cells: list[str] = Field(default_factory=list, description="A table row's or header's cells, in order (its text joins them "
+                                                               "with ' | '); empty for other kinds.")
 
 
 class Source(BaseModel):

@@ -259,7 +259,8 @@ def _statuses(plan: Plan, comparisons: Comparisons) -> list[dict]:
 
 
 def _sentences(units: list[Unit]) -> list[AnswerSentence]:
-    return [AnswerSentence(text=u.text, citations=u.citations, shelf=u.shelf, kind=u.kind, obligation=u.obligation, status=u.status) for u in units]
+    return [AnswerSentence(text=u.text, citations=u.citations, shelf=u.shelf, kind=u.kind, obligation=u.obligation, status=u.status,
+                           cells=u.cells) for u in units]
 
 
 def comparison_response(plan: Plan, comparisons: Comparisons, opened: dict[str, OpenShelf], correction: Unit | None = None,

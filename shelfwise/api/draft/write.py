@@ -483,8 +483,6 @@ class ExtractiveWriter:
 
 
 _ANAPHOR = re.compile(r"^(this|these|that|those|such|it|they|their|its|the same|in that case|in this case|then)\b", re.I)
-
-
 _ENTRY = re.compile(r"^[A-Z][\w'\-/ ]{0,48}:\s")
 
 

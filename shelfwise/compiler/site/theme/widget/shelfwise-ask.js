@@ -269,7 +269,8 @@
   }
 
   var WHOLE = /^\S{1,32}$|^(?=.{1,24}$).*\b(\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4})\b/;
-  function cells(text) { return String(text || "").split(" | "); }
+  // a row's cells as the answer gives them; a row without them (an older endpoint) split from its text
+  function cells(row) { return row.cells && row.cells.length ? row.cells : String(row.text || "").split(" | "); }
   var TOKEN = /[^\s-]*\d[^\s-]*(?:-[^\s-]+)+|[^\s-]+(?:-[^\s-]*\d[^\s-]*)+/g;
   function cell(tag, attrs, value) {
     // a cell that may wrap keeps its hyphenated ids and dates ("DPG-200", "2025-10-14") on one line
@@ -290,10 +291,10 @@
     var table = el("table", { class: "sw-ask-table" });
     var header = rows.filter(function (r) { return r.kind === "table_header"; })[0];
     var body = rows.filter(function (r) { return r.kind !== "table_header"; });
-    var width = rows.reduce(function (w, r) { return Math.max(w, cells(r.text).length); }, 0);
+    var width = rows.reduce(function (w, r) { return Math.max(w, cells(r).length); }, 0);
     if (header) {
       var thead = el("thead"), tr = el("tr");
-      cells(header.text).forEach(function (c) { tr.appendChild(cell("th", { scope: "col" }, c)); });
+      cells(header).forEach(function (c) { tr.appendChild(cell("th", { scope: "col" }, c)); });
       tr.appendChild(el("th", { scope: "col" }, "Source"));
       thead.appendChild(tr);
       table.appendChild(thead);
@@ -301,7 +302,7 @@
     var tbody = el("tbody");
     body.forEach(function (row) {
       var tr = el("tr", { class: "sw-ask-sentence sw-ask-row" });
-      var values = cells(row.text);
+      var values = cells(row);
       for (var i = 0; i < width; i++) {
         var value = values[i] || "";
         tr.appendChild(cell(i === 0 ? "th" : "td", i === 0 ? { scope: "row" } : {}, value));
