@@ -438,3 +438,22 @@ def test_an_answers_table_rows_carry_their_cells(demo):
     assert rows, [s.kind for s in answer.sentences]
     assert all(s.cells and row_text(s.cells) == s.text for s in rows), [(s.text, s.cells) for s in rows]
     assert all(not s.cells for s in answer.sentences if s.kind not in ("table_row", "table_header"))
+
+
+def test_the_long_form_of_an_acronym_in_a_documents_name_names_it_too():
+    from shelfwise.api.draft.rank import build_pool, named_documents
+    from shelfwise.api.draft.write import section_units
+    from shelfwise.api.reading.plan import Obligation
+    from shelfwise.api.reading.read import Reading, ReadSection
+    from shelfwise.api.terms import word_stems
+
+    shelf = _memory_shelf({"owasp-2017": ("OWASP Top 10 2017", "owasp.docx", [("Methodology", [_p("Data was gathered by a call.")])])})
+    sid = shelf.doc_sections["owasp-2017"][0]
+    reading = Reading(budget=1, scope_chars=1, whole_scope=True, chars_read=1, not_opened=[],
+                      sections=[ReadSection(shelf="mem", section_id=sid, doc_id="owasp-2017", chars=1, why="whole scope")])
+    pool = build_pool(reading, {"mem": shelf}, section_units)
+    obligation = Obligation(kind="describe", ask="How was the data for the OWASP Top 10 2017 gathered", documents=["owasp-2017"],
+                            targets=["Open Web Application Security Project", "data", "Open Data Standard"])
+    naming = named_documents(obligation, pool)[2]
+    assert set(word_stems("OWASP Top 2017 Open Web Application Security Project")) <= naming
+    assert not set(word_stems("data gathered standard")) & naming  # asked words, and a phrase whose initials are not the name's

@@ -270,6 +270,11 @@ def named_documents(obligation: Obligation, pool: Pool) -> tuple[set[str], set[s
         for name in names_written(obligation.ask, pool.titles.get(doc, "")):
             rest = re.sub(r"\b" + r"\W+".join(map(re.escape, name.split())) + r"\b", " ", obligation.ask)
             naming |= set(word_stems(name)) - set(word_stems(rest))
+            acronyms = {w.lower() for w in re.findall(r"[A-Za-z]+", name) if len(w) >= 2 and w.isupper()}
+            for target in obligation.targets:  # the long form of an acronym in the name ("Open Web Application Security Project")
+                initials = "".join(w[0] for w in target.split() if w[:1].isupper()).lower()
+                if len(target.split()) >= 2 and initials in acronyms:
+                    naming |= set(word_stems(target)) - set(word_stems(rest))
     return set(obligation.documents) | named, named, naming
 
 
