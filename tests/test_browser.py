@@ -220,12 +220,20 @@ def test_widget_shows_cited_sentences_inertly_and_citations_land_on_sections(ser
     assert page.locator(".sw-ask-turn").count() == 0
 
 
+
+def _fresh_conversation(page, base: str, path: str) -> None:
+    """Open ``path`` with no conversation in the tab. The store is cleared from a page of the same origin that runs no
+    widget: a widget page still restoring an earlier test's turns would save them back after a clear (on a loaded
+    machine the restore outlasted the reload, and the next page counted those turns too)."""
+    page.goto(base + "/site/search/search_index.json")
+    page.evaluate("sessionStorage.clear()")
+    page.goto(base + path)
+
+
 def test_widget_works_by_keyboard_alone_with_its_roles_and_names(served):
     page, base, _, _ = served
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(base + "/site/documents/rfc9002-txt.html")
-    page.evaluate("sessionStorage.clear()")
-    page.reload()
+    _fresh_conversation(page, base, "/site/documents/rfc9002-txt.html")
     toggle = page.locator(".sw-ask-toggle")
     assert [toggle.get_attribute(a) for a in ("aria-haspopup", "aria-controls", "aria-expanded")] == ["dialog", "sw-ask-panel", "false"]
     inside = "document.getElementById('sw-ask-panel').contains(document.activeElement)"
@@ -309,9 +317,7 @@ def test_link_map_is_a_picture_whose_nodes_open_documents(served):
 def test_widget_on_a_phone_fits_keeps_the_cited_passage_in_view_and_steps_aside_for_search(served):
     page, base, grant, _ = served
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(base + "/site/index.html")
-    page.evaluate("sessionStorage.clear()")
-    page.reload()
+    _fresh_conversation(page, base, "/site/index.html")
     toggle = page.locator(".sw-ask-toggle")
     toggle.click()
     page.locator("#sw-ask-input").fill("How often may the code be sent?")
@@ -343,9 +349,7 @@ def test_widget_on_a_phone_fits_keeps_the_cited_passage_in_view_and_steps_aside_
 
 def test_widget_embedded_elsewhere_falls_back_to_site_search(served):
     page, base, _, _ = served
-    page.goto(base + "/embed.html")
-    page.evaluate("sessionStorage.clear()")
-    page.reload()
+    _fresh_conversation(page, base, "/embed.html")
     page.get_by_role("button", name="Ask", exact=True).click()
     page.locator("#sw-ask-input").fill("revokes token")
     page.keyboard.press("Enter")
