@@ -28,7 +28,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from shelfwise.api.prompts import PLAN_SYSTEM, PLAN_USER
-from shelfwise.api.reading.names import named_by_name
+from shelfwise.api.reading.names import NameIndex
 from shelfwise.api.terms import QUESTION_WORDS, capitalised_phrases, document_keys, identifier_key, identifiers, stems, word_stems
 
 __all__ = ["Obligation", "Plan", "Turn", "plan_by_rules", "plan_with_model", "obligation_kind", "is_follow_up",
@@ -126,13 +126,14 @@ def _targets(text: str, aliases: list[tuple[str, str]], defined: list[str]) -> l
     return list(dict.fromkeys([*found, *words]))
 
 
-def _named_documents(text: str, documents: dict[str, str], targets: list[str] = ()) -> list[str]:
+def _named_documents(text: str, documents: dict[str, str], names: NameIndex, targets: list[str] = ()) -> list[str]:
     """Documents whose title or id holds an identifier the text writes ("SOP-014", "PEP 484" for pep-0484-rst), or
-    that the text or one of ``targets`` calls by name ("RAPTOR", "the MIT licence": ``names.named_by_name``)."""
+    that the text or one of ``targets`` calls by name ("RAPTOR", "the MIT licence": ``names``, the documents'
+    ``NameIndex``)."""
     wanted = {identifier_key(ident) for ident in identifiers(" ".join([text, *(t for t in targets if identifiers(t))]))}
     found = {doc_id for doc_id, title in documents.items() if document_keys(doc_id, title, "") & wanted} if wanted else set()
     for piece in [text, *targets]:
-        found |= named_by_name(piece, documents)
+        found |= names.find(piece)
     return sorted(found)
 
 
@@ -188,6 +189,7 @@ def plan_by_rules(
     ``documents`` maps document id to title; ``defined`` holds the ledger's defined terms;
     ``cited_documents`` are the documents the earlier turns cited.
     """
+    names = NameIndex(documents)
     follow_up = is_follow_up(question, history)
     if follow_up:
         previous = history[-1].question
@@ -202,7 +204,7 @@ def plan_by_rules(
                     kind=obligation_kind(part),
                     ask=f"{part} — {focus}",
                     targets=list(dict.fromkeys([*focus_targets, *_targets(part, aliases, defined)])),
-                    documents=sorted(set(_named_documents(focus, documents)) | set(cited_documents)),
+                    documents=sorted(set(_named_documents(focus, documents, names)) | set(cited_documents)),
                 )
             )
         return Plan(question=question, resolved_question=resolved, follow_up=True, obligations=obligations, planner="rules")
@@ -226,7 +228,7 @@ def plan_by_rules(
             first_named = identifiers(part) + capitalised_phrases(part)
         obligations.append(
             Obligation(kind=obligation_kind(part), ask=part, targets=targets,
-                       documents=_named_documents(part, documents, targets))
+                       documents=_named_documents(part, documents, names, targets))
         )
     return Plan(question=question, resolved_question=question, obligations=obligations, planner="rules")
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from shelfwise.compiler.document_ids import series_ids
 from shelfwise.compiler.prose import normalise
 
-__all__ = ["document_identifiers", "without_identifiers", "short_names", "normal", "strip_document_names", "names_series"]
+__all__ = ["document_identifiers", "without_identifiers", "short_names", "words", "normal", "strip_document_names", "names_series"]
 
 
 def document_identifiers(text: str) -> set[str]:
@@ -66,10 +66,15 @@ def short_names(documents: dict[str, dict]) -> dict[str, set[str]]:
     return names
 
 
+def words(text: str) -> str:
+    """Runs of anything but ASCII letters and digits as one space (``shelfwise.compiler.prose.normalise`` after), case
+    kept: how a name is compared where its capitals count ("Type Hints" is a title, "type hints" are words)."""
+    return normalise(re.sub(r"[^A-Za-z0-9]+", " ", text))
+
+
 def normal(text: str) -> str:
-    """How names are compared: ``shelfwise.compiler.prose.normalise`` after a search-key folding (lower case, runs of
-    anything but letters and digits as one space)."""
-    return normalise(re.sub(r"[^a-z0-9]+", " ", text.lower()))
+    """How names are compared: ``words`` of the lower-cased text (a search-key folding)."""
+    return words(text.lower())
 
 
 def strip_document_names(query: str, keys: set[str]) -> str:
