@@ -457,3 +457,54 @@ def test_the_long_form_of_an_acronym_in_a_documents_name_names_it_too():
     naming = named_documents(obligation, pool)[2]
     assert set(word_stems("OWASP Top 2017 Open Web Application Security Project")) <= naming
     assert not set(word_stems("data gathered standard")) & naming  # asked words, and a phrase whose initials are not the name's
+
+
+def test_a_sentence_introducing_a_list_keeps_the_whole_list_its_items_are_the_rules_conditions():
+    from shelfwise.api.draft.rank import build_pool
+    from shelfwise.api.draft.write import ExtractiveWriter, section_units
+    from shelfwise.api.reading.read import Reading, ReadSection
+    from shelfwise.compiler.records import Block
+
+    shelf = _memory_shelf({"rfc": ("RFC 6750", "rfc6750.txt", [("2.2. Form-Encoded Body Parameter", [
+        _p("The client MUST NOT use the form-encoded body method unless all of the following conditions are met:"),
+        Block(kind="list_item", text="The entity-header includes the Content-Type header field."),
+        Block(kind="list_item", text="The entity-body is single-part."),
+        Block(kind="list_item", text="The HTTP request method is one for which the request entity has defined semantics. "
+                                     "In particular, this means that the GET method MUST NOT be used."),
+        _p("Lunch is served at noon. The canteen closes at two:"),
+    ])])})
+    sid = shelf.doc_sections["rfc"][0]
+    reading = Reading(budget=1, scope_chars=1, whole_scope=True, chars_read=1, not_opened=[],
+                      sections=[ReadSection(shelf="mem", section_id=sid, doc_id="rfc", chars=1, why="whole scope")])
+    pool = build_pool(reading, {"mem": shelf}, section_units)
+    texts = [u.text for u in pool.units]
+    lead = next(i for i, t in enumerate(texts) if t.endswith("conditions are met:"))
+    kept = ExtractiveWriter._whole_lists(pool, [(1.0, lead)], budget=2_000)
+    assert [texts[i] for _, i in kept[1:]] == texts[lead + 1:lead + 4]  # every condition, in order, the one without a word of the ask too
+    assert all(score < 1.0 for score, _ in kept[1:])  # after the rule
+    assert ExtractiveWriter._whole_lists(pool, [(1.0, lead)], budget=100) == [(1.0, lead)]  # a list that does not fit stays out
+    canteen = texts.index("The canteen closes at two:")
+    assert ExtractiveWriter._whole_lists(pool, [(1.0, canteen)], budget=2_000) == [(1.0, canteen)]  # no list after it
+
+
+def test_a_comparison_of_named_terms_is_answered_by_what_defines_each_of_them():
+    from shelfwise.api.draft.definitions import asked_entry, asked_terms
+
+    assert asked_terms("What distinguishes FAL1, FAL2 and FAL3?") == ["FAL1", "FAL2", "FAL3"]
+    assert asked_terms("What is the difference between a Reportable Event and a complaint?") == ["Reportable Event", "complaint"]
+    assert asked_terms("How do bearer tokens differ from holder-of-key tokens?") == ["bearer tokens", "holder-of-key tokens"]
+    assert asked_terms("What is a memorized secret?") == ["memorized secret"]
+    assert asked_terms("How long does a token last?") == []
+    assert asked_entry("What distinguishes AAL1 and AAL2?").split("\x1f") == ["aal1", "aal2"]
+    shelf = _memory_shelf({
+        "dirm": ("5 Digital Identity Risk Management", "dirm.md", [("5.2 Assurance Levels", [
+            _p("**FAL1:** FAL1 permits the relying party to receive a bearer assertion signed by the identity provider."),
+            _p("**FAL2:** FAL2 adds the requirement that the assertion be encrypted so that only the relying party can read it."),
+            _p("**FAL3:** FAL3 requires the subscriber to prove possession of a key referenced in the assertion."),
+        ])]),
+        "fed": ("4 Federation", "fed.md", [("4 Personal information", [_p(
+            "FAL2 or FAL3 is required when personal information is passed in an assertion.")])]),
+    })
+    _, draft = _write(shelf, "What distinguishes FAL1, FAL2 and FAL3?")
+    best = sorted(draft.units, key=lambda u: -u.score)[:3]
+    assert sorted(u.text[:9] for u in best) == ["**FAL1:**", "**FAL2:**", "**FAL3:**"], [(u.text[:20], u.score) for u in draft.units]

@@ -2,14 +2,16 @@
 
 "What is a Reportable Event" is answered by "Reportable Event: a complaint that ...", and "What is a memorized secret"
 by the entry headed "Memorized Secret" in a glossary, whose text ("A type of authenticator comprised of ...") need not
-repeat the term. The extractive writer's ranking (``shelfwise.api.draft.rank``) lifts such units by ``DEFINES``.
+repeat the term. A comparison of named terms ("What distinguishes FAL1, FAL2 and FAL3") asks for what defines each of
+them ("**FAL2:** FAL2 adds the requirement that ..."). The extractive writer's ranking (``shelfwise.api.draft.rank``)
+lifts such units by ``DEFINES``.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["DEFINES", "asked_term", "defines", "opens_entry", "entry_key", "entry_keys", "asked_entry"]
+__all__ = ["DEFINES", "asked_term", "asked_terms", "defines", "opens_entry", "entry_key", "entry_keys", "asked_entry"]
 
 DEFINES = 2.0
 """Score factor of a unit that defines the term a definition ask names ("What is a Reportable Event" → "Reportable
@@ -19,14 +21,41 @@ _ASKED_TERM = re.compile(r"^(?:what\s+(?:is|are|does)|define|definition\s+of)\s+
 _DEFINING = r"^(?:an?\s+|the\s+)?{term}s?\s*(?::|\(|,?\s+(?:(?:is|are)\s+(?:an?|the|any|one)\s|means?\b|refers?\s+to\b))"
 
 
+_DISTINGUISH = re.compile(r"^(?:what\s+(?:distinguishes|differentiates|separates)\s+(?P<a>.+)|(?:what\s+(?:is|are)\s+)?(?:the\s+)?"
+                          r"(?:main\s+|key\s+)?differences?\s+between\s+(?P<b>.+)|how\s+(?:do|does)\s+(?P<c>.+?)\s+differ"
+                          r"(?:\s+from\s+(?P<d>.+))?)$", re.I)
+_ITEM_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or|from|versus|vs\.?)\s+|\s*/\s*", re.I)
+
+
+def asked_terms(ask: str) -> list[str]:
+    """The terms a definition ask names: "What is a bearer token" -> ["bearer token"]; a comparison of named terms
+    ("What distinguishes FAL1, FAL2 and FAL3", "the difference between X and Y", "how do X and Y differ") -> each of
+    them, since an expert tells them apart by what defines each. Terms of more than five words, or without a letter
+    or digit, are left out."""
+    text = ask.strip().rstrip("?").strip()
+    compared = _DISTINGUISH.match(text)
+    match = None if compared else _ASKED_TERM.match(text)
+    if compared:
+        found = [piece for group in compared.groups() if group for piece in _ITEM_SPLIT.split(group)]
+    else:
+        found = [match.group("term")] if match else []
+    terms = []
+    for term in found:
+        term = re.sub(r"^(?:an?|the)\s+", "", term.strip(" ,."), flags=re.I)
+        if 0 < len(term.split()) <= 5 and re.search(r"\w", term):
+            terms.append(term)
+    return list(dict.fromkeys(terms))
+
+
 def asked_term(ask: str) -> re.Pattern | None:
-    """What a unit defining the term of a definition ask opens with ("What is a bearer token" → "bearer token", then a
-    colon, a parenthesis, "is a/an/the", "means" or "refers to"); None when the ask is not one. Compiled once per ask."""
-    match = _ASKED_TERM.match(ask.strip().rstrip("?").strip())
-    words = match.group("term").split() if match else []
-    if not 0 < len(words) <= 5:
+    """What a unit defining a term of a definition ask (``asked_terms``) opens with ("What is a bearer token" → "bearer
+    token", then a colon, a parenthesis, "is a/an/the", "means" or "refers to"; "**FAL2:** FAL2 adds ..." for "what
+    distinguishes FAL1, FAL2 and FAL3"); None when the ask is not one. Compiled once per ask."""
+    terms = asked_terms(ask)
+    if not terms:
         return None
-    return re.compile(_DEFINING.format(term=r"\s+".join(re.escape(w) for w in words)), re.I)
+    either = "|".join(r"\s+".join(re.escape(w) for w in term.split()) for term in terms)
+    return re.compile(_DEFINING.format(term=f"(?:{either})"), re.I)
 
 
 def defines(term: re.Pattern | None, unit, entry: str = "") -> bool:
@@ -61,15 +90,12 @@ def entry_keys(heading: str) -> str:
 
 
 def asked_entry(ask: str) -> str:
-    """The key (``entry_key``) of the glossary entry that would define the term of a definition ask ("What is a
-    memorized secret" -> "memorized secret"); empty when the ask is not one."""
-    match = _ASKED_TERM.match(ask.strip().rstrip("?").strip())
-    if not match or not 0 < len(match.group("term").split()) <= 5:
-        return ""
-    return entry_key(match.group("term"))
+    """The keys (``entry_key``, joined by \\x1f) of the glossary entries that would define the terms of a definition
+    ask (``asked_terms``: "What is a memorized secret" -> "memorized secret"); empty when the ask is not one."""
+    return "\x1f".join(dict.fromkeys(k for k in (entry_key(t) for t in asked_terms(ask)) if k))
 
 
 def opens_entry(entry: str, unit) -> bool:
-    """Whether ``unit`` opens the section headed by the asked term (``entry``, from ``asked_entry``; the unit's
+    """Whether ``unit`` opens the section headed by an asked term (``entry``, from ``asked_entry``; the unit's
     ``entry`` holds its section heading's ``entry_keys`` when it is the section's first sentence or item)."""
-    return bool(entry) and entry in unit.entry.split("\x1f")
+    return bool(entry) and bool(unit.entry) and not set(entry.split("\x1f")).isdisjoint(unit.entry.split("\x1f"))

@@ -52,6 +52,8 @@ PER_DOCUMENT = 2
 """Units a named document that nothing was picked from contributes to an obligation over several named documents."""
 CODE_CHARS = 600
 """A code block this long or shorter may follow the sentence that introduces it ("you would write:"); never alone."""
+LIST_ITEMS = 8
+"""A list a picked sentence introduces is kept whole up to this many items."""
 PROSE_CELL = 200
 """A one-column table with a cell longer than this is prose in a box: its cells are split into sentences, not shown as rows."""
 
@@ -194,8 +196,9 @@ class ExtractiveWriter:
 
     Per obligation the units are ranked (``shelfwise.api.draft.rank``), then picked best first within a character budget
     (``max_units`` times ``CHARS_PER_UNIT``, twice that for a compare or list), each pick favouring units that
-    add words of the obligation not yet written; a procedure keeps all its steps in order, and a rule keeps the
-    if/unless/except sentences beside it.
+    add words of the obligation not yet written; a procedure keeps all its steps in order, a rule keeps the
+    if/unless/except sentences beside it, and a sentence introducing a list ("unless all of the following conditions
+    are met:") keeps the list.
     """
 
     name = "extractive"
@@ -223,6 +226,7 @@ class ExtractiveWriter:
             if obligation.kind == "trace":
                 picked = self._whole_procedure(pool, picked, eligible)
             picked = self._with_conditions(pool, query, picked, budget)
+            picked = self._whole_lists(pool, picked, budget)
             picked = self._with_continuations(pool, picked, budget)
             picked = self._best_sections(pool, query, picked, eligible, budget)
             picked = picked + self._introduced_code(pool, picked, budget)
@@ -313,6 +317,33 @@ class ExtractiveWriter:
                     extra.append((round(score * 0.9, 4), n_index))
                     have.add(n_index)
                     used += len(near.text)
+        return picked + extra
+
+    @staticmethod
+    def _whole_lists(pool: Pool, picked: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
+        """A picked sentence that introduces a list ("The client MUST NOT use this method unless all of the following
+        conditions are met:") keeps the whole list after it: its items are the rule's conditions, all of them. Up to
+        ``LIST_ITEMS`` items, within the budget."""
+        have = {p for _, p in picked}
+        used = sum(len(pool.units[p].text) for p in have)
+        extra = []
+        for score, p_index in sorted(picked, key=lambda e: e[1]):
+            unit = pool.units[p_index]
+            if unit.kind != "sentence" or not unit.text.rstrip().endswith(":"):
+                continue
+            items = []
+            for n_index in range(p_index + 1, len(pool.units)):
+                near = pool.units[n_index]
+                if near.section_id != unit.section_id or near.kind not in ("list_item", "step"):
+                    break
+                items.append(n_index)
+            missing = [i for i in items if i not in have]
+            if not items or len(items) > LIST_ITEMS or used + sum(len(pool.units[i].text) for i in missing) > budget * 1.3:
+                continue
+            for n_index in missing:
+                extra.append((round(score * 0.9, 4), n_index))
+                have.add(n_index)
+                used += len(pool.units[n_index].text)
         return picked + extra
 
     @staticmethod
