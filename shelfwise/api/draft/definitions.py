@@ -34,10 +34,10 @@ def asked_terms(ask: str) -> list[str]:
     or digit, are left out."""
     text = ask.strip().rstrip("?").strip()
     compared = _DISTINGUISH.match(text)
-    match = None if compared else _ASKED_TERM.match(text)
     if compared:
         found = [piece for group in compared.groups() if group for piece in _ITEM_SPLIT.split(group)]
     else:
+        match = _ASKED_TERM.match(text)
         found = [match.group("term")] if match else []
     terms = []
     for term in found:

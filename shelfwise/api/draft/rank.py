@@ -132,6 +132,8 @@ class Candidate:
     """The keys of the heading of the section this unit opens (its first sentence or item), ``entry_keys``; else empty."""
     cells: tuple[str, ...] = ()
     """A table row's or header's cells (``SectionUnit.cells``); else empty."""
+    lead: int = -1
+    """A list item's or step's pool index of the sentence introducing its list ("... include:"), set by ``_lead_ins``; else -1."""
     words: set[str] = field(init=False)
     length: int = field(init=False)
 
@@ -243,13 +245,15 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -
 
 def _lead_ins(units: list[Candidate]) -> None:
     """A list's items mean what the sentence introducing the list says ("Other areas updated in 800-63-3 include:", "unless
-    all of the following conditions are met:"): its words and facets join each item's context."""
-    lead: Candidate | None = None
-    for unit in units:
-        if unit.kind in ("list_item", "step") and lead is not None and lead.section_id == unit.section_id:
-            unit.context = unit.context | lead.words
+    all of the following conditions are met:"): its words and facets join each item's context, and each item's ``lead``
+    is that sentence."""
+    lead: int | None = None
+    for index, unit in enumerate(units):
+        if unit.kind in ("list_item", "step") and lead is not None and units[lead].section_id == unit.section_id:
+            unit.context = unit.context | units[lead].words
+            unit.lead = lead
         elif unit.kind == "sentence":
-            lead = unit if unit.text.rstrip().endswith(":") else None
+            lead = index if unit.text.rstrip().endswith(":") else None
         elif unit.kind not in ("list_item", "step"):
             lead = None
 

@@ -327,16 +327,12 @@ class ExtractiveWriter:
         have = {p for _, p in picked}
         used = sum(len(pool.units[p].text) for p in have)
         extra = []
+        lists: dict[int, list[int]] = {}  # introducing sentence -> its items (``Candidate.lead``)
+        for index, unit in enumerate(pool.units):
+            if unit.lead >= 0:
+                lists.setdefault(unit.lead, []).append(index)
         for score, p_index in sorted(picked, key=lambda e: e[1]):
-            unit = pool.units[p_index]
-            if unit.kind != "sentence" or not unit.text.rstrip().endswith(":"):
-                continue
-            items = []
-            for n_index in range(p_index + 1, len(pool.units)):
-                near = pool.units[n_index]
-                if near.section_id != unit.section_id or near.kind not in ("list_item", "step"):
-                    break
-                items.append(n_index)
+            items = lists.get(p_index, [])
             missing = [i for i in items if i not in have]
             if not items or len(items) > LIST_ITEMS or used + sum(len(pool.units[i].text) for i in missing) > budget * 1.3:
                 continue
