@@ -311,6 +311,20 @@ def test_a_long_ask_no_sentence_holds_enough_of_is_answered_from_its_best_senten
     assert "Lunch is served at noon." not in texts
 
 
+def test_a_sentence_giving_the_asked_for_value_holds_the_words_that_ask_for_it():
+    # "what lifetimes or time limits": a sentence that gives a duration is the lifetime asked for, though it shares
+    # only "tokens" with the ask; a sentence that merely names access tokens is not made to look like one
+    shelf = _memory_shelf({"bt": ("RFC 6750 Bearer Token Usage", "rfc6750.txt", [
+        ("Terminology", [_p("Access tokens are credentials used to access protected resources.")]),
+        ("Transport", [_p("Bearer tokens are sent in the Authorization request header.")]),
+        ("Recommendations", [_p("Token servers SHOULD issue short-lived (one hour or less) bearer tokens.")]),
+        ("Meetings", [_p("Lunch is served at noon.")])])})
+    _, draft = _write(shelf, "What lifetimes or time limits do the specifications give for access tokens?")
+    texts = [u.text for u in draft.units]
+    assert "Token servers SHOULD issue short-lived (one hour or less) bearer tokens." in texts
+    assert "Lunch is served at noon." not in texts
+
+
 def test_a_definition_ask_leads_with_the_sentence_that_defines_the_term_and_not_the_next_glossary_entry():
     shelf = _memory_shelf({
         "trn": ("TRN-031 Training", "trn.md", [("Step 4", [_p("At step 4 the specialist decides whether the complaint is a "

@@ -62,6 +62,8 @@ VERSIONS = re.compile(r"\b(replace[sd]?|supersed\w*|earlier|previous|prior|older
                       r"obsolete[sd]?|deprecat\w*|updated?|status|in force|current)\b", re.I)
 VERSION_STEMS = frozenset(word_stems("supersedes superseded replaces replaced obsoletes obsoleted updates updated deprecated "
                                      "deprecation revision revised changes changed earlier previous prior older retire retired"))
+SHAPE_HELD = frozenset({"@number"})
+"""Facets whose naming words a unit of that shape holds when it is weighed for showing (see shape_words)."""
 FACETS: dict[str, tuple[re.Pattern, float]] = {
     "@version": (VERSIONS, 1.0),
     "@number": (re.compile(r"\bhow (often|long|quickly|soon|many|much|frequently|large|big|fast)\b|\b(lifetimes?|time limits?|"
@@ -411,11 +413,24 @@ def score_units(plan: Plan, pool: Pool) -> list[tuple[dict[str, float], list[tup
     return out
 
 
+def shape_words(ask: str, query: dict[str, float]) -> dict[str, set[str]]:
+    """Per facet of the query: the ask's words that name it ("lifetimes", "time limits" for @number). A unit of that
+    shape holds them: "one hour or less" is the lifetime the ask calls for."""
+    out: dict[str, set[str]] = {}
+    for facet, (pattern, _) in FACETS.items():
+        if facet in query and facet in SHAPE_HELD:
+            words = {w for m in pattern.finditer(ask) for w in word_stems(m.group(0))} & query.keys()
+            if words:
+                out[facet] = words
+    return out
+
+
 def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str, float], ranking: dict[str, float],
                words_only: dict[str, float], docs: set[str], explicit: set[str], wanted: set[str], changes: bool, lead: bool,
                cites: bool) -> list[tuple[float, float, bool, int]]:
     """Every unit holding a word of the obligation, scored by ``ranking`` (the query, or the query with feedback)."""
     scored = []
+    shaped = shape_words(obligation.ask, query)
     term = asked_term(obligation.ask)
     entry = asked_entry(obligation.ask)
     headers: dict[str, tuple[float, set[str]]] = {}  # table group -> (its header's score, the header's words)
@@ -455,7 +470,11 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
             score *= 1 + max(0, LEAD_SECTIONS - unit.doc_position) / LEAD_SECTIONS
         if unit.superseded_by and not changes:
             score *= SUPERSEDED
-        shown = coverage(words_only, unit.words | unit.context)
+        held = unit.words | unit.context
+        for facet, words in shaped.items():
+            if facet in unit.tf:
+                held = held | words
+        shown = coverage(words_only, held)
         scored.append((score, max(own, 0.01 if named_here else 0.0), -1.0 if named_here else shown, index))
     # a long ask ("... so that errors, -k and parallel builds behave properly") is stated across several sentences,
     # none holding MIN_SHOWN of its words: the bar is then a share of what the best unit holds
