@@ -134,8 +134,6 @@ class Candidate:
     """The keys of the heading of the section this unit opens (its first sentence or item), ``entry_keys``; else empty."""
     cells: tuple[str, ...] = ()
     """A table row's or header's cells (``SectionUnit.cells``); else empty."""
-    lead: int = -1
-    """A list item's or step's pool index of the sentence introducing its list ("... include:"), set by ``_lead_ins``; else -1."""
     words: set[str] = field(init=False)
     length: int = field(init=False)
 
@@ -154,6 +152,8 @@ class Pool:
     avg_length: float
     doc_keys: dict[str, set[str]]
     titles: dict[str, str] = field(default_factory=dict)
+    lists: dict[int, list[int]] = field(default_factory=dict)
+    """Pool index of a sentence introducing a list ("... include:") -> its items' indexes (``_lead_ins``)."""
 
 
 def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[str]:
@@ -233,7 +233,7 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -
             units.append(Candidate((n_read, *position), read.shelf, read.section_id, section.doc_id, kind, text, group,
                                    _unit_terms(text, any(q in text or text in q for q in defining), kind), context, superseded.get((read.shelf, section.doc_id), ""), read.ranks,
                                    doc_position, references, heading if position == opening else "", cells))
-    _lead_ins(units)
+    lists = _lead_ins(units)
     df: Counter = Counter()
     counted = [u for u in units if u.kind != "code"]  # a code block is never ranked: its tokens do not weigh the words
     for unit in counted:
@@ -242,22 +242,24 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -
     idf = {word: math.log(1 + size / count) for word, count in df.items()}
     avg = sum(u.length for u in counted) / size if counted else 1.0
     titles = {u.doc_id: shelves[u.shelf].documents[u.doc_id]["title"] for u in units}
-    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles)
+    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists)
 
 
-def _lead_ins(units: list[Candidate]) -> None:
+def _lead_ins(units: list[Candidate]) -> dict[int, list[int]]:
     """A list's items mean what the sentence introducing the list says ("Other areas updated in 800-63-3 include:", "unless
-    all of the following conditions are met:"): its words and facets join each item's context, and each item's ``lead``
-    is that sentence."""
+    all of the following conditions are met:"): its words and facets join each item's context. Returns each introducing
+    sentence's index -> its items' indexes."""
+    lists: dict[int, list[int]] = {}
     lead: int | None = None
     for index, unit in enumerate(units):
         if unit.kind in ("list_item", "step") and lead is not None and units[lead].section_id == unit.section_id:
             unit.context = unit.context | units[lead].words
-            unit.lead = lead
+            lists.setdefault(lead, []).append(index)
         elif unit.kind == "sentence":
             lead = index if unit.text.rstrip().endswith(":") else None
         elif unit.kind not in ("list_item", "step"):
             lead = None
+    return lists
 
 
 def named_documents(obligation: Obligation, pool: Pool) -> tuple[set[str], set[str], set[str]]:

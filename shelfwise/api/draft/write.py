@@ -54,6 +54,9 @@ CODE_CHARS = 600
 """A code block this long or shorter may follow the sentence that introduces it ("you would write:"); never alone."""
 LIST_ITEMS = 8
 """A list a picked sentence introduces is kept whole up to this many items."""
+OVERRUN = 1.3
+"""A unit kept beside a picked one (a condition, a list item, a continuation, a section's next sentence) may take the
+obligation's units this far past its budget."""
 PROSE_CELL = 200
 """A one-column table with a cell longer than this is prose in a box: its cells are split into sentences, not shown as rows."""
 
@@ -288,7 +291,7 @@ class ExtractiveWriter:
                 continue
             own = [(s, i) for s, i in eligible if pool.units[i].doc_id == doc and i not in have][:PER_DOCUMENT]
             for score, index in own:
-                if used + len(pool.units[index].text) > budget * 1.3:
+                if used + len(pool.units[index].text) > budget * OVERRUN:
                     break
                 extra.append((score, index))
                 have.add(index)
@@ -313,7 +316,7 @@ class ExtractiveWriter:
                     continue
                 after = n_index > p_index
                 opens = bool(_OPENS_CONDITION.match(near.text)) if after else bool(_CONDITION.search(near.text)) and near.words & query.keys()
-                if opens and used + len(near.text) <= budget * 1.3:
+                if opens and used + len(near.text) <= budget * OVERRUN:
                     extra.append((round(score * 0.9, 4), n_index))
                     have.add(n_index)
                     used += len(near.text)
@@ -327,14 +330,10 @@ class ExtractiveWriter:
         have = {p for _, p in picked}
         used = sum(len(pool.units[p].text) for p in have)
         extra = []
-        lists: dict[int, list[int]] = {}  # introducing sentence -> its items (``Candidate.lead``)
-        for index, unit in enumerate(pool.units):
-            if unit.lead >= 0:
-                lists.setdefault(unit.lead, []).append(index)
         for score, p_index in sorted(picked, key=lambda e: e[1]):
-            items = lists.get(p_index, [])
+            items = pool.lists.get(p_index, [])
             missing = [i for i in items if i not in have]
-            if not items or len(items) > LIST_ITEMS or used + sum(len(pool.units[i].text) for i in missing) > budget * 1.3:
+            if not items or len(items) > LIST_ITEMS or used + sum(len(pool.units[i].text) for i in missing) > budget * OVERRUN:
                 continue
             for n_index in missing:
                 extra.append((round(score * 0.9, 4), n_index))
@@ -361,7 +360,7 @@ class ExtractiveWriter:
             window = 0
             for n_index in range(anchor, len(pool.units)):
                 near = pool.units[n_index]
-                if near.section_id != sid or window > WINDOW or used + len(near.text) > budget * 1.3:
+                if near.section_id != sid or window > WINDOW or used + len(near.text) > budget * OVERRUN:
                     break
                 if near.kind not in ("sentence", "list_item", "step") or n_index in have:
                     continue
@@ -387,7 +386,7 @@ class ExtractiveWriter:
             if (unit.kind in ("sentence", "list_item", "step") and introduces_code(unit.text) and after < len(pool.units)
                     and after not in have and pool.units[after].kind == "code"
                     and pool.units[after].section_id == unit.section_id and pool.units[after].order[1] == unit.order[1] + 1):
-                if used + len(pool.units[after].text) > budget * 1.3:
+                if used + len(pool.units[after].text) > budget * OVERRUN:
                     continue
                 extra.append((round(score * 0.9, 4), after))
                 have.add(after)
@@ -412,7 +411,7 @@ class ExtractiveWriter:
                     break
                 if n_index in have:
                     continue
-                if used + len(near.text) > budget * 1.3 or not _coheres(near, pool.units[n_index - 1], unit):
+                if used + len(near.text) > budget * OVERRUN or not _coheres(near, pool.units[n_index - 1], unit):
                     break
                 extra.append((round(score * 0.8, 4), n_index))
                 have.add(n_index)
