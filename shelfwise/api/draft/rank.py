@@ -63,7 +63,7 @@ VERSIONS = re.compile(r"\b(replace[sd]?|supersed\w*|earlier|previous|prior|older
 VERSION_STEMS = frozenset(word_stems("supersedes superseded replaces replaced obsoletes obsoleted updates updated deprecated "
                                      "deprecation revision revised changes changed earlier previous prior older retire retired"))
 SHAPE_HELD = frozenset({"@number"})
-"""Facets whose naming words a unit of that shape holds when it is weighed for showing (see shape_words)."""
+"""Facets whose naming words a unit of that shape holds when it is weighed for showing (see _shape_words)."""
 FACETS: dict[str, tuple[re.Pattern, float]] = {
     "@version": (VERSIONS, 1.0),
     "@number": (re.compile(r"\bhow (often|long|quickly|soon|many|much|frequently|large|big|fast)\b|\b(lifetimes?|time limits?|"
@@ -415,7 +415,7 @@ def score_units(plan: Plan, pool: Pool) -> list[tuple[dict[str, float], list[tup
     return out
 
 
-def shape_words(ask: str, query: dict[str, float]) -> dict[str, set[str]]:
+def _shape_words(ask: str, query: dict[str, float]) -> dict[str, set[str]]:
     """Per facet of the query: the ask's words that name it ("lifetimes", "time limits" for @number). A unit of that
     shape holds them: "one hour or less" is the lifetime the ask calls for."""
     out: dict[str, set[str]] = {}
@@ -432,7 +432,7 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
                cites: bool) -> list[tuple[float, float, bool, int]]:
     """Every unit holding a word of the obligation, scored by ``ranking`` (the query, or the query with feedback)."""
     scored = []
-    shaped = shape_words(obligation.ask, query)
+    shaped = _shape_words(obligation.ask, query)
     term = asked_term(obligation.ask)
     entry = asked_entry(obligation.ask)
     headers: dict[str, tuple[float, set[str]]] = {}  # table group -> (its header's score, the header's words)
