@@ -325,6 +325,32 @@ def test_a_sentence_giving_the_asked_for_value_holds_the_words_that_ask_for_it()
     assert "Lunch is served at noon." not in texts
 
 
+def test_an_amount_given_in_words_under_a_heading_on_the_asked_subject_is_the_value_asked_for():
+    # "a few minutes" shares no word with the ask: its heading says it is about the expiration time claim, and it gives
+    # an amount; a sentence under an unrelated heading with no amount stays out
+    shelf = _memory_shelf({"jwt": ("RFC 7519 JSON Web Token", "rfc7519.txt", [
+        ('"exp" (Expiration Time) Claim', [_p('The "exp" claim identifies the expiration time of the JWT. '
+                                              "Implementers MAY provide for some small leeway, usually no more than a few "
+                                              "minutes, to account for clock skew.")]),
+        ("Security Considerations", [_p("Implementers MAY provide for some other checks.")]),
+        ("Meetings", [_p("Lunch is served at noon.")])])})
+    _, draft = _write(shelf, "What time limits apply to JWT expiration time checks?")
+    texts = [u.text for u in draft.units]
+    assert "Implementers MAY provide for some small leeway, usually no more than a few minutes, to account for clock skew." in texts
+    assert "Implementers MAY provide for some other checks." not in texts
+
+
+def test_a_sentence_that_neither_gives_nor_names_the_asked_for_value_ranks_below_one_that_gives_it():
+    # "what lifetimes ... for authorization codes": a sentence about codes with no time in it is not the answer
+    shelf = _memory_shelf({"oauth": ("RFC 6749 OAuth 2.0", "rfc6749.txt", [
+        ("Authorization Code Grant", [_p("The authorization server MUST NOT issue authorization codes to unregistered clients.")]),
+        ("Redirection", [_p("A code expires after 10 minutes.")])])})
+    _, draft = _write(shelf, "What lifetimes do the specifications give for authorization codes?")
+    score = {u.text: u.score for u in draft.units}
+    assert score["A code expires after 10 minutes."] > score.get(
+        "The authorization server MUST NOT issue authorization codes to unregistered clients.", 0.0)
+
+
 def test_a_definition_ask_leads_with_the_sentence_that_defines_the_term_and_not_the_next_glossary_entry():
     shelf = _memory_shelf({
         "trn": ("TRN-031 Training", "trn.md", [("Step 4", [_p("At step 4 the specialist decides whether the complaint is a "
