@@ -77,6 +77,25 @@ def test_repeats_are_shown_once_whatever_their_spacing_or_case():
     assert len(shown) == 1
 
 
+def test_one_text_in_two_copies_is_shown_once_and_a_rule_that_changed_is_not_taken_for_a_copy():
+    # the Texinfo and the PDF of one manual: the PDF adds a section number and a page, nothing else
+    shelf = _memory_shelf(REVISIONS)
+    texts = [("You can explicitly declare the target to be phony by making it a prerequisite of the special target .PHONY "
+              "(see Special Built-in Target Names).", 0, ""),
+             ("You can explicitly declare the target to be phony by making it a prerequisite of the special target .PHONY "
+              "(see Section 4.8 [Special Built-in Target Names], page 34).", 1, ""),
+             ("Complaints are closed by the complaint handling unit within 30 calendar days of receipt by the company.", 0, ""),
+             ("Complaints are closed by the complaint handling unit within 45 calendar days of receipt by the company.", 0, ""),
+             ("Use of this claim is OPTIONAL.", 0, ""), ("Use of that claim is OPTIONAL.", 0, ""),
+             ("Verifiers SHALL store memorized secrets in a form that is resistant to offline attacks by the verifier.", 0, ""),
+             ("Verifiers SHALL NOT store memorized secrets in a form that is resistant to offline attacks by the verifier.", 0, "")]
+    units = [Unit(id=f"u{n}", kind="sentence", text=text, shelf="mem", citations=["s1"], obligation=o, status="verbatim")
+             for n, (text, o, _) in enumerate(texts)]
+    shown, _ = shape_answer(units, ["a", "b"], {}, max_chars=4000, extractive=False)
+    assert [u.id for u in shown] == ["u0", "u2", "u3", "u4", "u5", "u6", "u7"]  # short sentences are compared whole only
+    assert shown[0].also == [1]  # the copy kept serves the obligation of the one left out
+
+
 def test_an_answer_fits_its_character_limit_least_relevant_first():
     units = [Unit(id=f"u{n}", kind="sentence", text=f"Fact number {n} " + "x" * 200 + ".", shelf="mem", citations=["s1"],
                   obligation=0, score=1.0 / (n + 1), status="verbatim") for n in range(10)]

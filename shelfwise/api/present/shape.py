@@ -5,7 +5,8 @@
 1. each unit gets its document's short name and, for a superseded document, what superseded it
    (``shelfwise.api.currency.label_units``);
 2. question sentences (quiz items, headings ending in "?") are never answers: dropped;
-3. a statement shown twice (same words once whitespace, case and citation marks are set aside) shows once;
+3. a statement shown twice (same words once whitespace, case and citation marks are set aside, or nearly the same
+   sentence from another copy of the text, as one manual's Texinfo and PDF) shows once;
 4. per obligation, current documents first and superseded ones only where they matter (``shelfwise.api.currency.current_first``);
 5. the extractive writer's units: per obligation the section (or table, or procedure) holding the best unit leads,
    its units in document order, so the direct answer comes first and a rule keeps its exception after it;
@@ -21,7 +22,7 @@ import re
 from shelfwise.api.currency import current_first, label_units
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.draft.write import STRONG, Unit, introduces_code, is_question
-from shelfwise.api.terms import normalise
+from shelfwise.api.terms import normalise, word_stems
 
 __all__ = ["shape_answer", "is_question", "statement_key"]
 
@@ -35,8 +36,45 @@ def statement_key(text: str) -> str:
     return normalise(re.sub(r"[^\w%]+", " ", _CITE.sub(" ", text)).lower())
 
 
+_FIGURES = re.compile(r"\d+(?:[.,]\d+)*")
+SAME_STATEMENT = 0.9
+"""Share of the shorter sentence's words the longer one holds for two sentences to state the same thing: one manual
+in two formats ("(see Special Built-in Target Names)" in the Texinfo, "(see Section 4.8 [...], page 34)" in the PDF)."""
+SAME_STATEMENT_WORDS = 6
+"""Shorter sentences are compared whole only (``statement_key``): "Use of this claim is OPTIONAL." under two claims."""
+
+
+_FORCE = re.compile(r"\b(must|shall|should|may|might|can|cannot|could|will|would|required|recommended|optional|not|never|no|"
+                    r"none|nor|without|unless|except|only|\w+n't)\b", re.I)
+"""Words that give a sentence its force, stop words to the ranking: "SHALL NOT store" and "SHALL store" are not one statement."""
+
+
+def _force(text: str) -> list[str]:
+    return sorted(m.lower() for m in _FORCE.findall(text))
+
+
+def _restates(unit: Unit, words: set[str], kept: list[tuple[Unit, set[str]]]) -> Unit | None:
+    """The kept sentence ``unit`` restates: nearly the same words, the same modal and negating words, no figure against
+    another, the same currency."""
+    if unit.kind not in ("sentence", "list_item") or len(words) < SAME_STATEMENT_WORDS:
+        return None
+    figures = set(_FIGURES.findall(unit.text))
+    force = _force(unit.text)
+    for other, other_words in kept:
+        if (other.kind == unit.kind and other.superseded_by == unit.superseded_by and len(other_words) >= SAME_STATEMENT_WORDS
+                and len(words & other_words) >= SAME_STATEMENT * min(len(words), len(other_words))
+                and _force(other.text) == force):
+            theirs = set(_FIGURES.findall(other.text))  # a figure only one states ("page 34") is fine, two figures not
+            if figures <= theirs or theirs <= figures:  # ("45 days", "30 days": a rule that changed, both shown)
+                return other
+    return None
+
+
 def _distinct(units: list[Unit]) -> list[Unit]:
+    """Each statement once: the same words (``statement_key``), or nearly the same sentence from another copy of a text
+    (``_restates``); the one kept also serves the obligations of those left out."""
     seen: set[str] = set()
+    kept: list[tuple[Unit, set[str]]] = []
     out = []
     for unit in units:
         if unit.kind in _FIXED or unit.group in ("verdict", "correction"):
@@ -46,7 +84,15 @@ def _distinct(units: list[Unit]) -> list[Unit]:
         key = statement_key(unit.text)
         if key and key in seen:
             continue
+        words = set(word_stems(unit.text))
+        same = _restates(unit, words, kept)
+        if same is not None:
+            for index in (unit.obligation, *unit.also):
+                if index != same.obligation and index not in same.also:
+                    same.also.append(index)
+            continue
         seen.add(key)
+        kept.append((unit, words))
         out.append(unit)
     return out
 
