@@ -283,6 +283,17 @@ def test_a_short_name_never_repeats_the_version_its_title_states():
     assert doc_label(shelf, "wi") == "WI-022 Rev B"  # a revision only the file name gives is still added
 
 
+def test_a_chapter_kept_in_its_publications_folder_is_named_with_the_publication():
+    shelf = _memory_shelf({
+        "b5": ("5 Authenticator and Verifier Requirements", "sp800-63b/sec5_authenticators.md", [("5.1", [_p("Secrets.")])]),
+        "a1": ("Appendix A Definitions", "sp800-63-3/definitions.md", [("A", [_p("Terms.")])]),
+        "qm": ("Quality Manual", "documents/quality-manual.pdf", [("1", [_p("Scope.")])]),
+    })
+    assert doc_label(shelf, "b5") == "SP 800-63B › 5 Authenticator and Verifier…"
+    assert doc_label(shelf, "a1") == "SP 800-63-3 › Appendix A Definitions"
+    assert doc_label(shelf, "qm") == "Quality Manual"  # a folder that names no publication adds nothing
+
+
 def test_an_obligation_over_two_named_documents_is_answered_from_each():
     """'What does each licence require …' naming Apache-2.0 and GPL-3.0: a name with a dotted version is an identifier, so
     both documents are named, and the one whose wording matches the question less closely still gives its own best

@@ -26,6 +26,8 @@ __all__ = ["doc_label", "superseded_documents", "label_units", "current_first", 
 _REVISION = re.compile(r"\b(?:Rev(?:ision)?\.?\s*|Edition\s+|Version\s+|v)([A-Z]|\d+(?:\.\d+)*[a-z]?)\b", re.I)
 _PATH_REVISION = re.compile(r"(?:^|[-_/])rev[-_]?([a-z0-9]{1,3})(?=[-_.]|$)", re.I)
 _PATH_CODE = re.compile(r"^([a-z]{2,5})[-_ ]?(\d{2,5})$", re.I)
+_FOLDER_CODE = re.compile(r"^([a-z]{1,5})[-_ ]?(\d{2,5}(?:[-.]\d{1,4})*[a-z]?)$", re.I)
+"""A folder named as a publication ("sp800-63b", "rfc-6749"): the documents in it are its chapters."""
 _VERSIONS = re.compile(r"\b(revisions?|versions?|editions?|changed?|changes|previous|earlier|prior|older|superseded|"
                        r"supersedes|replaced?|history|used to|in force|was (?:it|that) always|always so)\b", re.I)
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)?|\b(?:once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b", re.I)
@@ -51,6 +53,9 @@ def _doc_label(shelf: OpenShelf, doc_id: str) -> str:
         label = codes[0]
     else:
         label = re.split(r"\s*[,(]\s*", title)[0].strip() or title
+        folder = _FOLDER_CODE.match(row.get("path", "").replace("\\", "/").rsplit("/", 2)[-2]) if "/" in row.get("path", "") else None
+        if folder:  # a chapter of a publication kept one file per chapter: "SP 800-63B › 5 Authenticator and ..."
+            label = f"{folder.group(1).upper()} {folder.group(2).upper()} › {label}"
         label = label if len(label) <= 48 else label[:45].rsplit(" ", 1)[0] + "…"
     named = label.lower()
     if revision and f"rev {revision.group(1).lower()}" not in named and " ".join(revision.group(0).lower().split()) not in named:
