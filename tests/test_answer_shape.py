@@ -294,6 +294,22 @@ def test_a_chapter_kept_in_its_publications_folder_is_named_with_the_publication
     assert doc_label(shelf, "qm") == "Quality Manual"  # a folder that names no publication adds nothing
 
 
+def test_a_table_of_contents_line_or_a_slide_fragment_is_never_an_answer():
+    from shelfwise.compiler.records import Block, table_text
+
+    rows = [["Contents", "Page"], ["A1:2017 - Injection …….………..………", "7"], ["A2:2017 - Broken Authentication ……………", "8"]]
+    shelf = _memory_shelf({"owasp": ("OWASP Top 10 - 2017", "owasp-top-10-2017.docx", [
+        ("Table of contents", [Block(kind="table", text=table_text(rows), rows=rows, header_rows=1)]),
+        ("A1:2017 Injection", [_p("A1"), _p("Injection flaws, such as SQL injection, occur when untrusted data is sent to an "
+                                          "interpreter as part of a command or query.")]),
+        ("Contents", [_p("A1:2017 Injection .......... 7")])])})
+    _, draft = _write(shelf, "What is A1:2017 Injection in the OWASP Top 10?")
+    texts = [u.text for u in draft.units]
+    assert any(t.startswith("Injection flaws, such as SQL injection") for t in texts), texts
+    assert not any("…" in t or "...." in t for t in texts), texts
+    assert "A1" not in texts
+
+
 def test_an_obligation_over_two_named_documents_is_answered_from_each():
     """'What does each licence require …' naming Apache-2.0 and GPL-3.0: a name with a dotted version is an identifier, so
     both documents are named, and the one whose wording matches the question less closely still gives its own best

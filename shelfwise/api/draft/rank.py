@@ -93,6 +93,11 @@ _UNIT_DEFINITION = re.compile(r"\b(is|are) (a|an|the|any|one)\b|\bmeans?\b|\bref
 REFERENCE_LIST = re.compile(r"^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?\s+)?(?:normative |informative )?(?:references|bibliography|works cited|"
                             r"literature cited|cited works)\s*$", re.I)
 """A heading of a reference list: its entries name works, they state nothing a question asks (unless it asks who cites what)."""
+CONTENTS_ENTRY = re.compile(r"[.…](?:\s?[.…]){3,}\s*\|?\s*(?:\d{1,4}|[ivxlc]{1,5})?\s*(?:\||$)", re.I)
+"""A line of a table of contents: dot leaders, then a page number ("TOC - About OWASP ………… | 1"). It names a
+section, it states nothing: never an answer, in whatever shape the reader kept it (a sentence, a list item, a table row)."""
+_WORD = re.compile(r"[^\W\d_]{2,}")
+"""A word of two letters or more: a sentence with fewer than two ("A1", "Figure 3") is a fragment, not a statement."""
 CITES_ASKED = re.compile(r"\b(cit(e|es|ed|ing|ation|ations)|references?|bibliograph\w*)\b", re.I)
 CONTRAST = re.compile(r"\b(?:instead of|rather than|other than|as opposed to|in place of)\s+((?:[\w./-]+\s*){1,4})", re.I)
 """What a question sets its subject against ("index instead of plain fixed-size passages"): those words say what the
@@ -449,6 +454,8 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
     for index, unit in enumerate(pool.units):
         if (unit.reference_list and not cites) or unit.kind == "code":  # code follows the sentence introducing it, never alone
             continue
+        if CONTENTS_ENTRY.search(unit.text) or (unit.kind == "sentence" and len(_WORD.findall(unit.text)) < 2):
+            continue  # a table of contents' line ("A1:2017 - Injection ……… | 7"), a fragment of a slide ("A1")
         # a step or an item of an asked-for list means what its heading says it is part of
         item = unit.kind == "step" or (unit.kind == "list_item" and obligation.kind in ("trace", "list"))
         item = item or opens_entry(entry, unit)  # a glossary entry: its heading is the term
