@@ -53,28 +53,32 @@ def _force(text: str) -> list[str]:
     return sorted(m.lower() for m in _FORCE.findall(text))
 
 
-def _restates(unit: Unit, words: set[str], kept: list[tuple[Unit, set[str]]]) -> Unit | None:
+def _restates(unit: Unit, seen: tuple, kept: list[tuple[Unit, tuple]]) -> Unit | None:
     """The kept sentence ``unit`` restates: nearly the same words, the same modal and negating words, no figure against
-    another, the same currency."""
+    another, the same currency. ``seen`` is ``_marks(unit)``; ``kept`` holds each kept unit with its marks."""
+    words, force, figures = seen
     if unit.kind not in ("sentence", "list_item") or len(words) < SAME_STATEMENT_WORDS:
         return None
-    figures = set(_FIGURES.findall(unit.text))
-    force = _force(unit.text)
-    for other, other_words in kept:
+    for other, (other_words, other_force, theirs) in kept:
         if (other.kind == unit.kind and other.superseded_by == unit.superseded_by and len(other_words) >= SAME_STATEMENT_WORDS
                 and len(words & other_words) >= SAME_STATEMENT * min(len(words), len(other_words))
-                and _force(other.text) == force):
-            theirs = set(_FIGURES.findall(other.text))  # a figure only one states ("page 34") is fine, two figures not
-            if figures <= theirs or theirs <= figures:  # ("45 days", "30 days": a rule that changed, both shown)
+                and other_force == force):
+            # a figure only one states ("page 34") is fine, two figures not ("45 days", "30 days": a rule that changed)
+            if figures <= theirs or theirs <= figures:
                 return other
     return None
+
+
+def _marks(unit: Unit) -> tuple[set[str], list[str], set[str]]:
+    """What ``_restates`` compares a unit on, made once per unit: its words, its force, its figures."""
+    return set(word_stems(unit.text)), _force(unit.text), set(_FIGURES.findall(unit.text))
 
 
 def _distinct(units: list[Unit]) -> list[Unit]:
     """Each statement once: the same words (``statement_key``), or nearly the same sentence from another copy of a text
     (``_restates``); the one kept also serves the obligations of those left out."""
     seen: set[str] = set()
-    kept: list[tuple[Unit, set[str]]] = []
+    kept: list[tuple[Unit, tuple]] = []
     out = []
     for unit in units:
         if unit.kind in _FIXED or unit.group in ("verdict", "correction"):
@@ -84,15 +88,15 @@ def _distinct(units: list[Unit]) -> list[Unit]:
         key = statement_key(unit.text)
         if key and key in seen:
             continue
-        words = set(word_stems(unit.text))
-        same = _restates(unit, words, kept)
+        marks = _marks(unit)
+        same = _restates(unit, marks, kept)
         if same is not None:
             for index in (unit.obligation, *unit.also):
                 if index != same.obligation and index not in same.also:
                     same.also.append(index)
             continue
         seen.add(key)
-        kept.append((unit, words))
+        kept.append((unit, marks))
         out.append(unit)
     return out
 
