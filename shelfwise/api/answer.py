@@ -47,6 +47,7 @@ from shelfwise.api.draft.verdict import derive_verdicts
 from shelfwise.api.trace import StepCost, Trace, TraceStore, new_trace_id, now_iso
 from shelfwise.api.draft.write import COVERED, Draft, ExtractiveWriter, Writer
 from shelfwise.api.draft.write_model import ModelWriter
+from shelfwise.api.draft.rank_model import load_rank_model
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.models import ChatModel, ModelError, Usage, counting, make_client
 from shelfwise.compiler.settings import Settings
@@ -185,7 +186,8 @@ def _vocabulary(shelf: OpenShelf) -> Vocabulary:
 
 def _extractive(settings: Settings) -> ExtractiveWriter:
     """The model-free writer as the model-free pipeline builds it (the fallback writes exactly what it would)."""
-    return ExtractiveWriter(settings.answer.max_units_per_obligation, answer_chars=int(settings.answer.max_answer_chars * WRITTEN_SHARE))
+    return ExtractiveWriter(settings.answer.max_units_per_obligation, answer_chars=int(settings.answer.max_answer_chars * WRITTEN_SHARE),
+                            model=load_rank_model(settings.answer.rank_weights))
 
 
 def answer_question(

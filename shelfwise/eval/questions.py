@@ -48,10 +48,14 @@ class Question(BaseModel):
     shelf: str = Field(description="Shelf the question is asked over (a folder name under the corpora).")
     question: str = Field(description="The question, used as the search query.")
     kind: str = Field(default="", description="Question kind (definition, versions, procedure, ...).")
-    must: list[MustItem] = Field(description="Must-have items.")
+    must: list[MustItem] = Field(default_factory=list, description="Must-have items (empty for a question scored against a reference answer).")
     expect: Literal["", "not_in_documents", "false_premise"] = Field(
         default="", description="not_in_documents: the shelf does not answer it (must is empty); false_premise: the question "
                                 "assumes something the documents contradict (the first must item states the correction).")
+    reference_answer: str = Field(default="", description="A reference answer (dev-filings.yaml): its figures and named facts are what an answer must find "
+                                                          "(shelfwise eval reference).")
+    source_documents: str = Field(default="", description="A glob over the shelf's file names naming the documents the reference answer comes from.")
+    evidence_kind: str = Field(default="", description="Where the reference answer's evidence stands: 'Table' or 'Text'.")
 
 
 class GoldQuestion(BaseModel):

@@ -112,7 +112,7 @@ def _meta(questions_path: Path, pipeline, settings: Settings) -> dict:
         "system": "shelfwise",
         "mode": pipeline.mode,
         "models": pipeline.models,
-        "answer_settings": settings.answer.model_dump(),
+        "answer_settings": settings.answer.model_dump(mode="json"),
     }
 
 

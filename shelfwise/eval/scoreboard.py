@@ -58,4 +58,12 @@ def run_scoreboard(results_dir: Path = Path("eval/results")) -> str:
     """``shelfwise eval scoreboard``: every table — retrieval, then answers (runs under eval/runs) — as Markdown."""
     from shelfwise.eval.answer_scoreboard import answer_tables
 
-    return "## Retrieval\n\n" + render_scoreboard(results_dir) + "\n\n## Answers\n\n" + answer_tables(Path(results_dir))
+    from shelfwise.eval.reference import reference_table
+
+    references = []
+    for path in sorted(Path(results_dir).glob("reference-*.json")):
+        result = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(result, dict) and result.get("kind") == "reference":
+            references.append(f"{reference_table(result)}\n\n_source: {path.name}_")
+    tail = "\n\n## Reference answers\n\n" + "\n\n".join(references) if references else ""
+    return "## Retrieval\n\n" + render_scoreboard(results_dir) + "\n\n## Answers\n\n" + answer_tables(Path(results_dir)) + tail

@@ -4,19 +4,15 @@
 by the entry headed "Memorized Secret" in a glossary, whose text ("A type of authenticator comprised of ...") need not
 repeat the term. A comparison of named terms ("What distinguishes FAL1, FAL2 and FAL3") asks for what defines each of
 them ("**FAL2:** FAL2 adds the requirement that ..."). The extractive writer's ranking (``shelfwise.api.draft.rank``)
-lifts such units by ``DEFINES``.
+lifts such units (the ranking model's ``defines`` feature).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["DEFINES", "asked_term", "asked_terms", "defines", "opens_entry", "entry_key", "entry_keys", "asked_entry"]
+__all__ = ["asked_term", "asked_terms", "defines", "opens_entry", "entry_key", "entry_keys", "asked_entry"]
 
-DEFINES = 2.0
-"""Score factor of a unit that defines the term a definition ask names ("What is a Reportable Event" → "Reportable
-Event: a complaint that ...", "A bearer token is a security token ..."): the definition leads, not a sentence that
-only uses the term."""
 _ASKED_TERM = re.compile(r"^(?:what\s+(?:is|are|does)|define|definition\s+of)\s+(?:an?\s+|the\s+)?(?P<term>.+?)(?:\s+mean)?\s*$", re.I)
 _DEFINING = r"^(?:an?\s+|the\s+)?{term}s?\s*(?::|\(|,?\s+(?:(?:is|are)\s+(?:an?|the|any|one)\s|means?\b|refers?\s+to\b))"
 

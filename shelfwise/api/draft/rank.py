@@ -26,8 +26,9 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from shelfwise.api.draft.definitions import DEFINES, asked_entry, asked_term, defines, entry_keys, opens_entry
-from shelfwise.api.draft.unit_shape import FIGURES_ONLY, NUMERIC_RUN, VALUE_MATCH, numeric_share, shape_factor, value_match
+from shelfwise.api.draft.rank_model import RankModel, load_rank_model
+from shelfwise.api.draft.definitions import asked_entry, asked_term, defines, entry_keys, opens_entry
+from shelfwise.api.draft.unit_shape import NUMERIC_RUN, numeric_share, shape_factor, value_match
 from shelfwise.api.reading.names import names_written
 from shelfwise.api.reading.plan import Obligation, Plan
 from shelfwise.api.reading.read import Reading, read_blocks
@@ -49,10 +50,6 @@ MIN_SHOWN = 0.3
 (idf-weighted), unless it stands in a document the obligation names."""
 RELATIVE_SHOWN = 0.5
 """When no unit holds MIN_SHOWN of an obligation's words, a unit may be shown when it holds this share of what the best one holds."""
-ELSEWHERE = 0.6
-"""Score factor of a unit outside the documents its obligation names."""
-SUPERSEDED = 0.55
-"""Score factor of a unit of a superseded revision (not for obligations asking what changed)."""
 
 PRIOR_DEPTH = 40
 """A section's rank in recall (search over whole sections, headings and the ledger) lifts its units down to this rank."""
@@ -64,11 +61,6 @@ VERSION_STEMS = frozenset(word_stems("supersedes superseded replaces replaced ob
                                      "deprecation revision revised changes changed earlier previous prior older retire retired"))
 SHAPE_HELD = frozenset({"@number"})
 """Facets whose naming words a unit of that shape holds when it is weighed for showing (see _shape_words)."""
-UNVALUED = 0.75
-"""Score factor of a unit that neither gives the value an ask names ("lifetimes", "time limits") nor names it: "The
-authorization server MUST NOT issue a refresh token" for "what lifetimes ... for authorization codes" (1.0 before:
-quote recall dev 0.596 -> 0.613, oauth-03 0.6 -> 0.8; dev-formats 0.508 and northwind 0.848 unchanged question by question;
-0.6 gave the same, 0.9 dev 0.596)."""
 FACETS: dict[str, tuple[re.Pattern, float]] = {
     "@version": (VERSIONS, 1.0),
     "@number": (re.compile(r"\bhow (often|long|quickly|soon|many|much|frequently|large|big|fast)\b|\b(lifetimes?|time limits?|"
@@ -403,10 +395,13 @@ def expansion_terms(query: dict[str, float], pool: Pool, scored: list[tuple[floa
     return {t: w * scale for t, w in weights.items()}
 
 
-def score_units(plan: Plan, pool: Pool) -> list[tuple[dict[str, float], list[tuple[float, float, int]]]]:
+def score_units(plan: Plan, pool: Pool, model: RankModel | None = None, explain: list | None = None
+                ) -> list[tuple[dict[str, float], list[tuple[float, float, int]]]]:
     """Per obligation: its query and (score, own coverage, whether it may be shown, unit index) for every unit holding
     one of its words. A unit may be shown when it, read with its headings, holds MIN_SHOWN of the obligation's words,
-    or when it stands in a document the obligation names."""
+    or when it stands in a document the obligation names. ``model``: the ranking weights (default the shipped ones);
+    ``explain``: a list that gets every scored unit's features (the final pass's)."""
+    model = model or load_rank_model()
     question_docs: set[str] = set()
     named = []
     for obligation in plan.obligations:
@@ -421,11 +416,16 @@ def score_units(plan: Plan, pool: Pool) -> list[tuple[dict[str, float], list[tup
         lead = bool(docs) and len([t for t in query if not t.startswith("@")]) <= 1
         words_only = {t: w for t, w in query.items() if not t.startswith("@")}
         cites = bool(CITES_ASKED.search(obligation.ask))
-        scored = _score_all(obligation, o_index, pool, query, query, words_only, docs, explicit, wanted, changes, lead, cites)
+        first: list | None = [] if explain is not None else None
+        scored = _score_all(obligation, o_index, pool, query, query, words_only, docs, explicit, wanted, changes, lead, cites,
+                            model, first)
         feedback = expansion_terms(query, pool, scored)
         if feedback:  # the second pass ranks by the query and its feedback words; coverage still counts the query's own
+            first = [] if explain is not None else None
             scored = _score_all(obligation, o_index, pool, query, {**query, **feedback}, words_only, docs, explicit, wanted,
-                                changes, lead, cites)
+                                changes, lead, cites, model, first)
+        if explain is not None:
+            explain.extend(first)
         out.append((query, scored))
     return out
 
@@ -444,9 +444,11 @@ def _shape_words(ask: str, query: dict[str, float]) -> dict[str, set[str]]:
 
 def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str, float], ranking: dict[str, float],
                words_only: dict[str, float], docs: set[str], explicit: set[str], wanted: set[str], changes: bool, lead: bool,
-               cites: bool) -> list[tuple[float, float, bool, int]]:
-    """Every unit holding a word of the obligation, scored by ``ranking`` (the query, or the query with feedback)."""
+               cites: bool, model: RankModel, explain: list | None = None) -> list[tuple[float, float, bool, int]]:
+    """Every unit holding a word of the obligation, scored by ``model`` over its features against ``ranking`` (the
+    query, or the query with feedback); ``explain``, when given, gets (obligation, unit index, features) per unit."""
     scored = []
+    facets = [f for f in query if f.startswith("@")]
     shaped = _shape_words(obligation.ask, query)
     term = asked_term(obligation.ask)
     entry = asked_entry(obligation.ask)
@@ -478,26 +480,39 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
         own = coverage(words_only, unit.words)
         if item:
             own = max(own, 0.8 * coverage(words_only, unit.words | unit.context))
-        score = relevance(ranking, unit, pool.avg_length) * shape_factor(unit) * prior(unit.ranks.get(o_index))
-        if unit.kind in ("sentence", "list_item") and "@number" not in query and numeric_share(unit.text) >= NUMERIC_RUN:
-            score *= FIGURES_ONLY
-        if obligation.kind in ("list", "lookup", "judge") and value_match(obligation.ask, unit):
-            score *= VALUE_MATCH
-        if defines(term, unit, entry):
-            score *= DEFINES
-        if wanted and unit.doc_id not in wanted:
-            score *= ELSEWHERE if docs else (ELSEWHERE + 1) / 2
-        elif lead:
-            score *= 1 + max(0, LEAD_SECTIONS - unit.doc_position) / LEAD_SECTIONS
-        if unit.superseded_by and not changes:
-            score *= SUPERSEDED
         held = unit.words | unit.context
+        unvalued = 0
         for facet, words in shaped.items():
             if facet in unit.tf:
                 held = held | words
             elif not (words & held):  # "lifetimes of authorization codes": a sentence of codes with no time in it
-                score *= UNVALUED
+                unvalued += 1
         shown = coverage(words_only, held)
+        rank = unit.ranks.get(o_index)
+        rel = relevance(ranking, unit, pool.avg_length)
+        outside = bool(wanted) and unit.doc_id not in wanted
+        features = {
+            "relevance": math.log(rel) if rel > 0 else -math.inf,
+            "shape": math.log(shape_factor(unit)),
+            "prior": math.log(prior(rank)),
+            "figures_only": float(unit.kind in ("sentence", "list_item") and "@number" not in query
+                                  and numeric_share(unit.text) >= NUMERIC_RUN),
+            "value_match": float(obligation.kind in ("list", "lookup", "judge") and value_match(obligation.ask, unit)),
+            "defines": float(defines(term, unit, entry)),
+            "elsewhere_named": float(outside and bool(docs)),
+            "elsewhere_question": float(outside and not docs),
+            "lead": math.log(1 + max(0, LEAD_SECTIONS - unit.doc_position) / LEAD_SECTIONS) if lead and not outside else 0.0,
+            "superseded": float(bool(unit.superseded_by) and not changes),
+            "unvalued": float(unvalued),
+            "own": own, "held": shown, "named": float(named_here), "row": float(unit.kind == "table_row"),
+            "item": float(unit.kind in ("list_item", "step")), "chars": math.log1p(len(unit.text)) / 6,
+            "position": min(unit.doc_position, 20) / 20, "recalled": float(rank is not None and rank <= PRIOR_DEPTH),
+            "numeric": numeric_share(unit.text),
+            "facets": (sum(1 for f in facets if f in unit.tf) / len(facets)) if facets else 0.0,
+        }
+        score = model.score(features)
+        if explain is not None:
+            explain.append((o_index, index, features))
         scored.append((score, max(own, 0.01 if named_here else 0.0), -1.0 if named_here else shown, index))
     # a long ask ("... so that errors, -k and parallel builds behave properly") is stated across several sentences,
     # none holding MIN_SHOWN of its words: the bar is then a share of what the best unit holds

@@ -7,11 +7,8 @@ import re
 
 from shelfwise.api.terms import unit_cells
 
-__all__ = ["VALUE_MATCH", "NUMERIC_RUN", "FIGURES_ONLY", "value_match", "numeric_share", "shape_factor"]
+__all__ = ["NUMERIC_RUN", "value_match", "numeric_share", "shape_factor"]
 
-VALUE_MATCH = 2.5
-"""Factor for a table row one of whose cells is a phrase of the question ("OUT OF CALIBRATION" for "which instruments
-are out of calibration?"): in a register, the row holding the asked-for value is the answer itself."""
 _CELL_WORDS = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
 
 
@@ -34,8 +31,6 @@ _NUMERIC = re.compile(r"^[(\[]?[-+−]?\d[\d.,:%/]*[)\]%*∗†]*[,;]?$")
 NUMERIC_RUN = 0.35
 """A sentence whose tokens are at least this share bare numbers is a table's row read as text (a PDF's results table):
 evidence only for a question asking for numbers."""
-FIGURES_ONLY = 0.4
-"""Score factor of such a run of figures for an obligation that asks for no number."""
 
 
 def numeric_share(text: str) -> float:

@@ -20,6 +20,7 @@ from shelfwise.api.reading.plan import Plan
 from shelfwise.api.reading.read import Reading
 from shelfwise.api.draft.semantic import semantic_rerank
 from shelfwise.api.shelves import OpenShelf
+from shelfwise.api.draft.rank_model import RankModel, load_rank_model
 from shelfwise.api.draft.rank import MIN_SHOWN, Pool, build_pool, changed_rules, coverage, named_documents, score_units
 from shelfwise.api.terms import capitalised_phrases, identifiers, normalise, word_stems
 from shelfwise.compiler.links.ledger import sentences
@@ -206,8 +207,10 @@ class ExtractiveWriter:
 
     name = "extractive"
 
-    def __init__(self, max_units: int = 6, budget_chars: int | None = None, answer_chars: int | None = None):
+    def __init__(self, max_units: int = 6, budget_chars: int | None = None, answer_chars: int | None = None,
+                 model: RankModel | None = None):
         self.max_units = max_units
+        self.model = model or load_rank_model()
         self.budget_chars = budget_chars or max_units * CHARS_PER_UNIT
         self.answer_chars = answer_chars or int(self.budget_chars * ANSWER_BUDGETS)
 
@@ -216,7 +219,7 @@ class ExtractiveWriter:
         chosen: dict[int, tuple[int, float]] = {}  # pool index -> (obligation, score)
         serves: dict[int, list[int]] = {}  # pool index -> further obligations it establishes
         covered: dict[int, float] = {}
-        for o_index, (obligation, (query, scored)) in enumerate(zip(plan.obligations, score_units(plan, pool))):
+        for o_index, (obligation, (query, scored)) in enumerate(zip(plan.obligations, score_units(plan, pool, self.model))):
             scored = semantic_rerank(obligation.ask, pool, scored, shelves)
             eligible = [(s, i) for s, own, shown, i in scored if own > 0 and shown]
             if not eligible:

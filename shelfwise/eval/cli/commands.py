@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-__all__ = ["add_commands", "cmd_eval_retrieval", "cmd_eval_scoreboard", "cmd_eval_answers", "cmd_eval_baseline"]
+__all__ = ["add_commands", "cmd_eval_retrieval", "cmd_eval_scoreboard", "cmd_eval_answers", "cmd_eval_baseline", "cmd_eval_reference"]
 
 
 def cmd_eval_retrieval(args: argparse.Namespace, settings) -> int:
@@ -49,6 +49,25 @@ def cmd_eval_baseline(args: argparse.Namespace, settings) -> int:
     return eval_baseline_command(args.questions, args.runs, args.label, settings)
 
 
+def cmd_eval_reference(args: argparse.Namespace, settings) -> int:
+    import sys
+
+    from shelfwise.eval.reference import reference_table, run_reference_eval
+    from shelfwise.eval.run import RUNS_DIR, run_answers, run_files
+
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    label = args.label or f"reference-{args.questions.stem}"
+    run_dir = RUNS_DIR / label
+    if not run_files(run_dir):
+        run_dir = run_answers(args.questions, label=label, settings=settings, progress=progress)
+    result = run_reference_eval(args.questions, run_dir, settings=settings, results_path=args.out, budget=settings.answer.max_answer_chars,
+                                chunks=not args.no_baseline, progress=progress)
+    print(reference_table(result))
+    return 0
+
+
 def add_commands(commands, common, bind) -> None:
     evaluate = commands.add_parser("eval", help="evaluation: retrieval metrics, answer runs, the scoreboard", description="Evaluate retrieval against gold evidence and print the scoreboard.")
     evals = evaluate.add_subparsers(dest="eval_command", metavar="EVAL", required=True)
@@ -67,6 +86,18 @@ def add_commands(commands, common, bind) -> None:
         sub.add_argument("--runs", type=int, default=1, help="how many runs of the same configuration (2 measures noise)")
         sub.add_argument("--label", default=None, help="run label (default: derived from the mode and questions file)")
         sub.set_defaults(func=bind(func))
+    reference = evals.add_parser(
+        "reference", help="score answers against reference answers: source documents found and cited, reference figures and names shown",
+        description="Answer every question of a set with reference answers (dev-filings.yaml format) unless the label already holds a run, "
+                    "then score per question the source documents among the search's top 10 and the citations, and the share of the "
+                    "reference answer's figures and named facts in the answer, the cited sections, the source documents' compiled text "
+                    "(the reading ceiling) and the chunk-RAG baseline's top chunks at the answer's character budget.")
+    reference.add_argument("--questions", type=Path, required=True, help="questions file with reference_answer and source_documents fields")
+    common(reference)
+    reference.add_argument("--label", default=None, help="run label under eval/runs (default reference-<questions stem>); an existing run is scored, not re-run")
+    reference.add_argument("--out", type=Path, default=None, help="result file (default eval/results/reference-<questions stem>.json)")
+    reference.add_argument("--no-baseline", action="store_true", help="skip the chunk-RAG baseline (it embeds every chunk once)")
+    reference.set_defaults(func=bind(cmd_eval_reference))
     scoreboard = evals.add_parser("scoreboard", help="regenerate the scoreboard tables from stored results", description="Regenerate every table from the stored results in eval/results as Markdown; unmeasured metrics print n.m.")
     common(scoreboard)
     scoreboard.add_argument("--results", type=Path, default=Path("eval/results"), help="results folder (default eval/results)")

@@ -1,0 +1,278 @@
+"""Fit the extractive writer's ranking model on every labelled question set, judged by leave-one-set-out runs.
+
+``make fit`` (``python -m shelfwise.eval.fit --build-dir DIR``) does four things, with the compiled shelves of
+every set under ``DIR``:
+
+1. **Collect.** Every question of each set goes through the model-free answering pipeline; for each obligation,
+   every unit the ranking scores is recorded with its features (``shelfwise.api.draft.rank_model.FEATURES``) and a
+   label: 1 when the unit states a must item of the question (its gold quote, part of a quote of several sentences,
+   or 80% of the item's content words: the quote-recall rule), or, for a set with reference answers, when it stands
+   in a source document and holds a reference figure. Per obligation all positives are kept, with the best
+   ``NEGATIVES`` negatives by the current score and as many drawn at random (seeded).
+2. **Fit.** A logistic regression (scikit-learn, L2, ``C``) over the standardised features; every set weighs the
+   same, every question the same within its set. Its coefficients, un-standardised, are the weights of the
+   log-linear score ``exp(sum(w * f))`` (the intercept orders nothing and is dropped).
+3. **Cross-validate.** For each set: fit on the others, answer the held-out set with those weights, and score it
+   (quote recall; the reference figures shown for a set with reference answers), beside the same set answered
+   with the hand-set weights. The fold-by-fold figures go to ``eval/results/fit.json``.
+4. **Ship.** The fit on all sets is written to ``shelfwise/api/draft/rank_weights.json`` with the hashes of its
+   inputs and the cross-validation figures — unless ``--keep-if-worse`` finds the mean over held-out folds did not
+   rise, in which case the hand-set weights ship and the file says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from shelfwise.api.draft.rank import build_pool, score_units
+from shelfwise.api.draft.rank_model import FEATURES, HAND_SET, WEIGHTS_FILE, RankModel
+from shelfwise.api.draft.write import ExtractiveWriter, section_units
+from shelfwise.eval.questions import Question, load_questions
+
+__all__ = ["SETS", "collect", "fit_weights", "label_unit", "held_out_figure", "main", "NEGATIVES", "C"]
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared" / "questions"
+SETS = {
+    "dev": SHARED / "dev.yaml",
+    "dev-formats": SHARED / "dev-formats.yaml",
+    "northwind": ROOT / "shelves" / "northwind" / "questions.yaml",
+    "dev-filings": SHARED / "dev-filings.yaml",
+}
+"""Every labelled question set: gold quotes (dev, dev-formats, northwind) or reference answers (dev-filings)."""
+NEGATIVES = 100
+"""Negatives kept per obligation by the current score, and as many drawn at random."""
+C = 1.0
+"""Inverse L2 strength of the logistic regression (scikit-learn's default)."""
+SEED = 7
+
+
+def label_unit(question: Question, text: str, doc_path: str, figures=None) -> int:
+    """1 when the unit's ``text`` states a must item (quote-recall rule, or a stretch of a longer gold quote), or holds a
+    reference figure in a source document; else 0."""
+    from fnmatch import fnmatch
+
+    from shelfwise.eval.judge import _plain, states_item
+    from shelfwise.eval.reference import number_keys
+
+    if question.reference_answer:
+        if not figures or not fnmatch(Path(doc_path).name, question.source_documents or "*"):
+            return 0
+        held = number_keys(text)
+        return int(any(keys & held for _, keys in figures))
+    plain = _plain(text)
+    for item in question.must:
+        if states_item(item, text)[0]:
+            return 1
+        if len(plain) >= 40 and any(e.quote and plain in _plain(e.quote) for e in item.evidence):
+            return 1
+    return 0
+
+
+class _Recorder(ExtractiveWriter):
+    """The model-free writer, recording each scored unit's features and label before it writes."""
+
+    def __init__(self, base: ExtractiveWriter, rows: list, rng: random.Random):
+        super().__init__(base.max_units, base.budget_chars, base.answer_chars, base.model)
+        self.rows, self.rng = rows, rng
+        self.question: Question | None = None
+        self.set_name = ""
+        self.figures = None
+
+    def write(self, plan, reading, shelves):
+        pool = build_pool(reading, shelves, section_units)
+        explain: list = []
+        score_units(plan, pool, self.model, explain)
+        by_obligation: dict[int, list] = {}
+        for o_index, u_index, features in explain:
+            if features["relevance"] == -math.inf:
+                continue
+            unit = pool.units[u_index]
+            path = shelves[unit.shelf].documents[unit.doc_id].get("path", "")
+            label = label_unit(self.question, unit.text, path, self.figures)
+            by_obligation.setdefault(o_index, []).append((self.model.score(features), label, features))
+        for o_index, entries in by_obligation.items():
+            positives = [e for e in entries if e[1]]
+            negatives = sorted((e for e in entries if not e[1]), key=lambda e: -e[0])
+            kept = negatives[:NEGATIVES]
+            rest = negatives[NEGATIVES:]
+            kept += self.rng.sample(rest, min(NEGATIVES, len(rest)))
+            for score, label, features in positives + kept:
+                self.rows.append({"set": self.set_name, "question": self.question.id, "obligation": o_index, "label": label,
+                                  "features": {k: round(v, 6) for k, v in features.items()}})
+        return super().write(plan, reading, shelves)
+
+
+def collect(set_name: str, questions_path: Path, settings, shelves, progress) -> list[dict]:
+    """Feature rows of every question of one set (see the module docstring)."""
+    from shelfwise.api.answer import build_pipeline
+    from shelfwise.api.schemas import AskRequest
+    from shelfwise.api.answer import answer_question
+    from shelfwise.eval.reference import reference_facts
+
+    rows: list[dict] = []
+    pipeline = build_pipeline(settings, {})
+    recorder = _Recorder(pipeline.writer, rows, random.Random(SEED))
+    pipeline.writer = recorder
+    recorder.set_name = set_name
+    for question in load_questions(questions_path):
+        if question.expect == "not_in_documents":
+            continue
+        recorder.question = question
+        recorder.figures = reference_facts(question.reference_answer, question.question).figures if question.reference_answer else None
+        if question.reference_answer and not recorder.figures:
+            continue  # a text question of a reference set: no figure to label by
+        answer_question(pipeline, AskRequest(question=question.question, shelves=[question.shelf]), shelves, token="fit", traces=None)
+        progress(f"fit: collected {question.id} ({sum(1 for r in rows if r['question'] == question.id)} rows)")
+    return rows
+
+
+def fit_weights(rows: list[dict], c: float = C) -> dict[str, float]:
+    """Logistic-regression weights over ``rows`` (each set weighs the same, each question the same within its set)."""
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+
+    names = list(FEATURES)
+    x = np.array([[row["features"].get(n, 0.0) for n in names] for row in rows], dtype=float)
+    y = np.array([row["label"] for row in rows], dtype=int)
+    per_question: dict[tuple[str, str], int] = {}
+    questions_per_set: dict[str, set[str]] = {}
+    for row in rows:
+        per_question[(row["set"], row["question"])] = per_question.get((row["set"], row["question"]), 0) + 1
+        questions_per_set.setdefault(row["set"], set()).add(row["question"])
+    weight = np.array([1.0 / per_question[(r["set"], r["question"])] / len(questions_per_set[r["set"]]) for r in rows])
+    mean, std = x.mean(axis=0), x.std(axis=0)
+    std[std == 0] = 1.0
+    model = LogisticRegression(C=c, max_iter=5000)
+    model.fit((x - mean) / std, y, sample_weight=weight * len(rows) / weight.sum())
+    return {name: round(float(coef / s), 6) for name, coef, s in zip(names, model.coef_[0], std)}
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def held_out_figure(set_name: str, questions_path: Path, weights_path: Path, settings, shelves, runs_dir: Path) -> tuple[float, dict]:
+    """Answer one set with the weights in ``weights_path``; (its figure, per question): quote recall, or the share of
+    reference figures in the answer for a set with reference answers."""
+    from shelfwise.eval.judge import quote_recall
+    from shelfwise.eval.reference import score_reference
+    from shelfwise.eval.run import read_run, run_answers, run_files
+
+    tuned = settings.model_copy(update={"answer": settings.answer.model_copy(update={"rank_weights": weights_path})})
+    label = f"{set_name}-{weights_path.stem}"
+    run_dir = runs_dir / label
+    if not run_files(run_dir):
+        run_answers(questions_path, label=label, settings=tuned, runs_dir=runs_dir, embedder=_embedder_of(shelves))
+    records = read_run(run_files(run_dir)[0])
+    questions = {q.id: q for q in load_questions(questions_path)}
+    per: dict[str, float] = {}
+    for record in records:
+        question = questions[record["id"]]
+        if record.get("error"):
+            per[question.id] = 0.0
+        elif question.reference_answer:
+            value = score_reference(question, record, shelves[question.shelf])["figures_answer"]
+            if value is not None:
+                per[question.id] = value
+        else:
+            grade = quote_recall(question, record["answer"]["markdown"], record["answer"].get("sentences"))
+            if grade.score is not None:
+                per[question.id] = grade.score
+    return (round(statistics.fmean(per.values()), 3) if per else 0.0), per
+
+
+def _embedder_of(shelves) -> object:
+    return next(iter(shelves.values())).searcher.embedder
+
+
+def main(argv: list[str] | None = None) -> int:
+    from shelfwise.api.shelves import close_shelves, open_shelves
+    from shelfwise.compiler.index.embedders import embedder_from_settings
+    from shelfwise.compiler.settings import Settings
+
+    parser = argparse.ArgumentParser(prog="python -m shelfwise.eval.fit", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build-dir", type=Path, required=True, help="where every set's shelves are compiled")
+    parser.add_argument("--sets", default=",".join(SETS), help=f"comma-separated sets (default: {','.join(SETS)})")
+    parser.add_argument("--work", type=Path, default=ROOT / "build" / "fit", help="where features, fold weights and runs go")
+    parser.add_argument("--no-cv", action="store_true", help="fit on every set and ship, without the leave-one-set-out runs")
+    parser.add_argument("--keep-if-worse", action="store_true", help="ship the hand-set weights when the held-out mean did not rise")
+    parser.add_argument("--out", type=Path, default=WEIGHTS_FILE, help="weights file to write (default: the shipped one)")
+    args = parser.parse_args(argv)
+
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    sets = {name: SETS[name] for name in args.sets.split(",")}
+    settings = Settings(build_dir=args.build_dir)
+    args.work.mkdir(parents=True, exist_ok=True)
+    hand = args.work / "hand-set.json"
+    hand.write_text(RankModel(weights=dict(HAND_SET)).model_dump_json(indent=1), encoding="utf-8")
+    settings = settings.model_copy(update={"answer": settings.answer.model_copy(update={"rank_weights": hand})})
+    embedder = embedder_from_settings(settings)
+    started = time.perf_counter()
+    rows_by_set: dict[str, list[dict]] = {}
+    shelves_by_set = {}
+    try:
+        for name, path in sets.items():
+            shelf_names = sorted({q.shelf for q in load_questions(path)})
+            shelves_by_set[name] = open_shelves({n: args.build_dir / n for n in shelf_names}, embedder, settings=settings)
+            cache = args.work / f"features-{name}-{_sha(path)}.jsonl"
+            if cache.exists():
+                rows_by_set[name] = [json.loads(line) for line in cache.read_text(encoding="utf-8").splitlines()]
+            else:
+                rows_by_set[name] = collect(name, path, settings, shelves_by_set[name], progress)
+                cache.write_text("".join(json.dumps(r) + "\n" for r in rows_by_set[name]), encoding="utf-8")
+            positives = sum(r["label"] for r in rows_by_set[name])
+            progress(f"fit: {name}: {len(rows_by_set[name])} rows, {positives} positive")
+        folds: dict[str, dict] = {}
+        if not args.no_cv and len(sets) > 1:
+            for name, path in sets.items():
+                train = [r for other, rows in rows_by_set.items() if other != name for r in rows]
+                weights = fit_weights(train)
+                fold_file = args.work / f"without-{name}.json"
+                fold_file.write_text(RankModel(weights=weights, source=f"fit without {name}").model_dump_json(indent=1), encoding="utf-8")
+                before, before_per = held_out_figure(name, path, hand, settings, shelves_by_set[name], args.work / "runs")
+                after, after_per = held_out_figure(name, path, fold_file, settings, shelves_by_set[name], args.work / "runs")
+                moved = {q: [before_per.get(q), after_per.get(q)] for q in sorted(set(before_per) | set(after_per))
+                         if before_per.get(q) != after_per.get(q)}
+                folds[name] = {"hand_set": before, "fitted_without": after, "questions": len(after_per), "moved": moved}
+                progress(f"fit: held out {name}: hand-set {before} -> fitted on the others {after}")
+        weights = fit_weights([r for rows in rows_by_set.values() for r in rows])
+        mean_before = statistics.fmean(f["hand_set"] for f in folds.values()) if folds else None
+        mean_after = statistics.fmean(f["fitted_without"] for f in folds.values()) if folds else None
+        ship = not (args.keep_if_worse and folds and mean_after <= mean_before)
+        inputs = {str(p.relative_to(ROOT.parent) if p.is_relative_to(ROOT.parent) else p): _sha(p) for p in sets.values()}
+        model = RankModel(
+            weights=weights if ship else dict(HAND_SET),
+            source=("python -m shelfwise.eval.fit (logistic regression, C=%s, sets %s)" % (C, ", ".join(sets))) if ship
+            else "hand-set (the fit's held-out mean did not rise)",
+            inputs=inputs,
+            cross_validation={"folds": folds, "mean_hand_set": mean_before, "mean_fitted": mean_after},
+        )
+        args.out.write_text(model.model_dump_json(indent=1) + "\n", encoding="utf-8")
+        result = {"kind": "fit", "sets": list(sets), "rows": {n: len(r) for n, r in rows_by_set.items()},
+                  "positives": {n: sum(x["label"] for x in r) for n, r in rows_by_set.items()}, "weights": weights,
+                  "shipped": ship, "folds": folds, "mean_hand_set": mean_before, "mean_fitted": mean_after,
+                  "seconds": round(time.perf_counter() - started, 1)}
+        (ROOT / "eval" / "results" / "fit.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        print(json.dumps({k: v for k, v in result.items() if k != "folds"}, indent=1))
+        for name, fold in folds.items():
+            print(f"held out {name}: hand-set {fold['hand_set']:.3f} -> fitted on the others {fold['fitted_without']:.3f} "
+                  f"({len(fold['moved'])} questions moved)")
+    finally:
+        for shelves in shelves_by_set.values():
+            close_shelves(shelves)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
