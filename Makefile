@@ -13,7 +13,7 @@ export NO_MKDOCS_2_WARNING := 1
 DEMO_TOKEN ?= demo-local-token
 export SHELFWISE_DEMO_TOKEN := $(DEMO_TOKEN)
 
-.PHONY: install system-deps demo test bench bench-structure bench-pdf bench-compile bench-links bench-search bench-site bench-api bench-openai bench-adversarial bench-reliability bench-research bench-scale eval-local-llm clean help
+.PHONY: install system-deps demo test fit bench bench-structure bench-pdf bench-compile bench-links bench-search bench-site bench-api bench-openai bench-adversarial bench-reliability bench-research bench-scale eval-local-llm clean help
 
 help:
 	@echo "make demo   - set up, compile the demo shelf ($(DEMO_SHELF)), build its site, serve site and endpoint on 127.0.0.1"
@@ -90,6 +90,13 @@ bench-reliability: install
 	$(PY) -m shelfwise.eval.bench.reliability
 bench-research: install
 	$(PY) -m shelfwise.eval.bench.research
+
+# The extractive writer's ranking weights and the search's route weights, fitted on every labelled question set with
+# leave-one-set-out runs (the shelves compiled under FIT_BUILD_DIR: ../shared/corpora's and shelves/northwind).
+FIT_BUILD_DIR ?= build
+fit: install
+	$(PY) -m shelfwise.eval.fit --build-dir $(FIT_BUILD_DIR) $(ARGS)
+	$(PY) -m shelfwise.eval.fit_search --build-dir $(FIT_BUILD_DIR)
 
 # A real local model (llama.cpp + Qwen2.5-Coder 1.5B from registry packages): slow, not part of make test.
 eval-local-llm: install

@@ -146,3 +146,79 @@ def test_the_fit_learns_from_labelled_units_of_real_answers(acme):
     weights = fit_weights(synthetic)
     assert weights["relevance"] > 0.5 and abs(weights["row"]) < weights["relevance"]
     assert set(weights) >= set(HAND_SET)
+
+
+SYSTEMS = {
+    "SOURCES.md": "# Sources\n\n| file | covers |\n|---|---|\n| retention.md | record retention of Atlas ERP and Borealis HR |\n"
+    "| access.md | access reviews |\n| backup.md | backups |\n\nThe Orion CRM retention schedule is still being drafted.\n",
+    "access.md": "# Access Reviews\n\n## Frequency\n\nAccess rights are reviewed every quarter by the system owner.\n",
+    "backup.md": "# Backups\n\n## Schedule\n\nBackups run nightly and are kept for 35 days.\n",
+    "retention.md": "# Retention Policy\n\n## Atlas ERP\n\nThe retention period of Atlas ERP records is seven years after the fiscal year "
+    "closes.\n\n## Borealis HR\n\nThe retention period of Borealis HR records is three years after employment ends.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def systems(tmp_path_factory):
+    from shelfwise.api.shelves import close_shelves, open_shelves
+
+    root = tmp_path_factory.mktemp("systems")
+    folder = root / "shelves" / "systems"
+    folder.mkdir(parents=True)
+    for name, text in SYSTEMS.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    shelves = open_shelves({"systems": compile_shelf(folder, root / "build")}, HashEmbedder())
+    yield shelves
+    close_shelves(shelves)
+
+
+def _ask(shelves, question):
+    from shelfwise.api.answer import answer_question, build_pipeline
+    from shelfwise.api.schemas import AskRequest
+
+    return answer_question(build_pipeline(Settings(), None), AskRequest(question=question, shelves=["systems"]), shelves,
+                           token="test", traces=None)
+
+
+def test_a_subject_named_only_in_the_catalogue_is_not_in_the_documents(systems):
+    """What would be shown is about Atlas and Borealis, whose sentences share "retention period" with the question:
+    none is about Orion, which only the catalogue names."""
+    answer = _ask(systems, "What is the retention period of the Orion CRM system?")
+    assert answer.label == "not_in_documents" and answer.sentences == []
+    held = _ask(systems, "What is the retention period of the Atlas ERP system?")
+    assert held.label != "not_in_documents"
+    assert any("seven years" in s.text for s in held.sentences)
+
+
+def test_asked_names_are_identifiers_and_capitalised_names_never_periods():
+    from shelfwise.api.reading.evidence import asked_names
+
+    assert asked_names("What is the warranty period of the NW-500 infusion pump?") == ["NW-500"]
+    assert asked_names("What were Apple's total net sales in Q3 2023?") == ["Apple"]
+    assert asked_names("Which suppliers are approved for sterile packaging?") == []
+    assert asked_names("How do Dense X Retrieval and RAPTOR index documents?") == ["Dense X Retrieval", "RAPTOR"]
+
+
+def test_route_weights_are_fitted_from_reciprocal_ranks_and_a_useless_route_is_dropped(acme):
+    from shelfwise.api.shelves import close_shelves, open_shelves
+    from shelfwise.eval.fit_search import collect_search, fit_routes, golds, ndcg
+
+    root, _ = acme
+    shelves = open_shelves({"acme": root / "build" / "acme"}, HashEmbedder())
+    try:
+        gold = golds(root / "ref.yaml", shelves)
+        assert [g.question.id for g in gold] == ["ref-01"] and gold[0].items  # the sections holding the reference figures
+        rows = collect_search("ref", gold, shelves)
+        assert rows and any(r["label"] for r in rows) and all("bm25" in r["features"] or "dense" in r["features"] for r in rows)
+        score, per = ndcg(gold, shelves, None)
+        assert 0 < score <= 1 and set(per) == {"ref-01"}
+    finally:
+        close_shelves(shelves)
+    rng = random.Random(1)
+    synthetic = []
+    for i in range(400):
+        label = int(i % 4 == 0)
+        synthetic.append({"set": "a" if i % 2 else "b", "question": f"q{i % 10}", "label": label,
+                          "features": {"bm25": 0.5 + 0.5 * label * rng.random(), "dense": rng.random(), "code": 1.0 - 0.6 * label}})
+    weights = fit_routes(synthetic)
+    assert weights["bm25"] == 1.0 and weights["code"] == 0.0

@@ -32,7 +32,7 @@ from shelfwise.api.present.complete import NOT_IN_DOCUMENTS, complete_answer
 from shelfwise.api.draft.fallback import fill_failed_parts
 from shelfwise.api.errors import AnswerTimeout, BadRequest
 from shelfwise.api.draft.check import ClaimChecker, ModelJudge, require_checker
-from shelfwise.api.reading.evidence import unstated_obligations
+from shelfwise.api.reading.evidence import unheld_subjects, unstated_obligations
 from shelfwise.api.draft.gate import Gated, gate, not_shown_line, verify_verbatim
 from shelfwise.api.reading.plan import Plan, Vocabulary, plan_by_rules, plan_with_model
 from shelfwise.api.draft.premise import correction_unit
@@ -280,6 +280,11 @@ def answer_question(
         write_warnings += filled.warnings
         written += [u for u in (filled.fill_draft.units if filled.fill_draft else []) if u.obligation in filled.filled]
     unstated = unstated_obligations(plan, reading, shelves)
+    about = set()
+    for index, names in unheld_subjects(plan, gated.shown, shelves).items():  # what would be shown is about something else
+        if index not in unstated:
+            unstated[index] = names
+            about.add(index)
     correction = correction_unit(plan.question, reading, shelves)
     checked = [u for u in _distinct(gated.shown) if u.obligation not in unstated]
     verdicts = derive_verdicts(plan.question, [(o.kind, o.ask) for o in plan.obligations], checked) if draft.writer == "extractive" else []
@@ -292,7 +297,7 @@ def answer_question(
     for _ in range(REFITS):  # the gap lines and footers are known only once the answer is shaped: refit when over the limit
         shown, short = shape_answer(candidates, [o.ask for o in plan.obligations], shelves, max_chars=limit,
                                     extractive=draft.writer == "extractive")
-        completion = complete_answer(plan, shown, covered, COVERED, unstated=unstated, short=short,
+        completion = complete_answer(plan, shown, covered, COVERED, unstated=unstated, short=short, about=about,
                                      false_premise=correction is not None)
         shown = shown if completion.label != "not_in_documents" else []
         quoted = draft.writer == "extractive" or (fill_line and all(u.id.startswith("x") for u in shown if u.kind != "heading"))

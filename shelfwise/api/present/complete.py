@@ -126,14 +126,17 @@ def part_line(ask: str, kind: str = "describe") -> str:
     return _line("The sentences shown may not fully", ask, kind)
 
 
-def unstated_line(words: list[str]) -> str:
-    """The gap of an obligation whose asked words stand in no read section."""
+def unstated_line(words: list[str], about: bool = False) -> str:
+    """The gap of an obligation whose asked words stand in no read section, or (``about``) whose asked subject no
+    section that would answer it is about."""
     quoted = ", ".join(f"\u201c{w}\u201d" for w in words)
+    if about:
+        return f"No section that would answer it is about {' or '.join(f'“{w}”' for w in words)}."
     return f"No section of these documents mentions {quoted}."
 
 
 def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], threshold: float, *,
-                    unstated: dict[int, list[str]] | None = None, short: set[int] | None = None,
+                    unstated: dict[int, list[str]] | None = None, short: set[int] | None = None, about: set[int] | None = None,
                     false_premise: bool = False) -> Completion:
     """Compare the shown units with the plan's obligations.
 
@@ -148,7 +151,7 @@ def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], th
         is_covered = bool(own) and covered.get(index, 0.0) >= threshold and index not in unstated and index not in short
         statuses.append(ObligationStatus(index=index, kind=obligation.kind, ask=obligation.ask, covered=is_covered, units=own))
         if index in unstated and not own:
-            gaps.append(unstated_line(unstated[index]))
+            gaps.append(unstated_line(unstated[index], index in (about or set())))
         elif not is_covered:
             gaps.append(part_line(obligation.ask, obligation.kind) if own else gap_line(obligation.ask, obligation.kind))
     n_covered = sum(1 for s in statuses if s.covered)

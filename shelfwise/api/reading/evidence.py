@@ -17,7 +17,7 @@ from shelfwise.api.reading.read import Reading
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import QUESTION_WORDS, document_keys, identifier_key, identifiers, word_stems
 
-__all__ = ["asked_head", "unstated_obligations", "read_vocabulary"]
+__all__ = ["asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "unheld_subjects"]
 
 _AUX = r"(?:is|are|was|were|does|do|did|has|have|can|could|must|should|will|would|shall|may|might)"
 _HEADS = [
@@ -96,4 +96,76 @@ def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) 
             missing += [w for w in re.findall(r"[a-z][a-z\-]*", text) if set(word_stems(w)) & (set(head) - words)]
         if missing:
             out[index] = list(dict.fromkeys(missing))
+    return out
+
+
+_NAME = re.compile(r"(?<![\w-])(?:[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z][a-z][\w-]*)(?:\s+(?:[A-Z][\w-]*|\d[\w.-]*))*")
+_PERIOD = re.compile(r"^(?:Q[1-4]|H[12]|FY\s?\d{2,4}|\d{4}|(?:January|February|March|April|May|June|July|August|September|October|"
+                     r"November|December))$")
+
+
+def asked_names(question: str) -> list[str]:
+    """The names a question gives its subject by: identifiers ("NW-500", "RFC 6749") and capitalised words past its
+    first word ("Orion", "Dense X Retrieval"); a period ("Q3", "FY2023", "July") scopes, it names no subject."""
+    text = " ".join(question.split())
+    names = [i for i in identifiers(text)]
+    first = re.match(r"\W*\w+", text)
+    for match in _NAME.finditer(text):
+        words = [w for w in match.group(0).split() if not _PERIOD.match(w) and w.lower() not in QUESTION_WORDS]
+        if match.start() < (first.end() if first else 0) and not any(c.isupper() for c in match.group(0)[1:]):
+            words = words[1:]  # the question's own first word ("Which", "Explain") is capitalised as any first word is
+        if words:
+            names.append(" ".join(words))
+    return list(dict.fromkeys(n for n in names if n.strip()))
+
+
+def _doc_identity(shelf: OpenShelf, doc_id: str) -> tuple[set[str], set[str]]:
+    """(stems, identifier keys) of what a document says it is: its title, path and first section (its cover)."""
+
+    def make():
+        row = shelf.documents[doc_id]
+        first = next((shelf.sections[s] for s in shelf.doc_sections.get(doc_id, []) if shelf.sections[s].text.strip()), None)
+        text = " ".join([row.get("title", ""), row.get("path", ""), first.text[:3000] if first else ""])
+        return set(word_stems(text)), {identifier_key(i) for i in identifiers(text)} | document_keys(doc_id, row.get("title", ""), row.get("path", ""))
+
+    return shelf.memo(("identity", doc_id), make)
+
+
+def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, list[str]]:
+    """Obligation index -> the names its ask gives its subject when no unit that would be shown for it holds any of them
+    (in its text, headings, or its document's title and cover). A question about a system the shelf does not hold
+    ("the Orion CRM"), named only in a catalogue or a reference list, gets units about other systems: none of them
+    is about Orion, so the obligation is not in the documents. A catalogue's units hold nothing here."""
+    asked = f"{plan.question} {plan.resolved_question}"
+    by_obligation: dict[int, list] = {}
+    for unit in units:
+        for index in [unit.obligation, *getattr(unit, "also", [])]:
+            by_obligation.setdefault(index, []).append(unit)
+    out: dict[int, list[str]] = {}
+    for index, obligation in enumerate(plan.obligations):
+        names = [n for n in asked_names(obligation.ask) if n in asked or set(word_stems(n)) <= set(word_stems(asked))]
+        shown = [u for u in by_obligation.get(index, []) if u.kind != "heading"]
+        if not names or not shown:
+            continue
+        held_stems: set[str] = set()
+        held_keys: set[str] = set()
+        for unit in shown:
+            shelf = shelves.get(unit.shelf)
+            if shelf is None:
+                continue
+            for sid in unit.citations:
+                if sid in shelf.searcher.catalogues or sid not in shelf.sections:
+                    continue
+                section = shelf.sections[sid]
+                stems, keys = _doc_identity(shelf, section.doc_id)
+                text = " ".join([unit.text, *section.heading_path])
+                held_stems |= stems | set(word_stems(text))
+                held_keys |= keys | {identifier_key(i) for i in identifiers(text)}
+        def held(name: str) -> bool:
+            keys = {identifier_key(i) for i in identifiers(name)}
+            if keys:
+                return bool(keys & held_keys)
+            return set(word_stems(name)) <= held_stems
+        if not any(held(n) for n in names):
+            out[index] = names
     return out

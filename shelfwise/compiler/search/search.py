@@ -51,6 +51,8 @@ from shelfwise.compiler.index.vectors import DenseIndex
 __all__ = [
     "ROUTES",
     "ROUTE_WEIGHTS",
+    "ROUTE_WEIGHTS_FILE",
+    "HAND_SET_ROUTE_WEIGHTS",
     "RRF_K",
     "IDENTIFIER_BONUS",
     "NAMED_HANDOVER",
@@ -65,18 +67,27 @@ __all__ = [
 
 ROUTES = ("bm25", "dense", "heading", "named", "figures", "numeric", "code", "identifier")
 RRF_K = 60
-ROUTE_WEIGHTS: dict[str, float] = {"bm25": 1.0, "dense": 1.0, "named": 0.25, "heading": 0.75, "figures": 0.0, "numeric": 0.5, "code": 1.0}
-"""Weight of each route in the fusion, validated on three question sets at once (dev, dev-formats, northwind;
-eval/results/retrieval-*.json, "ablations"): every weighting of heading {0, .25, .5, .75, 1} x figures {0, .15}
-x numeric {0, .25, .5} x named {.25, .5, 1} x HEADING_MAX_SECTIONS {1, 2, 3} was scored with each route's
-ablation, and heading {.5, .75, 1}, named {.25, .5, 1} and code {.25, .5, 1} again with the code route and short
-names. Ablations now (nDCG@10, hybrid dev 0.562 / dev-formats 0.567 / northwind 0.731): without code 0.540 /
-0.543 / 0.731, without named 0.539 / 0.566 / 0.731, without identifier 0.562 / 0.563 / 0.708, without numeric
-0.562 / 0.567 / 0.713, without heading 0.531 / 0.540 / 0.735 (the one cost: on northwind a heading two revisions
-of a manual share puts the older first); every other named or heading weight tried lowers one set. Figures is
-not fused (weight 0: its ranks are still reported): on these sets it only ever lowered nDCG (a table caption the
-reader placed in the references outranks text), so it waits for a set where it helps. Code at 0.25 / 0.5 / 1.0:
-dev 0.571 / 0.562 / 0.562, dev-formats 0.540 / 0.554 / 0.557 (before the shared-title rule), northwind 0.731."""
+HAND_SET_ROUTE_WEIGHTS: dict[str, float] = {"bm25": 1.0, "dense": 1.0, "named": 0.25, "heading": 0.75, "figures": 0.0, "numeric": 0.5,
+                                           "code": 1.0}
+"""The route weights chosen by hand on the three first question sets (each weighting scored with every route's
+ablation on dev, dev-formats and northwind): what ships when no fitted weights file does."""
+ROUTE_WEIGHTS_FILE = Path(__file__).with_name("route_weights.json")
+"""Fitted route weights (``python -m shelfwise.eval.fit_search``, ``make fit``), with their inputs' hashes and their
+leave-one-set-out figures."""
+
+
+def _route_weights() -> dict[str, float]:
+    if not ROUTE_WEIGHTS_FILE.exists():
+        return dict(HAND_SET_ROUTE_WEIGHTS)
+    import json
+
+    weights = json.loads(ROUTE_WEIGHTS_FILE.read_text(encoding="utf-8"))["weights"]
+    return {route: float(weights.get(route, 0.0)) for route in HAND_SET_ROUTE_WEIGHTS}
+
+
+ROUTE_WEIGHTS: dict[str, float] = _route_weights()
+"""Weight of each route in the fusion (a route at 0 is not fused; its ranks are still reported): the fitted weights of
+``route_weights.json`` when it ships, else ``HAND_SET_ROUTE_WEIGHTS``. The identifier route is no weight: exact holders come first by rule."""
 NAMED_HANDOVER = 0.25
 """Added to the named route's weight when the dense route embeds the query without the identifiers naming its
 documents (``without_names``): the name is then the named route's alone. Dev MRR 0.771 -> 0.812, nDCG@10
