@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -179,7 +180,10 @@ def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[st
     return found
 
 
+@lru_cache(maxsize=100_000)
 def _unit_terms(text: str, defining: bool, kind: str) -> Counter:
+    """A unit's stems, identifier keys and facets (kept for the next ask over the same sections: stemming every read
+    unit again was a third of an answer over four 10-Q filings). Shared: never mutate the Counter."""
     terms = [*word_stems(text), *(identifier_key(i) for i in identifiers(text))]
     return Counter([*terms, *_facets(text, terms, defining, kind)])
 
