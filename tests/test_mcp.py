@@ -128,7 +128,7 @@ def http_server(tenants):
     _, config, env = tenants
     port = _free_port()
     process = subprocess.Popen([sys.executable, "-m", "shelfwise.compiler.cli.main", "mcp", "alpha", "beta", "--http", "--port", str(port),
-                                "--config", str(config)], env={**os.environ, **env}, cwd=str(ROOT),
+                                "--config", str(config)], env={**os.environ, **env, "FORWARDED_ALLOW_IPS": "*"}, cwd=str(ROOT),
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         _wait_port(port, process)
@@ -190,6 +190,17 @@ def test_streamable_http_refuses_a_wrong_or_missing_token_before_the_protocol(ht
     while hasattr(leaves[0], "exceptions"):
         leaves = list(leaves[0].exceptions)
     assert any(isinstance(leaf, MCPError) for leaf in leaves), leaves
+
+
+def test_rotating_forwarded_for_does_not_reset_the_failed_token_limit(http_server):
+    """uvicorn is told to trust every forwarder (FORWARDED_ALLOW_IPS=*, in the fixture); only api.trusted_proxies
+    (empty here) decides, so 40 guesses from one socket address get 429 from the 21st whatever the header says."""
+    transport = httpx.HTTPTransport(local_address="127.0.0.6")
+    with httpx.Client(transport=transport, timeout=30) as client:
+        codes = [client.post(http_server, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                             headers={"Authorization": f"Bearer guess-{n}", "X-Forwarded-For": f"203.0.113.{n}",
+                                      "Accept": "application/json, text/event-stream"}).status_code for n in range(40)]
+    assert codes == [401] * 20 + [429] * 20
 
 
 def test_building_the_server_leaves_the_process_logging_alone():

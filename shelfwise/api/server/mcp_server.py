@@ -30,7 +30,8 @@ from shelfwise.api.server.asking import ask_as
 from shelfwise.api.cite_links import SiteLinks, site_root
 from shelfwise.api.errors import ApiError, Unauthorized
 from shelfwise.api.schemas import AskRequest
-from shelfwise.api.server.security import FailedAuthLimiter, Grants, Principal, RateLimiter, resolve_principal
+from shelfwise.api.server.security import (UVICORN_OPTIONS, FailedAuthLimiter, Grants, Principal, RateLimiter, client_address,
+                                          resolve_principal)
 from shelfwise.api.server.shelf_tools import (CheckedAnswer, LedgerResults, LinkResults, SearchResults, SectionText, checked_answer,
                              document_markdown, ledger_results, link_results, search_results, section_text)
 from shelfwise.api.shelves import ShelfRegistry
@@ -221,7 +222,7 @@ def bearer_gate(app, state: McpState):
         if scope["type"] != "http":
             return await app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        address = (scope.get("client") or ("unknown",))[0]
+        address = client_address(scope, state.settings.api.trusted_proxies)
         try:
             principal = resolve_principal(state, address, headers.get("authorization"), required=True)
             state.limiter.hit(principal.name)
@@ -264,7 +265,7 @@ def serve_mcp(shelves: list[str], settings: Settings, *, http: bool, host: str =
         import uvicorn
 
         app = bearer_gate(server.streamable_http_app(host=host), state)
-        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=5)
+        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=5, **UVICORN_OPTIONS)
     finally:
         registry.close()
         traces.close()

@@ -23,7 +23,7 @@ from shelfwise.api.cite_links import server_links, with_urls
 from shelfwise.api.errors import Forbidden, NotFound
 from shelfwise.api.schemas import AskRequest, AskResponse, HealthResponse, SearchHitOut, SearchResponse, SectionResponse
 from shelfwise.api.server.hygiene import check_json_depth, error_responses
-from shelfwise.api.server.security import Principal, resolve_principal
+from shelfwise.api.server.security import Principal, client_address, resolve_principal
 from shelfwise.compiler import __version__
 from shelfwise.compiler.refs import SECTION_ID
 from shelfwise.compiler.ingest.renames import moved_note
@@ -44,7 +44,7 @@ def authenticate(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
     """Guard: resolve the bearer token (required unless the route says 'optional'), then count it against the rate limit."""
     state = connection.app.state
     header = connection.headers.get("authorization")
-    address = connection.client.host if connection.client else "unknown"
+    address = client_address(connection.scope, state.settings.api.trusted_proxies)
     principal = resolve_principal(state, address, header, required=handler.opt.get("auth") != "optional")
     if principal is not None:
         state.limiter.hit(principal.name)
