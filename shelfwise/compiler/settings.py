@@ -130,10 +130,10 @@ class ApiSettings(_Strict):
         description="Addresses or networks (127.0.0.1, 10.0.0.0/8) of reverse proxies whose X-Forwarded-For names the client; "
                     "the limits count the socket's address otherwise. Empty (default): the header is never trusted.",
     )
-    inert_markup: list[Literal["ask", "v1", "mcp"]] = Field(
+    inert_markup: list[Literal["ask", "v1"]] = Field(
         default_factory=lambda: ["v1"],
-        description="Where an answer's Markdown shows the documents' markup as text (raw HTML, links, images, attribute lists): "
-                    "'ask' for /api/ask, 'v1' for /v1/chat/completions, 'mcp' for the MCP ask tool.",
+        description="Routes whose answer Markdown shows the documents' markup as text (raw HTML, links, images, attribute lists), "
+                    "for clients that render it: 'ask' for /api/ask, 'v1' for /v1/chat/completions.",
     )
 
     @field_validator("trusted_proxies")
