@@ -44,13 +44,15 @@ from shelfwise.api.cite_links import SiteLinks, linked_answer, server_links
 from shelfwise.api.errors import ApiError, BadRequest, NotFound
 from shelfwise.api.server.hygiene import check_json_depth
 from shelfwise.api.server.inert_answer import inert_markdown
+from shelfwise.api.server.openai_schemas import (AssistantMessage, ChatCompletion, Choice, ModelCard, ModelList, OpenAIErrorBody,
+                                                 Usage)
 from shelfwise.api.reading.plan import Turn
 from shelfwise.api.server.routes import TOKEN_REQUIRED, authenticate
 from shelfwise.api.schemas import AskRequest, AskResponse
 from shelfwise.compiler.models import ModelError
 from shelfwise.compiler.refs import SECTION_ID_RE
 
-__all__ = ["ChatMessage", "ChatRequest", "StreamOptions", "OpenAIError", "OpenAIErrorBody", "OPENAI_ROUTER", "chat_ask_request", "openai_error", "refused_parameters",
+__all__ = ["ChatMessage", "ChatRequest", "StreamOptions", "OPENAI_ROUTER", "chat_ask_request", "openai_error", "refused_parameters",
            "approx_tokens", "usage"]
 
 log = logging.getLogger("shelfwise.api")
@@ -60,21 +62,6 @@ _TYPES = {400: ("invalid_request_error", "invalid_request"), 401: ("authenticati
           403: ("permission_error", "shelf_not_granted"), 404: ("not_found_error", "model_not_found"),
           405: ("invalid_request_error", "method_not_allowed"), 413: ("invalid_request_error", "request_too_large"),
           429: ("rate_limit_error", "rate_limit_exceeded"), 502: ("api_error", "model_failed"), 504: ("api_error", "timeout")}
-
-
-class OpenAIError(BaseModel):
-    """An error as the OpenAI API gives it."""
-
-    message: str = Field(description="What went wrong and how to fix it, in words.")
-    type: str = Field(description="invalid_request_error, authentication_error, not_found_error, rate_limit_error or api_error.")
-    code: str | None = Field(default=None, description="invalid_request, invalid_api_key, model_not_found, rate_limit_exceeded, ...")
-    param: str | None = Field(default=None, description="The request parameter at fault, when one is.")
-
-
-class OpenAIErrorBody(BaseModel):
-    """Every error reply's body under /v1."""
-
-    error: OpenAIError
 
 
 _MEANINGS = {
@@ -174,11 +161,11 @@ def _said(message: ChatMessage) -> str:
     return message.content or ""
 
 
-def usage(data: ChatRequest, reply: str) -> dict[str, int]:
+def usage(data: ChatRequest, reply: str) -> Usage:
     """The OpenAI ``usage`` of a reply, estimated (approx_tokens): the prompt is every message's text."""
     prompt = sum(approx_tokens(_said(m)) for m in data.messages)
     completion = approx_tokens(reply)
-    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+    return Usage(prompt_tokens=prompt, completion_tokens=completion, total_tokens=prompt + completion)
 
 
 def _text(message: ChatMessage, number: int) -> str:
@@ -261,16 +248,15 @@ def _readable(request: Request) -> list[str]:
     return sorted(n for n in request.app.state.shelves if n in principal.shelves)
 
 
-def _model(request: Request, name: str) -> dict:
+def _model(request: Request, name: str) -> ModelCard:
     shelf = request.app.state.shelves.current(name)
-    created = int((shelf.generation or shelf.build_dir).joinpath("store.sqlite").stat().st_mtime)
-    return {"id": name, "object": "model", "created": created, "owned_by": "shelfwise"}
+    return ModelCard(id=name, created=int((shelf.generation or shelf.build_dir).joinpath("store.sqlite").stat().st_mtime))
 
 
 @get("/models", guards=[authenticate], sync_to_thread=False, summary="The shelves this token may ask, as models", security=TOKEN_REQUIRED,
      responses=_responses(401, 429))
-def models(request: Request) -> dict:
-    return {"object": "list", "data": [_model(request, name) for name in _readable(request)]}
+def models(request: Request) -> ModelList:
+    return ModelList(data=[_model(request, name) for name in _readable(request)])
 
 
 def _check_model(request: Request, name: str) -> None:
@@ -329,7 +315,7 @@ async def _events(state, principal, ask: AskRequest, links: SiteLinks, data: Cha
     yield _chunk(cid, created, ask.shelf or "", {}, "stop", shelfwise=_extra(response, citations))
     if data.stream_options is not None and data.stream_options.include_usage:
         body = {"id": cid, "object": "chat.completion.chunk", "created": created, "model": ask.shelf or "", "choices": [],
-                "usage": usage(data, text)}
+                "usage": usage(data, text).model_dump()}
         yield f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
     yield "data: [DONE]\n\n"
 
@@ -342,7 +328,10 @@ def _inert(state, response: AskResponse) -> AskResponse:
 
 @post("/chat/completions", guards=[authenticate], before_request=check_json_depth, status_code=200, security=TOKEN_REQUIRED,
       summary="Answer the last user message from the shelf named as the model (OpenAI chat format)",
-      responses=_responses(400, 401, 404, 413, 429, 502, 504))
+      responses={200: ResponseSpec(data_container=ChatCompletion, generate_examples=False,
+                                   description="The answer; with stream, server-sent chat.completion.chunk events ending with "
+                                               "'data: [DONE]' (text/event-stream)."),
+                 **_responses(400, 401, 404, 413, 429, 502, 504)})
 async def chat_completions(request: Request, data: JSONBody[ChatRequest]) -> Response:
     unsupported, unknown = refused_parameters(data)
     if unsupported or unknown:
@@ -357,10 +346,10 @@ async def chat_completions(request: Request, data: JSONBody[ChatRequest]) -> Res
                       headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     response = await anyio.to_thread.run_sync(answer_prepared, state, principal, ask)
     text, citations = linked_answer(_inert(state, response), links)
-    body = {"id": f"chatcmpl-{response.trace_id}", "object": "chat.completion", "created": int(time.time()), "model": data.model,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text, "refusal": None}, "finish_reason": "stop", "logprobs": None}],
-            "usage": usage(data, text), "shelfwise": _extra(response, citations)}
-    return Response(body, headers={"X-Shelfwise-Trace": response.trace_id})
+    body = ChatCompletion(id=f"chatcmpl-{response.trace_id}", created=int(time.time()), model=data.model,
+                          choices=[Choice(message=AssistantMessage(content=text))], usage=usage(data, text),
+                          shelfwise=_extra(response, citations))
+    return Response(body.model_dump(), headers={"X-Shelfwise-Trace": response.trace_id})
 
 
 OPENAI_ROUTER = Router(
