@@ -120,4 +120,5 @@ def test_client_address_reads_the_header_only_from_a_trusted_proxy():
     assert client_address(scope("10.1.2.3", "10.2.2.2"), ["10.0.0.0/8"]) == "10.2.2.2"
     assert client_address(scope("10.1.2.3"), ["10.0.0.0/8"]) == "10.1.2.3"
     assert client_address(scope("::1", "2001:db8::5"), ["::1"]) == "2001:db8::5"
+    assert client_address(scope("::ffff:10.1.2.3", "203.0.113.5"), ["10.0.0.0/8"]) == "203.0.113.5"
     assert client_address({"client": None, "headers": []}, ["127.0.0.1"]) == "unknown"

@@ -44,6 +44,8 @@ def _trusted(address: str, networks) -> bool:
         ip = ipaddress.ip_address(address.strip("[]"))
     except ValueError:
         return False
+    if ip.version == 6 and ip.ipv4_mapped is not None:  # ::ffff:10.0.0.1 on a dual-stack socket is 10.0.0.1
+        ip = ip.ipv4_mapped
     return any(ip.version == net.version and ip in net for net in networks)
 
 
