@@ -157,7 +157,7 @@ class _ShelfServer(MCPServer):
 
 
 _READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
-_SHELF = Field(description="The shelf's name (the shelves you may read are the ones the server names in errors and resources).")
+_SHELF = Field(description="The shelf's name: the <shelf> of the shelfwise://<shelf>/<doc id> resources listed to you.")
 _SCOPE = Field(description="Only this shelf; none: every shelf you may read.")
 
 
