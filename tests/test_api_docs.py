@@ -108,12 +108,25 @@ def _provoke(builds, tmp_path) -> dict[tuple[str, str], dict[int, int]]:
         record(*compare, 403, client.post("/api/compare", json={"shelf": "beta", "batch": True}, headers=ALPHA))
         record(*compare, 404, client.post("/api/compare", json={"shelf": "alpha", "doc_a": "nope", "doc_b": "nada"}, headers=ALPHA))
         record(*compare, 413, client.post("/api/compare", json={"shelf": "alpha" * 1000, "batch": True}, headers=ALPHA))
+        chat, models, model = ("post", "/v1/chat/completions"), ("get", "/v1/models"), ("get", "/v1/models/{model}")
+        said = [{"role": "user", "content": "How long are backups kept?"}]
+        record(*chat, 400, client.post("/v1/chat/completions", json={"model": "alpha", "messages": said, "tools": [{"type": "function"}]},
+                                       headers=ALPHA))
+        record(*chat, 401, client.post("/v1/chat/completions", json={"model": "alpha", "messages": said}))
+        record(*chat, 404, client.post("/v1/chat/completions", json={"model": "beta", "messages": said}, headers=ALPHA))
+        record(*chat, 413, client.post("/v1/chat/completions", json={"model": "alpha", "messages": said * 200}, headers=ALPHA))
+        record(*models, 401, client.get("/v1/models", headers={"Authorization": "Bearer guess"}))
+        record(*model, 401, client.get("/v1/models/alpha"))
+        record(*model, 404, client.get("/v1/models/beta", headers=ALPHA))
+        record(*model, 400, client.get("/v1/models/" + "x" * 201, headers=ALPHA))
     calls = {ask: lambda c: c.post("/api/ask", json={"question": "hi", "shelf": "alpha"}, headers=ALPHA),
              search: lambda c: c.get("/api/search?shelf=alpha&q=backups", headers=ALPHA),
              sections: lambda c: c.get(f"/api/sections/{section}", headers=ALPHA),
              answers: lambda c: c.get(f"/api/answers/{trace}", headers=ALPHA),
              health: lambda c: c.get("/api/health", headers=ALPHA),
-             compare: lambda c: c.post("/api/compare", json={"shelf": "alpha", "batch": True}, headers=ALPHA)}
+             compare: lambda c: c.post("/api/compare", json={"shelf": "alpha", "batch": True}, headers=ALPHA),
+             chat: lambda c: c.post("/v1/chat/completions", json={"model": "alpha", "messages": said}, headers=ALPHA),
+             models: lambda c: c.get("/v1/models", headers=ALPHA), model: lambda c: c.get("/v1/models/alpha", headers=ALPHA)}
     for route, call in calls.items():  # one request a minute allowed: the second is refused
         with TestClient(_app(builds, tmp_path, rate_limit_per_minute=1)) as client:
             assert call(client).status_code == 200, route

@@ -128,7 +128,7 @@ def http_server(tenants):
     _, config, env = tenants
     port = _free_port()
     process = subprocess.Popen([sys.executable, "-m", "shelfwise.compiler.cli.main", "mcp", "alpha", "beta", "--http", "--port", str(port),
-                                "--config", str(config)], env={**os.environ, **env}, cwd=str(ROOT),
+                                "--config", str(config)], env={**os.environ, **env, "FORWARDED_ALLOW_IPS": "*"}, cwd=str(ROOT),
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         _wait_port(port, process)
@@ -192,6 +192,17 @@ def test_streamable_http_refuses_a_wrong_or_missing_token_before_the_protocol(ht
     assert any(isinstance(leaf, MCPError) for leaf in leaves), leaves
 
 
+def test_rotating_forwarded_for_does_not_reset_the_failed_token_limit(http_server):
+    """uvicorn is told to trust every forwarder (FORWARDED_ALLOW_IPS=*, in the fixture); only api.trusted_proxies
+    (empty here) decides, so 40 guesses from one socket address get 429 from the 21st whatever the header says."""
+    transport = httpx.HTTPTransport(local_address="127.0.0.6")
+    with httpx.Client(transport=transport, timeout=30) as client:
+        codes = [client.post(http_server, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                             headers={"Authorization": f"Bearer guess-{n}", "X-Forwarded-For": f"203.0.113.{n}",
+                                      "Accept": "application/json, text/event-stream"}).status_code for n in range(40)]
+    assert codes == [401] * 20 + [429] * 20
+
+
 def test_building_the_server_leaves_the_process_logging_alone():
     """The SDK's constructor calls logging.basicConfig; a handler it left on the root logger wrote to streams that
     were closed by then ('--- Logging error ---' in the test run). Logging is the process owner's to configure."""
@@ -217,3 +228,71 @@ def test_building_the_server_leaves_the_process_logging_alone():
         for handler in saved:
             root.addHandler(handler)
         root.setLevel(level)
+
+
+def test_every_tool_is_read_only_and_every_parameter_is_described(tenants):
+    _, config, env = tenants
+    params = StdioServerParameters(command=sys.executable, args=["-m", "shelfwise.compiler.cli.main", "mcp", "alpha", "--config", str(config)],
+                                   env=env, cwd=str(ROOT))
+
+    async def run():
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            return (await session.list_tools()).tools
+
+    tools = asyncio.run(run())
+    assert {tool.name for tool in tools} == TOOLS
+    for tool in tools:
+        assert tool.annotations.read_only_hint is True and tool.annotations.open_world_hint is False, tool.name
+        assert tool.annotations.destructive_hint is False and tool.title, tool.name
+        properties = tool.input_schema["properties"]
+        assert properties and all(spec.get("description") for spec in properties.values()), (tool.name, properties)
+    search = next(tool for tool in tools if tool.name == "search")
+    assert "1 to 100" in search.input_schema["properties"]["k"]["description"]
+
+
+def test_the_resource_list_follows_a_rebuild_without_a_restart(tmp_path):
+    """A rebuild that removes one document and adds another: the next listing and reads show the new build."""
+    from mcp import Client
+
+    from answer_shelves import HashEmbedder, compile_shelf
+    from shelfwise.api.answer import build_pipeline
+    from shelfwise.api.server.mcp_server import McpState, build_mcp_server
+    from shelfwise.api.server.security import Principal
+    from shelfwise.api.shelves import ShelfRegistry
+    from shelfwise.compiler.settings import Settings
+
+    folder = tmp_path / "shelves" / "rules"
+    folder.mkdir(parents=True)
+    (folder / "gates.md").write_text("# Gates\n\n## Closing\n\nGates close at ten.\n", encoding="utf-8")
+    (folder / "badges.md").write_text("# Badges\n\n## Visitors\n\nVisitors wear a red badge.\n", encoding="utf-8")
+    build = compile_shelf(folder, tmp_path / "build")
+    settings = Settings(build_dir=tmp_path / "build")
+    registry = ShelfRegistry(HashEmbedder(), settings=settings)
+    registry.add("rules", build)
+    state = McpState(settings=settings, pipeline=build_pipeline(settings, None), shelves=registry, traces=None, grants=None,
+                     fixed=Principal("stdio", frozenset({"rules"})))
+
+    async def run():
+        async with Client(build_mcp_server(state)) as client:
+            before = sorted(str(r.uri) for r in (await client.list_resources()).resources)
+            (folder / "badges.md").unlink()
+            (folder / "parking.md").write_text("# Parking\n\n## Spaces\n\nVisitors park in row C.\n", encoding="utf-8")
+            compile_shelf(folder, tmp_path / "build")
+            after = sorted(str(r.uri) for r in (await client.list_resources()).resources)
+            new = (await client.read_resource("shelfwise://rules/parking-md")).contents[0].text
+            try:
+                await client.read_resource("shelfwise://rules/badges-md")
+                removed = "read"
+            except MCPError as exc:
+                removed = exc.message
+            return before, after, new, removed
+
+    try:
+        before, after, new, removed = asyncio.run(run())
+    finally:
+        registry.close()
+    assert before == ["shelfwise://rules/badges-md", "shelfwise://rules/gates-md"]
+    assert after == ["shelfwise://rules/gates-md", "shelfwise://rules/parking-md"]
+    assert new.startswith("# Parking") and "Visitors park in row C." in new
+    assert "no document 'badges-md' in shelf 'rules' now" in removed

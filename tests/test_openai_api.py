@@ -7,6 +7,7 @@ malformed bodies get 4xx errors in the OpenAI shape, which the client raises as 
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 from contextlib import contextmanager
@@ -64,9 +65,11 @@ def test_models_are_the_shelves_the_token_grants(server):
     assert [m.id for m in _client(server).models.list()] == ["alpha"]
     assert [m.id for m in _client(server, "beta-secret").models.list()] == ["beta"]
     assert _client(server).models.retrieve("alpha").owned_by == "shelfwise"
-    with pytest.raises(openai.PermissionDeniedError) as refused:
+    with pytest.raises(openai.NotFoundError) as refused:  # a shelf the token cannot read is no model of its: 404, as OpenAI answers
         _client(server).models.retrieve("beta")
-    assert refused.value.body["code"] == "shelf_not_granted"
+    assert refused.value.body["code"] == "model_not_found"
+    with pytest.raises(openai.NotFoundError):
+        _client(server).models.retrieve("no-such-shelf")
 
 
 def test_a_chat_answer_is_the_checked_answer_with_linked_numbered_citations_and_its_trace(server):
@@ -127,22 +130,65 @@ def test_a_wrong_token_is_refused_with_401_in_the_openai_shape(server):
 
 
 @pytest.mark.parametrize("stream", [False, True])
-def test_a_shelf_the_token_does_not_grant_is_refused_and_nothing_of_it_leaks(server, stream):
-    with pytest.raises(openai.PermissionDeniedError) as refused:
+def test_a_shelf_the_token_does_not_grant_is_an_unknown_model_and_nothing_of_it_leaks(server, stream):
+    with pytest.raises(openai.NotFoundError) as refused:
         _client(server).chat.completions.create(model="beta", stream=stream,
                                                 messages=[{"role": "user", "content": "What is the launch code of project Zephyr?"}])
     body = refused.value.body
-    assert refused.value.status_code == 403 and body["code"] == "shelf_not_granted" and "does not grant shelf 'beta'" in body["message"]
+    assert refused.value.status_code == 404 and body["code"] == "model_not_found"
+    assert "the model 'beta' does not exist or your token cannot read it" in body["message"]
     assert "7741" not in str(body) and "Zephyr" not in str(body)
+    with pytest.raises(openai.NotFoundError) as unknown:  # the same reply as for a shelf that does not exist
+        _client(server).chat.completions.create(model="delta", stream=stream, messages=[{"role": "user", "content": "hi"}])
+    assert unknown.value.body["message"].replace("delta", "beta") == body["message"]
 
 
 def test_a_shelf_granted_but_not_served_is_404_model_not_found(server):
-    with pytest.raises(openai.PermissionDeniedError):  # alpha's token does not grant gamma: 403, whether it exists or not
+    with pytest.raises(openai.NotFoundError):  # alpha's token does not grant gamma
         _client(server).chat.completions.create(model="gamma", messages=[{"role": "user", "content": "hi"}])
     with pytest.raises(openai.NotFoundError) as missing:
         _client(server, "wide-secret").chat.completions.create(model="gamma", messages=[{"role": "user", "content": "hi"}])
     assert missing.value.body["code"] == "model_not_found" and "shelves your token can read here: alpha" in missing.value.body["message"]
     assert [m.id for m in _client(server, "wide-secret").models.list()] == ["alpha"]
+
+
+def test_usage_is_estimated_at_four_characters_a_token(server):
+    messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "How many days are backups kept?"}]
+    reply = _client(server).chat.completions.create(model="alpha", messages=messages)
+    prompt = math.ceil(len("Be brief.") / 4) + math.ceil(len("How many days are backups kept?") / 4)
+    completion = math.ceil(len(reply.choices[0].message.content) / 4)
+    assert (reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.usage.total_tokens) == (prompt, completion, prompt + completion)
+    chunks = list(_client(server).chat.completions.create(model="alpha", messages=messages, stream=True,
+                                                          stream_options={"include_usage": True}))
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    assert chunks[-1].choices == [] and chunks[-1].usage.prompt_tokens == prompt
+    assert chunks[-1].usage.completion_tokens == math.ceil(len(text) / 4) and all(c.usage is None for c in chunks[:-1])
+    plain = list(_client(server).chat.completions.create(model="alpha", messages=messages, stream=True))
+    assert all(c.usage is None and c.choices for c in plain)
+
+
+@pytest.mark.parametrize(("extra", "named"), [
+    ({"response_format": {"type": "json_object"}}, "unsupported parameter: response_format"),
+    ({"tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}], "tool_choice": "required"},
+     "unsupported parameters: tool_choice, tools"),
+    ({"logprobs": True, "top_logprobs": 2}, "unsupported parameters: logprobs, top_logprobs"),
+    ({"modalities": ["text", "audio"], "audio": {"voice": "alloy", "format": "wav"}}, "unsupported parameters: audio, modalities"),
+])
+def test_a_parameter_shelfwise_cannot_honour_is_a_400_naming_it(server, extra, named):
+    with pytest.raises(openai.BadRequestError) as refused:
+        _client(server).chat.completions.create(model="alpha", messages=[{"role": "user", "content": "hi"}], **extra)
+    assert refused.value.body["type"] == "invalid_request_error" and named in refused.value.body["message"]
+    assert refused.value.body["param"] == min(extra)
+
+
+def test_an_unknown_parameter_is_a_400_and_neutral_ones_are_accepted(server):
+    with pytest.raises(openai.BadRequestError) as refused:
+        _client(server).chat.completions.create(model="alpha", messages=[{"role": "user", "content": "hi"}], extra_body={"frobnicate": 1})
+    assert refused.value.body["message"] == "unrecognized parameter: frobnicate" and refused.value.body["param"] == "frobnicate"
+    reply = _client(server).chat.completions.create(
+        model="alpha", messages=[{"role": "user", "content": "How many days are backups kept?"}], temperature=0.2, top_p=0.9,
+        max_tokens=50, seed=7, stop=["\n\n"], user="u-1", response_format={"type": "text"}, tools=[], tool_choice="none", logprobs=False)
+    assert "Backups are kept for 35 days." in reply.choices[0].message.content
 
 
 @pytest.mark.parametrize(("body", "words"), [

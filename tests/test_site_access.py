@@ -3,6 +3,8 @@ unless the shelf is public; no reply names a shelf the caller cannot read; faile
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from litestar.testing import TestClient
 
@@ -53,11 +55,18 @@ def test_a_site_is_readable_only_with_a_token_granting_its_shelf(builds, tmp_pat
         assert escape.status_code == 400 and "climbs out of the site" in escape.json()["error"]
 
 
+def _csrf(page) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
+
+
 def test_the_sign_in_cookie_grants_the_site_and_the_slashless_url_redirects(builds, tmp_path):
     with TestClient(_app(builds, tmp_path)) as client:
-        wrong = client.post("/sites/login", data={"token": "guess", "next": "/sites/beta/"})
+        csrf = _csrf(client.get("/sites/login"))
+        wrong = client.post("/sites/login", data={"token": "guess", "next": "/sites/beta/", "csrf": csrf})
         assert wrong.status_code == 401 and "not known" in wrong.text
-        signed = client.post("/sites/login", data={"token": "beta-secret", "next": "https://evil.example/"}, follow_redirects=False)
+        csrf = _csrf(wrong)
+        signed = client.post("/sites/login", data={"token": "beta-secret", "next": "https://evil.example/", "csrf": csrf},
+                             follow_redirects=False)
         assert signed.status_code == 303 and signed.headers["location"] == "/sites/"
         assert "HttpOnly" in signed.headers["set-cookie"] and "SameSite=lax" in signed.headers["set-cookie"]
         assert client.get("/sites/beta/search/search_index.json").status_code == 200
@@ -82,3 +91,42 @@ def test_failed_token_checks_are_limited_by_client_address(builds, tmp_path):
         assert limited.status_code == 429 and "api.failed_auth_per_minute" in limited.json()["error"]
         assert int(limited.headers["retry-after"]) >= 1
         assert client.get("/api/health").status_code == 200  # no token presented: nothing to guess
+
+
+def test_the_sign_in_form_needs_its_csrf_token(builds, tmp_path):
+    """A form posted from another site (no token, or no matching cookie) signs nobody in: login CSRF would sign a
+    victim's browser in with the attacker's token."""
+    with TestClient(_app(builds, tmp_path)) as client:
+        page = client.get("/sites/login?next=/sites/beta/")
+        assert page.status_code == 200 and "shelfwise_csrf=" in page.headers["set-cookie"]
+        assert "SameSite=strict" in page.headers["set-cookie"] and "HttpOnly" in page.headers["set-cookie"]
+        for sent in ({}, {"csrf": "forged"}):
+            refused = client.post("/sites/login", data={"token": "beta-secret", "next": "/sites/beta/", **sent}, follow_redirects=False)
+            assert refused.status_code == 403 and "sign in again" in refused.text and "shelfwise_token" not in refused.headers.get("set-cookie", "")
+    with TestClient(_app(builds, tmp_path)) as other:  # a token from the form, but not this browser's cookie
+        refused = other.post("/sites/login", data={"token": "beta-secret", "csrf": _csrf(page)}, follow_redirects=False)
+        assert refused.status_code == 403
+
+
+@pytest.mark.parametrize("next_path", ["/sites/../evil", "/sites/%2e%2e/evil", "/sites/beta/../../api/health", "//evil.example/",
+                                       "/sites//evil.example", "https://evil.example/sites/", "/sites/\\evil", "/sites/%0a/x",
+                                       "/api/health"])
+def test_after_signing_in_next_goes_only_to_a_path_under_sites(builds, tmp_path, next_path):
+    with TestClient(_app(builds, tmp_path)) as client:
+        form = client.get("/sites/login", params={"next": next_path})
+        assert 'name="next" value="/sites/"' in form.text
+        signed = client.post("/sites/login", data={"token": "beta-secret", "next": next_path, "csrf": _csrf(form)}, follow_redirects=False)
+        assert signed.status_code == 303 and signed.headers["location"] == "/sites/"
+        form = client.get("/sites/login")
+        kept = client.post("/sites/login", data={"token": "beta-secret", "next": "/sites/beta/search/", "csrf": _csrf(form)},
+                           follow_redirects=False)
+        assert kept.headers["location"] == "/sites/beta/search/"
+
+
+def test_a_nul_byte_or_control_character_in_a_site_path_is_a_400(builds, tmp_path):
+    with TestClient(_app(builds, tmp_path)) as client:
+        for path in ("/sites/beta/index%00.html", "/sites/beta/%00", "/sites/beta/a%01b.html", "/sites/be%00ta/"):
+            response = client.get(path, headers=BETA)
+            assert response.status_code in (400, 404) and response.status_code < 500, (path, response.status_code)
+        nul = client.get("/sites/beta/index%00.html", headers=BETA)
+        assert nul.status_code == 400 and "control character" in nul.json()["error"]

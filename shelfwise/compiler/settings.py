@@ -6,13 +6,14 @@ Every error is reported at once, by key, with the fix (``SettingsError``).
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import os
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from shelfwise.compiler.errors import SettingsError
 
@@ -124,6 +125,26 @@ class ApiSettings(_Strict):
     max_json_depth: int = Field(default=32, ge=2, le=1000, description="Deepest nesting of arrays and objects a JSON request body may have; deeper gets HTTP 400 before it is parsed.")
     trace_retention_days: float | None = Field(default=30, gt=0, description="Answer traces older than this many days are deleted (checked as new traces are stored); None keeps every trace.")
     trace_db: Path = Field(default=Path("build/traces.sqlite"), description="SQLite file where every answer's trace is stored.")
+    trusted_proxies: list[str] = Field(
+        default_factory=list,
+        description="Addresses or networks (127.0.0.1, 10.0.0.0/8) of reverse proxies whose X-Forwarded-For names the client; "
+                    "the limits count the socket's address otherwise. Empty (default): the header is never trusted.",
+    )
+    inert_markup: list[Literal["ask", "v1"]] = Field(
+        default_factory=lambda: ["v1"],
+        description="Routes whose answer Markdown shows the documents' markup as text (raw HTML, links, images, attribute lists), "
+                    "for clients that render it: 'ask' for /api/ask, 'v1' for /v1/chat/completions.",
+    )
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError as exc:
+                raise ValueError(f"{entry!r} is not an IP address or network such as 127.0.0.1 or 10.0.0.0/8") from exc
+        return value
 
 
 class AnswerSettings(_Strict):

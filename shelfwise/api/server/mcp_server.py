@@ -2,8 +2,11 @@
 
 Tools: ``search(shelf, query)``, ``read_section(section_id)``, ``links(section_or_doc)``, ``ledger(shelf,
 subject)`` and ``ask(shelf, question, mode)`` (the checked answer through shelfwise/api/server/asking.py, so the same limits
-and stored traces as /api/ask); results are shelfwise/api/server/shelf_tools.py records, read from the store. Each document
-is a resource, ``shelfwise://<shelf>/<doc id>`` (Markdown).
+and stored traces as /api/ask); results are shelfwise/api/server/shelf_tools.py records, read from the store. Every tool is
+read-only (``readOnlyHint``; nothing outside the shelves is reached: ``openWorldHint`` false) and every parameter is
+described. Each document is a resource, ``shelfwise://<shelf>/<doc id>`` (Markdown), listed and read from the
+shelf's current build at the time of the request: a rebuild that removes a document takes it off the list, one
+that adds a document puts it on, with no restart.
 
 Over stdio the caller may read the shelves named on the command line (its principal is ``stdio``). Over
 streamable HTTP (``--http``, 127.0.0.1) every request needs a bearer token from ``api.tokens``, checked
@@ -17,20 +20,23 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-from mcp.server.mcpserver.resources import FunctionResource
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, INVALID_REQUEST
+from mcp_types import INVALID_PARAMS, INVALID_REQUEST, ToolAnnotations
+from mcp_types import Resource as MCPResource
+from pydantic import Field
 
 from shelfwise.api.answer import Pipeline
 from shelfwise.api.server.asking import ask_as
 from shelfwise.api.cite_links import SiteLinks, site_root
 from shelfwise.api.errors import ApiError, Unauthorized
 from shelfwise.api.schemas import AskRequest
-from shelfwise.api.server.security import FailedAuthLimiter, Grants, Principal, RateLimiter, resolve_principal
+from shelfwise.api.server.security import (UVICORN_OPTIONS, FailedAuthLimiter, Grants, Principal, RateLimiter, client_address,
+                                          resolve_principal)
 from shelfwise.api.server.shelf_tools import (CheckedAnswer, LedgerResults, LinkResults, SearchResults, SectionText, checked_answer,
                              document_markdown, ledger_results, link_results, search_results, section_text)
 from shelfwise.api.shelves import ShelfRegistry
@@ -119,12 +125,48 @@ def _tenant_filter(state: McpState):
     return middleware
 
 
+class _ShelfServer(MCPServer):
+    """The SDK's server with the documents as resources listed and read from each shelf's current build."""
+
+    def __init__(self, state: McpState, **options: Any):
+        super().__init__(**options)
+        self._state = state
+
+    async def list_resources(self) -> list[MCPResource]:
+        listed = []
+        for name in self._state.shelves:
+            shelf = self._state.shelves.current(name)
+            for doc_id in shelf.doc_order():
+                row = shelf.documents[doc_id]
+                listed.append(MCPResource(uri=f"{RESOURCE_SCHEME}://{name}/{doc_id}", name=f"{name}/{doc_id}", title=row["title"],
+                                          description=f"{row['title']} ({row['path']}), shelf {name}", mime_type="text/markdown"))
+        return listed
+
+    async def read_resource(self, uri: Any, context: Context | None = None) -> list[ReadResourceContents]:
+        shelf_name, _, doc_id = str(uri).removeprefix(f"{RESOURCE_SCHEME}://").partition("/")
+        if not str(uri).startswith(f"{RESOURCE_SCHEME}://") or shelf_name not in self._state.shelves:
+            raise ResourceNotFoundError(f"no resource {uri}; resources are {RESOURCE_SCHEME}://<shelf>/<document id> (resources/list)")
+        try:
+            with self._state.shelves.use([shelf_name]) as shelves:
+                if doc_id not in shelves[shelf_name].documents:
+                    raise ResourceNotFoundError(f"no document '{doc_id}' in shelf '{shelf_name}' now; resources/list gives the current ones")
+                text = document_markdown(shelves[shelf_name], doc_id, self._state.links())
+        except ShelfwiseError as exc:
+            raise ResourceError(str(exc)) from exc
+        return [ReadResourceContents(content=text, mime_type="text/markdown")]
+
+
+_READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+_SHELF = Field(description="The shelf's name: the <shelf> of the shelfwise://<shelf>/<doc id> resources listed to you.")
+_SCOPE = Field(description="Only this shelf; none: every shelf you may read.")
+
+
 def build_mcp_server(state: McpState) -> MCPServer:
-    """The MCP server over ``state``'s shelves: five tools and one resource per document."""
+    """The MCP server over ``state``'s shelves: five read-only tools and one resource per document of the current builds."""
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
-    server = MCPServer("shelfwise", title="shelfwise", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING",
-                       middleware=[_tenant_filter(state)])
+    server = _ShelfServer(state, name="shelfwise", title="shelfwise", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING",
+                          middleware=[_tenant_filter(state)])
     for handler in [h for h in root.handlers if h not in handlers]:  # the SDK calls logging.basicConfig: the process's
         root.removeHandler(handler)                                    # logging is its owner's to configure, not a library's
     root.setLevel(level)
@@ -145,8 +187,10 @@ def build_mcp_server(state: McpState) -> MCPServer:
         return state.readable(state.principal(ctx.request_context.request))
 
     @server.tool(description="Search a shelf's sections (BM25, dense and exact identifiers fused); each hit has its section id, "
-                             "headings, a snippet and its site URL.")
-    def search(shelf: str, query: str, ctx: Context, k: int = 10) -> SearchResults:
+                             "headings, a snippet and its site URL.", title="Search a shelf", annotations=_READ_ONLY)
+    def search(shelf: Annotated[str, _SHELF],
+               query: Annotated[str, Field(description="Words to search for (1 to 2000 characters); identifiers such as CAL-07 match exactly.")],
+               ctx: Context, k: Annotated[int, Field(description="How many sections to return, 1 to 100.")] = 10) -> SearchResults:
         try:
             granted(ctx, [shelf])
             if not query.strip() or len(query) > 2000 or not 1 <= k <= 100:
@@ -156,8 +200,10 @@ def build_mcp_server(state: McpState) -> MCPServer:
         except ShelfwiseError as exc:
             raise _tool_error(exc) from exc
 
-    @server.tool(description="A section's own text with its document, heading path, page span and site URL.")
-    def read_section(section_id: str, ctx: Context, shelf: str | None = None) -> SectionText:
+    @server.tool(description="A section's own text with its document, heading path, page span and site URL.", title="Read a section",
+                 annotations=_READ_ONLY)
+    def read_section(section_id: Annotated[str, Field(description="A section id ('s' and 11 hex digits) from search hits or answers.")],
+                     ctx: Context, shelf: Annotated[str | None, _SCOPE] = None) -> SectionText:
         try:
             names = readable_names(ctx, shelf)
             with state.shelves.use(names) as shelves:
@@ -165,8 +211,10 @@ def build_mcp_server(state: McpState) -> MCPServer:
         except ShelfwiseError as exc:
             raise _tool_error(exc) from exc
 
-    @server.tool(description="The links from and to a section or a document (by id): references, supersedes, implements, ...")
-    def links(section_or_doc: str, ctx: Context, shelf: str | None = None) -> LinkResults:
+    @server.tool(description="The links from and to a section or a document (by id): references, supersedes, implements, ...",
+                 title="Links of a section or document", annotations=_READ_ONLY)
+    def links(section_or_doc: Annotated[str, Field(description="A section id or a document id (the doc_id of search hits).")],
+              ctx: Context, shelf: Annotated[str | None, _SCOPE] = None) -> LinkResults:
         try:
             names = readable_names(ctx, shelf)
             with state.shelves.use(names) as shelves:
@@ -175,8 +223,10 @@ def build_mcp_server(state: McpState) -> MCPServer:
             raise _tool_error(exc) from exc
 
     @server.tool(description="The shelf's ledger: stored definitions, requirements, numbers and dates whose subject holds the given "
-                             "words, each with its verbatim sentence and section.")
-    def ledger(shelf: str, subject: str, ctx: Context) -> LedgerResults:
+                             "words, each with its verbatim sentence and section.", title="Facts about a subject", annotations=_READ_ONLY)
+    def ledger(shelf: Annotated[str, _SHELF],
+               subject: Annotated[str, Field(description="Words the stored facts' subject must hold (case and spacing aside).")],
+               ctx: Context) -> LedgerResults:
         try:
             granted(ctx, [shelf])
             with state.shelves.use([shelf]) as shelves:
@@ -185,8 +235,11 @@ def build_mcp_server(state: McpState) -> MCPServer:
             raise _tool_error(exc) from exc
 
     @server.tool(description="A checked answer from a shelf: every statement quoted from (or checked against) the section it cites, "
-                             "citations numbered with site URLs, its label, the gaps (not_covered) and its trace id.")
-    def ask(shelf: str, question: str, ctx: Context, mode: Literal["auto", "whole"] = "auto") -> CheckedAnswer:
+                             "citations numbered with site URLs, its label, the gaps (not_covered) and its trace id.",
+                 title="Ask a shelf", annotations=_READ_ONLY)
+    def ask(shelf: Annotated[str, _SHELF], question: Annotated[str, Field(description="The question, in plain words.")], ctx: Context,
+            mode: Annotated[Literal["auto", "whole"], Field(description="auto: the shelf's most relevant documents; whole: read the "
+                                                                       "whole shelf when it fits the reading budget.")] = "auto") -> CheckedAnswer:
         try:
             principal = granted(ctx, [shelf])
             response = ask_as(state, principal, AskRequest(question=question or " ", shelf=shelf, mode=mode))
@@ -194,24 +247,7 @@ def build_mcp_server(state: McpState) -> MCPServer:
         except ShelfwiseError as exc:
             raise _tool_error(exc) from exc
 
-    for name in state.shelves:
-        shelf = state.shelves.current(name)
-        for doc_id in shelf.doc_order():
-            server.add_resource(_document_resource(state, name, doc_id, shelf.documents[doc_id]))
     return server
-
-
-def _document_resource(state: McpState, shelf_name: str, doc_id: str, row: dict) -> FunctionResource:
-    def read() -> str:
-        try:
-            with state.shelves.use([shelf_name]) as shelves:
-                return document_markdown(shelves[shelf_name], doc_id, state.links())
-        except ShelfwiseError as exc:
-            raise ResourceError(str(exc)) from exc
-
-    return FunctionResource.from_function(fn=read, uri=f"{RESOURCE_SCHEME}://{shelf_name}/{doc_id}", name=f"{shelf_name}/{doc_id}",
-                                          title=row["title"], description=f"{row['title']} ({row['path']}), shelf {shelf_name}",
-                                          mime_type="text/markdown")
 
 
 def bearer_gate(app, state: McpState):
@@ -221,7 +257,7 @@ def bearer_gate(app, state: McpState):
         if scope["type"] != "http":
             return await app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        address = (scope.get("client") or ("unknown",))[0]
+        address = client_address(scope, state.settings.api.trusted_proxies)
         try:
             principal = resolve_principal(state, address, headers.get("authorization"), required=True)
             state.limiter.hit(principal.name)
@@ -264,7 +300,7 @@ def serve_mcp(shelves: list[str], settings: Settings, *, http: bool, host: str =
         import uvicorn
 
         app = bearer_gate(server.streamable_http_app(host=host), state)
-        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=5)
+        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=5, **UVICORN_OPTIONS)
     finally:
         registry.close()
         traces.close()

@@ -23,7 +23,8 @@ from shelfwise.api.cite_links import server_links, with_urls
 from shelfwise.api.errors import Forbidden, NotFound
 from shelfwise.api.schemas import AskRequest, AskResponse, HealthResponse, SearchHitOut, SearchResponse, SectionResponse
 from shelfwise.api.server.hygiene import check_json_depth, error_responses
-from shelfwise.api.server.security import Principal, resolve_principal
+from shelfwise.api.server.inert_answer import inert_markdown
+from shelfwise.api.server.security import Principal, client_address, resolve_principal
 from shelfwise.compiler import __version__
 from shelfwise.compiler.refs import SECTION_ID
 from shelfwise.compiler.ingest.renames import moved_note
@@ -44,7 +45,7 @@ def authenticate(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
     """Guard: resolve the bearer token (required unless the route says 'optional'), then count it against the rate limit."""
     state = connection.app.state
     header = connection.headers.get("authorization")
-    address = connection.client.host if connection.client else "unknown"
+    address = client_address(connection.scope, state.settings.api.trusted_proxies)
     principal = resolve_principal(state, address, header, required=handler.opt.get("auth") != "optional")
     if principal is not None:
         state.limiter.hit(principal.name)
@@ -63,7 +64,11 @@ def _check_served(request: Request, names: list[str]) -> None:
 @post("/api/ask", status_code=200, guards=[authenticate], sync_to_thread=True, summary="Answer a question from a shelf",
       before_request=check_json_depth, security=TOKEN_REQUIRED, responses=error_responses(400, 401, 403, 404, 413, 429, 502, 504))
 def ask(request: Request, data: JSONBody[AskRequest]) -> AskResponse:
-    return with_urls(ask_as(request.app.state, _principal(request), data), server_links(request.app.state, str(request.base_url)))
+    state = request.app.state
+    response = ask_as(state, _principal(request), data)
+    if "ask" in state.settings.api.inert_markup:
+        response = response.model_copy(update={"answer_markdown": inert_markdown(response.answer_markdown)})
+    return with_urls(response, server_links(state, str(request.base_url)))
 
 
 @get("/api/search", guards=[authenticate], sync_to_thread=True, summary="Search a shelf's sections", security=TOKEN_REQUIRED,

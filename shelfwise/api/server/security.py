@@ -3,22 +3,65 @@
 A request names its token in ``Authorization: Bearer TOKEN``. Each token
 (settings ``api.tokens``) grants a set of shelves; no request reads a shelf
 its token does not grant. Tokens are compared in constant time.
+
+The limits count a client by the address of the socket it connected from. ``X-Forwarded-For`` is read only when
+that socket is one of ``api.trusted_proxies``: then the client is the nearest address in the header that is not a
+trusted proxy (a client cannot choose it by sending a header of its own, which the proxy appends to). The
+servers we start (``shelfwise serve``, ``shelfwise mcp --http``) run uvicorn with ``UVICORN_OPTIONS``, so uvicorn
+does not rewrite the socket's address from the header before the app sees it.
 """
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import os
 import threading
 import time
 from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
 
 from shelfwise.api.errors import Forbidden, RateLimited, Unauthorized
 from shelfwise.compiler.errors import SettingsError
 from shelfwise.compiler.settings import ApiSettings
 
-__all__ = ["Principal", "Grants", "SlidingWindow", "RateLimiter", "FailedAuthLimiter", "resolve_principal"]
+__all__ = ["Principal", "Grants", "SlidingWindow", "RateLimiter", "FailedAuthLimiter", "resolve_principal", "client_address",
+           "UVICORN_OPTIONS"]
+
+UVICORN_OPTIONS = {"proxy_headers": False}
+"""uvicorn options of the servers we start: uvicorn's own X-Forwarded-For handling (on by default, trusting 127.0.0.1)
+is off, so the app sees the socket's address and applies ``api.trusted_proxies`` itself (``client_address``)."""
+
+
+@lru_cache(maxsize=32)
+def _networks(trusted: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    return tuple(ipaddress.ip_network(entry, strict=False) for entry in trusted)
+
+
+def _trusted(address: str, networks) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return False
+    if ip.version == 6 and ip.ipv4_mapped is not None:  # ::ffff:10.0.0.1 on a dual-stack socket is 10.0.0.1
+        ip = ip.ipv4_mapped
+    return any(ip.version == net.version and ip in net for net in networks)
+
+
+def client_address(scope, trusted: list[str] | tuple[str, ...]) -> str:
+    """The address the limits count for an ASGI request ``scope``: its socket's address, unless that is a trusted
+    proxy (``api.trusted_proxies``), when it is the nearest X-Forwarded-For hop that is not a trusted proxy."""
+    peer = (scope.get("client") or ("unknown",))[0] or "unknown"
+    networks = _networks(tuple(trusted))
+    if not networks or not _trusted(peer, networks):
+        return peer
+    hops = [hop.strip() for name, value in scope.get("headers", []) if name.lower() == b"x-forwarded-for"
+            for hop in value.decode("latin-1").split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if not _trusted(hop, networks):
+            return hop
+    return hops[0] if hops else peer
 
 
 @dataclass(frozen=True)

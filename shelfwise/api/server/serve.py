@@ -62,5 +62,7 @@ def serve(shelves: list[str], host: str, port: int, settings: Settings) -> None:
     """Run the API with uvicorn until interrupted."""
     import uvicorn
 
+    from shelfwise.api.server.security import UVICORN_OPTIONS
+
     app = make_app(shelves, settings)
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=5)
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=5, **UVICORN_OPTIONS)

@@ -2,22 +2,29 @@
 
 A site is read with a token granting its shelf: in the ``Authorization: Bearer``
 header, or in the ``shelfwise_token`` cookie that ``POST /sites/login`` sets
-(a small form at ``GET /sites/login``). Shelves listed in ``api.public_sites``
+(a small form at ``GET /sites/login``, whose CSRF token the POST must send back
+with the matching ``shelfwise_csrf`` cookie; after signing in it goes to ``next``,
+only ever a path under /sites/). Shelves listed in ``api.public_sites``
 are readable by anyone. A browser without a credential is sent to the login
 form; a request for a site its token cannot read gets the same 404 as one that
 does not exist, so no reply names a shelf the caller may not read. ``/`` (and
 ``/sites/``) lists the sites the caller may read: HTML, or JSON when the
 request's Accept prefers it. Files are answered by shelfwise/api/server/site_files.py (HEAD,
 ETag and Last-Modified with 304s, the site's own 404 page, originals as
-downloads); a path that climbs out of the site folder is refused with 400.
+downloads); a path that climbs out of the site folder, or holds a NUL byte or another control character, is
+refused with 400.
 Published static copies of a site (the CI workflow) do not go through here.
 """
 
 from __future__ import annotations
 
+import hmac
 import html
+import re
+import secrets
+import unicodedata
 from pathlib import Path, PurePosixPath
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from litestar import Request, Response, get, post, route
 from litestar.enums import HttpMethod, RequestEncodingType
@@ -26,12 +33,14 @@ from litestar.response import Redirect
 from typing import Annotated
 
 from shelfwise.api.errors import BadRequest, NotFound, Unauthorized
-from shelfwise.api.server.security import resolve_principal
+from shelfwise.api.server.security import client_address, resolve_principal
 from shelfwise.api.server.site_files import file_response, not_found_page
 
-__all__ = ["SITE_ROUTES", "INDEX_ROUTES", "COOKIE"]
+__all__ = ["SITE_ROUTES", "INDEX_ROUTES", "COOKIE", "CSRF_COOKIE"]
 
 COOKIE = "shelfwise_token"
+CSRF_COOKIE = "shelfwise_csrf"
+_CSRF = re.compile(r"[A-Za-z0-9_-]{32}")
 
 _FORM = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Sign in to read the site</title>
@@ -43,6 +52,7 @@ _FORM = """<!doctype html>
 <label for="token">API token</label><br>
 <input id="token" name="token" type="password" autocomplete="current-password" required style="width: 100%">
 <input type="hidden" name="next" value="{next}">
+<input type="hidden" name="csrf" value="{csrf}">
 <p><button type="submit">Read the site</button></p>
 </form></body></html>
 """
@@ -54,36 +64,53 @@ def _asked(request: Request) -> str:
 
 
 def _address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    return client_address(request.scope, request.app.state.settings.api.trusted_proxies)
 
 
 def _safe_next(value: str | None) -> str:
-    """Only a path under /sites/ (never another host) is a place to go after signing in."""
-    if value and value.startswith("/sites/") and "//" not in value and "\\" not in value:
-        return value
-    return "/sites/"
+    """Only a path under /sites/ is a place to go after signing in: never another host (``//evil``, an absolute URL),
+    never a path that climbs out (``/sites/../evil``, also percent-encoded), never one with spaces or controls."""
+    if not value or not value.startswith("/sites/"):
+        return "/sites/"
+    decoded = unquote(value)
+    path = decoded.split("?", 1)[0].split("#", 1)[0]
+    if "//" in decoded or "\\" in decoded or any(ch.isspace() or not ch.isprintable() for ch in decoded):
+        return "/sites/"
+    if any(segment in (".", "..") for segment in path.split("/")):
+        return "/sites/"
+    return value
 
 
-def _form(message: str, next_path: str, status: int) -> Response:
-    body = _FORM.format(message=html.escape(message), next=html.escape(_safe_next(next_path), quote=True))
-    return Response(body, status_code=status, media_type="text/html", headers={"Cache-Control": "no-store"})
+def _form(request: Request, message: str, next_path: str, status: int) -> Response:
+    """The sign-in form with its CSRF token, in the form and in a cookie the POST must match (double submit): the
+    browser's own when it has one (so two open forms both work), else a fresh one."""
+    kept = request.cookies.get(CSRF_COOKIE) or ""
+    csrf = kept if _CSRF.fullmatch(kept) else secrets.token_urlsafe(24)
+    secure = request.url.scheme == "https"
+    body = _FORM.format(message=html.escape(message), next=html.escape(_safe_next(next_path), quote=True), csrf=csrf)
+    response = Response(body, status_code=status, media_type="text/html", headers={"Cache-Control": "no-store"})
+    response.set_cookie(CSRF_COOKIE, csrf, path="/sites/login", httponly=True, samesite="strict", secure=secure)
+    return response
 
 
 @get("/sites/login", sync_to_thread=False, summary="The sign-in form for the served sites", include_in_schema=False)
-def login_form(next: FromQuery[str | None] = None) -> Response:  # noqa: A002 - the query parameter is called next
-    return _form("The sites served here need a token that grants their shelf.", next or "/sites/", 200)
+def login_form(request: Request, next: FromQuery[str | None] = None) -> Response:  # noqa: A002 - the query parameter is called next
+    return _form(request, "The sites served here need a token that grants their shelf.", next or "/sites/", 200)
 
 
 @post("/sites/login", sync_to_thread=False, summary="Sign in to the served sites with a token", include_in_schema=False)
 def login(request: Request, data: Annotated[dict[str, str], Body(media_type=RequestEncodingType.URL_ENCODED)]) -> Response:
     token = (data.get("token") or "").strip()
     next_path = _safe_next(data.get("next"))
+    sent, kept = data.get("csrf") or "", request.cookies.get(CSRF_COOKIE) or ""
+    if not sent or not kept or not hmac.compare_digest(sent.encode("utf-8"), kept.encode("utf-8")):
+        return _form(request, "The sign-in form was not this server's or has expired; sign in again here.", next_path, 403)
     try:
         resolve_principal(request.app.state, _address(request), f"Bearer {token}" if token else None, required=False)
     except Unauthorized:
-        return _form("That token is not known here; try again.", next_path, 401)
+        return _form(request, "That token is not known here; try again.", next_path, 401)
     if not token:
-        return _form("Enter a token.", next_path, 401)
+        return _form(request, "Enter a token.", next_path, 401)
     response = Redirect(next_path, status_code=303)
     response.set_cookie(COOKIE, token, path="/sites", httponly=True, samesite="lax", secure=request.url.scheme == "https")
     return response
@@ -150,6 +177,8 @@ def _serve(request: Request, shelf: str, path: str) -> Response:
     if folder is None:
         raise NotFound(f"no site at /sites/{shelf}/ that this token can read")
     relative = path.lstrip("/")
+    if any(unicodedata.category(ch) == "Cc" for ch in relative):
+        raise BadRequest(f"the path {path!r} holds a control character (a NUL byte, a newline, ...); no file of a site has one")
     if ".." in PurePosixPath(relative).parts or "\\" in relative:
         raise BadRequest(f"the path {path!r} climbs out of the site; ask for a file under /sites/{shelf}/")
     target = (folder / relative).resolve()
