@@ -296,7 +296,8 @@ def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_di
     sections_map = {"shelf": data.shelf, "documents": {d: [data.short_names[d], t] for d, t in sorted(data.titles.items())},
                     "sections": {
         sid: [page_url(doc_id, sid), data.titles.get(doc_id, doc_id) + ("" if not heading_text or heading_text == data.titles.get(doc_id) else f" › {heading_text}"), doc_id]
-        for sid, (doc_id, heading_text) in sorted(data.labels.items()) if doc_id in data.titles}}
+        for sid, (doc_id, heading_text) in sorted(data.labels.items()) if doc_id in data.titles},
+                    "examples": json.loads(store.get_meta("shelf_examples") or "[]")}
     for alias in store.section_aliases():  # an answer or link citing a renamed section's old id still finds its page
         if alias.new_id in sections_map["sections"] and alias.old_id not in sections_map["sections"]:
             sections_map["sections"][alias.old_id] = sections_map["sections"][alias.new_id]
