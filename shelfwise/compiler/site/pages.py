@@ -28,7 +28,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
 from pydantic import BaseModel, Field
 
-from shelfwise.compiler.site.change_pages import change_pages, pages_by_document
+from shelfwise.compiler.site.change_pages import change_pages, marked, pages_by_document
 from shelfwise.compiler.errors import SiteError
 from shelfwise.compiler.site.inert import Md, alias_anchors, code_block, escape_inline, finalize, heading, link, table
 from shelfwise.compiler.site.linkmap import link_map_html
@@ -80,7 +80,7 @@ def _environment(templates_dir: Path | None) -> tuple[Environment, str]:
     env.globals.update(table=table, heading=heading, code_block=code_block, text=escape_inline)
     env.filters["fromjson"] = json.loads
     env.filters.update(plural=lambda word, n=2: plural(word, n), quantity=lambda n, word: count(n, word),
-                       relation=relation_words, page_count=page_count)
+                       relation=relation_words, page_count=page_count, marked=marked)
     env.globals.update(reader_label=reader_label)
     digest = hashlib.sha256(str(PAGE_EPOCH).encode())
     for name in sorted({p.name for d in dirs for p in d.glob("*.md.j2")}):
