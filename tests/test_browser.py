@@ -123,6 +123,7 @@ def served(tmp_path_factory):
         "sources": [{"section_id": grant.id, "shelf": "widgets", "doc_id": "rfc9001-txt", "title": "The Example Widget Protocol",
                      "path": "rfc9001.txt", "heading_path": ["4. Grants", "4.2. Authorization Code Grant"]}],
         "not_covered": ["The documents do not say how long a revoked token is remembered."],
+        "warnings": ["model 'writer' failed (HTTP 503); this answer quotes the documents (extractive writer) instead"],
         "label": "partial",
     }
     (folder / "answer.json").write_text(json.dumps(answer), encoding="utf-8")
@@ -190,6 +191,8 @@ def test_widget_shows_cited_sentences_inertly_and_citations_land_on_sections(ser
     assert page.locator(".sw-ask img").count() == 0 and page.title() != "pwned"
     assert "The documents do not say how long" in page.locator(".sw-ask-gap").inner_text()
     assert "Partial answer" in page.locator(".sw-ask-results").inner_text()
+    assert page.get_by_role("note", name="Warnings").inner_text().endswith(
+        "model 'writer' failed (HTTP 503); this answer quotes the documents (extractive writer) instead")
     assert page.locator(".sw-ask-trace").inner_text() == "trace trace-widgets-h0"
     # each citation names its document (from the answer's sources, else the site's map), not only "[n]"
     assert sentences.first.locator("a.sw-ask-cite").inner_text() == "[1] The Example Widget Protocol"

@@ -62,7 +62,9 @@ def marks(markdown: str) -> list[str]:
             if lead:
                 found.append(_flat(lead.group(1)))
         if not CITE.search(block) and not re.match(r"(- |\d+\. |\*\*[^*]+\*\*$)", block):
-            found.append(_flat(re.sub(r"^[_*]|[_*]$", "", block).replace("`", "")))
+            whole = re.fullmatch(r"_(.+)_|\*([^*].*[^*])\*", block, re.S)  # an italic line: the mode line
+            text = next(g for g in whole.groups() if g) if whole else block
+            found.append(_flat(text.replace("**", "").replace("`", "")))
     return found
 
 
