@@ -50,7 +50,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if "slowly" in request.get("question", ""):
             time.sleep(4)
         ok = self.path == "/api/ask" and self.headers.get("Authorization") == "Bearer t0k"
-        answer = json.load(open(answer_file)) if ok else {"error": "unauthorized"}
+        name = answer_file.replace(".json", "-sentences.json") if "sentences only" in request.get("question", "") else answer_file
+        answer = json.load(open(name)) if ok else {"error": "unauthorized"}
         answer["trace_id"] = "trace-" + request.get("shelf", "") + "-h" + str(len(request.get("history", [])))
         history = request.get("history", [])
         answer["resolved_question"] = request["question"] + (" (about: " + history[-1]["question"] + ")" if history else "")
@@ -127,6 +128,15 @@ def served(tmp_path_factory):
         "label": "partial",
     }
     (folder / "answer.json").write_text(json.dumps(answer), encoding="utf-8")
+    # an older endpoint's answer: sentences only, two tables of two documents one after the other, one sentence citing both
+    header = {"kind": "table_header", "citations": [revoke.id]}
+    (folder / "answer-sentences.json").write_text(json.dumps({**answer, "answer_markdown": "", "warnings": [], "sentences": [
+        {**header, "text": "Token No. | Client", "cells": ["Token No.", "Client"]},
+        {"kind": "table_row", "text": "TOK-2025-0002 | Example client", "cells": ["TOK-2025-0002", "Example client"], "citations": [revoke.id]},
+        {**header, "text": "Grant | Lifetime", "cells": ["Grant", "Lifetime"], "citations": [grant.id]},
+        {"kind": "table_row", "text": "code | 10 minutes", "cells": ["code", "10 minutes"], "citations": [grant.id]},
+        {"text": "A revoked code is never sent again.", "citations": [revoke.id, grant.id], "source": "Widget Token Revocation"}]}),
+        encoding="utf-8")
     (folder / "endpoint.py").write_text(ENDPOINT, encoding="utf-8")
     (folder / "embed.html").write_text(
         "<!doctype html><html><head><title>Elsewhere</title></head><body><h1>Another page</h1>"
@@ -264,6 +274,21 @@ def test_stop_aborts_a_question_on_its_way_and_copy_gives_the_answers_markdown(s
     page.wait_for_function("document.querySelector('.sw-ask-status').textContent.startsWith('Copied')")
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.startswith(HOSTILE_ANSWER) and "| TOK-2025-0002 |" in copied and copied.endswith("remembered.")
+    page.keyboard.press("Escape")
+
+
+def test_an_answer_of_sentences_only_keeps_each_table_under_its_header_and_names_each_chips_document(served):
+    page, base, _, _ = served
+    _fresh_conversation(page, base, "/site/index.html")
+    page.locator(".sw-ask-toggle").click()
+    page.locator("#sw-ask-input").fill("Which tokens and grants? (sentences only)")
+    page.keyboard.press("Enter")
+    page.locator(".sw-ask-trace").wait_for()
+    tables = page.locator("table.sw-ask-table").all()
+    assert [t.locator("thead th").all_inner_texts() for t in tables] == [["Token No.", "Client", "Source"], ["Grant", "Lifetime", "Source"]]
+    assert tables[1].locator("tbody th").all_inner_texts() == ["code"]
+    chips = page.locator("p.sw-ask-sentence a.sw-ask-cite").all_inner_texts()  # each its own section's document
+    assert chips == ["[1] Widget Token Revocation", "[2] The Example Widget Protocol"], chips
     page.keyboard.press("Escape")
 
 

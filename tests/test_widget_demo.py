@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_browser import CHROMIUM, _free_port, _wait, launch_chromium
+from tests.test_browser import ARTIFACTS, CHROMIUM, _free_port, _wait, launch_chromium
 
 ROOT = Path(__file__).resolve().parents[1]
 AXE = Path(os.environ.get("SHELFWISE_AXE_JS", ROOT / "build/node/node_modules/axe-core/axe.min.js"))
@@ -153,6 +153,9 @@ def test_ten_newcomer_questions_show_every_mark_table_and_document_the_api_retur
         seen["shown k of n"] += bool(re.search(r"Shown: the \d+ of \d+ changes", markdown))
         seen["tables"] += len(headers) >= 2
         seen["not in documents"] += answer["label"] == "not_in_documents"
+        if question == QUESTIONS[0]:  # the premise's correction first, a superseded revision's quote marked
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.locator("#sw-ask-panel").screenshot(path=str(ARTIFACTS / "widget-demo.png"), animations="disabled")
     assert all(seen.values()), seen  # the ten questions exercise each kind of mark
 
 
