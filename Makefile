@@ -29,7 +29,7 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m pip install -q -c constraints.txt -e '.[test]'
 	touch $@
 
-# Debian's Chromium, for the site and widget tests in a headless browser (playwright drives it).
+# Debian's Chromium, for the site and widget tests in a headless browser (playwright drives it), and axe-core.
 $(SYSTEM_STAMP):
 	@mkdir -p build
 	@if ! command -v chromium >/dev/null; then \
@@ -37,6 +37,9 @@ $(SYSTEM_STAMP):
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; \
 	  else echo "missing Debian package: run 'sudo apt-get install chromium'"; exit 1; fi; \
 	fi
+	@# axe-core from the npm registry, for the accessibility test (tests/test_widget_demo.py); never committed
+	@if command -v npm >/dev/null; then npm install --prefix build/node --no-audit --no-fund --silent axe-core@4.14.1 >/dev/null; \
+	else echo "missing npm: the axe-core accessibility test will be skipped (apt-get install npm)"; fi
 	touch $@
 
 system-deps: $(SYSTEM_STAMP)

@@ -121,6 +121,47 @@ def test_traces_are_readable_only_with_a_token_granting_their_shelves(client):
     assert client.get("/api/answers/a0000", headers=ALPHA).status_code == 400  # not a trace id at all
 
 
+def test_feedback_on_an_answer_is_kept_with_its_trace_for_tokens_granting_its_shelves(client, tmp_path):
+    trace_id = _ask(client, "How long do refresh tokens last before they expire?").json()["trace_id"]
+    url = f"/api/answers/{trace_id}/feedback"
+    given = client.post(url, json={"rating": "not_helpful", "comment": "It did not say\x07 who sets it."}, headers=ALPHA)
+    assert given.status_code == 201
+    body = given.json()
+    assert (body["trace_id"], body["token"], body["rating"], body["comment"]) == (trace_id, "alpha-widget", "not_helpful",
+                                                                                  "It did not say who sets it.")
+    assert client.post(url, json={"rating": "helpful"}, headers=ALPHA).status_code == 201
+    stored = client.get(f"/api/answers/{trace_id}", headers=ALPHA).json()["feedback"]
+    assert [(f["rating"], f["comment"]) for f in stored] == [("not_helpful", "It did not say who sets it."), ("helpful", "")]
+    for headers, payload, status in [(BETA, {"rating": "helpful"}, 403), (WRONG, {"rating": "helpful"}, 401),
+                                     (ALPHA, {"rating": "great"}, 400), (ALPHA, {"rating": "helpful", "extra": 1}, 400)]:
+        response = client.post(url, json=payload, headers=headers)
+        assert response.status_code == status, (payload, response.text)
+        _no_leak(response)
+    assert client.post(f"/api/answers/a{'0' * 20}/feedback", json={"rating": "helpful"}, headers=ALPHA).status_code == 404
+    assert len(client.get(f"/api/answers/{trace_id}", headers=ALPHA).json()["feedback"]) == 2
+
+
+def test_a_schema_1_trace_file_gains_the_feedback_table(tmp_path):
+    import sqlite3
+
+    from shelfwise.api.trace import TRACE_SCHEMA, TraceStore
+
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE traces (trace_id TEXT PRIMARY KEY, created TEXT NOT NULL, token TEXT NOT NULL, "
+               "shelves TEXT NOT NULL, question TEXT NOT NULL, label TEXT NOT NULL, body TEXT NOT NULL)")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    store = TraceStore(path)
+    try:
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == TRACE_SCHEMA == 2
+        store.add_feedback("a" + "1" * 20, "cli", "helpful")
+        assert [f["rating"] for f in store.feedback("a" + "1" * 20)] == ["helpful"]
+    finally:
+        store.close()
+
+
 def test_health_lists_only_the_shelves_the_token_grants(client):
     assert client.get("/api/health").json() == {"status": "ok", "version": client.app.state.pipeline and "0.1.0", "shelves": [], "sites": []}
     assert client.get("/api/health", headers=ALPHA).json()["shelves"] == ["alpha"]

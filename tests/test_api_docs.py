@@ -102,6 +102,11 @@ def _provoke(builds, tmp_path) -> dict[tuple[str, str], dict[int, int]]:
         record(*answers, 401, client.get(f"/api/answers/{trace}"))
         record(*answers, 403, client.get(f"/api/answers/{trace}", headers=BETA))
         record(*answers, 404, client.get("/api/answers/a" + "0" * 20, headers=ALPHA))
+        feedback, liked = ("post", "/api/answers/{trace_id}/feedback"), {"rating": "helpful"}
+        record(*feedback, 400, client.post(f"/api/answers/{trace}/feedback", json={"rating": "fine"}, headers=ALPHA))
+        record(*feedback, 401, client.post(f"/api/answers/{trace}/feedback", json=liked))
+        record(*feedback, 403, client.post(f"/api/answers/{trace}/feedback", json=liked, headers=BETA))
+        record(*feedback, 404, client.post("/api/answers/a" + "0" * 20 + "/feedback", json=liked, headers=ALPHA))
         record(*health, 401, client.get("/api/health", headers={"Authorization": "Bearer guess"}))
         record(*compare, 400, client.post("/api/compare", json={"shelf": "alpha"}, headers=ALPHA))
         record(*compare, 401, client.post("/api/compare", json={"shelf": "alpha", "batch": True}))
@@ -124,12 +129,13 @@ def _provoke(builds, tmp_path) -> dict[tuple[str, str], dict[int, int]]:
              sections: lambda c: c.get(f"/api/sections/{section}", headers=ALPHA),
              answers: lambda c: c.get(f"/api/answers/{trace}", headers=ALPHA),
              health: lambda c: c.get("/api/health", headers=ALPHA),
+             feedback: lambda c: c.post(f"/api/answers/{trace}/feedback", json=liked, headers=ALPHA),
              compare: lambda c: c.post("/api/compare", json={"shelf": "alpha", "batch": True}, headers=ALPHA),
              chat: lambda c: c.post("/v1/chat/completions", json={"model": "alpha", "messages": said}, headers=ALPHA),
              models: lambda c: c.get("/v1/models", headers=ALPHA), model: lambda c: c.get("/v1/models/alpha", headers=ALPHA)}
     for route, call in calls.items():  # one request a minute allowed: the second is refused
         with TestClient(_app(builds, tmp_path, rate_limit_per_minute=1)) as client:
-            assert call(client).status_code == 200, route
+            assert call(client).status_code in (200, 201), route
             record(*route, 429, call(client))
     return seen
 

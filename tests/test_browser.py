@@ -28,7 +28,7 @@ ARTIFACTS = ROOT / "test-artifacts"  # committed: table.png, widget.png, link-ma
 HOSTILE_ANSWER = "The code is sent once <img src=x onerror=\"document.title='pwned'\"> and **only** once."
 
 ENDPOINT = r'''
-import http.server, json, sys
+import http.server, json, sys, time
 port, answer_file = int(sys.argv[1]), sys.argv[2]
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -47,8 +47,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_POST(self):
         request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if "slowly" in request.get("question", ""):
+            time.sleep(4)
         ok = self.path == "/api/ask" and self.headers.get("Authorization") == "Bearer t0k"
-        answer = json.load(open(answer_file)) if ok else {"error": "unauthorized"}
+        name = answer_file.replace(".json", "-sentences.json") if "sentences only" in request.get("question", "") else answer_file
+        answer = json.load(open(name)) if ok else {"error": "unauthorized"}
         answer["trace_id"] = "trace-" + request.get("shelf", "") + "-h" + str(len(request.get("history", [])))
         history = request.get("history", [])
         answer["resolved_question"] = request["question"] + (" (about: " + history[-1]["question"] + ")" if history else "")
@@ -102,7 +105,14 @@ def served(tmp_path_factory):
     grant = next(s for s in store.sections("rfc9001-txt") if s.heading.startswith("4.2"))
     revoke = next(s for s in store.sections("rfc9002-txt") if s.heading.startswith("2."))
     answer = {
-        "answer_markdown": "unused when sentences are given",
+        "answer_markdown": "\n\n".join([
+            f"{HOSTILE_ANSWER} [{grant.id}]",
+            f"A client revokes a token at the revocation endpoint. [{revoke.id}] [s000000000zz]",
+            "```\nPOST /revoke HTTP/1.1\n  token=<img src=x onerror=alert(1)>\n```",
+            "| Token No. | Client | Issued | Revoked | Reason | Status | Back-up | Review | Source |\n" + "| --- " * 9 + "|\n"
+            "| TOK-2025-0002 | Example client of the widget service | 2025-10-12 | 2025-11-04 | The client asked for revocation "
+            f"after the device holding the token was reported lost | Closed | none | REV-2025-018 | Widget Token Revocation [{revoke.id}] |",
+            "The documents do not say how long a revoked token is remembered."]),
         "sentences": [{"text": HOSTILE_ANSWER, "citations": [grant.id]},
                       {"text": "A client revokes a token at the revocation endpoint.", "citations": [revoke.id, "s000000000zz"]},
                       {"text": "POST /revoke HTTP/1.1\n  token=<img src=x onerror=alert(1)>", "citations": [revoke.id], "kind": "code"},
@@ -114,9 +124,19 @@ def served(tmp_path_factory):
         "sources": [{"section_id": grant.id, "shelf": "widgets", "doc_id": "rfc9001-txt", "title": "The Example Widget Protocol",
                      "path": "rfc9001.txt", "heading_path": ["4. Grants", "4.2. Authorization Code Grant"]}],
         "not_covered": ["The documents do not say how long a revoked token is remembered."],
+        "warnings": ["model 'writer' failed (HTTP 503); this answer quotes the documents (extractive writer) instead"],
         "label": "partial",
     }
     (folder / "answer.json").write_text(json.dumps(answer), encoding="utf-8")
+    # an older endpoint's answer: sentences only, two tables of two documents one after the other, one sentence citing both
+    header = {"kind": "table_header", "citations": [revoke.id]}
+    (folder / "answer-sentences.json").write_text(json.dumps({**answer, "answer_markdown": "", "warnings": [], "sentences": [
+        {**header, "text": "Token No. | Client", "cells": ["Token No.", "Client"]},
+        {"kind": "table_row", "text": "TOK-2025-0002 | Example client", "cells": ["TOK-2025-0002", "Example client"], "citations": [revoke.id]},
+        {**header, "text": "Grant | Lifetime", "cells": ["Grant", "Lifetime"], "citations": [grant.id]},
+        {"kind": "table_row", "text": "code | 10 minutes", "cells": ["code", "10 minutes"], "citations": [grant.id]},
+        {"text": "A revoked code is never sent again.", "citations": [revoke.id, grant.id], "source": "Widget Token Revocation"}]}),
+        encoding="utf-8")
     (folder / "endpoint.py").write_text(ENDPOINT, encoding="utf-8")
     (folder / "embed.html").write_text(
         "<!doctype html><html><head><title>Elsewhere</title></head><body><h1>Another page</h1>"
@@ -179,8 +199,10 @@ def test_widget_shows_cited_sentences_inertly_and_citations_land_on_sections(ser
     assert sentences.count() == 2
     assert HOSTILE_ANSWER in sentences.first.inner_text()
     assert page.locator(".sw-ask img").count() == 0 and page.title() != "pwned"
-    assert "The documents do not say how long" in page.locator(".sw-ask-gaps").inner_text()
+    assert "The documents do not say how long" in page.locator(".sw-ask-gap").inner_text()
     assert "Partial answer" in page.locator(".sw-ask-results").inner_text()
+    assert page.get_by_role("note", name="Warnings").inner_text().endswith(
+        "model 'writer' failed (HTTP 503); this answer quotes the documents (extractive writer) instead")
     assert page.locator(".sw-ask-trace").inner_text() == "trace trace-widgets-h0"
     # each citation names its document (from the answer's sources, else the site's map), not only "[n]"
     assert sentences.first.locator("a.sw-ask-cite").inner_text() == "[1] The Example Widget Protocol"
@@ -228,6 +250,46 @@ def _fresh_conversation(page, base: str, path: str) -> None:
     page.goto(base + "/site/search/search_index.json")
     page.evaluate("sessionStorage.clear()")
     page.goto(base + path)
+
+
+def test_stop_aborts_a_question_on_its_way_and_copy_gives_the_answers_markdown(served):
+    page, base, _, _ = served
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    _fresh_conversation(page, base, "/site/index.html")
+    page.locator(".sw-ask-toggle").click()
+    question = "Answer slowly: how often may the code be sent?"
+    page.locator("#sw-ask-input").fill(question)
+    page.keyboard.press("Enter")
+    stop = page.get_by_role("button", name="Stop")
+    stop.wait_for()
+    assert page.locator(".sw-ask-submit").is_disabled()
+    stop.click()
+    page.wait_for_function("document.querySelector('.sw-ask-status').textContent.startsWith('Stopped')")
+    assert stop.is_hidden() and page.locator("#sw-ask-input").input_value() == question
+    page.wait_for_timeout(5000)  # the endpoint's answer would have come by now: the stopped request shows nothing
+    assert page.locator(".sw-ask-turn").count() == 0
+    page.locator("#sw-ask-input").fill("How often may the code be sent?")
+    page.keyboard.press("Enter")
+    page.get_by_role("button", name="Copy answer").click()
+    page.wait_for_function("document.querySelector('.sw-ask-status').textContent.startsWith('Copied')")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith(HOSTILE_ANSWER) and "| TOK-2025-0002 |" in copied and copied.endswith("remembered.")
+    page.keyboard.press("Escape")
+
+
+def test_an_answer_of_sentences_only_keeps_each_table_under_its_header_and_names_each_chips_document(served):
+    page, base, _, _ = served
+    _fresh_conversation(page, base, "/site/index.html")
+    page.locator(".sw-ask-toggle").click()
+    page.locator("#sw-ask-input").fill("Which tokens and grants? (sentences only)")
+    page.keyboard.press("Enter")
+    page.locator(".sw-ask-trace").wait_for()
+    tables = page.locator("table.sw-ask-table").all()
+    assert [t.locator("thead th").all_inner_texts() for t in tables] == [["Token No.", "Client", "Source"], ["Grant", "Lifetime", "Source"]]
+    assert tables[1].locator("tbody th").all_inner_texts() == ["code"]
+    chips = page.locator("p.sw-ask-sentence a.sw-ask-cite").all_inner_texts()  # each its own section's document
+    assert chips == ["[1] Widget Token Revocation", "[2] The Example Widget Protocol"], chips
+    page.keyboard.press("Escape")
 
 
 def test_widget_works_by_keyboard_alone_with_its_roles_and_names(served):

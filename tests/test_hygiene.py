@@ -78,7 +78,7 @@ def test_a_traces_file_is_numbered_and_one_from_a_newer_shelfwise_is_refused(tmp
     assert store.db.execute("PRAGMA user_version").fetchone()[0] == TRACE_SCHEMA
     store.db.execute(f"PRAGMA user_version = {TRACE_SCHEMA + 1}")
     store.close()
-    with pytest.raises(ShelfwiseError, match=r"written by a newer shelfwise \(trace schema 2\); upgrade shelfwise"):
+    with pytest.raises(ShelfwiseError, match=rf"written by a newer shelfwise \(trace schema {TRACE_SCHEMA + 1}\); upgrade shelfwise"):
         TraceStore(tmp_path / "traces.sqlite")
 
 

@@ -136,7 +136,8 @@ def test_pages_anchor_every_section_and_write_figures(tmp_path):
     assert f"(../documents/rfc9001-txt.md#{target.id})" in citing
     assert "Open reference “Section 7”: no section 7 in the citing document" in citing
     assert '??? info "Ledger and links: 1 assertion · refers to 2 sections · 1 open reference"' in citing
-    assert "`rfc9002.txt` · txt · read by test 1 · " in citing  # no "2 page(s)": a text file has no pages
+    assert "`rfc9002.txt` · txt · " in citing and "read by" not in citing.split("??? note")[0]  # no "2 page(s)": a text file has no pages
+    assert "??? note \"How this page was made\"\n    Read by test 1." in citing  # internals collapsed
     shelf = (docs / "shelf.md").read_text(encoding="utf-8")
     assert "· 1 table · 1 figure" in shelf and '<svg class="sw-linkmap-svg"' in shelf
     assert '<a class="sw-node" href="documents/rfc9001-txt.html"' in shelf and ">depends on<" in shelf

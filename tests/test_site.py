@@ -166,6 +166,31 @@ def test_demo_superseded_revision_links_to_what_changed_with_the_45_to_30_day_ch
     assert "What changed in QM-001 Quality Manual, Rev D" in old_page
 
 
+def test_demo_what_changed_marks_words_dossiers_skip_revision_pairs_and_internals_fold_away(demo_site):
+    settings, _, _ = demo_site
+    site = settings.build_dir / "northwind" / "site"
+    changes = (site / CHANGES_PAGE).read_text(encoding="utf-8")
+    assert '<del class="sw-del">C</del> <ins class="sw-ins">D</ins>' in changes  # "This is Revision C/D of QM-001."
+    assert '<del class="sw-del">45 calendar days</del> → <ins class="sw-ins">30 calendar days</ins>' in changes
+    assert "[-" not in changes and "{+" not in changes
+    store = Store(settings.build_dir / "northwind" / "store.sqlite", create=False)
+    try:
+        dossiers = [json.loads(row[0]) for row in store.db.execute("SELECT body FROM dossiers")]
+        doc_of = {s.id: s.doc_id for s in store.sections()}
+    finally:
+        store.close()
+    assert dossiers
+    for dossier in dossiers:  # Rev C and Rev D are one work: a topic needs another document beside them
+        assert len({REV_D if d == REV_C else d for d in dossier["doc_ids"]}) >= 2, dossier["topic"]
+        for item in dossier["disagreements"]:
+            assert {doc_of[s] for s in item["sections"]} != {REV_C, REV_D}, (dossier["topic"], item)
+    page = (site / f"documents/{REV_D}.html").read_text(encoding="utf-8")
+    folded = re.search(r"<details class=\"note\">\s*<summary>How this page was made</summary>(.*?)</details>", page, re.S)
+    assert folded and "Read by pdf-text" in folded.group(1) and "by chance" in folded.group(1)
+    outside = page.replace(folded.group(0), "")
+    assert "Read by" not in outside and "by chance" not in outside.split("Brief:")[0]
+
+
 def test_demo_what_changed_anchors_land_on_both_sections_in_chromium(demo_site):
     from tests.test_browser import CHROMIUM, launch_chromium
 

@@ -17,6 +17,8 @@ __all__ = [
     "SearchResponse",
     "SectionResponse",
     "HealthResponse",
+    "FeedbackRequest",
+    "FeedbackResponse",
 ]
 
 
@@ -144,3 +146,22 @@ class HealthResponse(BaseModel):
                                            "without a token, every served shelf when api.allow_anonymous is on, else none.")
     sites: list[str] = Field(default_factory=list, description="Served sites (/sites/<shelf>/) the caller may read: its "
                                                               "readable shelves' sites and those in api.public_sites.")
+
+
+class FeedbackRequest(BaseModel):
+    """POST /api/answers/{trace_id}/feedback: what a reader says of an answer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rating: Literal["helpful", "not_helpful"] = Field(description="Whether the answer helped.")
+    comment: str = Field(default="", max_length=2000, description="Anything the reader adds, in plain words.")
+
+
+class FeedbackResponse(BaseModel):
+    """The feedback as stored with the answer's trace (``GET /api/answers/{trace_id}`` lists it under ``feedback``)."""
+
+    trace_id: str
+    created: str = Field(description="UTC time, ISO 8601.")
+    token: str = Field(description="Name of the token that gave it.")
+    rating: Literal["helpful", "not_helpful"]
+    comment: str

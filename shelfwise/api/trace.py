@@ -2,7 +2,8 @@
 
 ``GET /api/answers/{trace_id}`` and ``shelfwise trace ID`` read it back. The
 trace records the shelves it was given on, so only a token granting all of
-them can read it.
+them can read it. A reader's feedback on an answer (``POST /api/answers/{trace_id}/feedback``,
+the ask widget's "Helpful" / "Not helpful") is kept beside its trace, in the same file.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pydantic import BaseModel, Field
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.store.store import sqlite3
 
-__all__ = ["StepCost", "Trace", "TraceStore", "new_trace_id", "format_trace", "now_iso", "TRACE_SCHEMA"]
+__all__ = ["StepCost", "Trace", "TraceStore", "new_trace_id", "format_trace", "now_iso", "TRACE_SCHEMA", "FEEDBACK_RATINGS"]
 
 
 class StepCost(BaseModel):
@@ -71,10 +72,34 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-TRACE_SCHEMA = 1
-"""The traces table's schema number (SQLite's user_version); a file of a newer one is refused, never misread. A trace's
+TRACE_SCHEMA = 2
+"""The traces file's schema number (SQLite's user_version); a file of a newer one is refused, never misread. A trace's
 fields live in its JSON ``body``: a field added with a default (``invented_citations``) reads older bodies as they are
-and changes no table, so it is not a schema change."""
+and changes no table, so it is not a schema change. 2 added the feedback table (``_migrate_2``)."""
+
+FEEDBACK_RATINGS = ("helpful", "not_helpful")
+"""What a reader may say of an answer."""
+
+
+def _migrate_1(db) -> None:
+    """The traces table (schema 1 is the first numbered one: an unnumbered file of this table is schema 1)."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS traces (trace_id TEXT PRIMARY KEY, created TEXT NOT NULL, token TEXT NOT NULL, "
+        "shelves TEXT NOT NULL, question TEXT NOT NULL, label TEXT NOT NULL, body TEXT NOT NULL)"
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS traces_created ON traces(created)")
+
+
+def _migrate_2(db) -> None:
+    """Readers' feedback on answers, kept with their traces (pruned with them)."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS feedback (id INTEGER PRIMARY KEY, trace_id TEXT NOT NULL, created TEXT NOT NULL, "
+        "token TEXT NOT NULL, rating TEXT NOT NULL, comment TEXT NOT NULL)"
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS feedback_trace ON feedback(trace_id)")
+
+
+_MIGRATIONS = [_migrate_1, _migrate_2]
 
 
 class TraceStore:
@@ -92,12 +117,10 @@ class TraceStore:
         if version > TRACE_SCHEMA:
             raise ShelfwiseError(f"{self.path} was written by a newer shelfwise (trace schema {version}); upgrade shelfwise "
                                  "or point api.trace_db at another file")
-        with self.db:  # schema 1 is the first numbered one: an unnumbered file of schema 1's table is schema 1
-            self.db.execute(
-                "CREATE TABLE IF NOT EXISTS traces (trace_id TEXT PRIMARY KEY, created TEXT NOT NULL, token TEXT NOT NULL, "
-                "shelves TEXT NOT NULL, question TEXT NOT NULL, label TEXT NOT NULL, body TEXT NOT NULL)"
-            )
-            self.db.execute("CREATE INDEX IF NOT EXISTS traces_created ON traces(created)")
+        with self.db:
+            for number, migrate in enumerate(_MIGRATIONS, start=1):
+                if version < number:  # each step's tables are created IF NOT EXISTS: an unnumbered file of schema 1 passes
+                    migrate(self.db)
             self.db.execute(f"PRAGMA user_version = {TRACE_SCHEMA}")
         self.prune()
 
@@ -107,6 +130,7 @@ class TraceStore:
             return 0
         cutoff = (datetime.now(timezone.utc) - timedelta(days=self.retention_days)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
         with self._lock, self.db:
+            self.db.execute("DELETE FROM feedback WHERE trace_id IN (SELECT trace_id FROM traces WHERE created < ?)", (cutoff,))
             return self.db.execute("DELETE FROM traces WHERE created < ?", (cutoff,)).rowcount
 
     def put(self, trace: Trace) -> None:
@@ -136,6 +160,23 @@ class TraceStore:
         with self._lock:
             row = self.db.execute("SELECT shelves FROM traces WHERE trace_id = ?", (trace_id,)).fetchone()
         return json.loads(row[0]) if row else None
+
+    def add_feedback(self, trace_id: str, token: str, rating: str, comment: str = "") -> dict:
+        """Keep a reader's ``rating`` (one of FEEDBACK_RATINGS) and ``comment`` on the answer ``trace_id``; returns it as stored."""
+        if rating not in FEEDBACK_RATINGS:
+            raise ValueError(f"rating {rating!r} is not one of {', '.join(FEEDBACK_RATINGS)}")
+        entry = {"trace_id": trace_id, "created": now_iso(), "token": token, "rating": rating, "comment": comment}
+        with self._lock, self.db:
+            self.db.execute("INSERT INTO feedback (trace_id, created, token, rating, comment) VALUES (?,?,?,?,?)",
+                            tuple(entry.values()))
+        return entry
+
+    def feedback(self, trace_id: str) -> list[dict]:
+        """Every feedback given on the answer ``trace_id``, oldest first."""
+        with self._lock:
+            rows = self.db.execute("SELECT created, token, rating, comment FROM feedback WHERE trace_id = ? ORDER BY id",
+                                   (trace_id,)).fetchall()
+        return [{"created": c, "token": t, "rating": r, "comment": m} for c, t, r, m in rows]
 
     def close(self) -> None:
         self.db.close()

@@ -203,6 +203,7 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
         store.set_meta("shelf_name", report.shelf)
         store.set_meta("shelf_title", config.title or report.shelf)
         store.set_meta("shelf_description", config.description)
+        store.set_meta("shelf_examples", json.dumps(config.examples, ensure_ascii=False))
         refused: list[Refused] = []
         sources = discover(shelf_dir, config, refused, allow_outside=settings.compile.follow_symlinks_outside)
         existing = {row["path"]: row for row in store.documents()}

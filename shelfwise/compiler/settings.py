@@ -235,6 +235,8 @@ class ShelfConfig(_Strict):
     exclude: list[str] = Field(default_factory=list, description="Glob patterns of files to leave out.")
     documents: list[DocumentDecl] = Field(default_factory=list, description="Per-document declarations (id, title).")
     options: ShelfOptions = Field(default_factory=ShelfOptions, description="Per-shelf options.")
+    examples: list[str] = Field(default_factory=list, max_length=8, description="Example questions the site's ask widget "
+                                                                                "offers before the first question (at most 8).")
 
 
 def _problems(exc: ValidationError) -> list[str]:

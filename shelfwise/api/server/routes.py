@@ -1,4 +1,4 @@
-"""HTTP routes: ask, search, sections, answers (traces) and health. Handlers stay thin: authorise, call one function.
+"""HTTP routes: ask, search, sections, answers (traces and their feedback) and health. Handlers stay thin: authorise, call one function.
 
 Every route that reads shelf data goes through ``authenticate`` (a guard, so it
 runs before the body is read) and then names the shelves it reads to
@@ -21,8 +21,9 @@ from litestar.params import FromQuery, JSONBody, PathParameter, QueryParameter
 from shelfwise.api.server.asking import ask_as, check_served
 from shelfwise.api.cite_links import server_links, with_urls
 from shelfwise.api.errors import Forbidden, NotFound
-from shelfwise.api.schemas import AskRequest, AskResponse, HealthResponse, SearchHitOut, SearchResponse, SectionResponse
-from shelfwise.api.server.hygiene import check_json_depth, error_responses
+from shelfwise.api.schemas import (AskRequest, AskResponse, FeedbackRequest, FeedbackResponse, HealthResponse, SearchHitOut,
+                                   SearchResponse, SectionResponse)
+from shelfwise.api.server.hygiene import check_json_depth, clean_text, error_responses
 from shelfwise.api.server.inert_answer import inert_markdown
 from shelfwise.api.server.security import Principal, client_address, resolve_principal
 from shelfwise.compiler import __version__
@@ -136,13 +137,31 @@ def answer_trace(
     trace_id: Annotated[str, PathParameter(pattern=r"^a[0-9a-f]{20}$", description="An answer's trace id: 'a' and 20 hex digits.")],
 ) -> dict:
     traces = request.app.state.traces
-    shelves = traces.shelves_of(trace_id)
+    _check_trace(request, trace_id)
+    return {**traces.get(trace_id).model_dump(), "feedback": traces.feedback(trace_id)}
+
+
+def _check_trace(request: Request, trace_id: str) -> None:
+    """NotFound for an unknown answer, Forbidden when the caller's token does not grant every shelf it read."""
+    shelves = request.app.state.traces.shelves_of(trace_id)
     principal = _principal(request)
     if shelves is None:
         raise NotFound(f"no answer with trace id '{trace_id}'; the id is the trace_id field of an /api/ask answer")
     if any(name not in principal.shelves for name in shelves):
         raise Forbidden(f"the token '{principal.name}' does not grant the shelves answer '{trace_id}' read; use the token that asked it")
-    return traces.get(trace_id).model_dump()
+
+
+@post("/api/answers/{trace_id:str}/feedback", status_code=201, guards=[authenticate], sync_to_thread=True, security=TOKEN_REQUIRED,
+      summary="Say whether an answer helped (kept with its trace)", before_request=check_json_depth,
+      responses=error_responses(400, 401, 403, 404, 429))
+def answer_feedback(
+    request: Request,
+    trace_id: Annotated[str, PathParameter(pattern=r"^a[0-9a-f]{20}$", description="An answer's trace id: 'a' and 20 hex digits.")],
+    data: JSONBody[FeedbackRequest],
+) -> FeedbackResponse:
+    _check_trace(request, trace_id)
+    entry = request.app.state.traces.add_feedback(trace_id, _principal(request).name, data.rating, clean_text(data.comment))
+    return FeedbackResponse(**entry)
 
 
 @get("/api/health", guards=[authenticate], opt={"auth": "optional"}, sync_to_thread=False, security=TOKEN_OPTIONAL,
@@ -156,4 +175,4 @@ def health(request: Request) -> HealthResponse:
     return HealthResponse(status="ok", version=__version__, shelves=granted, sites=sites)
 
 
-ROUTES = [ask, search, section, answer_trace, health]
+ROUTES = [ask, search, section, answer_trace, answer_feedback, health]

@@ -8,7 +8,9 @@ acronym and its aligned expansion counted as one. A dossier is named by the
 defined term when a document defines it, else by the phrase used most often. The dossier quotes what each document
 says about it (definitions first, then rules), each quote with its section id,
 and lists where the documents may disagree (contradicts_candidate links between
-its quotes). Composed by code from the ledger: verbatim, no model.
+its quotes). Revisions of one document (joined by supersedes links) count as one work: a topic only they share
+is a change between revisions (the "What changed" page), not a cross-document topic, and a candidate conflict
+between two revisions is a supersession, not a disagreement. Composed by code from the ledger: verbatim, no model.
 """
 
 from __future__ import annotations
@@ -60,6 +62,22 @@ def _topic_name(key: str, items: list[tuple[str, str, Assertion, str]], headings
     return name
 
 
+def _works(links: list[Link]) -> dict[str, str]:
+    """Document id -> its work: the first (by id) of the documents its supersedes links join it to."""
+    parent: dict[str, str] = {}
+
+    def find(doc: str) -> str:
+        while parent.get(doc, doc) != doc:
+            doc = parent[doc]
+        return doc
+
+    for link in sorted(links, key=lambda l: l.id):
+        if link.kind == "supersedes" and link.dst_doc and link.src_doc != link.dst_doc:
+            a, b = sorted((find(link.src_doc), find(link.dst_doc)))
+            parent[b] = a
+    return {doc: find(doc) for doc in parent}
+
+
 def build_dossiers(index: ShelfIndex, assertions: list[tuple[str, str, Assertion]], links: list[Link],
                    aliases: list[Alias]) -> dict[str, dict]:
     """Dossiers keyed by topic, for topics that at least two volumes define or rule on."""
@@ -74,13 +92,15 @@ def build_dossiers(index: ShelfIndex, assertions: list[tuple[str, str, Assertion
         key = topic_key(phrase, expansions)
         if key:
             entries[key].append((doc_id, section_id, assertion, expansions.get(phrase, phrase)))
+    works = _works(links)
     ranked = []
     for key, items in entries.items():
         groups = {index.docs[d].group for d, _, _, _ in items if d in index.docs}
-        if len(groups) >= 2:
+        if len(groups) >= 2 and len({works.get(d, d) for d, _, _, _ in items}) >= 2:
             ranked.append((-len(groups), -len(items), key))
     ranked.sort()
-    conflicts = [l for l in links if l.kind == "contradicts_candidate"]
+    conflicts = [l for l in links if l.kind == "contradicts_candidate"
+                 and works.get(l.src_doc, l.src_doc) != works.get(l.dst_doc or "", l.dst_doc)]
     dossiers = {}
     for _, _, key in ranked[:MAX_TOPICS]:
         items = sorted(entries[key], key=lambda e: (index.docs[e[0]].path, e[2].kind != "definition"))

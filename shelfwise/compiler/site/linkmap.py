@@ -68,7 +68,7 @@ def link_map_svg(documents: list[dict], links: list[dict], names: dict[str, str]
         place[doc["doc_id"]] = (cx + RADIUS * math.cos(angle), cy + RADIUS * math.sin(angle), angle)
     kinds = _kinds(pairs)
     out = [f'<svg class="sw-linkmap-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-           f'role="img" aria-labelledby="sw-linkmap-title"><title id="sw-linkmap-title">How the documents link: '
+           f'role="group" aria-labelledby="sw-linkmap-title"><title id="sw-linkmap-title">How the documents link: '
            f'{len(linked)} documents, {len(pairs)} linked pairs</title>', "<defs>"]
     for kind in kinds:
         colour = KIND_COLOURS.get(kind, "#455a64")
@@ -107,10 +107,12 @@ def link_map_svg(documents: list[dict], links: list[dict], names: dict[str, str]
         anchor = "start" if math.cos(angle) > 0.2 else "end" if math.cos(angle) < -0.2 else "middle"
         lx = x + math.cos(angle) * (NODE_R + 6)
         ly = y + math.sin(angle) * (NODE_R + 8) + (4 if anchor != "middle" else (12 if math.sin(angle) > 0 else -4))
-        out.append(f'<a class="sw-node" href="documents/{doc["doc_id"]}.html" aria-label="{_e(doc["title"])}">'
+        shown = _label(names[doc["doc_id"]])  # the node's accessible name starts with the words it shows (WCAG 2.5.3)
+        name = doc["title"] if shown in doc["title"] else f"{shown}: {doc['title']}"
+        out.append(f'<a class="sw-node" href="documents/{doc["doc_id"]}.html" aria-label="{_e(name)}">'
                    f'<title>{_e(doc["title"])}</title>'
                    f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{NODE_R}" fill="#3f51b5" stroke="#fff" stroke-width="2"/>'
-                   f'<text x="{lx:.1f}" y="{ly:.1f}" text-anchor="{anchor}" font-size="13">{_e(_label(names[doc["doc_id"]]))}</text></a>')
+                   f'<text x="{lx:.1f}" y="{ly:.1f}" text-anchor="{anchor}" font-size="13">{_e(shown)}</text></a>')
     out.append("</svg>")
     return "".join(out)
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
 from pydantic import BaseModel, Field
 
-from shelfwise.compiler.site.change_pages import change_pages, pages_by_document
+from shelfwise.compiler.site.change_pages import change_pages, marked, pages_by_document
 from shelfwise.compiler.errors import SiteError
 from shelfwise.compiler.site.inert import Md, alias_anchors, code_block, escape_inline, finalize, heading, link, table
 from shelfwise.compiler.site.linkmap import link_map_html
@@ -80,7 +80,7 @@ def _environment(templates_dir: Path | None) -> tuple[Environment, str]:
     env.globals.update(table=table, heading=heading, code_block=code_block, text=escape_inline)
     env.filters["fromjson"] = json.loads
     env.filters.update(plural=lambda word, n=2: plural(word, n), quantity=lambda n, word: count(n, word),
-                       relation=relation_words, page_count=page_count)
+                       relation=relation_words, page_count=page_count, marked=marked)
     env.globals.update(reader_label=reader_label)
     digest = hashlib.sha256(str(PAGE_EPOCH).encode())
     for name in sorted({p.name for d in dirs for p in d.glob("*.md.j2")}):
@@ -296,7 +296,8 @@ def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_di
     sections_map = {"shelf": data.shelf, "documents": {d: [data.short_names[d], t] for d, t in sorted(data.titles.items())},
                     "sections": {
         sid: [page_url(doc_id, sid), data.titles.get(doc_id, doc_id) + ("" if not heading_text or heading_text == data.titles.get(doc_id) else f" › {heading_text}"), doc_id]
-        for sid, (doc_id, heading_text) in sorted(data.labels.items()) if doc_id in data.titles}}
+        for sid, (doc_id, heading_text) in sorted(data.labels.items()) if doc_id in data.titles},
+                    "examples": json.loads(store.get_meta("shelf_examples") or "[]")}
     for alias in store.section_aliases():  # an answer or link citing a renamed section's old id still finds its page
         if alias.new_id in sections_map["sections"] and alias.old_id not in sections_map["sections"]:
             sections_map["sections"][alias.old_id] = sections_map["sections"][alias.new_id]

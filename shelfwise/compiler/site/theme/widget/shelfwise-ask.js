@@ -11,14 +11,21 @@
  * data-site      the shelf's site root (default: two folders above this script)
  * data-timeout   milliseconds to wait for an answer (default 60000)
  *
- * Answer contract: {answer_markdown, sentences: [{text, citations: [section_id], kind}], not_covered: [str],
- * label: "complete"|"partial"|"conditional"|"not_in_documents", sources: [{section_id, doc_id, title}],
- * trace_id}. Each citation shows the cited document's short name (a sentence's own "source"/"document"
- * field when the API gives one, else its sources entry, else the site's assets/shelfwise/sections.json:
- * section id -> [page URL#anchor, label, doc id], documents: doc id -> [short name, title]). Rows of a
- * table (kind table_header/table_row) are shown as a table, and a row's citation lands on the row's
- * anchor (#<section id>-r<n>) when the cited page has it. The conversation is kept in sessionStorage
- * (per shelf and site), so it survives following a citation; a follow-up sends the earlier turns as
+ * Answer contract: {answer_markdown, sentences: [{text, citations: [section_id], kind, source, cells}], not_covered: [str],
+ * label: "complete"|"partial"|"conditional"|"not_in_documents", sources: [{section_id, doc_id, title}], warnings: [str],
+ * trace_id}. The answer shown is the API's answer_markdown, every line of it: the premise's correction, each block's
+ * document ("QM-001 Rev C (superseded by Rev D) said:"), each table under its own header, the "Shown: k of n"
+ * notes and the gaps; the warnings above it. Its Markdown is read as the answer writer writes it (paragraphs, **marks**,
+ * `code`, lists, numbered steps, tables, ### headings, fenced code); nothing in it is interpreted as HTML. Each
+ * citation [section id] becomes a chip naming the cited section's own document (its sources entry's doc id, else the
+ * site's assets/shelfwise/sections.json: section id -> [page URL#anchor, label, doc id], documents: doc id ->
+ * [short name, title]), and a document table's row citation lands on the row's anchor (#<section id>-r<n>) when the
+ * cited page has it. An answer without Markdown (an older endpoint) is shown from its sentences. While an answer is
+ * on its way, Stop aborts the request (the API answers whole: every sentence is checked before any is shown, so
+ * there is nothing partial to stream). Each answer has Copy (its Markdown) and Helpful / Not helpful, sent to
+ * {endpoint}/api/answers/{trace_id}/feedback and kept with the answer's trace. Before the first question the
+ * panel offers the shelf's example questions (shelf.toml "examples", in sections.json). The conversation is kept in
+ * sessionStorage (per shelf and site), so it survives following a citation; a follow-up sends the earlier turns as
  * "history". When the endpoint cannot be reached or fails, the widget searches the site's
  * search/search_index.json instead, naming each hit's document.
  * Server and document text is only ever set with textContent: it is shown, never interpreted.
@@ -100,15 +107,21 @@
   var input = el("input", { id: "sw-ask-input", class: "sw-ask-input", type: "text", autocomplete: "off", enterkeyhint: "send",
                             placeholder: "Type a question, press Enter" });
   var submit = el("button", { type: "submit", class: "sw-ask-submit" }, "Ask");
+  var stop = el("button", { type: "button", class: "sw-ask-stop" }, "Stop");
+  stop.hidden = true;
+  var examples = el("div", { class: "sw-ask-examples" });
+  examples.hidden = true;
   var reset = el("button", { type: "button", class: "sw-ask-reset" }, "New conversation");
   var close = el("button", { type: "button", class: "sw-ask-close", "aria-label": "Close the Ask panel" }, "\u00d7");
   var status = el("p", { id: "sw-ask-status", class: "sw-ask-status", role: "status", "aria-live": "polite" });
   form.appendChild(label);
   form.appendChild(input);
   form.appendChild(submit);
+  form.appendChild(stop);
   panel.appendChild(close);
   panel.appendChild(title);
   panel.appendChild(reset);
+  panel.appendChild(examples);
   panel.appendChild(conversation);
   panel.appendChild(status);
   panel.appendChild(form);
@@ -136,9 +149,26 @@
                               : "Ask a question about " + (cfg.shelf || "this site");
     input.placeholder = asked ? "A follow-up question, press Enter" : "Type a question, press Enter";
     reset.hidden = !asked;
+    examples.hidden = asked || !examples.childNodes.length;
   }
   toggle.addEventListener("click", function () { if (panel.hidden) { open(); } else { shut(); } });
   close.addEventListener("click", shut);
+  function showExamples(map) {
+    // the shelf's example questions (shelf.toml "examples"), offered until the first question
+    var list = (Array.isArray(map.examples) ? map.examples : []).filter(function (q) { return typeof q === "string" && q.trim(); });
+    examples.textContent = "";
+    if (!list.length) { return; }
+    examples.appendChild(el("p", { id: "sw-ask-examples-title", class: "sw-ask-heading" }, "Example questions"));
+    var ul = el("ul", { "aria-labelledby": "sw-ask-examples-title" });
+    list.slice(0, 8).forEach(function (question) {
+      var li = el("li"), button = el("button", { type: "button", class: "sw-ask-example" }, question);
+      button.addEventListener("click", function () { if (!asking) { ask(question); } });
+      li.appendChild(button);
+      ul.appendChild(li);
+    });
+    examples.appendChild(ul);
+    followUpMode();
+  }
   reset.addEventListener("click", function () {
     state.turns = [];
     save();
@@ -192,12 +222,23 @@
     followUpMode();
   }
 
+  var asking = null;  // the AbortController of the request on its way
+  stop.addEventListener("click", function () { if (asking) { asking.stopped = true; asking.abort(); } });
+  function busy(controller) {
+    asking = controller;
+    stop.hidden = !controller;
+    submit.disabled = !!controller;
+    if (!controller && document.activeElement === stop) { input.focus(); }
+  }
+
   function ask(question) {
     if (!cfg.endpoint) {
       return fallback(question, "This site has no answering service configured; showing search results.");
     }
-    status.textContent = "Asking\u2026";
+    if (asking) { return Promise.resolve(); }
+    status.textContent = "Asking\u2026 (Stop cancels)";
     var controller = new AbortController();
+    busy(controller);
     var timer = setTimeout(function () { controller.abort(); }, cfg.timeout);
     var headers = { "Content-Type": "application/json", "Accept": "application/json" };
     if (cfg.token) { headers.Authorization = "Bearer " + cfg.token; }
@@ -209,12 +250,19 @@
       return response.json();
     }).then(function (answer) {
       clearTimeout(timer);
+      busy(null);
       if (!answer || typeof answer !== "object") { throw new Error("its reply was not an answer"); }
       var turn = { question: question, answer: slim(answer) };
       keep(turn);
       return showTurn(turn, true);
     }).catch(function (error) {
       clearTimeout(timer);
+      busy(null);
+      if (controller.stopped) {
+        status.textContent = "Stopped: no answer to \u201c" + question + "\u201d was shown.";
+        input.value = input.value || question;
+        return;
+      }
       var why = error && error.name === "AbortError" ? "it did not answer in time" : (error && error.message) || "unreachable";
       return fallback(question, "The answering service could not be reached (" + why + "); showing site search results instead.");
     });
@@ -223,7 +271,7 @@
   function slim(answer) {
     // what the widget shows and sends back, no more (sessionStorage is small)
     return { answer_markdown: answer.answer_markdown, sentences: answer.sentences, not_covered: answer.not_covered,
-             label: answer.label, trace_id: answer.trace_id, sources: answer.sources,
+             label: answer.label, trace_id: answer.trace_id, sources: answer.sources, warnings: answer.warnings,
              resolved_question: answer.resolved_question };
   }
 
@@ -232,10 +280,8 @@
     return fetchJson("assets/shelfwise/sections.json").then(function (map) { return map || {}; }, function () { return {}; });
   }
 
-  function documentName(sentence, id, answer, map) {
-    var own = sentence && (sentence.source || sentence.document);
-    if (own && typeof own === "object") { own = own.short_name || own.title || own.doc_id; }
-    if (own) { return String(own); }
+  function documentName(id, answer, map) {
+    // the cited section's own document: its sources entry, else the site's map (never the sentence's first source)
     var docs = map.documents || {}, entry = (map.sections || {})[id];
     var source = (Array.isArray(answer.sources) ? answer.sources : []).filter(function (s) { return s && s.section_id === id; })[0];
     var docId = (source && source.doc_id) || (entry && entry[2]);
@@ -243,24 +289,23 @@
     return (source && source.title) || "";
   }
 
+  function chip(id, answer, map, numbers) {
+    // "[n] QM-001 Rev D": its accessible name is its text; the section it opens is its title
+    if (!(id in numbers)) { numbers[id] = Object.keys(numbers).length + 1; }
+    var entry = (map.sections || {})[id];
+    var href = entry ? siteUrl(entry[0]) : null;
+    var name = documentName(id, answer, map);
+    if (href) { return el("a", { href: href, class: "sw-ask-cite", title: entry[1] }, "[" + numbers[id] + "]" + (name ? " " + name : "")); }
+    return el("span", { class: "sw-ask-cite", title: "section " + id }, "[" + id + "]" + (name ? " " + name : ""));
+  }
+
   function citationLinks(sentence, answer, map, numbers, rowCites) {
     var ids = Array.isArray(sentence && sentence.citations) ? sentence.citations : [];
-    var sections = map.sections || {};
     var span = el("span", { class: "sw-ask-cites" });
     ids.forEach(function (id) {
-      id = String(id);
-      if (!(id in numbers)) { numbers[id] = Object.keys(numbers).length + 1; }
-      var entry = sections[id];
-      var href = entry ? siteUrl(entry[0]) : null;
-      var name = documentName(sentence, id, answer, map);
-      var text = "[" + numbers[id] + "]" + (name ? " " + name : "");
-      var node;
-      if (href) {
-        node = el("a", { href: href, class: "sw-ask-cite", title: entry[1],
-                         "aria-label": "Source " + numbers[id] + ": " + entry[1] }, text);
-        if (sentence.kind === "table_row") { rowCites.push({ node: node, id: id, text: sentence.text, url: href }); }
-      } else {
-        node = el("span", { class: "sw-ask-cite", title: "section " + id }, "[" + id + "]" + (name ? " " + name : ""));
+      var node = chip(String(id), answer, map, numbers);
+      if (sentence.kind === "table_row" && node.tagName === "A") {
+        rowCites.push({ node: node, id: String(id), text: sentence.text, url: node.getAttribute("href") });
       }
       span.appendChild(document.createTextNode(" "));
       span.appendChild(node);
@@ -289,7 +334,7 @@
   function tableOf(rows, answer, map, numbers, rowCites) {
     var wrap = el("div", { class: "sw-ask-tablewrap", role: "region", "aria-label": "Table from the documents", tabindex: "0" });
     var table = el("table", { class: "sw-ask-table" });
-    var header = rows.filter(function (r) { return r.kind === "table_header"; })[0];
+    var header = rows[0].kind === "table_header" ? rows[0] : null;  // the caller starts a new table at each header
     var body = rows.filter(function (r) { return r.kind !== "table_header"; });
     var width = rows.reduce(function (w, r) { return Math.max(w, cells(r).length); }, 0);
     if (header) {
@@ -346,65 +391,249 @@
       if (resolved && resolved.trim().toLowerCase() !== turn.question.trim().toLowerCase()) {
         item.appendChild(el("p", { class: "sw-ask-resolved" }, "Read as: " + resolved));  // a follow-up, filled in
       }
-      if (turn.answer) { renderAnswer(item, turn.answer, map, announce); }
+      if (turn.answer) { renderAnswer(item, turn, map, announce); }
       else { renderHits(item, turn, map); }
       conversation.appendChild(item);
       if (announce) { item.scrollIntoView({ block: "nearest" }); }
     });
   }
 
-  function renderAnswer(item, answer, map, announce) {
-    var labels = { complete: "Complete answer", partial: "Partial answer", conditional: "Conditional answer",
-                   not_in_documents: "Not in the documents" };
-    var results = el("div", { class: "sw-ask-results" });
-    results.appendChild(el("p", { class: "sw-ask-label-" + (labels[answer.label] ? answer.label : "unknown") },
-                           labels[answer.label] || "Answer"));
-    var numbers = {}, rowCites = [];
+  // --- the answer's Markdown, read as the answer writer writes it; every piece of text set with textContent ---------
+  var CITE = /`([^`\n]+)`|\[(s[0-9a-z]{11})\]/g;
+  function inline(parent, text, ctx) {
+    // a leading **mark** (the answer writer's own: a document's name, "Contrary to what the question assumes, ..."),
+    // `code` and [section id] citations; everything else is literal text (a quoted "**" stays as it is)
+    var lead = text.match(/^\*\*(.+?)\*\*/), last = 0, match;
+    if (lead) { parent.appendChild(el("strong", { class: "sw-ask-mark" }, lead[1])); text = text.slice(lead[0].length); }
+    CITE.lastIndex = 0;
+    while ((match = CITE.exec(text)) !== null) {
+      parent.appendChild(document.createTextNode(text.slice(last, match.index)));
+      if (match[1] !== undefined) { parent.appendChild(el("code", {}, match[1])); }
+      else { parent.appendChild(chip(match[2], ctx.answer, ctx.map, ctx.numbers)); }
+      last = CITE.lastIndex;
+    }
+    parent.appendChild(document.createTextNode(text.slice(last)));
+    return parent;
+  }
+
+  function rowCells(line) {
+    // "| a | b \| c |" -> ["a", "b | c"]: the cells between unescaped pipes
+    var cells = [], current = "", text = line.trim();
+    for (var i = 0; i < text.length; i++) {
+      if (text[i] === "\\" && text[i + 1] === "|") { current += "|"; i++; }
+      else if (text[i] === "|") { cells.push(current.trim()); current = ""; }
+      else { current += text[i]; }
+    }
+    cells.push(current.trim());
+    return cells.slice(text[0] === "|" ? 1 : 0, text[text.length - 1] === "|" && !/\\\|$/.test(text) ? -1 : undefined);
+  }
+
+  var RULE = /^\|?(\s*:?-{3,}:?\s*\|)+\s*(:?-{3,}:?\s*)?$/;
+  function tableStart(lines, i) { return /^\|/.test(lines[i]) && i + 1 < lines.length && RULE.test(lines[i + 1]); }
+  function blockStart(lines, i) {
+    var line = lines[i];
+    return /^(`{3,}|#{1,6} |- |\d{1,3}\. )/.test(line) || tableStart(lines, i);
+  }
+
+  function mdTable(head, rows, ctx) {
+    var sourceAt = head.length - 1 >= 0 && head[head.length - 1] === "Source" ? head.length - 1 : -1;
+    var wrap = el("div", { class: "sw-ask-tablewrap", role: "region", tabindex: "0",
+                           "aria-label": "Table: " + head.filter(function (c, n) { return n !== sourceAt; }).slice(0, 3).join(", ") });
+    var table = el("table", { class: "sw-ask-table" }), thead = el("thead"), tr = el("tr");
+    head.forEach(function (c) { tr.appendChild(cell("th", { scope: "col" }, c)); });
+    thead.appendChild(tr);
+    table.appendChild(thead);
+    var tbody = el("tbody");
+    rows.forEach(function (values) {
+      var row = el("tr", { class: "sw-ask-row" });
+      var text = values.filter(function (v, n) { return n !== sourceAt; }).join(" | ");
+      for (var n = 0; n < head.length; n++) {
+        var value = values[n] || "", tag = n === 0 ? "th" : "td", attrs = n === 0 ? { scope: "row" } : {};
+        if (n === sourceAt) {
+          // the row's source: its chips, which name the document, and each lands on the row in its page
+          var td = el("td", { class: "sw-ask-rowcite" });
+          var ids = value.match(/\[s[0-9a-z]{11}\]/g) || [];
+          if (!ids.length) { td.textContent = value; }
+          ids.forEach(function (ref) {
+            var node = chip(ref.slice(1, -1), ctx.answer, ctx.map, ctx.numbers);
+            if (node.tagName === "A") { ctx.rowCites.push({ node: node, id: ref.slice(1, -1), text: text, url: node.getAttribute("href") }); }
+            td.appendChild(document.createTextNode(" "));
+            td.appendChild(node);
+          });
+          row.appendChild(td);
+        } else if (/\[s[0-9a-z]{11}\]|^\*\*|`/.test(value)) {
+          row.appendChild(inline(el(tag, attrs), value, ctx));
+        } else {
+          row.appendChild(cell(tag, attrs, value));
+        }
+      }
+      tbody.appendChild(row);
+    });
+    table.appendChild(tbody);
+    wrap.appendChild(table);
+    return wrap;
+  }
+
+  function mdParagraph(text, ctx) {
+    var gap = (ctx.answer.not_covered || []).indexOf(text) >= 0;
+    var italic = text.match(/^_(.+)_$/) || text.match(/^\*([^*].*[^*])\*$/);
+    var kind = gap ? "sw-ask-gap" : /\[s[0-9a-z]{11}\]/.test(text) ? "sw-ask-sentence" : "sw-ask-note";
+    var lead = text.match(/^\*\*(.+?)\*\*/);
+    if (lead && /\(superseded by /.test(lead[1])) { kind += " sw-ask-superseded"; }
+    var p = el("p", { class: kind });
+    if (italic) { p.appendChild(inline(el("em"), italic[1], ctx)); return p; }
+    return inline(p, text, ctx);
+  }
+
+  function renderMarkdown(markdown, ctx) {
+    var lines = String(markdown).split("\n"), body = el("div", { class: "sw-ask-answer" }), i = 0;
+    while (i < lines.length) {
+      var line = lines[i], fence = line.match(/^(`{3,})/);
+      if (!line.trim()) { i++; continue; }
+      if (fence) {  // a code block the sentence before it introduces, as its document has it
+        var code = [];
+        for (i++; i < lines.length && lines[i] !== fence[1]; i++) { code.push(lines[i]); }
+        i++;
+        body.appendChild(el("pre", { class: "sw-ask-code" }, code.join("\n")));
+      } else if (/^#{1,6} /.test(line)) {
+        body.appendChild(inline(el("h3", { class: "sw-ask-subhead" }), line.replace(/^#+ /, ""), ctx));
+        i++;
+      } else if (tableStart(lines, i)) {  // each table under its own header
+        var head = rowCells(line), rows = [];
+        for (i += 2; i < lines.length && /^\|/.test(lines[i]); i++) { rows.push(rowCells(lines[i])); }
+        body.appendChild(mdTable(head, rows, ctx));
+      } else if (/^(- |\d{1,3}\. )/.test(line)) {
+        var numbered = /^\d/.test(line), list = el(numbered ? "ol" : "ul", { class: "sw-ask-list" });
+        body.appendChild(list);
+        for (; i < lines.length && (numbered ? /^\d{1,3}\. / : /^- /).test(lines[i]); i++) {
+          var number = lines[i].match(/^(\d{1,3})\. /);
+          var li = el("li", number ? { value: number[1], class: "sw-ask-sentence" } : { class: "sw-ask-sentence" });
+          list.appendChild(inline(li, lines[i].replace(/^(- |\d{1,3}\. )/, ""), ctx));
+        }
+      } else {
+        var para = [];
+        for (; i < lines.length && lines[i].trim() && (!para.length || !blockStart(lines, i)); i++) { para.push(lines[i].trim()); }
+        body.appendChild(mdParagraph(para.join(" "), ctx));
+      }
+    }
+    return body;
+  }
+
+  function renderSentences(answer, ctx) {
+    // an answer without Markdown: its sentences, each table (from its header on) as its own table
     var sentences = Array.isArray(answer.sentences) ? answer.sentences.filter(function (s) { return s && typeof s === "object"; }) : [];
     var body = el("div", { class: "sw-ask-answer" });
     for (var i = 0; i < sentences.length; i++) {
       var sentence = sentences[i];
       if (sentence.kind === "table_header" || sentence.kind === "table_row") {
-        var rows = [];
-        while (i < sentences.length && (sentences[i].kind === "table_header" || sentences[i].kind === "table_row")) { rows.push(sentences[i]); i++; }
-        i--;
-        body.appendChild(tableOf(rows, answer, map, numbers, rowCites));
+        var rows = [sentences[i]];
+        while (i + 1 < sentences.length && sentences[i + 1].kind === "table_row") { rows.push(sentences[++i]); }
+        body.appendChild(tableOf(rows, answer, ctx.map, ctx.numbers, ctx.rowCites));
         continue;
       }
-      var p = sentence.kind === "code"  // a code block the sentence before it introduces, as its document has it
+      var p = sentence.kind === "code"
         ? el("pre", { class: "sw-ask-code" }, sentence.text)
         : el("p", { class: "sw-ask-sentence" + (sentence.kind === "step" || sentence.kind === "list_item" ? " sw-ask-item" : "") },
              sentence.text);
-      if (sentence.kind !== "code") { p.appendChild(citationLinks(sentence, answer, map, numbers, rowCites)); }
+      if (sentence.kind !== "code") { p.appendChild(citationLinks(sentence, answer, ctx.map, ctx.numbers, ctx.rowCites)); }
       body.appendChild(p);
     }
-    if (!sentences.length && answer.answer_markdown) {
-      body.appendChild(el("p", { class: "sw-ask-plain" }, answer.answer_markdown));
-    }
-    results.appendChild(body);
     var gaps = Array.isArray(answer.not_covered) ? answer.not_covered : [];
-    if (gaps.length) {
-      results.appendChild(el("p", { class: "sw-ask-heading" }, "Not covered by the documents"));
-      var list = el("ul", { class: "sw-ask-gaps" });
-      gaps.forEach(function (line) { list.appendChild(el("li", {}, line)); });
-      results.appendChild(list);
+    gaps.forEach(function (line) { body.appendChild(el("p", { class: "sw-ask-gap" }, line)); });
+    return body;
+  }
+
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) { return navigator.clipboard.writeText(text); }
+    return new Promise(function (resolve, reject) {  // a page served over plain http from another host
+      var area = el("textarea", { readonly: "", "aria-hidden": "true", style: "position:fixed;left:-9999px" });
+      area.value = text;
+      document.body.appendChild(area);
+      area.select();
+      var done = document.execCommand("copy");
+      document.body.removeChild(area);
+      if (done) { resolve(); } else { reject(new Error("copy refused")); }
+    });
+  }
+
+  function sendFeedback(turn, rating, buttons) {
+    var headers = { "Content-Type": "application/json", "Accept": "application/json" };
+    if (cfg.token) { headers.Authorization = "Bearer " + cfg.token; }
+    status.textContent = "Sending your feedback\u2026";
+    return fetch(cfg.endpoint + "/api/answers/" + encodeURIComponent(turn.answer.trace_id) + "/feedback", {
+      method: "POST", headers: headers, body: JSON.stringify({ rating: rating })
+    }).then(function (response) {
+      if (!response.ok) { throw new Error("HTTP " + response.status); }
+      turn.feedback = rating;
+      save();
+      buttons.forEach(function (b) { b.setAttribute("aria-pressed", String(b.getAttribute("data-rating") === rating)); });
+      status.textContent = "Thank you: your feedback is kept with answer " + turn.answer.trace_id + ".";
+    }).catch(function (error) {
+      status.textContent = "Your feedback could not be sent (" + ((error && error.message) || "unreachable") + ").";
+    });
+  }
+
+  function answerActions(turn) {
+    var answer = turn.answer, bar = el("div", { class: "sw-ask-actions" });
+    var copy = el("button", { type: "button", class: "sw-ask-copy" }, "Copy answer");
+    copy.addEventListener("click", function () {
+      copyText(String(answer.answer_markdown || "")).then(function () {
+        status.textContent = "Copied the answer (Markdown, with its section ids).";
+      }, function () { status.textContent = "The answer could not be copied; select it and copy by hand."; });
+    });
+    bar.appendChild(copy);
+    if (cfg.endpoint && /^a[0-9a-f]{20}$/.test(String(answer.trace_id || ""))) {
+      var group = el("span", { class: "sw-ask-feedback", role: "group", "aria-label": "Was this answer helpful?" });
+      var buttons = [["helpful", "Helpful"], ["not_helpful", "Not helpful"]].map(function (pair) {
+        var button = el("button", { type: "button", class: "sw-ask-rate", "data-rating": pair[0],
+                                    "aria-pressed": String(turn.feedback === pair[0]) }, pair[1]);
+        group.appendChild(button);
+        return button;
+      });
+      buttons.forEach(function (button) {
+        button.addEventListener("click", function () { sendFeedback(turn, button.getAttribute("data-rating"), buttons); });
+      });
+      bar.appendChild(group);
     }
+    return bar;
+  }
+
+  function renderAnswer(item, turn, map, announce) {
+    var answer = turn.answer;
+    var labels = { complete: "Complete answer", partial: "Partial answer", conditional: "Conditional answer",
+                   not_in_documents: "Not in the documents" };
+    var results = el("div", { class: "sw-ask-results" });
+    results.appendChild(el("p", { class: "sw-ask-label-" + (labels[answer.label] ? answer.label : "unknown") },
+                           labels[answer.label] || "Answer"));
+    var warnings = (Array.isArray(answer.warnings) ? answer.warnings : []).filter(function (w) { return typeof w === "string" && w; });
+    if (warnings.length) {
+      var note = el("div", { class: "sw-ask-warnings", role: "note", "aria-label": "Warnings" });
+      note.appendChild(el("p", { class: "sw-ask-heading" }, "Warnings"));
+      var ul = el("ul");
+      warnings.forEach(function (w) { ul.appendChild(el("li", {}, w)); });
+      note.appendChild(ul);
+      results.appendChild(note);
+    }
+    var ctx = { answer: answer, map: map, numbers: {}, rowCites: [] };
+    results.appendChild(answer.answer_markdown ? renderMarkdown(answer.answer_markdown, ctx) : renderSentences(answer, ctx));
     var sections = map.sections || {};
-    var cited = Object.keys(numbers).filter(function (id) { return sections[id]; });
+    var cited = Object.keys(ctx.numbers).filter(function (id) { return sections[id]; });
     if (cited.length) {
       results.appendChild(el("p", { class: "sw-ask-heading" }, "Sources"));
       var sources = el("ol", { class: "sw-ask-sources" });
       cited.forEach(function (id) {
-        var li = el("li", { value: String(numbers[id]) });
+        var li = el("li", { value: String(ctx.numbers[id]) });
         li.appendChild(el("a", { href: siteUrl(sections[id][0]) }, sections[id][1]));
         sources.appendChild(li);
       });
       results.appendChild(sources);
     }
+    results.appendChild(answerActions(turn));
     if (answer.trace_id) { results.appendChild(el("p", { class: "sw-ask-trace" }, "trace " + answer.trace_id)); }
     item.appendChild(results);
-    rowAnchors(rowCites);
-    if (announce) { status.textContent = (labels[answer.label] || "Answer") + " with " + count(sentences.length, "sentence") + "."; }
+    rowAnchors(ctx.rowCites);
+    var count_ = Array.isArray(answer.sentences) ? answer.sentences.length : 0;
+    if (announce) { status.textContent = (labels[answer.label] || "Answer") + " with " + count(count_, "sentence") + "."; }
   }
 
   // --- falling back to the site's search index --------------------------------------------
@@ -495,6 +724,7 @@
   function start() {
     document.body.appendChild(root);
     followUpMode();
+    sectionsMap().then(showExamples);
     var restored = Promise.resolve();
     state.turns.forEach(function (turn) { restored = restored.then(function () { return showTurn(turn, false); }); });
     restored.then(function () {
