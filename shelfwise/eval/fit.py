@@ -35,6 +35,7 @@ from pathlib import Path
 from shelfwise.api.draft.rank import build_pool, score_units
 from shelfwise.api.draft.rank_model import FEATURES, HAND_SET, WEIGHTS_FILE, RankModel
 from shelfwise.api.draft.write import ExtractiveWriter, section_units
+from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.eval.questions import Question, load_questions
 
 __all__ = ["SETS", "collect", "fit_weights", "label_unit", "held_out_figure", "sampled", "main", "NEGATIVES", "C", "SAMPLE"]
@@ -132,7 +133,11 @@ def collect(set_name: str, questions_path: Path, settings, shelves, progress) ->
         recorder.figures = reference_facts(question.reference_answer, question.question).figures if question.reference_answer else None
         if question.reference_answer and not recorder.figures:
             continue  # a text question of a reference set: no figure to label by
-        answer_question(pipeline, AskRequest(question=question.question, shelves=[question.shelf]), shelves, token="fit", traces=None)
+        try:
+            answer_question(pipeline, AskRequest(question=question.question, shelves=[question.shelf]), shelves, token="fit", traces=None)
+        except ShelfwiseError as exc:  # a question that cannot be answered is left out of the fit, and said
+            progress(f"fit: {question.id} left out: {exc}")
+            continue
         progress(f"fit: collected {question.id} ({sum(1 for r in rows if r['question'] == question.id)} rows)")
     return rows
 
@@ -231,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
 
     args.work.mkdir(parents=True, exist_ok=True)
     sets = {name: sampled(SETS[name], args.sample, args.work) for name in args.sets.split(",")}
-    settings = Settings(build_dir=args.build_dir)
+    # the fit answers on a loaded machine: the endpoint's time limit is no limit of the method
+    settings = Settings.model_validate({"build_dir": str(args.build_dir), "api": {"answer_timeout_s": 3600}})
     hand = args.work / "hand-set.json"
     hand.write_text(RankModel(weights=dict(HAND_SET)).model_dump_json(indent=1), encoding="utf-8")
     settings = settings.model_copy(update={"answer": settings.answer.model_copy(update={"rank_weights": hand})})
