@@ -36,13 +36,18 @@ SAME_RULE = 0.6
 
 
 def doc_label(shelf: OpenShelf, doc_id: str) -> str:
-    """A document's short name: its code with its revision ("QM-001 Rev D"), its code, or its title shortened."""
+    """A document's short name: its compiled name when its identity names it by issuer, form and period ("Apple Inc.
+    10-Q, quarter ended July 1, 2023"); else its code with its revision ("QM-001 Rev D"), its code, or its title (the
+    identity's: a cover heading where the reader's was an identifier) shortened."""
     return shelf.memo(("doc_label", doc_id), lambda: _doc_label(shelf, doc_id))
 
 
 def _doc_label(shelf: OpenShelf, doc_id: str) -> str:
     row = shelf.documents.get(doc_id, {})
-    title = row.get("title", doc_id) or doc_id
+    identity = shelf.identities.get(doc_id)
+    if identity is not None and identity.issuer and identity.form:
+        return identity.name
+    title = (identity.title if identity is not None else row.get("title", doc_id)) or doc_id
     codes = [c for c in identifiers(title) if not _REVISION.fullmatch(c)]
     revision = _REVISION.search(title) or _PATH_REVISION.search(row.get("path", "").rsplit("/", 1)[-1].rsplit(".", 1)[0])
     stem = row.get("path", "").replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]

@@ -36,6 +36,7 @@ from shelfwise.api.server.shelf_tools import (CheckedAnswer, LedgerResults, Link
 from shelfwise.api.shelves import ShelfRegistry
 from shelfwise.api.trace import TraceStore
 from shelfwise.compiler import __version__
+from shelfwise.compiler.digests.identity import document_name
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.settings import Settings
 
@@ -210,7 +211,7 @@ def _document_resource(state: McpState, shelf_name: str, doc_id: str, row: dict)
             raise ResourceError(str(exc)) from exc
 
     return FunctionResource.from_function(fn=read, uri=f"{RESOURCE_SCHEME}://{shelf_name}/{doc_id}", name=f"{shelf_name}/{doc_id}",
-                                          title=row["title"], description=f"{row['title']} ({row['path']}), shelf {shelf_name}",
+                                          title=document_name(row), description=f"{document_name(row)} ({row['path']}), shelf {shelf_name}",
                                           mime_type="text/markdown")
 
 

@@ -25,6 +25,7 @@ from shelfwise.api.schemas import AskRequest, AskResponse, HealthResponse, Searc
 from shelfwise.api.server.hygiene import check_json_depth, error_responses
 from shelfwise.api.server.security import Principal, resolve_principal
 from shelfwise.compiler import __version__
+from shelfwise.compiler.digests.identity import document_name
 from shelfwise.compiler.refs import SECTION_ID
 from shelfwise.compiler.ingest.renames import moved_note
 from shelfwise.compiler.search.snippets import snippet
@@ -118,7 +119,7 @@ def section(
 
 def _section_response(name: str, found, document: dict) -> SectionResponse:
     return SectionResponse(
-        shelf=name, section_id=found.id, doc_id=found.doc_id, title=document["title"], path=document["path"],
+        shelf=name, section_id=found.id, doc_id=found.doc_id, title=document_name(document), path=document["path"],
         heading=found.heading, heading_path=found.heading_path, page_start=found.page_start, page_end=found.page_end,
         text=found.text, blocks=[b.model_dump(exclude={"figure_id"}, exclude_defaults=True) for b in found.blocks],
     )
