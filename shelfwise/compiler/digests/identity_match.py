@@ -29,7 +29,9 @@ _NEWEST = re.compile(r"\b(?:most\s+recent|latest|newest)\b", re.I)
 _OLDEST = re.compile(r"\b(?:earliest|oldest)\b", re.I)
 _AND_EARLIER = re.compile(r"\b(?:previous|prior|earlier|preceding|past|other)\s+(?:\w+\s+)?(?:quarters|periods|filings|reports|years|10-?[QK]s)\b", re.I)
 """The newest compared with the ones before it ("the most recent 10-Q compared to the previous quarters"): all of them."""
-_DOCUMENT_WORDS = re.compile(r"\b(?:filings?|reports?|10-?[QK]s?|quarters?|quarterly|documents?|statements?|forms?|releases?|editions?|versions?|revisions?|periods?)\b", re.I)
+_FILED_WORDS = re.compile(r"\b(?:filings?|filed|reports?|quarters?|quarterly|annual|statements?|periods?)\b", re.I)
+"""What a recency word must be said of to bind issued documents without a named issuer or form ("the most recent
+filing"); "the latest revision of the handbook" is another document's version, not a filing."""
 _DATES = re.compile(DATE, re.I)
 
 
@@ -64,7 +66,7 @@ class IdentityMatch:
         quarters |= {f"Q{_ORDINAL[m.group('n').lower()]} {m.group('y')}" for m in _QUARTER_WORDS.finditer(text)}
         quarters |= {f"Q{m.group('n') or m.group('n2')} {m.group('y') or m.group('y2')}" for m in _FISCAL_Q.finditer(text)}
         recency = ""
-        if (_DOCUMENT_WORDS.search(text) or issuers or form) and not _AND_EARLIER.search(text):
+        if (_FILED_WORDS.search(text) or issuers or form) and not _AND_EARLIER.search(text):
             recency = "newest" if _NEWEST.search(text) else "oldest" if _OLDEST.search(text) else ""
         return _Asked(frozenset(issuers), form, frozenset(dates), frozenset(quarters), recency)
 
