@@ -5,6 +5,7 @@ those documents."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -221,3 +222,20 @@ def test_the_rule_planner_binds_every_part_to_what_the_whole_question_names():
 ])
 def test_identifier_and_artefact_titles_are_told_from_names(title, path, bad):
     assert bad_title(title, path) is bad
+
+
+def test_the_site_names_the_document_by_its_identity(tmp_path):
+    from shelfwise.compiler.site.site import site_stage
+
+    shelf = tmp_path / "reports"
+    shelf.mkdir()
+    _pdf(shelf / "2023 Q4 EXW.pdf", "0000999999-24-000012", _annual(2023))
+    settings = Settings(build_dir=tmp_path / "build")
+    report = build_shelf(shelf, settings, progress=lambda line: None, stages=[site_stage(settings, shelf)])
+    assert not report.failed, report.render()
+    site = tmp_path / "build" / "reports" / "site"
+    name = "Example Widgets Corp. 10-K, fiscal year ended December 31, 2023"
+    page = (site / "documents" / "2023-q4-exw-pdf.html").read_text(encoding="utf-8")
+    assert f"<title>{name} - reports</title>" in page and re.search(rf'<h1 id="s[0-9a-f]+">{re.escape(name)}\b', page)
+    assert "0000999999" not in page
+    assert f"- [{name}](documents/2023-q4-exw-pdf.html): 2023 Q4 EXW.pdf" in (site / "llms.txt").read_text(encoding="utf-8")
