@@ -22,6 +22,8 @@ The rules are general English cover-page conventions, none for one issuer:
   as words: "Q3_report_v2", "Top10Mapping"); then the issuer with
   the form, else the first heading of the cover.
 - **name**: "ISSUER FORM, PERIOD" when the issuer and the form are known; else the title.
+- **label**, where space is short: the name when it is "ISSUER FORM, PERIOD", else the title's short name (its code and
+  revision, "QM-001 Rev D": ``shelfwise.compiler.digests.names.short_name``).
 
 Computed from the stored title, path and first-page sections (``identity_stage``): cheap, and an existing store gets
 it on its next build without reconverting or re-embedding anything.
@@ -35,6 +37,7 @@ from pathlib import PurePosixPath
 
 from pydantic import BaseModel, Field
 
+from shelfwise.compiler.digests.names import short_name
 from shelfwise.compiler.prose import normalise
 
 __all__ = ["DocumentIdentity", "identify", "cover_lines", "parse_date", "date_words", "issuer_aliases", "RULES",
@@ -82,6 +85,8 @@ class DocumentIdentity(BaseModel):
 
     doc_id: str = Field(description="The document's id.")
     name: str = Field(description="The one name the site, answers, search and the planner call the document by.")
+    label: str = Field(default="", description="Its short label where space is short (answers' labels, the site's link map and "
+                                                "widget): its name when named by issuer, form and period, else ``names.short_name``.")
     title: str = Field(description="Its title: the reader's, or from the cover when that is an identifier or an artefact.")
     issuer: str = Field(default="", description="Company or organization that issued it ('Apple Inc.').")
     form: str = Field(default="", description="Form it is filed on ('10-Q'), as the cover names it.")
@@ -272,7 +277,8 @@ def identify(doc_id: str, title: str, path: str, sections) -> DocumentIdentity:
         sources["name"] = "issuer, form and period"
     else:
         sources["name"] = "title"
-    return DocumentIdentity(doc_id=doc_id, name=name, title=shown, issuer=issuer, form=form, period=period,
+    label = name if issuer and form else short_name(shown, path)
+    return DocumentIdentity(doc_id=doc_id, name=name, label=label, title=shown, issuer=issuer, form=form, period=period,
                             period_kind=kind, period_end=end, fiscal_quarter=quarter, revision=revision,
                             aliases=list(dict.fromkeys(aliases)), sources=sources)
 

@@ -80,7 +80,7 @@ def load_shelf_data(store, shelf: str) -> ShelfData:
         description=store.get_meta("shelf_description") or "",
         documents=documents,
         titles=titles,
-        short_names=_short_names(documents),
+        short_names=_short_names(documents, store.identities()),
         labels=labels,
         assertions=dict(assertions),
         hooks=dict(hooks),
@@ -92,10 +92,10 @@ def load_shelf_data(store, shelf: str) -> ShelfData:
     )
 
 
-def _short_names(documents: list[dict]) -> dict[str, str]:
-    """Document id -> short name; where two documents would share one, both keep their full titles. A document its
-    identity names by issuer, form and period (its name is not its reader's title) keeps that name whole."""
-    names = {row["doc_id"]: row["title"] if row["title"] != row.get("source_title", row["title"]) else short_name(row["title"], row["path"])
+def _short_names(documents: list[dict], identities: dict) -> dict[str, str]:
+    """Document id -> short label, the one answers show (its compiled identity's ``label``); where two documents would
+    share one, both keep their full names."""
+    names = {row["doc_id"]: identities[row["doc_id"]].label if row["doc_id"] in identities else short_name(row["title"], row["path"])
              for row in documents}
     taken = defaultdict(int)
     for name in names.values():
