@@ -108,8 +108,8 @@ def parse_date(text: str) -> date | None:
     try:
         if iso:
             return date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3)))
-        month = next(_MONTHS[p.lower()] for p in parts if p.lower() in _MONTHS)
-        day, year = [int(p) for p in parts if p.isdigit()][:2] if parts[0].isalpha() else [int(p) for p in parts if p.isdigit()][:2]
+        month = next(_MONTHS[p.lower().rstrip(".")] for p in parts if p.lower() in _MONTHS)
+        day, year = [int(p) for p in parts if p.isdigit()][:2]  # "July 1, 2023" and "1 July 2023" alike
         return date(year, month, day)
     except (StopIteration, ValueError):
         return None
@@ -205,15 +205,13 @@ def bad_title(title: str, path: str) -> bool:
 def _period(lines: list[str]) -> tuple[str, str, str]:
     """(kind, ISO end date, words) of the period or date the cover gives, or empty strings."""
     text = " ".join(lines)
-    for pattern, kind in ((_ENDED, None), (_EFFECTIVE, "effective"), (_AS_OF, "as of")):
+    for pattern, given in ((_ENDED, ""), (_EFFECTIVE, "effective"), (_AS_OF, "as of")):
         for found in pattern.finditer(text):
             day = parse_date(found.group("date"))
-            if day is None:
+            kind = given or _KINDS.get(" ".join(found.group("what").lower().split()), "")
+            if day is None or not kind:  # "for the transition period ended ...": a box left unticked on a cover
                 continue
-            kind = kind or _KINDS.get(" ".join(found.group("what").lower().split()), "period")
-            if kind == "transition period":
-                continue
-            words = {"effective": "effective", "as of": "as of"}.get(kind, f"{kind} ended")
+            words = kind if given else f"{kind} ended"
             return kind, day.isoformat(), f"{words} {date_words(day)}"
     return "", "", ""
 
@@ -291,10 +289,9 @@ def document_name(row: dict) -> str:
 def identity_stage(store, changed=(), progress=None) -> dict:
     """Compute the identity of every document that has none, was changed, or was made by other ``RULES``; returns
     what it did. Reads only the stored title, path and first-page sections."""
-    stored = store.identities()
-    todo = sorted(d["doc_id"] for d in store.documents()
-                  if d["doc_id"] in set(changed) or d["doc_id"] not in stored or stored[d["doc_id"]].rules != RULES)
+    stored, changed = store.identities(), set(changed)
     rows = {d["doc_id"]: d for d in store.documents()}
+    todo = sorted(d for d in rows if d in changed or d not in stored or stored[d].rules != RULES)
     made = [identify(doc_id, rows[doc_id]["title"], rows[doc_id]["path"], store.cover_sections(doc_id)) for doc_id in todo]
     store.put_identities(made)
     if progress and made:
