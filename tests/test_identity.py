@@ -239,3 +239,24 @@ def test_the_site_names_the_document_by_its_identity(tmp_path):
     assert f"<title>{name} - reports</title>" in page and re.search(rf'<h1 id="s[0-9a-f]+">{re.escape(name)}\b', page)
     assert "0000999999" not in page
     assert f"- [{name}](documents/2023-q4-exw-pdf.html): 2023 Q4 EXW.pdf" in (site / "llms.txt").read_text(encoding="utf-8")
+
+
+def _identify(title: str, path: str, lines: list[tuple[str, str]]) -> DocumentIdentity:
+    from shelfwise.compiler.digests.identity import identify
+    from shelfwise.compiler.ingest.sections import build_sections
+    from shelfwise.compiler.records import Converted, Element
+
+    elements = [Element(kind="heading" if kind == "h" else "paragraph", text=text, level=1 if kind == "h" else None, page=1)
+                for kind, text in lines]
+    sections, _ = build_sections("doc", Converted(title=title, elements=elements, pages=1, reader="test", reader_version="1"))
+    return identify("doc", title, path, sections)
+
+
+def test_a_company_on_a_cover_is_its_issuer_only_in_a_document_that_names_a_form_or_a_period():
+    paper = _identify("Dense Passage Retrieval", "dpr.pdf", [("h", "Dense Passage Retrieval"), ("p", "Jane Roe"), ("p", "Example Labs Inc."),
+                                                              ("p", "We show that retrieval can be learned.")])
+    assert (paper.name, paper.issuer, paper.form, paper.period) == ("Dense Passage Retrieval", "", "", "")
+    statement = _identify("Q2 statement", "statement.pdf", [("h", "ACME HOLDINGS AG"), ("p", "Interim statement"),
+                                                            ("p", "For the six months ended 30 June 2024")])
+    assert (statement.issuer, statement.period, statement.sources["issuer"]) == ("Acme Holdings AG", "six months ended June 30, 2024", "cover page")
+    assert statement.name == "Q2 statement"  # no form: the title stays the name

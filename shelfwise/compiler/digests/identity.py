@@ -10,9 +10,9 @@ name the site, the answers, search and the planner call the document by.
 The rules are general English cover-page conventions, none for one issuer:
 
 - **issuer**: the line a cover labels as the name of the registrant, issuer or company (the label on the next line,
-  "(Exact name of registrant ...)", or before a colon, "Issuer: ..."); else a part of the title that is a company name
-  (it ends in a legal form: Inc., Corporation, Ltd., LLC, plc, GmbH ...); else, in a document that names a form or
-  a period, a cover line that is a company name by itself.
+  "(Exact name of registrant ...)", or before a colon, "Issuer: ..."); else, in a document that names a form or a
+  period, a part of the title or a cover line that is a company name by itself (it ends in a legal form: Inc.,
+  Corporation, Ltd., LLC, plc, GmbH ...).
 - **form**: "FORM 10-Q" on the cover (a form code holds a digit).
 - **period**: "for the quarterly period / fiscal year / six months ended DATE", else "effective (date) DATE", else
   "as of DATE" on the cover; the file name's or title's fiscal quarter ("2023 Q3", "Q1 FY2024") beside it; a
@@ -69,9 +69,10 @@ _KINDS = {"quarterly period": "quarter", "fiscal quarter": "quarter", "quarter":
 
 _FORM = re.compile(r"^(?:\W*)form\s+(?P<form>[0-9A-Z]{1,4}(?:-[0-9A-Z]{1,4})?)\s*$", re.I)
 _QUARTER = re.compile(r"(?<![A-Za-z0-9])(?:(?P<y1>(?:19|20)\d\d)[\s_-]*Q(?P<q1>[1-4])|Q(?P<q2>[1-4])[\s_-]*(?:FY[\s_-]*)?(?P<y2>(?:19|20)\d\d))(?![0-9])", re.I)
-_LEGAL = (r"(?:Inc\.?|Incorporated|Corp\.?|Corporation|Co\.|Company|Ltd\.?|Limited|LLC|L\.L\.C\.|LLP|LP|L\.P\.|plc|PLC|"
+_LEGAL = (r"(?:Inc\.?|Incorporated|Corp\.?|Corporation|Co\.|Company|Ltd\.?|Limited|LLC|L\.L\.C\.|LLP|LP|L\.P\.|plc|Plc|PLC|"
           r"GmbH|AG|S\.A\.|SA|N\.V\.|NV|B\.V\.|SE|S\.p\.A\.|Pty\.? Ltd\.?|Holdings)")
-_ENTITY = re.compile(rf"^[A-Z0-9][\w&.,'’ -]{{1,60}}?,?\s+{_LEGAL}$", re.I)
+_ENTITY = re.compile(rf"^[A-Z0-9][\w&.,'’ -]{{1,60}}?,?\s+{_LEGAL}$")
+"""A company's name by itself, as a sentence writes it (``_entity_case``): "Example Widgets Corp.", "Acme Holdings AG"."""
 _ISSUER_LABEL = re.compile(r"^\(?\s*(?:exact\s+)?name\s+of\s+(?:the\s+)?(?:registrant|issuer|company|guarantor)\b", re.I)
 _ISSUER_FIELD = re.compile(r"^(?:issuer|registrant|company|publisher|issued\s+by|published\s+by)\s*:\s*(?P<name>.+)$", re.I)
 _ARTEFACT_WORDS = frozenset("""document doc file scan scanned copy final draft version rev untitled report filing form pdf
@@ -157,13 +158,14 @@ def _issuer(lines: list[str], title: str, reported: bool) -> tuple[str, str]:
             return _entity_case(field.group("name").strip(" .")), "cover page"
         if n and _ISSUER_LABEL.match(line) and len(lines[n - 1].split()) <= 8 and not _ISSUER_LABEL.match(lines[n - 1]):
             return _entity_case(lines[n - 1].strip()), "cover page"
+    if not reported:
+        return "", ""
     for part in re.split(r"\s+[-–—|]\s+|:\s+", title):
-        if _ENTITY.match(part.strip()) and len(part.split()) <= 6:
+        if _ENTITY.match(_entity_case(part.strip())) and len(part.split()) <= 6:
             return _entity_case(part.strip()), "title"
-    if reported:
-        for line in lines:
-            if _ENTITY.match(line) and len(line.split()) <= 6:
-                return _entity_case(line), "cover page"
+    for line in lines:
+        if _ENTITY.match(_entity_case(line)) and len(line.split()) <= 6:
+            return _entity_case(line), "cover page"
     return "", ""
 
 
