@@ -187,10 +187,11 @@ def test_a_store_from_an_older_shelfwise_is_migrated_and_the_compile_report_says
     build_shelf(shelf, settings, progress=_quiet)
     old = sqlite3.connect(str((tmp_path / "build" / "shelf" / "store.sqlite").resolve()))  # as schema 3 left it
     old.execute("DROP TABLE section_aliases")
+    old.execute("DROP TABLE identities")
     old.execute("PRAGMA user_version = 3")
     old.commit()
     old.close()
     again = build_shelf(shelf, settings, progress=_quiet)
-    assert again.migrated == ["section_aliases"] and [d.status for d in again.documents] == ["unchanged"]
-    assert "the last build's store came from an older shelfwise: migrated (added section_aliases)" in again.render()
+    assert again.migrated == ["section_aliases", "identities"] and [d.status for d in again.documents] == ["unchanged"]
+    assert "the last build's store came from an older shelfwise: migrated (added section_aliases, identities)" in again.render()
     assert build_shelf(shelf, settings, progress=_quiet).migrated == []

@@ -39,8 +39,8 @@ def test_a_store_from_before_the_ledger_is_migrated_on_open(tmp_path):
         logger.removeHandler(records)
         logger.disabled = disabled
     assert store.db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
-    assert store.migrated == ["ledger", "search", "section_aliases"]
-    assert any(f"store schema 1 migrated to {len(MIGRATIONS)} (added: ledger, search, section_aliases)" in line for line in records.lines)
+    assert store.migrated == ["ledger", "search", "section_aliases", "identities"]
+    assert any(f"store schema 1 migrated to {len(MIGRATIONS)} (added: ledger, search, section_aliases, identities)" in line for line in records.lines)
     fresh = Store(tmp_path / "new.sqlite")
     assert fresh.migrated == [] and Store(path, create=False).migrated == []  # a new store, or one already current, says nothing
     fresh.close()

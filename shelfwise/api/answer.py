@@ -157,11 +157,12 @@ def _cited_documents(request: AskRequest, shelves: dict[str, OpenShelf]) -> list
 
 
 def _plan(pipeline: Pipeline, request: AskRequest, shelves: dict[str, OpenShelf], scope) -> Plan:
-    documents = {d: shelves[n].documents[d]["title"] for n in scope for d in scope[n]}
+    documents = {d: shelves[n].doc_name(d) for n in scope for d in scope[n]}
     aliases = sorted({pair for n in scope for pair in shelves[n].aliases})
     defined = sorted({f.subject for n in scope for f in shelves[n].facts if f.kind == "definition" and 2 < len(f.subject) < 60})
     cited = [d for d in _cited_documents(request, shelves) if d in documents]
-    rules = plan_by_rules(request.question, request.history, documents, aliases, defined, cited)
+    identities = {d: shelves[n].identities[d] for n in scope for d in scope[n] if d in shelves[n].identities}
+    rules = plan_by_rules(request.question, request.history, documents, aliases, defined, cited, identities)
     if pipeline.planner is not None:
         vocabulary = Vocabulary()
         for name in sorted(scope):
@@ -177,7 +178,7 @@ def _plan(pipeline: Pipeline, request: AskRequest, shelves: dict[str, OpenShelf]
 def _vocabulary(shelf: OpenShelf) -> Vocabulary:
     """The words the shelf holds (titles, headings, text, ledger subjects, aliases), computed once per open shelf."""
     def make() -> Vocabulary:
-        labels = {doc: [str(shelf.documents[doc].get("title", "")),
+        labels = {doc: [shelf.doc_name(doc),
                         *(" ".join(shelf.sections[sid].heading_path) for sid in shelf.doc_sections.get(doc, []))] for doc in shelf.documents}
         texts = [*(s.text for s in shelf.sections.values()), *(f.subject for f in shelf.facts), *(f"{a} {b}" for a, b in shelf.aliases)]
         return Vocabulary.of(texts, labels)

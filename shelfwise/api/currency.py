@@ -19,15 +19,11 @@ from __future__ import annotations
 import re
 
 from shelfwise.api.shelves import OpenShelf
-from shelfwise.api.terms import identifiers, word_stems
+from shelfwise.api.terms import word_stems
+from shelfwise.compiler.digests.names import short_name
 
 __all__ = ["doc_label", "superseded_documents", "label_units", "current_first", "changed_rule", "same_rule", "asks_about_versions", "superseded_prefix"]
 
-_REVISION = re.compile(r"\b(?:Rev(?:ision)?\.?\s*|Edition\s+|Version\s+|v)([A-Z]|\d+(?:\.\d+)*[a-z]?)\b", re.I)
-_PATH_REVISION = re.compile(r"(?:^|[-_/])rev[-_]?([a-z0-9]{1,3})(?=[-_.]|$)", re.I)
-_PATH_CODE = re.compile(r"^([a-z]{2,5})[-_ ]?(\d{2,5})$", re.I)
-_FOLDER_CODE = re.compile(r"^([a-z]{1,5})[-_ ]?(\d{2,5}(?:[-.]\d{1,4})*[a-z]?)$", re.I)
-"""A folder named as a publication ("sp800-63b", "rfc-6749"): the documents in it are its chapters."""
 _VERSIONS = re.compile(r"\b(revisions?|versions?|editions?|changed?|changes|previous|earlier|prior|older|superseded|"
                        r"supersedes|replaced?|history|used to|in force|was (?:it|that) always|always so)\b", re.I)
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)?|\b(?:once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b", re.I)
@@ -36,31 +32,18 @@ SAME_RULE = 0.6
 
 
 def doc_label(shelf: OpenShelf, doc_id: str) -> str:
-    """A document's short name: its code with its revision ("QM-001 Rev D"), its code, or its title shortened."""
+    """A document's short label, compiled with its identity (``DocumentIdentity.label``): its name when it is named by
+    issuer, form and period ("Apple Inc. 10-Q, quarter ended July 1, 2023"), else its code with its revision ("QM-001
+    Rev D"), its code, or its title shortened (``shelfwise.compiler.digests.names.short_name``)."""
     return shelf.memo(("doc_label", doc_id), lambda: _doc_label(shelf, doc_id))
 
 
 def _doc_label(shelf: OpenShelf, doc_id: str) -> str:
-    row = shelf.documents.get(doc_id, {})
-    title = row.get("title", doc_id) or doc_id
-    codes = [c for c in identifiers(title) if not _REVISION.fullmatch(c)]
-    revision = _REVISION.search(title) or _PATH_REVISION.search(row.get("path", "").rsplit("/", 1)[-1].rsplit(".", 1)[0])
-    stem = row.get("path", "").replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    path_code = _PATH_CODE.match(stem)
-    if path_code:
-        label = f"{path_code.group(1).upper()} {path_code.group(2).lstrip('0') or '0'}"
-    elif codes:
-        label = codes[0]
-    else:
-        label = re.split(r"\s*[,(]\s*", title)[0].strip() or title
-        folder = _FOLDER_CODE.match(row.get("path", "").replace("\\", "/").rsplit("/", 2)[-2]) if "/" in row.get("path", "") else None
-        if folder:  # a chapter of a publication kept one file per chapter: "SP 800-63B › 5 Authenticator and ..."
-            label = f"{folder.group(1).upper()} {folder.group(2).upper()} › {label}"
-        label = label if len(label) <= 48 else label[:45].rsplit(" ", 1)[0] + "…"
-    named = label.lower()
-    if revision and f"rev {revision.group(1).lower()}" not in named and " ".join(revision.group(0).lower().split()) not in named:
-        label = f"{label} Rev {revision.group(1).upper()}"
-    return label
+    identity = shelf.identities.get(doc_id)
+    if identity is not None:
+        return identity.label or identity.name
+    row = shelf.documents.get(doc_id, {})  # a shelf compiled before identities, or held in memory by a test
+    return short_name(row.get("title", doc_id) or doc_id, row.get("path", ""))
 
 
 def superseded_documents(shelf: OpenShelf) -> dict[str, str]:

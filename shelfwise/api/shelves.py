@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from shelfwise.compiler.index.embedders import Embedder
+from shelfwise.compiler.digests.identity import DocumentIdentity, document_name
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.store.generations import ReaderHold, current_generation, pointer_target
 from shelfwise.compiler.records import Section
@@ -60,6 +61,12 @@ class OpenShelf:
     hold: ReaderHold | None = None
     generation: Path | None = None  # the build generation it was opened from (store.sqlite, lexical/, site/); build_dir is the shelf's build folder
     moved: dict[str, SectionAlias] = field(default_factory=dict)  # the old id of a renamed section -> where it went
+    identities: dict[str, DocumentIdentity] = field(default_factory=dict)  # doc id -> who and when it is (compiled)
+
+    def doc_name(self, doc_id: str) -> str:
+        """The document's one name (its compiled identity's, ``shelfwise.compiler.digests.identity``), else its title."""
+        identity = self.identities.get(doc_id)
+        return identity.name if identity else document_name(self.documents.get(doc_id, {"doc_id": doc_id}))
 
     def resolve(self, section_id: str) -> tuple[Section, SectionAlias | None] | None:
         """The section at ``section_id``, or the one a renamed section's old id now answers at (with its alias)."""
@@ -146,7 +153,8 @@ def _load(name: str, root: Path, build_dir: Path, embedder: Embedder | None, hol
     links = [link for link in ledger.links(listing=False) if link.kind != "contradicts_candidate"]
     aliases = ledger.aligned_aliases()
     return OpenShelf(name, root, store, searcher, documents, sections, doc_sections, facts, links, sorted(set(aliases)),
-                     hold=hold, generation=build_dir, moved={a.old_id: a for a in store.section_aliases()})
+                     hold=hold, generation=build_dir, moved={a.old_id: a for a in store.section_aliases()},
+                     identities=store.identities())
 
 
 class _Slot:

@@ -13,7 +13,8 @@ from functools import lru_cache
 
 from whoosh.analysis import StemmingAnalyzer
 
-from shelfwise.compiler.document_ids import find_ids, key as identifier_key, whole
+from shelfwise.compiler.document_ids import key as identifier_key
+from shelfwise.compiler.written_ids import identifiers, written
 from shelfwise.compiler.prose import normalise
 
 __all__ = ["stems", "word_stems", "QUESTION_WORDS", "normalise", "table_cells", "unit_cells", "CELL_SEPARATOR", "identifiers", "capitalised_phrases", "identifier_key",
@@ -29,10 +30,6 @@ QUESTION_WORDS = frozenset(
 
 _ANALYZER = StemmingAnalyzer()
 _QUESTION_STEMS = frozenset({token.text for word in QUESTION_WORDS for token in _ANALYZER(word)} | QUESTION_WORDS)
-_ITEM = re.compile(r"\b[A-Z]{2,}[A-Za-z]*[- ]?\d+(?:[-.]\d+[A-Za-z]?|[A-Za-z](?![A-Za-z]))*\b|\b[A-Z][a-z]+-\d+(?:\.\d+)+\b")
-"""An item's identifier that is not a document's: a term written solid (AAL2, HS256), a version (TLS 1.3, Apache-2.0)."""
-_ITEM_ANY_CASE = re.compile(_ITEM.pattern, re.IGNORECASE)
-"""The same in a lower-cased path ('apache-2.0.txt')."""
 _CAPS = re.compile(r"\b[A-Z][A-Za-z\-]*(?:\s+(?:of|and|for|the|to|in)?\s*[A-Z][A-Za-z\-]*)+\b")
 
 
@@ -78,26 +75,6 @@ def word_stems(text: str) -> tuple[str, ...]:
     return tuple(t.text for t in _ANALYZER(text) if t.text not in _NOISE and (t.text in _KEPT or t.text not in _QUESTION_STEMS))
 
 
-def identifiers(text: str) -> list[str]:
-    """Document and item identifiers written in ``text`` ("SOP-014", "RFC 6749", "NW-300", "AAL2"), in order, distinct.
-
-    Document identifiers are ``shelfwise.compiler.document_ids``'s written out as words ('RFC 6749', 'pep-0484'); its
-    markup forms (a reST role ':pep:`484`', a list 'PEPs 484 and 526') are a page's, not words a question and a
-    sentence share, and are left out (counting them moved dev typing-07's ranking, quote recall 0.529 -> 0.508). The
-    extra step here adds the identifiers of items, not documents (``_ITEM``: 'AAL2', 'HS256', 'TLS 1.3', 'Apache-2.0',
-    and 'RFC6749' inside a citation tag), where they overlap none of those."""
-    return list(dict.fromkeys(_identifiers(text)))
-
-
-def _identifiers(text: str, ignore_case: bool = False) -> list[str]:
-    documents = [d for d in find_ids(text, ignore_case=ignore_case) if d.text[:1].isalnum() and whole(d.text, ignore_case=ignore_case)]
-    spans = [(found.start, found.end) for found in documents]
-    found = [(d.start, d.text) for d in documents]
-    items = (_ITEM_ANY_CASE if ignore_case else _ITEM).finditer(text)
-    found += [(m.start(), m.group(0)) for m in items if not any(a < m.end() and m.start() < b for a, b in spans)]
-    return [written for _, written in sorted(found, key=lambda item: item[0])]
-
-
 def capitalised_phrases(text: str) -> list[str]:
     """Runs of two or more capitalised words ("Complaint Handling Unit"), in order, distinct."""
     found = []
@@ -126,5 +103,5 @@ def _document_keys(doc_id: str, title: str, path: str) -> frozenset[str]:
     keys = {identifier_key(ident) for ident in identifiers(title)}
     for piece in [doc_id.lower(), *re.split(r"[/\\]", path.lower())]:
         stem = piece.rsplit(".", 1)[0] if "." in piece else piece
-        keys |= {identifier_key(ident) for ident in _identifiers(stem, ignore_case=True)}
+        keys |= {identifier_key(ident) for ident in written(stem, ignore_case=True)}
     return frozenset(keys)

@@ -1,7 +1,8 @@
 """The compile driver: the only module that knows the order of the document stages.
 
 discover → convert (per changed document) → sections → figures → store,
-then removed documents are retracted and the later stages run over what
+then removed documents are retracted, every document without a current identity is named (``identity_stage``: its
+issuer, form and period from the stored title, path and first page; cheap, nothing is reconverted), and the later stages run over what
 changed, in the order they are given (``shelfwise/compiler/pipeline.py``
 ``default_stages`` alone orders them: indexes, ledger and links, site). A document that fails keeps its last good version in
 the store; the failure is reported by file name with its reason.
@@ -22,6 +23,7 @@ from shelfwise.compiler.ingest.convert import ReadOptions, convert_file
 from shelfwise.compiler.ingest.convert.worker import ConvertWorker
 from shelfwise.compiler.ingest.discover import Refused, SourceFile, discover, display_name
 from shelfwise.compiler.errors import ConversionError
+from shelfwise.compiler.digests.identity import identity_stage
 from shelfwise.compiler.ingest.figures import describe_figures
 from shelfwise.compiler.store.generations import BuildLock, begin_generation, current_generation, flip_generation
 from shelfwise.compiler.models import ChatModel, make_client
@@ -266,6 +268,7 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
         for failure in store.failures():
             if failure["path"] not in present:
                 store.clear_failure(failure["path"])
+        report.stages["identity"] = identity_stage(store, changed, progress)
         for stage in stages or []:
             name, summary = stage(store, out, changed, removed, progress)
             report.stages[name] = summary

@@ -101,7 +101,7 @@ def _labels(shelf: OpenShelf | None, citations: list[str]) -> str:
     for sid in citations:
         if sid in shelf.sections:
             section = shelf.sections[sid]
-            out.append(" ".join([str(shelf.documents.get(section.doc_id, {}).get("title", "")), *section.heading_path]))
+            out.append(" ".join([shelf.doc_name(section.doc_id) if section.doc_id in shelf.documents else "", *section.heading_path]))
     return " ".join(out)
 
 

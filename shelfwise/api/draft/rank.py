@@ -228,7 +228,7 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -
         document = shelf.documents[section.doc_id]
         if section.doc_id not in doc_keys:
             doc_keys[section.doc_id] = document_keys(section.doc_id, document["title"], document.get("path", ""))
-        context = set(word_stems(" ".join([document["title"], *section.heading_path])))
+        context = set(word_stems(" ".join([shelf.doc_name(section.doc_id), *section.heading_path])))
         context |= {"@version"} & set(_facets("", context))
         defining = definitions.get((read.shelf, read.section_id), [])
         references = any(REFERENCE_LIST.match(h) for h in section.heading_path[-2:])
@@ -252,7 +252,7 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -
     size = max(len(counted), 1)
     idf = {word: math.log(1 + size / count) for word, count in df.items()}
     avg = sum(u.length for u in counted) / size if counted else 1.0
-    titles = {u.doc_id: shelves[u.shelf].documents[u.doc_id]["title"] for u in units}
+    titles = {u.doc_id: shelves[u.shelf].doc_name(u.doc_id) for u in units}
     return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists)
 
 

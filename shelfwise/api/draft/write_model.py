@@ -73,7 +73,7 @@ def _document_status(shelf: OpenShelf) -> dict[str, str]:
         by: dict[str, list[str]] = {}
         for link in shelf.links:
             if link.kind == kind and link.src_doc != link.dst_doc and link.src_doc in shelf.documents:
-                by.setdefault(link.dst_doc, []).append(str(shelf.documents[link.src_doc].get("title", link.src_doc)))
+                by.setdefault(link.dst_doc, []).append(shelf.doc_name(link.src_doc))
         for doc_id, titles in by.items():
             status[doc_id] = f"{verb} {', '.join(sorted(set(titles)))}"
     return status
@@ -88,7 +88,7 @@ def section_xml(shelf: OpenShelf, section_id: str, text: str | None = None) -> s
     if section.page_end not in (None, section.page_start):
         page += f"-{section.page_end}"
     status = document_status(shelf).get(section.doc_id)
-    attrs = (f"id={quoteattr(section_id)} document={quoteattr(str(document.get('title', section.doc_id)))} "
+    attrs = (f"id={quoteattr(section_id)} document={quoteattr(shelf.doc_name(section.doc_id) if document else section.doc_id)} "
              f"page={quoteattr(page)} heading={quoteattr(' > '.join(section.heading_path))}"
              + (f" status={quoteattr(status)}" if status else ""))
     return f"<section {attrs}>\n{escape(section.text if text is None else text)}\n</section>"

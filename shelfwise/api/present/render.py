@@ -192,7 +192,7 @@ def sources_of(shown: list[Unit], shelves: dict[str, OpenShelf]) -> list[Source]
                 section_id=sid,
                 shelf=unit.shelf,
                 doc_id=section.doc_id,
-                title=document["title"],
+                title=shelf.doc_name(section.doc_id),
                 path=document["path"],
                 heading_path=section.heading_path,
                 page_start=section.page_start,

@@ -61,7 +61,7 @@ def read_vocabulary(reading: Reading, shelves: dict[str, OpenShelf]) -> tuple[se
 
 def _section_vocabulary(shelf: OpenShelf, section_id: str) -> tuple[set[str], set[str]]:
     section = shelf.sections[section_id]
-    text = " ".join([shelf.documents[section.doc_id]["title"], *section.heading_path, section.text])
+    text = " ".join([shelf.doc_name(section.doc_id), *section.heading_path, section.text])
     return set(word_stems(text)), {identifier_key(i) for i in identifiers(text)}
 
 

@@ -29,6 +29,8 @@ from pydantic import BaseModel, Field, ValidationError
 
 from shelfwise.api.prompts import PLAN_SYSTEM, PLAN_USER
 from shelfwise.api.reading.names import NameIndex
+from shelfwise.compiler.digests.identity import DocumentIdentity
+from shelfwise.compiler.digests.identity_match import IdentityMatch
 from shelfwise.api.terms import QUESTION_WORDS, capitalised_phrases, document_keys, identifier_key, identifiers, stems, word_stems
 
 __all__ = ["Obligation", "Plan", "Turn", "plan_by_rules", "plan_with_model", "obligation_kind", "is_follow_up",
@@ -126,15 +128,32 @@ def _targets(text: str, aliases: list[tuple[str, str]], defined: list[str]) -> l
     return list(dict.fromkeys([*found, *words]))
 
 
-def _named_documents(text: str, documents: dict[str, str], names: NameIndex, targets: list[str] = ()) -> list[str]:
-    """Documents whose title or id holds an identifier the text writes ("SOP-014", "PEP 484" for pep-0484-rst), or
-    that the text or one of ``targets`` calls by name ("RAPTOR", "the MIT licence": ``names``, the documents'
-    ``NameIndex``)."""
+def _named_documents(text: str, documents: dict[str, str], names: NameIndex, targets: list[str] = (),
+                     identities: IdentityMatch | None = None) -> list[str]:
+    """Documents whose title or id holds an identifier the text writes ("SOP-014", "PEP 484" for pep-0484-rst), that
+    the text or one of ``targets`` calls by name ("RAPTOR", "the MIT licence": ``names``, the documents'
+    ``NameIndex``), or that the text names by issuer, form and period ("Apple's Q3 2023 10-Q", "the quarter ended April
+    1, 2023", "Intel's most recent 10-Q": ``identities``, their compiled identities)."""
     wanted = {identifier_key(ident) for ident in identifiers(" ".join([text, *(t for t in targets if identifiers(t))]))}
     found = {doc_id for doc_id, title in documents.items() if document_keys(doc_id, title, "") & wanted} if wanted else set()
     for piece in [text, *targets]:
         found |= names.find(piece)
+    if identities is not None:
+        found |= identities.find(text)
     return sorted(found)
+
+
+def _bound_by_question(part_docs: list[str], part: str, question: str, matcher: IdentityMatch | None) -> list[str]:
+    """A part's documents narrowed by who and when the whole question names: "In the first quarter of 2023, what did
+    Apple spend ..., and what was the focus ..." binds both parts to Apple's filing for that quarter, not the second
+    part to every company's."""
+    if matcher is None:
+        return part_docs
+    whole = matcher.find(question)
+    own = matcher.find(part)
+    if whole and (not own or whole < own):
+        return sorted((set(part_docs) - own) | whole)
+    return part_docs
 
 
 _ENUMERATION = re.compile(
@@ -183,13 +202,17 @@ def plan_by_rules(
     aliases: list[tuple[str, str]],
     defined: list[str],
     cited_documents: list[str],
+    identities: dict[str, DocumentIdentity] | None = None,
 ) -> Plan:
     """Obligations from the question's parts; a follow-up inherits the previous question's parts.
 
-    ``documents`` maps document id to title; ``defined`` holds the ledger's defined terms;
-    ``cited_documents`` are the documents the earlier turns cited.
+    ``documents`` maps document id to name; ``defined`` holds the ledger's defined terms;
+    ``cited_documents`` are the documents the earlier turns cited; ``identities`` (document id -> compiled identity)
+    bind the documents a part names by issuer, form and period, narrowed by what the whole question names
+    (``_bound_by_question``).
     """
     names = NameIndex(documents)
+    matcher = IdentityMatch(identities) if identities else None
     follow_up = is_follow_up(question, history)
     if follow_up:
         previous = history[-1].question
@@ -204,7 +227,7 @@ def plan_by_rules(
                     kind=obligation_kind(part),
                     ask=f"{part} — {focus}",
                     targets=list(dict.fromkeys([*focus_targets, *_targets(part, aliases, defined)])),
-                    documents=sorted(set(_named_documents(focus, documents, names)) | set(cited_documents)),
+                    documents=sorted(set(_named_documents(focus, documents, names, identities=matcher)) | set(cited_documents)),
                 )
             )
         return Plan(question=question, resolved_question=resolved, follow_up=True, obligations=obligations, planner="rules")
@@ -226,10 +249,8 @@ def plan_by_rules(
         previous = f"{part} {leaned_on}".strip()
         if not number:
             first_named = identifiers(part) + capitalised_phrases(part)
-        obligations.append(
-            Obligation(kind=obligation_kind(part), ask=part, targets=targets,
-                       documents=_named_documents(part, documents, names, targets))
-        )
+        bound = _bound_by_question(_named_documents(part, documents, names, targets, matcher), part, question, matcher)
+        obligations.append(Obligation(kind=obligation_kind(part), ask=part, targets=targets, documents=bound))
     return Plan(question=question, resolved_question=question, obligations=obligations, planner="rules")
 
 

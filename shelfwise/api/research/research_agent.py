@@ -45,7 +45,7 @@ class AgentRun:
 
 
 def _first_message(plan: Plan, tools: StoreTools) -> str:
-    documents = [f"{doc}: {tools.shelves[name].documents[doc]['title']}" for name in sorted(tools.scope)
+    documents = [f"{doc}: {tools.shelves[name].doc_name(doc)}" for name in sorted(tools.scope)
                  for doc in tools.shelves[name].doc_order() if doc in tools.scope[name]]
     more = f"\n… and {len(documents) - DOCUMENTS_SHOWN} more" if len(documents) > DOCUMENTS_SHOWN else ""
     parts = "\n".join(f"{n}. {o.ask}" for n, o in enumerate(plan.obligations, start=1))

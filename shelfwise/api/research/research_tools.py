@@ -98,7 +98,7 @@ class StoreTools:
             raise ToolError(f"{id!r} is a document, not a section; call open_document_outline({id!r}) for its section ids")
         shelf = self.shelves[name]
         section = shelf.sections[sid]
-        return {"id": sid, "shelf": name, "doc": section.doc_id, "title": shelf.documents[section.doc_id]["title"],
+        return {"id": sid, "shelf": name, "doc": section.doc_id, "title": shelf.doc_name(section.doc_id),
                 "heading_path": section.heading_path, "text": section.text, "links": self._links(name, sid, section.doc_id, None)[:LINKS_SHOWN]}
 
     def open_document_outline(self, doc: str) -> dict:
@@ -106,7 +106,7 @@ class StoreTools:
         if sid is not None:
             raise ToolError(f"{doc!r} is a section; its document is {doc_id!r}")
         shelf = self.shelves[name]
-        return {"doc": doc_id, "shelf": name, "title": shelf.documents[doc_id]["title"], "path": shelf.documents[doc_id]["path"],
+        return {"doc": doc_id, "shelf": name, "title": shelf.doc_name(doc_id), "path": shelf.documents[doc_id]["path"],
                 "sections": [{"id": s, "heading_path": shelf.sections[s].heading_path, "chars": shelf.chars(s)}
                              for s in shelf.doc_sections.get(doc_id, [])]}
 
@@ -126,7 +126,7 @@ class StoreTools:
                     ("in", link.dst_doc, link.dst_section, link.src_doc, link.src_section)):
                 if here_doc != doc_id or there_doc not in self.scope[name] or (sid and here_sec and here_sec != sid):
                     continue
-                out.append({"kind": link.kind, "direction": direction, "doc": there_doc, "title": shelf.documents[there_doc]["title"],
+                out.append({"kind": link.kind, "direction": direction, "doc": there_doc, "title": shelf.doc_name(there_doc),
                             "section": there_sec, "evidence": link.reason})
         return out
 

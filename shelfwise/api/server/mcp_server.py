@@ -42,6 +42,7 @@ from shelfwise.api.server.shelf_tools import (CheckedAnswer, LedgerResults, Link
 from shelfwise.api.shelves import ShelfRegistry
 from shelfwise.api.trace import TraceStore
 from shelfwise.compiler import __version__
+from shelfwise.compiler.digests.identity import document_name
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.settings import Settings
 
@@ -138,8 +139,8 @@ class _ShelfServer(MCPServer):
             shelf = self._state.shelves.current(name)
             for doc_id in shelf.doc_order():
                 row = shelf.documents[doc_id]
-                listed.append(MCPResource(uri=f"{RESOURCE_SCHEME}://{name}/{doc_id}", name=f"{name}/{doc_id}", title=row["title"],
-                                          description=f"{row['title']} ({row['path']}), shelf {name}", mime_type="text/markdown"))
+                listed.append(MCPResource(uri=f"{RESOURCE_SCHEME}://{name}/{doc_id}", name=f"{name}/{doc_id}", title=document_name(row),
+                                          description=f"{document_name(row)} ({row['path']}), shelf {name}", mime_type="text/markdown"))
         return listed
 
     async def read_resource(self, uri: Any, context: Context | None = None) -> list[ReadResourceContents]:

@@ -27,6 +27,7 @@ from shelfwise.api.server.hygiene import check_json_depth, clean_text, error_res
 from shelfwise.api.server.inert_answer import inert_markdown
 from shelfwise.api.server.security import Principal, client_address, resolve_principal
 from shelfwise.compiler import __version__
+from shelfwise.compiler.digests.identity import document_name
 from shelfwise.compiler.refs import SECTION_ID
 from shelfwise.compiler.ingest.renames import moved_note
 from shelfwise.compiler.search.snippets import snippet
@@ -124,7 +125,7 @@ def section(
 
 def _section_response(name: str, found, document: dict) -> SectionResponse:
     return SectionResponse(
-        shelf=name, section_id=found.id, doc_id=found.doc_id, title=document["title"], path=document["path"],
+        shelf=name, section_id=found.id, doc_id=found.doc_id, title=document_name(document), path=document["path"],
         heading=found.heading, heading_path=found.heading_path, page_start=found.page_start, page_end=found.page_end,
         text=found.text, blocks=[b.model_dump(exclude={"figure_id"}, exclude_defaults=True) for b in found.blocks],
     )

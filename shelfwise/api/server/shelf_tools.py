@@ -122,7 +122,7 @@ def find_section(readable: dict[str, OpenShelf], section_id: str) -> tuple[OpenS
 def section_text(readable: dict[str, OpenShelf], section_id: str, links: SiteLinks) -> SectionText:
     shelf, found, alias = find_section(readable, section_id)
     document = shelf.documents[found.doc_id]
-    return SectionText(shelf=shelf.name, section_id=found.id, doc_id=found.doc_id, title=document["title"], path=document["path"],
+    return SectionText(shelf=shelf.name, section_id=found.id, doc_id=found.doc_id, title=shelf.doc_name(found.doc_id), path=document["path"],
                        heading_path=found.heading_path, page_start=found.page_start, page_end=found.page_end, text=found.text,
                        url=links.section(shelf.name, found.doc_id, found.id),
                        moved_from=section_id if alias else None, note=moved_note(alias, found) if alias else None)
@@ -134,7 +134,7 @@ def link_results(readable: dict[str, OpenShelf], of: str, links: SiteLinks) -> L
         shelf = readable[name]
         if of in shelf.sections or of in shelf.documents:
             is_doc = of in shelf.documents
-            titles = {d: row["title"] for d, row in shelf.documents.items()}
+            titles = {d: shelf.doc_name(d) for d in shelf.documents}
             found = [link for link in shelf.links
                      if (is_doc and of in (link.src_doc, link.dst_doc)) or (not is_doc and of in (link.src_section, link.dst_section))]
             return LinkResults(shelf=name, of=of, links=[
@@ -150,7 +150,7 @@ def ledger_results(shelf: OpenShelf, subject: str, links: SiteLinks) -> LedgerRe
     wanted = " ".join(subject.lower().split())
     matching = [f for f in shelf.facts if wanted in " ".join(f.subject.lower().split())]
     facts = [ToolFact(kind=f.kind, subject=f.subject, statement=f.statement, quote=f.quote, doc_id=f.doc_id, section_id=f.section_id,
-                      title=shelf.documents[f.doc_id]["title"] if f.doc_id in shelf.documents else f.doc_id,
+                      title=shelf.doc_name(f.doc_id) if f.doc_id in shelf.documents else f.doc_id,
                       url=links.section(shelf.name, f.doc_id, f.section_id))
              for f in matching[:MAX_FACTS]]
     return LedgerResults(shelf=shelf.name, subject=subject, facts=facts, more=max(0, len(matching) - MAX_FACTS))
@@ -167,7 +167,7 @@ def document_markdown(shelf: OpenShelf, doc_id: str, links: SiteLinks) -> str:
     if doc_id not in shelf.documents:
         raise NotFound(f"no document '{doc_id}' in shelf '{shelf.name}'")
     document = shelf.documents[doc_id]
-    lines = [f"# {document['title']}", f"Shelf {shelf.name}, {document['path']}" + (f", {links.document(shelf.name, doc_id)}" if links.document(shelf.name, doc_id) else "")]
+    lines = [f"# {shelf.doc_name(doc_id)}", f"Shelf {shelf.name}, {document['path']}" + (f", {links.document(shelf.name, doc_id)}" if links.document(shelf.name, doc_id) else "")]
     for sid in shelf.doc_sections.get(doc_id, []):
         section = shelf.sections[sid]
         pages = f", p. {section.page_start}" + (f"–{section.page_end}" if section.page_end not in (None, section.page_start) else "") if section.page_start else ""

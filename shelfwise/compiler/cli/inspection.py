@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from shelfwise.compiler.digests.identity import document_name
 from shelfwise.compiler.errors import ShelfwiseError
 
 __all__ = ["add_commands", "open_store", "cmd_documents", "cmd_ledger", "cmd_links", "cmd_sections"]
@@ -74,7 +75,7 @@ def cmd_documents(args: argparse.Namespace, settings) -> int:
             print(json.dumps({"documents": docs, "failures": failures}, indent=1, ensure_ascii=False))
             return 0
         for d in docs:
-            print(f"{d['doc_id']:<40} {d['format']:<5} {d['pages']:>4} p {d['n_sections']:>4} sections  {d['title'][:60]}  [{d['reader']}]")
+            print(f"{d['doc_id']:<40} {d['format']:<5} {d['pages']:>4} p {d['n_sections']:>4} sections  {document_name(d)[:60]}  [{d['reader']}]")
         for f in failures:
             print(f"FAILED {f['path']}: {f['reason']}")
     finally:

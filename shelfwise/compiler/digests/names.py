@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from shelfwise.compiler.prose import normalise
+from shelfwise.compiler.written_ids import identifiers
 
 __all__ = ["KIND_WORDS", "relation_words", "plural", "count", "singular", "is_noun_phrase", "subject_phrase",
            "page_count", "page_unit", "short_name", "plain_heading", "reader_label"]
@@ -193,19 +194,37 @@ def reader_label(reader: str, version: str) -> str:
     return version if version.lower().startswith(reader.lower()) else f"{reader} {version}"
 
 
-_CODE = re.compile(r"\b(?:[A-Z]{2,}[A-Z0-9]*-\d[\w.-]*|RFC ?\d{3,5}|ISO(?:/IEC)? ?\d{3,6}(?::\d{4})?)")
-_REVISION = re.compile(r"\b(?:Rev(?:ision)?\.?\s*[A-Z0-9][\w.]*|v\d+(?:\.\d+)*|Version\s+\d[\w.]*|Issue\s+\d+)\b", re.I)
+_REVISION = re.compile(r"\b(?:Rev(?:ision)?\.?\s*|Edition\s+|Version\s+|v)([A-Z]|\d+(?:\.\d+)*[a-z]?)\b", re.I)
+_PATH_REVISION = re.compile(r"(?:^|[-_/])rev[-_]?([a-z0-9]{1,3})(?=[-_.]|$)", re.I)
+_PATH_CODE = re.compile(r"^([a-z]{2,5})[-_ ]?(\d{2,5})$", re.I)
+_FOLDER_CODE = re.compile(r"^([a-z]{1,5})[-_ ]?(\d{2,5}(?:[-.]\d{1,4})*[a-z]?)$", re.I)
+"""A folder named as a publication ("sp800-63b", "rfc-6749"): the documents in it are its chapters."""
+SHORT_CHARS = 48
+"""A title longer than this is cut at a word boundary (with "…") for a short name."""
 
 
 def short_name(title: str, path: str = "") -> str:
-    """A document's short name: its code and revision when its title has them ("QM-001 Rev D"), else the
-    title cut to about 40 characters at a word boundary."""
-    title = normalise(title or "") or (path.rsplit("/", 1)[-1] if path else "")
-    code = _CODE.search(title)
-    revision = _REVISION.search(title)
-    if code:
-        return code.group(0) + (" " + revision.group(0) if revision and revision.start() > code.start() else "")
-    if len(title) <= 40:
-        return title
-    cut = title[:40].rsplit(" ", 1)[0].rstrip(",;:-–")
-    return cut + "…" + (" " + revision.group(0) if revision and revision.start() >= len(cut) else "")
+    """A document's short name, the one the site's link map and widget and the answers' labels show: a code in its
+    file name ("rfc6749.txt" -> "RFC 6749"), else its title's first identifier ("QM-001"), else its title cut at a
+    comma or bracket and to ``SHORT_CHARS`` (a chapter in a folder named as a publication: "SP 800-63B › 5
+    Authenticator and …"); with the revision its title or file name gives ("QM-001 Rev D")."""
+    path = (path or "").replace("\\", "/")
+    title = title or path.rsplit("/", 1)[-1]
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    codes = [c for c in identifiers(title) if not _REVISION.fullmatch(c)]
+    revision = _REVISION.search(title) or _PATH_REVISION.search(stem)
+    path_code = _PATH_CODE.match(stem)
+    if path_code:
+        label = f"{path_code.group(1).upper()} {path_code.group(2).lstrip('0') or '0'}"
+    elif codes:
+        label = codes[0]
+    else:
+        label = re.split(r"\s*[,(]\s*", title)[0].strip() or title
+        folder = _FOLDER_CODE.match(path.rsplit("/", 2)[-2]) if "/" in path else None
+        if folder:  # a chapter of a publication kept one file per chapter: "SP 800-63B › 5 Authenticator and ..."
+            label = f"{folder.group(1).upper()} {folder.group(2).upper()} › {label}"
+        label = label if len(label) <= SHORT_CHARS else label[:SHORT_CHARS - 3].rsplit(" ", 1)[0] + "…"
+    named = label.lower()
+    if revision and f"rev {revision.group(1).lower()}" not in named and " ".join(revision.group(0).lower().split()) not in named:
+        label = f"{label} Rev {revision.group(1).upper()}"
+    return label

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from shelfwise.compiler.digests.identity import document_name
 from shelfwise.compiler.document_ids import series_ids
 from shelfwise.compiler.prose import normalise
 
@@ -55,7 +56,8 @@ def short_names(documents: dict[str, dict]) -> dict[str, set[str]]:
     owners: dict[str, set[str]] = {}
     for doc_id, row in documents.items():
         stem = Path(row["path"]).name.rsplit(".", 1)[0]
-        for name in (stem, str(row["title"]).split(":", 1)[0] if ":" in str(row["title"]) else ""):
+        title = document_name(row)  # its one name (``shelfwise.compiler.digests.identity``)
+        for name in (stem, title.split(":", 1)[0] if ":" in title else ""):
             key = normal(name)
             if len(key.replace(" ", "")) >= 4 and any(c.isupper() for c in name):
                 owners.setdefault(key, set()).add(doc_id)

@@ -39,6 +39,7 @@ from shelfwise.compiler.search.document_names import (
     without_identifiers,
 )
 from shelfwise.compiler.index.embedders import Embedder
+from shelfwise.compiler.digests.identity import document_name
 from shelfwise.compiler.errors import SearchError
 from shelfwise.compiler.search.code_tokens import CodeTokenIndex, query_code_tokens
 from shelfwise.compiler.search.catalogues import catalogue_sections, demote_catalogues
@@ -466,7 +467,7 @@ class ShelfSearcher:
                     section_id=sid,
                     doc_id=doc_id,
                     path=document["path"],
-                    title=document["title"],
+                    title=document_name(document),
                     heading=heading,
                     heading_path=heading_path,
                     chars=len(body),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+from shelfwise.compiler.digests.identity import document_name
 from shelfwise.compiler.refs import page_url
 
 __all__ = ["LLMS_TXT", "llms_txt", "site_base"]
@@ -43,6 +44,6 @@ def llms_txt(store, shelf: str, base: str = "") -> str:
     lines += [f"The shelf '{shelf}' compiled by shelfwise: {len(documents)} document{'s' if len(documents) != 1 else ''}, one page each, "
               "every section anchored by its section id (documents/<doc>.html#<section id>).", "", "## Documents", ""]
     for row in documents:
-        lines.append(f"- [{_link_text(row['title'])}]({base}{page_url(row['doc_id'])}): {_line(row['path'])}")
+        lines.append(f"- [{_link_text(document_name(row))}]({base}{page_url(row['doc_id'])}): {_line(row['path'])}")
     lines += ["", "## Optional", "", f"- [The shelf]({base}shelf.html): how the documents link, and the dossiers"]
     return "\n".join(lines) + "\n"

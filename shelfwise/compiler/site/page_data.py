@@ -14,6 +14,7 @@ from collections import defaultdict
 from pydantic import BaseModel, Field
 
 from shelfwise.compiler.store.ledger_store import PAGE_HOOK_FIELDS
+from shelfwise.compiler.digests.identity import document_name
 from shelfwise.compiler.digests.names import short_name, subject_phrase
 
 __all__ = ["ShelfData", "load_shelf_data", "dossier_slug", "section_panel", "document_relations", "links_by_document"]
@@ -49,7 +50,9 @@ def dossier_slug(key: str) -> str:
 
 
 def load_shelf_data(store, shelf: str) -> ShelfData:
-    documents = [dict(row) for row in store.documents()]
+    # every page names a document by its one name (its identity's: "Apple Inc. 10-Q, quarter ended July 1, 2023"),
+    # the reader's title kept as ``source_title``
+    documents = [{**dict(row), "title": document_name(row), "source_title": row["title"]} for row in store.documents()]
     order = {row["doc_id"]: n for n, row in enumerate(documents)}
     labels = store.section_labels()
     ledger = store.ledger
@@ -77,7 +80,7 @@ def load_shelf_data(store, shelf: str) -> ShelfData:
         description=store.get_meta("shelf_description") or "",
         documents=documents,
         titles=titles,
-        short_names=_short_names(documents),
+        short_names=_short_names(documents, store.identities()),
         labels=labels,
         assertions=dict(assertions),
         hooks=dict(hooks),
@@ -89,9 +92,11 @@ def load_shelf_data(store, shelf: str) -> ShelfData:
     )
 
 
-def _short_names(documents: list[dict]) -> dict[str, str]:
-    """Document id -> short name; where two documents would share one, both keep their full titles."""
-    names = {row["doc_id"]: short_name(row["title"], row["path"]) for row in documents}
+def _short_names(documents: list[dict], identities: dict) -> dict[str, str]:
+    """Document id -> short label, the one answers show (its compiled identity's ``label``); where two documents would
+    share one, both keep their full names."""
+    names = {row["doc_id"]: identities[row["doc_id"]].label if row["doc_id"] in identities else short_name(row["title"], row["path"])
+             for row in documents}
     taken = defaultdict(int)
     for name in names.values():
         taken[name] += 1

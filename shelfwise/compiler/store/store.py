@@ -16,6 +16,7 @@ from typing import NamedTuple
 from pathlib import Path
 
 from shelfwise.compiler.errors import StoreError
+from shelfwise.compiler.digests.identity import DocumentIdentity
 from shelfwise.compiler.records import Block, Figure, Section
 from shelfwise.compiler.ingest.renames import SectionAlias
 from shelfwise.compiler.store.vector_store import EMBEDDING_CACHE, VectorStore
@@ -208,7 +209,22 @@ def _m_section_aliases(db) -> None:
     )
 
 
-MIGRATIONS: list[Callable] = [_m1, _m_ledger, _m_search, _m_section_aliases]
+def _m_identities(db) -> None:
+    """Each document's identity (shelfwise/compiler/digests/identity.py): its one name, issuer, form and period, with
+    where each was read; a document's identity goes with it."""
+    db.executescript(
+        """
+        CREATE TABLE identities (
+            doc_id TEXT PRIMARY KEY REFERENCES documents(doc_id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            rules INTEGER NOT NULL,
+            record TEXT NOT NULL
+        );
+        """
+    )
+
+
+MIGRATIONS: list[Callable] = [_m1, _m_ledger, _m_search, _m_section_aliases, _m_identities]
 
 
 class DocumentRow(dict):
@@ -291,12 +307,31 @@ class Store:
 
     # --- documents -------------------------------------------------------------
     def documents(self) -> list[DocumentRow]:
-        rows = self.db.execute("SELECT * FROM documents ORDER BY path").fetchall()
+        """Every document row, by path, with ``name``: its identity's name (None until the identity stage named it)."""
+        rows = self.db.execute("SELECT d.*, i.name AS name FROM documents d LEFT JOIN identities i USING (doc_id) ORDER BY d.path").fetchall()
         return [DocumentRow(dict(row)) for row in rows]
 
     def document(self, doc_id: str) -> DocumentRow | None:
-        row = self.db.execute("SELECT * FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
+        row = self.db.execute("SELECT d.*, i.name AS name FROM documents d LEFT JOIN identities i USING (doc_id) WHERE d.doc_id = ?",
+                              (doc_id,)).fetchone()
         return DocumentRow(dict(row)) if row else None
+
+    # --- identities ----------------------------------------------------------------
+    def identities(self) -> dict[str, DocumentIdentity]:
+        """Document id -> its identity, for the documents the identity stage has named."""
+        return {row[0]: DocumentIdentity.model_validate_json(row[1]) for row in self.db.execute("SELECT doc_id, record FROM identities ORDER BY doc_id")}
+
+    def put_identities(self, identities: list[DocumentIdentity]) -> None:
+        with self.db:
+            self.db.executemany("INSERT OR REPLACE INTO identities (doc_id, name, rules, record) VALUES (?, ?, ?, ?)",
+                                [(i.doc_id, i.name, i.rules, i.model_dump_json()) for i in identities])
+
+    def cover_sections(self, doc_id: str, limit: int = 40) -> list[Section]:
+        """A document's first sections on its first page (every section when it has no pages), in order: what its
+        identity is read from."""
+        rows = self.db.execute("SELECT * FROM sections WHERE doc_id = ? AND (page_start IS NULL OR page_start <= 1) "
+                               "ORDER BY seq LIMIT ?", (doc_id, limit)).fetchall()
+        return [_section_from_row(row) for row in rows]
 
     def put_document(self, row: dict, sections: list[Section], figures: list[Figure], aliases: list[SectionAlias] = ()) -> None:
         """Replace one document and everything it holds (with the old ids of its renamed sections), in one transaction."""

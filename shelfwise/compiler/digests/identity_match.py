@@ -1,0 +1,111 @@
+"""Which documents a question names by who and when they are: "Apple's Q3 2023 10-Q", "Intel's most recent 10-Q",
+"for the quarter ended April 1, 2023", "the most recent filing".
+
+A question names documents by their identity (``shelfwise.compiler.digests.identity``) the way it names them by an
+identifier: its issuer (the company's name or a shorter form of it, "Apple" for Apple Inc., or the ticker the file
+name and cover give, "AAPL"; written with its capitals, as whole words), its form ("10-Q"), and its period: a date
+the period ends on or takes effect ("the quarter ended April 1, 2023", "as of July 1, 2023"), a fiscal quarter ("Q3
+2023", "the third quarter of 2023", "fiscal 2023 Q3"), or the newest or oldest of them ("the most recent", "latest",
+"earliest"; but not when it is compared with the ones before it, "the most recent quarter compared to previous
+quarters"). ``IdentityMatch.find`` returns the documents that agree with everything the text gives; a text that
+gives only a period or a recency word binds among the documents that have a period (a recency word alone: among those that also have an issuer or a
+form, so "the latest revision" of a shelf of dated procedures binds nothing here), and one that gives only an issuer
+binds all of that issuer's documents. A text that gives none of these binds nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from shelfwise.compiler.digests.identity import DATE, DocumentIdentity, fiscal_quarter, parse_date
+
+__all__ = ["IdentityMatch", "bound_by_identity"]
+
+_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_QUARTER_WORDS = re.compile(r"\b(?P<n>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?)?(?P<y>(?:19|20)\d\d)\b", re.I)
+_FISCAL_Q = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|FY\s*)(?P<y>(?:19|20)\d\d)\s+Q(?P<n>[1-4])\b|\bQ(?P<n2>[1-4])\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s*)(?P<y2>(?:19|20)\d\d)\b", re.I)
+_NEWEST = re.compile(r"\b(?:most\s+recent|latest|newest)\b", re.I)
+_OLDEST = re.compile(r"\b(?:earliest|oldest)\b", re.I)
+_AND_EARLIER = re.compile(r"\b(?:previous|prior|earlier|preceding|past|other)\s+(?:\w+\s+)?(?:quarters|periods|filings|reports|years|10-?[QK]s)\b", re.I)
+"""The newest compared with the ones before it ("the most recent 10-Q compared to the previous quarters"): all of them."""
+_FILED_WORDS = re.compile(r"\b(?:filings?|filed|reports?|quarters?|quarterly|annual|statements?|periods?)\b", re.I)
+"""What a recency word must be said of to bind issued documents without a named issuer or form ("the most recent
+filing"); "the latest revision of the handbook" is another document's version, not a filing."""
+_DATES = re.compile(DATE, re.I)
+
+
+@dataclass(frozen=True)
+class _Asked:
+    issuers: frozenset[str]  # ids of documents of the issuers the text names
+    form: str
+    dates: frozenset[str]
+    quarters: frozenset[str]
+    recency: str  # "newest", "oldest" or ""
+
+
+class IdentityMatch:
+    """The identities of a set of documents, ready to match texts against (built once per plan)."""
+
+    def __init__(self, identities: dict[str, DocumentIdentity]):
+        self.identities = identities
+        self.names: dict[str, set[str]] = {}
+        for doc_id, identity in identities.items():
+            for name in [identity.issuer, *identity.aliases] if identity.issuer else []:
+                self.names.setdefault(name, set()).add(doc_id)
+        self.forms = {i.form for i in identities.values() if i.form}
+
+    def _asked(self, text: str) -> _Asked:
+        issuers = set()
+        for name, docs in self.names.items():
+            if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w-])", text):
+                issuers |= docs
+        form = next((f for f in sorted(self.forms) if re.search(rf"(?<![\w-]){re.escape(f).replace('-', '-?')}s?(?![\w-])", text, re.I)), "")
+        dates = {day.isoformat() for day in map(parse_date, _DATES.findall(text)) if day}
+        quarters = {fiscal_quarter(m.group(0)) for m in re.finditer(r"\b(?:(?:19|20)\d\d\s*Q[1-4]|Q[1-4]\s*(?:19|20)\d\d)\b", text, re.I)}
+        quarters |= {f"Q{_ORDINAL[m.group('n').lower()]} {m.group('y')}" for m in _QUARTER_WORDS.finditer(text)}
+        quarters |= {f"Q{m.group('n') or m.group('n2')} {m.group('y') or m.group('y2')}" for m in _FISCAL_Q.finditer(text)}
+        recency = ""
+        if (_FILED_WORDS.search(text) or issuers or form) and not _AND_EARLIER.search(text):
+            recency = "newest" if _NEWEST.search(text) else "oldest" if _OLDEST.search(text) else ""
+        return _Asked(frozenset(issuers), form, frozenset(dates), frozenset(quarters), recency)
+
+    def find(self, text: str) -> set[str]:
+        """Ids of the documents ``text`` names by issuer, form and period (see the module text)."""
+        asked = self._asked(text)
+        if not (asked.issuers or asked.dates or asked.quarters or asked.recency):
+            return set()
+        if asked.issuers:
+            pool = set(asked.issuers)
+        elif asked.dates or asked.quarters:
+            pool = {d for d, i in self.identities.items() if i.period_end or i.fiscal_quarter}
+        else:  # "the most recent filing": among the documents an issuer filed on a form, not every dated one
+            pool = {d for d, i in self.identities.items() if i.period_end and (i.issuer or i.form)}
+        if asked.form:
+            pool = {d for d in pool if self.identities[d].form == asked.form}
+        if asked.dates:
+            pool = {d for d in pool if self.identities[d].period_end in asked.dates}
+        if asked.quarters:
+            pool = {d for d in pool if self.identities[d].fiscal_quarter in asked.quarters}
+        if asked.recency and pool:
+            pool = self._extreme(pool, asked.recency)
+        return pool
+
+    def _extreme(self, pool: set[str], recency: str) -> set[str]:
+        """The newest (oldest) dated documents of ``pool``, per issuer: "the most recent filing" of a shelf of three
+        companies' filings is each company's latest."""
+        by_issuer: dict[str, list[str]] = {}
+        for doc in pool:
+            if self.identities[doc].period_end:
+                by_issuer.setdefault(self.identities[doc].issuer, []).append(doc)
+        out = set()
+        for docs in by_issuer.values():
+            pick = max if recency == "newest" else min
+            edge = pick(self.identities[d].period_end for d in docs)
+            out |= {d for d in docs if self.identities[d].period_end == edge}
+        return out
+
+
+def bound_by_identity(text: str, identities: dict[str, DocumentIdentity]) -> set[str]:
+    """``IdentityMatch(identities).find(text)``, for one text."""
+    return IdentityMatch(identities).find(text)

@@ -1,0 +1,262 @@
+"""Document identity: who and when a document is, from its cover page, file name and title, compiled once into the
+store and used by the site, the API, answers and the planner; and questions that name an issuer and a period bound to
+those documents."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from litestar.testing import TestClient
+
+from shelfwise.api.reading.plan import plan_by_rules
+from shelfwise.api.server.app import create_app
+from shelfwise.compiler.build import build_shelf
+from shelfwise.compiler.digests.identity import RULES, DocumentIdentity, bad_title
+from shelfwise.compiler.digests.identity_match import IdentityMatch
+from shelfwise.compiler.index.indexes import index_stage
+from shelfwise.compiler.settings import Settings
+from shelfwise.compiler.store.store import Store, sqlite3
+from tests.answer_shelves import HashEmbedder
+
+FILINGS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "filings"
+
+
+def _pdf(path: Path, title: str, pages: list[list[tuple[str, str]]]) -> Path:
+    """A real PDF (reportlab) with ``title`` in its metadata; each page a list of (style, text)."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+    c.setTitle(title)
+    for page in pages:
+        y = 800
+        for style, text in page:
+            font, size = {"h1": ("Helvetica-Bold", 18), "p": ("Helvetica", 10)}[style]
+            c.setFont(font, size)
+            c.drawString(60, y, text)
+            y -= size * 2
+        c.showPage()
+    c.save()
+    return path
+
+
+def _annual(year: int) -> list[list[tuple[str, str]]]:
+    return [
+        [("h1", "UNITED STATES SECURITIES AND EXCHANGE COMMISSION"), ("h1", "FORM 10-K"),
+         ("p", "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934"),
+         ("p", f"For the fiscal year ended December 31, {year}"), ("h1", "EXAMPLE WIDGETS CORP."),
+         ("p", "(Exact name of registrant as specified in its charter)"), ("p", "Common Stock EXW Nasdaq")],
+        [("h1", "Item 7. Results of Operations"), ("p", f"Net sales were {1000 + year - 2000} million dollars in {year}.")],
+    ]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """A shelf of two annual reports whose metadata titles are an accession number and a date with a form code, a
+    handbook whose metadata title is a scanner's file name, and a Markdown policy with a good title."""
+    root = tmp_path_factory.mktemp("identity")
+    shelf = root / "reports"
+    shelf.mkdir()
+    _pdf(shelf / "2023 Q4 EXW.pdf", "0000999999-24-000012", _annual(2023))
+    _pdf(shelf / "2022 Q4 EXW.pdf", "12.31.2022 10K Document", _annual(2022))
+    _pdf(shelf / "handbook.pdf", "DOC_20240301_0042", [
+        [("h1", "Field Service Handbook"), ("p", "Effective date: March 1, 2024"), ("p", "Prepared for field technicians.")],
+        [("h1", "1 Safety"), ("p", "Technicians wear gloves when opening a pump housing.")]])
+    (shelf / "policy.md").write_text("# Travel Policy\n\n## Fares\n\nEconomy fares are booked for trips under six hours.\n",
+                                     encoding="utf-8")
+    settings = Settings(build_dir=root / "build")
+    report = build_shelf(shelf, settings, progress=lambda line: None, stages=[index_stage(HashEmbedder())])
+    assert not report.failed, report.render()
+    assert report.stages["identity"] == {"documents": 4, "named_by_issuer": 2, "rules": RULES}
+    return root / "build" / report.shelf
+
+
+def _identities(built: Path) -> dict[str, DocumentIdentity]:
+    store = Store(built / "store.sqlite", create=False)
+    try:
+        return store.identities()
+    finally:
+        store.close()
+
+
+def test_a_report_is_named_by_its_issuer_form_and_period_read_from_its_cover_page(built):
+    report = _identities(built)["2023-q4-exw-pdf"]
+    assert report.name == "Example Widgets Corp. 10-K, fiscal year ended December 31, 2023"
+    assert (report.issuer, report.form, report.period_kind, report.period_end, report.fiscal_quarter) == \
+        ("Example Widgets Corp.", "10-K", "fiscal year", "2023-12-31", "Q4 2023")
+    assert report.aliases == ["Example Widgets", "EXW"]
+    assert report.sources == {"form": "cover page", "period": "cover page", "fiscal_quarter": "file name", "issuer": "cover page",
+                              "aliases": "file name and cover page", "title": "cover page", "name": "issuer, form and period"}
+    assert report.title == "Example Widgets Corp. 10-K"  # the accession number is no title
+    older = _identities(built)["2022-q4-exw-pdf"]
+    assert older.name == "Example Widgets Corp. 10-K, fiscal year ended December 31, 2022"
+
+
+def test_an_artefact_title_gives_way_to_the_cover_heading_and_a_good_title_stays(built):
+    identities = _identities(built)
+    handbook = identities["handbook-pdf"]
+    assert (handbook.name, handbook.title, handbook.sources["title"]) == ("Field Service Handbook", "Field Service Handbook", "cover page")
+    assert (handbook.period, handbook.period_end, handbook.issuer) == ("effective March 1, 2024", "2024-03-01", "")
+    policy = identities["policy-md"]
+    assert (policy.name, policy.issuer, policy.form, policy.period) == ("Travel Policy", "", "", "")
+
+
+def test_the_stored_title_is_kept_so_nothing_is_reconverted_or_re_embedded(built):
+    store = Store(built / "store.sqlite", create=False)
+    try:
+        rows = {row["doc_id"]: row for row in store.documents()}
+    finally:
+        store.close()
+    assert rows["2023-q4-exw-pdf"]["title"] == "0000999999-24-000012"
+    assert rows["2023-q4-exw-pdf"]["name"] == "Example Widgets Corp. 10-K, fiscal year ended December 31, 2023"
+
+
+def test_a_store_compiled_before_identities_gets_them_on_rebuild_without_reconverting_or_embedding(tmp_path):
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    _pdf(shelf / "2023 Q4 EXW.pdf", "0000999999-24-000012", _annual(2023))
+    settings = Settings(build_dir=tmp_path / "build")
+    stages = [index_stage(HashEmbedder())]
+    build_shelf(shelf, settings, progress=lambda line: None, stages=stages)
+    old = sqlite3.connect(str((tmp_path / "build" / "shelf" / "store.sqlite").resolve()))  # as schema 4 left it
+    old.execute("DROP TABLE identities")
+    old.execute("PRAGMA user_version = 4")
+    old.commit()
+    old.close()
+    again = build_shelf(shelf, settings, progress=lambda line: None, stages=stages)
+    assert again.migrated == ["identities"] and [d.status for d in again.documents] == ["unchanged"]
+    assert again.stages["identity"]["documents"] == 1
+    assert again.stages["indexes"]["vectors"]["embedded"] == 0 and again.stages["indexes"]["lexical_documents"] == 0
+    assert _identities(tmp_path / "build" / "shelf")["2023-q4-exw-pdf"].name.startswith("Example Widgets Corp. 10-K")
+    assert build_shelf(shelf, settings, progress=lambda line: None, stages=stages).stages["identity"]["documents"] == 0
+
+
+def test_the_api_and_answers_name_the_document_and_the_question_binds_the_newest_report(built, tmp_path):
+    settings = Settings.model_validate({"api": {"trace_db": str(tmp_path / "traces.sqlite"),
+                                                "tokens": [{"name": "reader", "token": "reader-secret", "shelves": ["reports"]}]}})
+    with TestClient(create_app(settings, chat=None, embedder=HashEmbedder(), stores={"reports": built})) as client:
+        client.headers["Authorization"] = "Bearer reader-secret"
+        hits = client.get("/api/search?shelf=reports&q=net+sales").json()["hits"]
+        assert {h["title"] for h in hits if h["doc_id"].endswith("exw-pdf")} == {
+            "Example Widgets Corp. 10-K, fiscal year ended December 31, 2023", "Example Widgets Corp. 10-K, fiscal year ended December 31, 2022"}
+        body = client.post("/api/ask", json={"question": "What were Example Widgets' net sales in the most recent 10-K?",
+                                             "shelf": "reports"}).json()
+        plan = client.get(f"/api/answers/{body['trace_id']}").json()["plan"]
+        assert [o["documents"] for o in plan["obligations"]] == [["2023-q4-exw-pdf"]]  # bound as an identifier binds
+        first = body["sentences"][0]
+        assert (first["text"], first["source"]) == ("Net sales were 1023 million dollars in 2023.",
+                                                    "Example Widgets Corp. 10-K, fiscal year ended December 31, 2023")
+        assert body["answer_markdown"].startswith("**Example Widgets Corp. 10-K, fiscal year ended December 31, 2023:** Net sales were 1023")
+        assert body["sources"][0]["title"] == "Example Widgets Corp. 10-K, fiscal year ended December 31, 2023"
+        assert "0000999999" not in json.dumps(body)
+        section = client.get(f"/api/sections/{body['sources'][0]['section_id']}?shelf=reports").json()
+        assert section["title"] == "Example Widgets Corp. 10-K, fiscal year ended December 31, 2023"
+
+
+def test_a_real_filings_cover_page_names_it(tmp_path):
+    """The first page of a real 10-Q (its metadata title an SEC accession number, lost with the other pages)."""
+    source = FILINGS / "2023 Q3 AAPL.pdf"
+    if not source.exists():
+        pytest.skip("the filings corpus is not checked out beside the repository")
+    import pypdfium2 as pdfium
+
+    shelf = tmp_path / "filings"
+    shelf.mkdir()
+    whole = pdfium.PdfDocument(str(source))
+    first = pdfium.PdfDocument.new()
+    first.import_pages(whole, [0])
+    first.save(str(shelf / source.name))
+    report = build_shelf(shelf, Settings(build_dir=tmp_path / "build"), progress=lambda line: None, stages=[])
+    identity = _identities(tmp_path / "build" / report.shelf)["2023-q3-aapl-pdf"]
+    assert identity.name == "Apple Inc. 10-Q, quarter ended July 1, 2023"
+    assert (identity.fiscal_quarter, identity.aliases) == ("Q3 2023", ["Apple", "AAPL"])
+
+
+def _filing(doc_id: str, issuer: str, aliases: list[str], end: str, quarter: str) -> DocumentIdentity:
+    return DocumentIdentity(doc_id=doc_id, name=f"{issuer} 10-Q", title=f"{issuer} 10-Q", issuer=issuer, form="10-Q",
+                            period_kind="quarter", period_end=end, fiscal_quarter=quarter, aliases=aliases)
+
+
+FILED = {
+    "2023-q2-aapl": _filing("2023-q2-aapl", "Apple Inc.", ["Apple", "AAPL"], "2023-04-01", "Q2 2023"),
+    "2023-q3-aapl": _filing("2023-q3-aapl", "Apple Inc.", ["Apple", "AAPL"], "2023-07-01", "Q3 2023"),
+    "2023-q1-intc": _filing("2023-q1-intc", "Intel Corporation", ["Intel", "INTC"], "2023-04-01", "Q1 2023"),
+    "2023-q3-intc": _filing("2023-q3-intc", "Intel Corporation", ["Intel", "INTC"], "2023-09-30", "Q3 2023"),
+    "handbook": DocumentIdentity(doc_id="handbook", name="Field Service Handbook", title="Field Service Handbook",
+                                 period_kind="effective", period_end="2024-03-01", period="effective March 1, 2024"),
+}
+
+
+@pytest.mark.parametrize("question, bound", [
+    ("What did Apple's Q3 2023 10-Q say about services revenue?", {"2023-q3-aapl"}),
+    ("What was Apple's revenue in the third quarter of 2023?", {"2023-q3-aapl"}),
+    ("What was Intel's gross margin in its most recent 10-Q?", {"2023-q3-intc"}),
+    ("What was reported for the quarter ended April 1, 2023?", {"2023-q2-aapl", "2023-q1-intc"}),
+    ("What does the most recent filing say about risk factors?", {"2023-q3-aapl", "2023-q3-intc"}),
+    ("How has Apple's net income changed over time?", {"2023-q2-aapl", "2023-q3-aapl"}),
+    ("How do Apple's R&D costs in the most recent quarter compare to previous quarters?", {"2023-q2-aapl", "2023-q3-aapl"}),
+    ("What changed in the latest revision of the handbook?", set()),  # a recency word binds only issued forms
+    ("What are the current liabilities?", set()),
+    ("Which apple varieties grow in cold climates?", set()),  # the name is written with its capital
+])
+def test_questions_that_name_an_issuer_and_a_period_bind_those_documents(question, bound):
+    assert IdentityMatch(FILED).find(question) == bound
+
+
+def test_the_rule_planner_binds_every_part_to_what_the_whole_question_names():
+    documents = {d: i.name for d, i in FILED.items()}
+    plan = plan_by_rules("In the first quarter of 2023, how much did Intel spend on research, and what was the focus of it?",
+                         [], documents, [], [], [], FILED)
+    assert [o.documents for o in plan.obligations] == [["2023-q1-intc"], ["2023-q1-intc"]]
+    assert plan_by_rules("What did Apple's Q3 2023 10-Q say?", [], documents, [], [], []).obligations[0].documents == []
+
+
+@pytest.mark.parametrize("title, path, bad", [
+    ("0000320193-23-000006", "2023 Q1 AAPL.pdf", True), ("04.01.2023 10Q Document", "2023 Q1 INTC.pdf", True),
+    ("report_final_v2.docx", "report.docx", True), ("Top10Mapping", "Top10Mapping.xlsx", True),
+    ("10-Q - 10/27/2023 - Intel Corporation", "2023 Q3 INTC.pdf", False), ("RAFT", "RAFT.pdf", False),
+    ("OWASP Top 10 2020 Data Analysis Plan", "OWASP Top 10 2020 Data Analysis Plan.docx", False), ("GNU Make", "make.pdf", False),
+])
+def test_identifier_and_artefact_titles_are_told_from_names(title, path, bad):
+    assert bad_title(title, path) is bad
+
+
+def test_the_site_names_the_document_by_its_identity(tmp_path):
+    from shelfwise.compiler.site.site import site_stage
+
+    shelf = tmp_path / "reports"
+    shelf.mkdir()
+    _pdf(shelf / "2023 Q4 EXW.pdf", "0000999999-24-000012", _annual(2023))
+    settings = Settings(build_dir=tmp_path / "build")
+    report = build_shelf(shelf, settings, progress=lambda line: None, stages=[site_stage(settings, shelf)])
+    assert not report.failed, report.render()
+    site = tmp_path / "build" / "reports" / "site"
+    name = "Example Widgets Corp. 10-K, fiscal year ended December 31, 2023"
+    page = (site / "documents" / "2023-q4-exw-pdf.html").read_text(encoding="utf-8")
+    assert f"<title>{name} - reports</title>" in page and re.search(rf'<h1 id="s[0-9a-f]+">{re.escape(name)}\b', page)
+    assert "0000999999" not in page
+    assert f"- [{name}](documents/2023-q4-exw-pdf.html): 2023 Q4 EXW.pdf" in (site / "llms.txt").read_text(encoding="utf-8")
+
+
+def _identify(title: str, path: str, lines: list[tuple[str, str]]) -> DocumentIdentity:
+    from shelfwise.compiler.digests.identity import identify
+    from shelfwise.compiler.ingest.sections import build_sections
+    from shelfwise.compiler.records import Converted, Element
+
+    elements = [Element(kind="heading" if kind == "h" else "paragraph", text=text, level=1 if kind == "h" else None, page=1)
+                for kind, text in lines]
+    sections, _ = build_sections("doc", Converted(title=title, elements=elements, pages=1, reader="test", reader_version="1"))
+    return identify("doc", title, path, sections)
+
+
+def test_a_company_on_a_cover_is_its_issuer_only_in_a_document_that_names_a_form_or_a_period():
+    paper = _identify("Dense Passage Retrieval", "dpr.pdf", [("h", "Dense Passage Retrieval"), ("p", "Jane Roe"), ("p", "Example Labs Inc."),
+                                                              ("p", "We show that retrieval can be learned.")])
+    assert (paper.name, paper.issuer, paper.form, paper.period) == ("Dense Passage Retrieval", "", "", "")
+    statement = _identify("Q2 statement", "statement.pdf", [("h", "ACME HOLDINGS AG"), ("p", "Interim statement"),
+                                                            ("p", "For the six months ended 30 June 2024")])
+    assert (statement.issuer, statement.period, statement.sources["issuer"]) == ("Acme Holdings AG", "six months ended June 30, 2024", "cover page")
+    assert statement.name == "Q2 statement"  # no form: the title stays the name
