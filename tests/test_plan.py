@@ -7,7 +7,8 @@ import json
 import httpx
 import pytest
 
-from shelfwise.api.reading.plan import Turn, is_follow_up, obligation_kind, plan_by_rules, plan_with_model
+from shelfwise.api.reading.plan import (Turn, is_follow_up, leans_on_conversation, obligation_kind, plan_by_rules, plan_with_model,
+                                        standalone)
 from shelfwise.compiler.models import ChatModel, ModelError, make_client
 from shelfwise.compiler.settings import ModelSettings
 
@@ -94,6 +95,23 @@ def test_a_follow_up_inherits_the_previous_question_and_its_documents():
     plan = plan_by_rules("and what about refresh tokens?", history, DOCS, [], [], ["sop-014"])
     assert plan.follow_up and plan.resolved_question == "How long do access tokens last — refresh tokens?"
     assert plan.obligations[0].targets[:2] == ["refresh", "tokens"] and plan.obligations[0].documents == ["sop-014"]
+
+
+def test_only_a_question_that_leans_on_the_conversation_is_read_as_a_follow_up():
+    """Issue 34: "and who approves the quality manual?" was glued to the warranty question before it."""
+    history = [Turn(question="What is the warranty period of the NW-300 infusion pump?")]
+    for question in ("and who approves the quality manual?", "but who owns the complaint handling database?",
+                     "Also, what is the closure time for complaints?"):
+        assert not leans_on_conversation(question) and not is_follow_up(question, history), question
+        plan = plan_by_rules(question, history, DOCS, [], [], [])
+        assert not plan.follow_up and plan.resolved_question == question
+        assert plan.obligations == plan_by_rules(standalone(question), [], DOCS, [], [], []).obligations
+    assert standalone("and who approves the quality manual?") == "Who approves the quality manual?"
+    # "how quickly" asks for a time, as "how soon" does: a lookup, answered by the rule and the record together
+    assert obligation_kind("How quickly must a Reportable Event be notified internally?") == "lookup"
+    for question in ("and who approves it?", "And how often?", "and why?", "What about Rev C?", "and for Rev C?",
+                     "and which one is current?", "and the other one?"):
+        assert leans_on_conversation(question) and is_follow_up(question, history), question
 
 
 def _replay(content: str | None, status: int = 200):
