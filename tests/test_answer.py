@@ -144,6 +144,21 @@ def test_labels_are_true_to_what_the_answer_shows(demo):
     assert instruments.label == "complete"
 
 
+def test_an_answer_about_a_named_document_stays_on_it(demo):
+    """Issue 34: "Which section of the Quality Manual does SOP-014 implement" showed what SOP-030 and SOP-021
+    implement. An obligation that names its document by its identifier is served by that document and by sentences
+    that name it; the sentences of other documents about other things are not shown."""
+    answer = _ask(demo, "Which section of the Quality Manual does SOP-014 implement, and what does that section require of "
+                        "complaint handling?")
+    shelf = demo["northwind"]
+    assert "It implements the complaint handling requirements of the Quality Manual (see Quality Manual section 8.2)" in answer.answer_markdown
+    assert "It implements section 7.3 of the Quality Manual." not in answer.answer_markdown
+    assert "It implements section 8.6.1 of the Quality Manual" not in answer.answer_markdown
+    first = [s for s in answer.sentences if s.obligation == 0 and s.citations]
+    named = {"documents-sop-014-complaint-handling-docx", "documents-quality-manual-rev-c-docx", "documents-quality-manual-rev-d-pdf"}
+    assert first and all(shelf.sections[s.citations[0]].doc_id in named or "SOP-014" in s.text for s in first)
+
+
 def test_a_self_contained_follow_up_gets_the_answer_it_gets_asked_alone(demo):
     """Issue 34: after the warranty question, "and who approves the quality manual?" was read as "What is the warranty
     period of the NW-300 infusion pump — who approves the quality manual?" and answered "not in these documents"."""
