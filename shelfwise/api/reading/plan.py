@@ -289,7 +289,8 @@ def plan_with_model(
     """One planning call; the reply is JSON validated by pydantic. Raises ModelError when the reply is unusable.
 
     With ``rules`` (the rule planner's plan) and ``vocabulary`` (the shelf's words), the plan is validated
-    (``validate_model_plan``) and may come back as the rule plan."""
+    (``validate_model_plan``) and may come back as the rule plan; so does a plan that reads a question that stands
+    alone (``leans_on_conversation``) as a follow-up."""
     from shelfwise.compiler.models import ModelError
 
     listing = "\n".join(f"- {doc_id}: {title}" for doc_id, title in sorted(documents.items()))
@@ -325,6 +326,10 @@ def plan_with_model(
     )
     if rules is None or vocabulary is None:
         return plan
+    if plan.follow_up and not leans_on_conversation(question):  # a question that stands alone is not glued to the last one
+        return rules.model_copy(update={"warnings": [*rules.warnings, (
+            f"planner model {chat.model} read the question as a follow-up of the previous turn, but it stands alone; "
+            "this answer was planned by rules instead")]})
     return validate_model_plan(plan, rules, question, history, documents, vocabulary)
 
 
