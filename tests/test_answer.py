@@ -10,6 +10,7 @@ import yaml
 from answer_shelves import DEMO, HashEmbedder, demo_build, tenant_builds
 from shelfwise.api.answer import answer_question, build_pipeline
 from shelfwise.api.cli.actions import ask_command, trace_command
+from shelfwise.api.reading.plan import Turn
 from shelfwise.api.schemas import AskRequest
 from shelfwise.api.shelves import close_shelves, open_shelves
 from shelfwise.api.terms import normalise
@@ -126,6 +127,50 @@ def test_an_out_of_corpus_question_is_not_in_the_documents(demo):
     assert answer.answer_markdown.startswith("This is not in these documents")
     assert answer.sentences == [] and answer.sources == []
     assert answer.not_covered == ["No section of these documents mentions \u201cboiling\u201d."]
+
+
+def test_labels_are_true_to_what_the_answer_shows(demo):
+    """Issue 34: "What changed between Rev C and Rev D?" was "complete" showing 7 of 13 changes; "Which suppliers are
+    approved for sterile packaging?" was "complete" naming no supplier (the shelf names none)."""
+    compared = _ask(demo, "What changed between Rev C and Rev D?")
+    shown = re.search(r"Shown: the (\d+) of (\d+) changes that fit this answer", compared.answer_markdown)
+    assert shown and int(shown.group(1)) < int(shown.group(2))
+    assert compared.label == "partial" and not compared.obligations[0]["covered"]
+    assert compared.not_covered == [shown.group(0) + compared.answer_markdown[shown.end():].split("\n")[0]]
+    suppliers = _ask(demo, "Which suppliers are approved for sterile packaging?")
+    assert suppliers.label in ("partial", "not_in_documents") and not suppliers.obligations[0]["covered"]
+    assert suppliers.not_covered == ["The sentences shown may not fully answer \u201cWhich suppliers are approved for sterile packaging?\u201d"]
+    instruments = _ask(demo, "Which instruments are out of calibration, and when were they due?")  # the register's rows name them
+    assert instruments.label == "complete"
+
+
+def test_an_answer_about_a_named_document_stays_on_it(demo):
+    """Issue 34: "Which section of the Quality Manual does SOP-014 implement" showed what SOP-030 and SOP-021
+    implement. An obligation that names its document by its identifier is served by that document and by sentences
+    that name it; the sentences of other documents about other things are not shown."""
+    answer = _ask(demo, "Which section of the Quality Manual does SOP-014 implement, and what does that section require of "
+                        "complaint handling?")
+    shelf = demo["northwind"]
+    assert "It implements the complaint handling requirements of the Quality Manual (see Quality Manual section 8.2)" in answer.answer_markdown
+    assert "It implements section 7.3 of the Quality Manual." not in answer.answer_markdown
+    assert "It implements section 8.6.1 of the Quality Manual" not in answer.answer_markdown
+    first = [s for s in answer.sentences if s.obligation == 0 and s.citations]
+    named = {"documents-sop-014-complaint-handling-docx", "documents-quality-manual-rev-c-docx", "documents-quality-manual-rev-d-pdf"}
+    assert first and all(shelf.sections[s.citations[0]].doc_id in named or "SOP-014" in s.text for s in first)
+
+
+def test_a_self_contained_follow_up_gets_the_answer_it_gets_asked_alone(demo):
+    """Issue 34: after the warranty question, "and who approves the quality manual?" was read as "What is the warranty
+    period of the NW-300 infusion pump — who approves the quality manual?" and answered "not in these documents"."""
+    first = _ask(demo, "What is the warranty period of the NW-300 infusion pump?")
+    history = [Turn(question=first.resolved_question, answer=first.answer_markdown)]
+    follow = _ask(demo, "and who approves the quality manual?", history=history)
+    alone = _ask(demo, "Who approves the quality manual?")
+    assert first.label == "not_in_documents" and follow.label != "not_in_documents"
+    assert follow.resolved_question == "and who approves the quality manual?"
+    assert (follow.answer_markdown, follow.label, follow.not_covered) == (alone.answer_markdown, alone.label, alone.not_covered)
+    leaning = _ask(demo, "and who approves it?", history=[Turn(question="What is the quality manual?")])
+    assert leaning.resolved_question == "What is the quality manual — who approves it?"
 
 
 def test_a_follow_up_is_resolved_against_the_previous_turn(tenants):

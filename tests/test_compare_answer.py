@@ -104,6 +104,7 @@ def test_a_question_about_one_aspect_shows_the_changes_about_it_and_says_how_man
     assert rows == ["Test equipment is calibrated every"]
     assert ("Shown: the 1 of 4 changes about calibration, interval; `shelfwise compare versions wi-022-rev-1-md wi-022-rev-2-md` "
             "lists them all.") in answer.answer_markdown
+    assert answer.label == "complete" and not answer.not_covered  # every change about what was asked is shown
 
 
 def test_two_years_compare_each_person_apart_and_name_them(shelves):
@@ -223,6 +224,10 @@ def test_a_comparison_too_long_for_the_answer_keeps_its_changed_values_and_says_
     assert 1 <= len(rows) < len([s for s in full.sentences if s.kind == "table_row"])
     assert all(s.text.split(" | ")[0] == "changed" for s in rows[:1])  # a changed value goes before what was added or reworded
     assert "changes that fit this answer; `shelfwise compare versions wi-022-rev-1-md wi-022-rev-2-md` lists them all." in answer.answer_markdown
+    # issue 34: a table cut to fit shows k of n changes: the answer is partial, never complete, and says what it left out
+    assert answer.label == "partial" and full.label == "complete"
+    assert [o["covered"] for o in answer.obligations] == [False] and [o["covered"] for o in full.obligations] == [True]
+    assert len(answer.not_covered) == 1 and answer.not_covered[0].startswith(f"Shown: the {len(rows)} of ")
 
 
 def test_a_mixed_answer_with_a_comparison_stays_within_the_size_limit(shelves):

@@ -183,3 +183,69 @@ def test_incremental_edit_reextracts_only_changed_sections_and_removal_retracts(
     summary = link_shelf(store, [], ["two"])
     assert summary["documents_removed"] == 1
     assert {r["doc_id"] for r in ledger_rows(store)} == {"one"}
+
+
+def _pdf_text(path) -> str:
+    import pypdfium2
+
+    pdf = pypdfium2.PdfDocument(str(path))
+    try:
+        return " ".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+    finally:
+        pdf.close()
+
+
+def _docx_text(path) -> str:
+    import docx
+
+    return "\n\n".join(p.text for p in docx.Document(str(path)).paragraphs)
+
+
+NEGATED_BOUNDS = [  # (file under ../shared/corpora or the demo shelf, the bound as the document writes it, its sense)
+    ("northwind:documents/quality-manual-rev-c.docx", "never less than fifteen years", "minimum"),
+    ("northwind:documents/quality-manual-rev-c.docx", "not exceeding 12 months", "maximum"),
+    ("oauth/rfc7519.txt", "not to exceed 8 characters", "maximum"),
+    ("office/GDPR.pdf", "not later than 72 hours", "maximum"),
+    ("office/GDPR.pdf", "no less than four years", "minimum"),
+    ("office/GDPR.pdf", "shall not exceed three months", "maximum"),
+    ("office/GDPR.pdf", "no later than one month", "maximum"),
+    ("identity/sp800-63b/sec5_authenticators.md", "at least 8 characters", "minimum"),
+    ("identity/sp800-63b/sec5_authenticators.md", "less than 64 bits", "maximum"),
+    ("licenses/gpl-3.0_COPYING.txt", "at least three years", "minimum"),
+]
+
+
+def test_negated_bounds_of_real_documents_keep_their_sense(corpora):
+    """Issue 34: "never less than fifteen years" was recorded as "less than fifteen years", the opposite. Every bound
+    of these documents, as it stands in its sentence, keeps its negation in the comparator and its sense in ``bound``."""
+    from pathlib import Path
+
+    demo = Path(__file__).resolve().parents[1] / "shelves" / "northwind"
+    texts: dict[str, str] = {}
+    for name, bound, sense in NEGATED_BOUNDS:
+        path = demo / name.split(":", 1)[1] if name.startswith("northwind:") else corpora / name
+        if name not in texts:
+            raw = _pdf_text(path) if path.suffix == ".pdf" else _docx_text(path) if path.suffix == ".docx" else path.read_text(encoding="utf-8")
+            texts[name] = " ".join(raw.split())
+        sentence = next(s for s in sentences(texts[name]) if bound in s)
+        found = [(t.text, t.bound) for t in find_thresholds(sentence) if t.text == bound]
+        assert found == [(bound, sense)], (name, sentence, [(t.text, t.bound) for t in find_thresholds(sentence)])
+
+
+def test_a_rule_with_a_negated_bound_is_stored_with_it():
+    section = _section("Control of records", [H("4.2.4 Control of records"), P(
+        "Complaint records shall be kept for the lifetime of the device plus two years, and never less than fifteen years "
+        "from the date of release of the product concerned. Measuring equipment shall be calibrated at intervals not "
+        "exceeding 12 months.")])[1]
+    thresholds = [t for a in extract_rules(section).assertions for t in a.thresholds]
+    assert [(t.comparator, t.value, t.unit, t.bound) for t in thresholds] == [
+        ("", "two", "years", ""), ("never less than", "fifteen", "years", "minimum"), ("not exceeding", "12", "months", "maximum")]
+
+
+def test_a_models_threshold_takes_the_comparator_its_quote_writes():
+    """The model path: a model that drops the negation ("less than fifteen years") is read again from its quote."""
+    quote = "Superseded revisions are kept for the lifetime of the device plus two years, and never less than fifteen years."
+    model = Assertion(kind="rule", subject="superseded revisions", statement="kept at least fifteen years", quote=quote,
+                      thresholds=[{"value": "fifteen", "unit": "years", "comparator": "less than", "text": "less than fifteen years"}])
+    kept = verify(Extraction(assertions=[model]), quote).assertions[0]
+    assert [(t.comparator, t.text, t.bound) for t in kept.thresholds] == [("never less than", "never less than fifteen years", "minimum")]

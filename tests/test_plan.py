@@ -7,7 +7,8 @@ import json
 import httpx
 import pytest
 
-from shelfwise.api.reading.plan import Turn, is_follow_up, obligation_kind, plan_by_rules, plan_with_model
+from shelfwise.api.reading.plan import (Turn, Vocabulary, is_follow_up, leans_on_conversation, obligation_kind, plan_by_rules,
+                                        plan_with_model, standalone)
 from shelfwise.compiler.models import ChatModel, ModelError, make_client
 from shelfwise.compiler.settings import ModelSettings
 
@@ -96,6 +97,23 @@ def test_a_follow_up_inherits_the_previous_question_and_its_documents():
     assert plan.obligations[0].targets[:2] == ["refresh", "tokens"] and plan.obligations[0].documents == ["sop-014"]
 
 
+def test_only_a_question_that_leans_on_the_conversation_is_read_as_a_follow_up():
+    """Issue 34: "and who approves the quality manual?" was glued to the warranty question before it."""
+    history = [Turn(question="What is the warranty period of the NW-300 infusion pump?")]
+    for question in ("and who approves the quality manual?", "but who owns the complaint handling database?",
+                     "Also, what is the closure time for complaints?"):
+        assert not leans_on_conversation(question) and not is_follow_up(question, history), question
+        plan = plan_by_rules(question, history, DOCS, [], [], [])
+        assert not plan.follow_up and plan.resolved_question == question
+        assert plan.obligations == plan_by_rules(standalone(question), [], DOCS, [], [], []).obligations
+    assert standalone("and who approves the quality manual?") == "Who approves the quality manual?"
+    # "how quickly" asks for a time, as "how soon" does: a lookup, answered by the rule and the record together
+    assert obligation_kind("How quickly must a Reportable Event be notified internally?") == "lookup"
+    for question in ("and who approves it?", "And how often?", "and why?", "What about Rev C?", "and for Rev C?",
+                     "and which one is current?", "and the other one?"):
+        assert leans_on_conversation(question) and is_follow_up(question, history), question
+
+
 def _replay(content: str | None, status: int = 200):
     """An httpx client answering every request with one recorded chat completion."""
     seen: list[dict] = []
@@ -134,6 +152,26 @@ def test_the_model_planner_makes_one_call_and_keeps_only_known_documents():
     assert [o.kind for o in plan.obligations] == ["describe", "trace"]
     assert plan.obligations[0].targets == ["Reportable Event"] and plan.obligations[0].documents == ["qm-001"]
     assert chat.prompt_tokens == 321
+
+
+def test_a_model_plan_that_glues_a_question_standing_alone_to_the_last_turn_gives_way_to_the_rules():
+    history = [Turn(question="What is the warranty period of the NW-300 infusion pump?", answer="This is not in these documents.")]
+    glued = {"resolved_question": "What is the warranty period of the NW-300 infusion pump — who approves the quality manual?",
+             "follow_up": True, "obligations": [{"kind": "lookup", "ask": "Who approves the quality manual, and the pump's warranty",
+                                                 "targets": ["quality manual", "warranty"], "documents": []}]}
+    for question, planner in (("and who approves the quality manual?", "rules"), ("and who approves it?", "qwen2.5-1.5b-instruct")):
+        chat, _ = _replay(json.dumps(glued))
+        rules = plan_by_rules(question, history, DOCS, [], [], [])
+        plan = plan_with_model(chat, question, history, DOCS, [], rules=rules, vocabulary=Vocabulary())
+        assert plan.planner == planner, question
+    assert plan.follow_up  # "it" leans on the conversation: the model's follow-up stands
+    chat, _ = _replay(json.dumps(glued))
+    question = "and who approves the quality manual?"
+    plan = plan_with_model(chat, question, history, DOCS, [], rules=plan_by_rules(question, history, DOCS, [], [], []),
+                           vocabulary=Vocabulary())
+    assert not plan.follow_up and plan.resolved_question == question and [o.ask for o in plan.obligations] == ["Who approves the quality manual"]
+    assert plan.warnings == ["planner model qwen2.5-1.5b-instruct read the question as a follow-up of the previous turn, but it "
+                             "stands alone; this answer was planned by rules instead"]
 
 
 @pytest.mark.parametrize(

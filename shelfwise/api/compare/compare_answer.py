@@ -62,6 +62,9 @@ class Comparisons:
     written: list[Unit] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     model_used: bool = False
+    cut: dict[int, list[str]] = field(default_factory=dict)
+    """Obligations whose tables show fewer of the changes asked about than there are (cut to the size limit, or more
+    pairs than an answer shows), each with its "Shown: ..." lines: they are not covered, and the answer is partial."""
 
 
 def focus_stems(ask: str, pairs: list[ComparePair]) -> set[str]:
@@ -161,7 +164,9 @@ def within(changes: ChangeSet, max_chars: int | None, render: Callable[[ChangeSe
 
 
 def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str], ask: str,
-               max_chars: int | None = None) -> tuple[ChangeSet, ChangeSet, list[Unit], str]:
+               max_chars: int | None = None) -> tuple[ChangeSet, ChangeSet, list[Unit], str, str]:
+    """(all the changes, those shown, their units, the Markdown, the "Shown: ..." line when changes the question asks
+    about were cut to fit, else '')."""
     full = compare_documents(pair.older, pair.newer)
     focused = about_focus(full, focus)
     shown = within(focused, max_chars, lambda c: render_pair(c, pair.identity.label, _cite))
@@ -177,12 +182,14 @@ def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str],
         cells = change_cells(change, _no_cite)
         units.append(Unit(id=f"c{number}-{n}", kind="table_row", text=row_text(cells), cells=cells, shelf=pair.shelf,
                           citations=list(dict.fromkeys(cites)), obligation=obligation, status="computed", group=group))
-    markdown = render_pair(shown, name, _cite)
+    markdown, cut = render_pair(shown, name, _cite), ""
     if len(shown.changes) < len(full.changes):
         why = [f"about {_focus_words(ask, focus)}"] if len(focused.changes) < len(full.changes) else []
         why += ["that fit this answer"] if len(shown.changes) < len(focused.changes) else []
-        markdown += (f"\n\nShown: the {len(shown.changes)} of {len(full.changes)} changes {', '.join(why)}; "
-                     f"`shelfwise compare {pair.shelf} {full.doc_a} {full.doc_b}` lists them all.")
+        line = (f"Shown: the {len(shown.changes)} of {len(full.changes)} changes {', '.join(why)}; "
+                f"`shelfwise compare {pair.shelf} {full.doc_a} {full.doc_b}` lists them all.")
+        markdown += f"\n\n{line}"
+        cut = line if len(shown.changes) < len(focused.changes) else ""  # changes asked about left out: not the whole answer
     quoted = []
     for n, change in enumerate(shown.changes, start=1):
         text = _in_their_words(pair, change)
@@ -192,7 +199,7 @@ def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str],
             quoted.append(f"- {text} [{change.section_a}] [{change.section_b}]")
     if quoted:
         markdown += "\n\nQuoted:\n\n" + "\n".join(quoted)
-    return full, shown, units, markdown
+    return full, shown, units, markdown, cut
 
 
 def answer_comparisons(plan: Plan, shelves: dict[str, OpenShelf], scope: dict[str, set[str]],
@@ -212,7 +219,9 @@ def answer_comparisons(plan: Plan, shelves: dict[str, OpenShelf], scope: dict[st
         share = max_chars // min(len(pairs), MAX_PAIRS) if max_chars else None
         for pair in pairs[:MAX_PAIRS]:
             number += 1
-            full, shown, units, markdown = _pair_part(pair, index, number, focus, obligation.ask, share)
+            full, shown, units, markdown, cut = _pair_part(pair, index, number, focus, obligation.ask, share)
+            if cut:
+                out.cut.setdefault(index, []).append(cut)
             tables.append(markdown)
             computed.append((pair, shown))
             part_units.extend(units)
@@ -235,8 +244,10 @@ def answer_comparisons(plan: Plan, shelves: dict[str, OpenShelf], scope: dict[st
         parts.extend(tables)
         if len(pairs) > MAX_PAIRS:
             shelf = pairs[MAX_PAIRS].shelf
-            parts.append(f"Shown: the first {MAX_PAIRS} of {len(pairs)} pairs; `shelfwise compare {shelf} --batch` (or POST "
-                         "/api/compare with batch: true) compares every pair of versions of the shelf.")
+            line = (f"Shown: the first {MAX_PAIRS} of {len(pairs)} pairs; `shelfwise compare {shelf} --batch` (or POST "
+                    "/api/compare with batch: true) compares every pair of versions of the shelf.")
+            parts.append(line)
+            out.cut.setdefault(index, []).append(line)
     if not out.obligations:
         return None
     out.written = [*out.written, *(u for u in out.units if u.id.startswith("c"))]
@@ -253,9 +264,13 @@ MODE_LINES = {
 
 
 def _statuses(plan: Plan, comparisons: Comparisons) -> list[dict]:
-    return [ObligationStatus(index=i, kind=plan.obligations[i].kind, ask=plan.obligations[i].ask, covered=True,
+    return [ObligationStatus(index=i, kind=plan.obligations[i].kind, ask=plan.obligations[i].ask, covered=i not in comparisons.cut,
                              units=[u.id for u in comparisons.units if u.obligation == i]).model_dump()
             for i in comparisons.obligations]
+
+
+def _cut_lines(comparisons: Comparisons) -> list[str]:
+    return [line for index in sorted(comparisons.cut) for line in comparisons.cut[index]]
 
 
 def _sentences(units: list[Unit]) -> list[AnswerSentence]:
@@ -267,7 +282,8 @@ def comparison_response(plan: Plan, comparisons: Comparisons, opened: dict[str, 
                         **fields) -> AskResponse:
     """The answer when every obligation is a comparison: the change tables (and the checked explanation). A
     ``correction`` (the checked sentence contradicting the question's premise) comes first, and the answer is then
-    partial: the question asked for the reasons of a change that did not happen."""
+    partial: the question asked for the reasons of a change that did not happen. A table that shows fewer of the changes
+    asked about than there are (``Comparisons.cut``) makes it partial too, its "Shown: ..." line a gap."""
     removed = len(comparisons.removed)
     parts = [correction_block(correction)] if correction is not None else []
     parts.append(comparisons.markdown)
@@ -276,8 +292,8 @@ def comparison_response(plan: Plan, comparisons: Comparisons, opened: dict[str, 
                      f"change set and {'are' if removed != 1 else 'is'} not shown.")
     parts.append(MODE_LINES["model" if comparisons.model_used else "model-free"])
     units = [*([correction] if correction is not None else []), *comparisons.units]
-    return AskResponse(answer_markdown="\n\n".join(parts), sentences=_sentences(units), not_covered=[],
-                       label="partial" if correction is not None else "complete", resolved_question=plan.resolved_question,
+    return AskResponse(answer_markdown="\n\n".join(parts), sentences=_sentences(units), not_covered=_cut_lines(comparisons),
+                       label="partial" if correction is not None or comparisons.cut else "complete", resolved_question=plan.resolved_question,
                        obligations=_statuses(plan, comparisons), sources=sources_of(units, opened), not_shown=removed, **fields)
 
 
@@ -293,11 +309,13 @@ def merge_comparisons(response: AskResponse, plan: Plan, rest: list[int], compar
         label, others = "partial", " ".join(response.not_covered)
     else:
         others = response.answer_markdown
+    label = "partial" if comparisons.cut else label
     markdown = [compared, others] if min(comparisons.obligations) < min(rest) else [others, compared]
     seen = {(s.shelf, s.section_id) for s in response.sources}
     sources = [*response.sources, *(s for s in sources_of(comparisons.units, shelves) if (s.shelf, s.section_id) not in seen)]
     return response.model_copy(update={
         "answer_markdown": "\n\n".join(p for p in markdown if p), "label": label, "obligations": statuses, "sources": sources,
+        "not_covered": [*response.not_covered, *_cut_lines(comparisons)],
         "sentences": sorted([*sentences, *_sentences(comparisons.units)], key=lambda s: s.obligation),
         "resolved_question": plan.resolved_question, "models": {**response.models, "comparison": "code"}, "not_shown": response.not_shown + len(comparisons.removed),
         "warnings": [*response.warnings, *comparisons.warnings]})

@@ -19,11 +19,12 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from shelfwise.api.reading.evidence import asked_head
 from shelfwise.api.reading.plan import Plan
-from shelfwise.api.draft.write import Unit
-from shelfwise.api.terms import normalise
+from shelfwise.api.draft.write import COVERED, Unit
+from shelfwise.api.terms import normalise, word_stems
 
-__all__ = ["ObligationStatus", "Completion", "complete_answer", "gap_line", "part_line", "unstated_line", "NOT_IN_DOCUMENTS"]
+__all__ = ["ObligationStatus", "Completion", "complete_answer", "names_what_was_asked", "gap_line", "part_line", "unstated_line", "NOT_IN_DOCUMENTS"]
 
 Label = Literal["complete", "partial", "conditional", "not_in_documents"]
 NOT_IN_DOCUMENTS = "This is not in these documents"
@@ -135,6 +136,27 @@ def unstated_line(words: list[str], about: bool = False) -> str:
     return f"No section of these documents mentions {quoted}."
 
 
+_WHICH = re.compile(r"^\s*which\b", re.I)
+
+
+def names_what_was_asked(ask: str, own: list[Unit], shown: list[Unit]) -> bool:
+    """Whether a "which <things> ..." obligation ("which suppliers are approved for sterile packaging") is stated: one
+    shown sentence, item or table row (its header row counted) holds the asked head ("supplier") and ``COVERED`` of
+    the ask's words together. Sentences that hold the head and the restriction apart ("approved suppliers are listed
+    in the approved supplier list"; "the packaging of sterile sets") name none of the things asked for. Other asks:
+    True (the writer's share decides)."""
+    head = set(asked_head(ask)) if _WHICH.match(ask) else set()
+    if not head:
+        return True
+    words = set(word_stems(ask))
+    headers = {u.group: u.text for u in shown if u.kind == "table_header" and u.group}
+    for unit in own:
+        held = set(word_stems(f"{unit.text} {headers.get(unit.group, '')}" if unit.kind == "table_row" else unit.text))
+        if head <= held and len(words & held) >= COVERED * len(words):
+            return True
+    return False
+
+
 def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], threshold: float, *,
                     unstated: dict[int, list[str]] | None = None, short: set[int] | None = None, about: set[int] | None = None,
                     false_premise: bool = False) -> Completion:
@@ -142,13 +164,15 @@ def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], th
 
     ``unstated``: obligations whose asked words no read section holds (``shelfwise.api.reading.evidence``), never covered;
     ``short``: obligations that lost units to the answer's size limit, never covered;
-    ``false_premise``: the question's premise is contradicted, so the answer is never complete."""
+    ``false_premise``: the question's premise is contradicted, so the answer is never complete. A "which ..."
+    obligation no shown unit names the asked things for is not covered (``names_what_was_asked``)."""
     unstated, short = unstated or {}, short or set()
     statuses, gaps = [], []
     for index, obligation in enumerate(plan.obligations):
         own = [u.id for u in shown if (u.obligation == index or index in u.also) and u.kind not in ("table_header", "figure", "code")
                and u.group != "correction"]
-        is_covered = bool(own) and covered.get(index, 0.0) >= threshold and index not in unstated and index not in short
+        is_covered = (bool(own) and covered.get(index, 0.0) >= threshold and index not in unstated and index not in short
+                      and names_what_was_asked(obligation.ask, [u for u in shown if u.id in own], shown))
         statuses.append(ObligationStatus(index=index, kind=obligation.kind, ask=obligation.ask, covered=is_covered, units=own))
         if index in unstated and not own:
             gaps.append(unstated_line(unstated[index], index in (about or set())))

@@ -7,10 +7,14 @@
 2. question sentences (quiz items, headings ending in "?") are never answers: dropped;
 3. a statement shown twice (same words once whitespace, case and citation marks are set aside, or nearly the same
    sentence from another copy of the text, as one manual's Texinfo and PDF) shows once;
-4. per obligation, current documents first and superseded ones only where they matter (``shelfwise.api.currency.current_first``);
-5. the extractive writer's units: per obligation the section (or table, or procedure) holding the best unit leads,
+4. the extractive writer's units stay on the question: an obligation that names the documents it is about by their
+   own identifiers ("Which section of the Quality Manual does SOP-014 implement") is served by those documents and by
+   the sentences of others that name one of them; "It implements section 7.3 of the Quality Manual." of SOP-030
+   serves no obligation and is not shown (``_about_named``);
+5. per obligation, current documents first and superseded ones only where they matter (``shelfwise.api.currency.current_first``);
+6. the extractive writer's units: per obligation the section (or table, or procedure) holding the best unit leads,
    its units in document order, so the direct answer comes first and a rule keeps its exception after it;
-6. the answer fits ``max_chars``: the least relevant units go first (never a procedure's steps, never the last
+7. the answer fits ``max_chars``: the least relevant units go first (never a procedure's steps, never the last
    unit of an obligation). Obligations that lost strong evidence this way (a unit scoring ``STRONG`` of their best)
    are returned, so their label is not complete.
 """
@@ -22,7 +26,7 @@ import re
 from shelfwise.api.currency import current_first, label_units
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.draft.write import STRONG, Unit, introduces_code, is_question
-from shelfwise.api.terms import normalise, word_stems
+from shelfwise.api.terms import identifier_key, identifiers, normalise, word_stems
 
 __all__ = ["shape_answer", "is_question", "statement_key"]
 
@@ -99,6 +103,63 @@ def _distinct(units: list[Unit]) -> list[Unit]:
         kept.append((unit, marks))
         out.append(unit)
     return out
+
+
+def _own_keys(shelf: OpenShelf) -> dict[str, set[str]]:
+    """Per document, the identifier keys that name the document itself: its path's and its title's first identifier
+    ("RMF-003", not the "NW-300" its title is about)."""
+    def make() -> dict[str, set[str]]:
+        out = {}
+        for doc, row in shelf.documents.items():
+            path = str(row.get("path", "")).rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            title = identifiers(str(row.get("title", "")))
+            out[doc] = {identifier_key(i) for i in [*identifiers(path), *title[:1]]}
+        return out
+    return shelf.memo(("own-document-keys",), make)
+
+
+_REVISION = re.compile(r"\((?:[^)]*)\)|\b(?:rev(?:ision)?|version|edition)\.?\s*[\w.]+", re.I)
+
+
+def _title_words(title: str) -> str:
+    """A title without its identifiers and its revision ("QM-001 Quality Manual, Rev D" -> "Quality Manual")."""
+    for ident in identifiers(title):
+        title = title.replace(ident, " ")
+    return _REVISION.sub(" ", title)
+
+
+def _about_named(units: list[Unit], asks: list[str], shelves: dict[str, OpenShelf]) -> list[Unit]:
+    """Units of an obligation whose ask names documents by their own identifiers, kept only when they come from one of
+    those documents, from a document whose title words the ask holds ("the Quality Manual"), or name one of the named
+    documents themselves. Headings, connectives, verdicts and corrections always stay."""
+    allowed: dict[int, tuple[set[str], set[str]]] = {}  # obligation -> (documents it may quote, keys a sentence may name)
+    for index, ask in enumerate(asks):
+        keys = {identifier_key(i) for i in identifiers(ask)}
+        stems = set(word_stems(ask))
+        docs, named_keys = set(), set()
+        for name, shelf in shelves.items():
+            for doc, own in _own_keys(shelf).items():
+                title = set(word_stems(_title_words(str(shelf.documents[doc].get("title", "")))))
+                if own & keys:
+                    docs.add((name, doc))
+                    named_keys |= own
+                elif len(title) >= 2 and title <= stems:
+                    docs.add((name, doc))
+        if named_keys:
+            allowed[index] = ({d for d in docs}, named_keys)
+
+    def serves(unit: Unit) -> bool:
+        if unit.obligation not in allowed or unit.kind in ("heading", "connective") or unit.group in ("verdict", "correction"):
+            return True
+        docs, keys = allowed[unit.obligation]
+        sections = shelves[unit.shelf].sections if unit.shelf in shelves else {}
+        if any((unit.shelf, sections[c].doc_id) in docs for c in unit.citations if c in sections):
+            return True
+        return bool({identifier_key(i) for i in identifiers(unit.text)} & keys)
+
+    kept = [u for u in units if serves(u)]
+    groups = {u.group for u in kept if u.kind == "table_row"}
+    return [u for u in kept if u.kind != "table_header" or u.group in groups]
 
 
 def _block(unit: Unit) -> str:
@@ -204,6 +265,8 @@ def shape_answer(units: list[Unit], asks: list[str], shelves: dict[str, OpenShel
     units = label_units(units, shelves)
     units = [u for u in units if u.kind in _FIXED or u.group in ("verdict", "correction") or not is_question(u.text)]
     units = _distinct(units)
+    if extractive:
+        units = _about_named(units, asks, shelves)
     units = current_first(units, asks)
     if extractive:
         units = _most_relevant_first(units)

@@ -33,7 +33,7 @@ from shelfwise.compiler.digests.identity import DocumentIdentity
 from shelfwise.compiler.digests.identity_match import IdentityMatch
 from shelfwise.api.terms import QUESTION_WORDS, capitalised_phrases, document_keys, identifier_key, identifiers, stems, word_stems
 
-__all__ = ["Obligation", "Plan", "Turn", "plan_by_rules", "plan_with_model", "obligation_kind", "is_follow_up",
+__all__ = ["Obligation", "Plan", "Turn", "plan_by_rules", "plan_with_model", "obligation_kind", "is_follow_up", "leans_on_conversation", "standalone",
            "validate_model_plan", "Vocabulary"]
 
 Kind = Literal["describe", "explain", "compare", "trace", "judge", "list", "lookup", "propose"]
@@ -73,7 +73,7 @@ _KIND_RULES: list[tuple[str, re.Pattern]] = [
     ("trace", re.compile(r"(?<![\w-])(steps?|procedure|process|workflow|sequence|from receipt|in what order|history|evolved?)\b")),
     ("propose", re.compile(r"\b(recommend|suggest|propose|what should (we|i))\b")),
     ("explain", re.compile(r"^(why|how does|how do|how is|how are)\b|\b(explain|what happens|reason)\b")),
-    ("lookup", re.compile(r"\bhow (often|many|much|long|soon|frequently)\b|^(when|who|where)\b|\b(deadline|interval|due date|limit|value)\b")),
+    ("lookup", re.compile(r"\bhow (often|many|much|long|soon|quickly|fast|frequently)\b|^(when|who|where)\b|\b(deadline|interval|due date|limit|value)\b")),
     ("judge", re.compile(r"^(is|was|were|are|does|did|do|can|could|should|has|have|may|must|shall|will)\b")),
     ("list", re.compile(r"^(which|list|name)\b|\bwhat are the\b|\bwhich\b")),
 ]
@@ -89,6 +89,15 @@ _FOLLOW_UP = re.compile(
     r"this one|the same|the former|the latter|those|them|it)\b",
     re.I,
 )
+_CONJUNCTION = re.compile(r"^(?:and|but|also|plus|then|so)\b[\s,]*", re.I)
+"""The word a follow-up opens with ("and who approves ..."): it joins the question to the conversation, and asks nothing."""
+_REFERS = re.compile(r"\b(?:it|its|they|them|their|theirs|this|that|these|those|there|which one|that one|this one|the other one|"
+                     r"the other|the others|the same|the former|the latter|the previous|the above|above|afterwards|then)\b", re.I)
+"""Words that point into the conversation ("does it apply", "the other one"): a question holding one leans on it."""
+_ELLIPTIC = re.compile(r"^(?:what|how)\s+about\b|^what\s+of\b|^same\s+for\b", re.I)
+OWN_WORDS = 2
+"""Content words a question without a referent needs to stand alone ("who approves the quality manual": approves,
+quality, manual); "and how often?" or "and why?" has none and leans on what was asked before."""
 _ABOUT = re.compile(r"^(?:and\s+|but\s+)?(?:what|how)\s+about\s+(?P<rest>.+)$|^and\s+(?P<rest2>.+)$", re.I)
 
 
@@ -101,12 +110,33 @@ def obligation_kind(text: str) -> str:
     return "describe"
 
 
+def leans_on_conversation(question: str) -> bool:
+    """Whether a question needs the conversation to be understood: it points into it ("it", "those", "the other one"),
+    asks elliptically ("what about Rev C?"), is a fragment that asks nothing of its own ("and for Rev C?"), or has
+    fewer than ``OWN_WORDS`` content words ("and how often?"). "and who approves the quality manual?" stands alone."""
+    rest = _CONJUNCTION.sub("", question.strip()).rstrip(" ?.!")
+    if _REFERS.search(rest) or _ELLIPTIC.match(rest) or not _ASKS.match(rest):
+        return True
+    return len([w for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", rest) if w.lower() not in QUESTION_WORDS]) < OWN_WORDS
+
+
 def is_follow_up(question: str, history: list[Turn]) -> bool:
-    """A question read against the previous turn: it opens like one or leans on a referent, and has few words of its own."""
+    """A question read against the previous turn: it opens like one or leans on a referent, has few words of its own,
+    and cannot be understood without the conversation (``leans_on_conversation``); a self-contained question that
+    opens with "and" is answered as if asked alone."""
     if not history:
         return False
     own = [w for w in re.findall(r"[A-Za-z0-9\-]+", question) if w.lower() not in QUESTION_WORDS]
-    return bool(_FOLLOW_UP.search(question.strip())) and len(own) <= 8
+    return bool(_FOLLOW_UP.search(question.strip())) and len(own) <= 8 and leans_on_conversation(question)
+
+
+def standalone(question: str) -> str:
+    """The question without the conjunction that joins it to the conversation ("and who approves ...?" -> "Who
+    approves ...?"): a self-contained question gets the answer it gets asked alone."""
+    rest = _CONJUNCTION.sub("", question.strip())
+    if rest == question.strip() or not rest or not _ASKS.match(rest):
+        return question
+    return rest[:1].upper() + rest[1:]
 
 
 def _targets(text: str, aliases: list[tuple[str, str]], defined: list[str]) -> list[str]:
@@ -234,7 +264,7 @@ def plan_by_rules(
     obligations = []
     first_named: list[str] = []
     previous = ""
-    for number, part in enumerate(_parts(question)):
+    for number, part in enumerate(_parts(standalone(question))):
         targets = _targets(part, aliases, defined)
         if number and first_named and not (identifiers(part) or capitalised_phrases(part)):
             targets = list(dict.fromkeys([*targets, *first_named]))  # "... when a complaint is one" leans on the first part
@@ -280,7 +310,8 @@ def plan_with_model(
     """One planning call; the reply is JSON validated by pydantic. Raises ModelError when the reply is unusable.
 
     With ``rules`` (the rule planner's plan) and ``vocabulary`` (the shelf's words), the plan is validated
-    (``validate_model_plan``) and may come back as the rule plan."""
+    (``validate_model_plan``) and may come back as the rule plan; so does a plan that reads a question that stands
+    alone (``leans_on_conversation``) as a follow-up."""
     from shelfwise.compiler.models import ModelError
 
     listing = "\n".join(f"- {doc_id}: {title}" for doc_id, title in sorted(documents.items()))
@@ -316,6 +347,10 @@ def plan_with_model(
     )
     if rules is None or vocabulary is None:
         return plan
+    if plan.follow_up and not leans_on_conversation(question):  # a question that stands alone is not glued to the last one
+        return rules.model_copy(update={"warnings": [*rules.warnings, (
+            f"planner model {chat.model} read the question as a follow-up of the previous turn, but it stands alone; "
+            "this answer was planned by rules instead")]})
     return validate_model_plan(plan, rules, question, history, documents, vocabulary)
 
 

@@ -26,11 +26,12 @@ __all__ = [
     "normalise",
     "sentences",
     "find_thresholds",
+    "bound_of",
     "verify",
     "extract_rules",
 ]
 
-RULES_VERSION = "rules-2"  # rules-2: sentences from shelfwise.compiler.prose (no split after "Jan." before a day, "No." before a number)
+RULES_VERSION = "rules-3"  # rules-3: a negated bound keeps its negation ("never less than fifteen years"); rules-2: sentences from shelfwise.compiler.prose (no split after "Jan." before a day, "No." before a number)
 
 AssertionKind = Literal["definition", "rule", "finding", "step", "dependency", "supersession"]
 
@@ -40,7 +41,10 @@ class Threshold(BaseModel):
 
     value: str = Field(description="The number as written, e.g. '8' or 'ten'.")
     unit: str = Field(description="The unit as written, e.g. 'characters'.")
-    comparator: str = Field(default="", description="'at least', 'no more than', ... or '' when none is stated.")
+    comparator: str = Field(default="", description="'at least', 'no more than', 'never less than', ... as written (a negation "
+                                                  "included), or '' when none is stated.")
+    bound: str = Field(default="", description="'minimum' or 'maximum': what the comparator makes of the figure, its "
+                                               "negation counted ('never less than' is a minimum); '' when none is stated.")
     text: str = Field(default="", description="The words of the threshold as they stand in the sentence.")
 
 
@@ -73,30 +77,62 @@ _UNITS = (
     r"characters?|chars?|bits?|bytes?|octets?|digits?|attempts?|tries|times|KB|MB|GB|KiB|MiB|GiB|"
     r"requests?|entries|items|words|lines|pages|USD|dollars|euros?|kg|g|mg|km|m|cm|mm"
 )
+_COMPARISON = r"(?:less|fewer|more|greater|longer|shorter|later|earlier|sooner|lower|higher)\s+than"
+_COMPARATOR = (
+    # a negated bound first ("never less than", "no later than", "not to exceed", "shall not exceed"): the negation is
+    # part of the comparator, or the bound would read as its opposite
+    rf"(?:not|never|no|nor)\s+{_COMPARISON}|(?:not|never)\s+(?:to\s+)?exceed(?:ing|s)?|"
+    r"(?:does|do|did|shall|must|will|may|should|can|could|would)\s+(?:not|never)\s+exceed|"
+    r"(?:not|never)\s+(?:over|under|below|above)|"
+    rf"at least|at most|{_COMPARISON}|up to|a minimum of|a maximum of|minimum of|maximum of|exceed(?:ing|s)?|within|"
+    r"over|under|below|above"
+)
 _THRESHOLD = re.compile(
-    r"(?P<cmp>\b(?:at least|at most|no more than|no fewer than|no less than|not more than|not less than|fewer than|"
-    r"more than|less than|greater than|up to|a minimum of|a maximum of|minimum of|maximum of|exceeds?|within|"
-    r"over|under|below|above)\s+)?"
+    rf"(?P<cmp>\b(?:{_COMPARATOR})\s+)?"
     rf"(?P<num>\b\d+(?:[.,]\d+)*|\b(?:{_NUMBER_WORDS}))[\s-]?(?:\((?:\d+)\)\s*)?"
     rf"(?P<unit>(?:(?:consecutive|failed|successive|random|decimal|hexadecimal|unsuccessful|calendar|working) ){{0,2}}"
     rf"(?:{_UNITS}))(?![A-Za-z])",
     re.IGNORECASE,
 )
+_NEGATION = re.compile(r"\b(?:not|never|no|nor)\b", re.I)
+_MINIMUM = re.compile(r"\b(?:least|minimum|more|greater|longer|higher|later|exceed\w*|over|above)\b", re.I)
+_MAXIMUM = re.compile(r"\b(?:most|maximum|up to|within|less|fewer|shorter|lower|earlier|sooner|under|below)\b", re.I)
+
+
+def bound_of(comparator: str) -> str:
+    """'minimum', 'maximum' or '' (no comparator, or one of neither sense): what a comparator as written says of the
+    figure after it. A negation turns the sense over: "never less than fifteen years" is a minimum, "not to exceed 8
+    characters" and "no later than 72 hours" are maximums."""
+    sense = "minimum" if _MINIMUM.search(comparator) else "maximum" if _MAXIMUM.search(comparator) else ""
+    if sense and _NEGATION.search(comparator):
+        return "maximum" if sense == "minimum" else "minimum"
+    return sense
 
 
 def find_thresholds(sentence: str) -> list[Threshold]:
-    """Numbers with a unit (and their comparator when one is written) in ``sentence``."""
+    """Numbers with a unit (and their comparator, negation included, when one is written) in ``sentence``."""
     found = []
     for match in _THRESHOLD.finditer(sentence):
+        comparator = " ".join((match.group("cmp") or "").lower().split())
         found.append(
             Threshold(
                 value=match.group("num"),
                 unit=match.group("unit"),
-                comparator=(match.group("cmp") or "").strip().lower(),
-                text=match.group(0).strip(),
+                comparator=comparator,
+                bound=bound_of(comparator),
+                text=" ".join(match.group(0).split()),
             )
         )
     return found
+
+
+def _as_written(threshold: Threshold, quote: str) -> Threshold:
+    """A model's threshold read again from its quote: the comparator the quote writes for the same figure and unit
+    ("never less than", not the model's "less than"), and its bound."""
+    same = [t for t in find_thresholds(quote) if t.value.lower() == threshold.value.lower() and t.unit.lower() == threshold.unit.lower()]
+    if same:
+        return same[0]
+    return threshold.model_copy(update={"bound": bound_of(threshold.comparator)})
 
 
 def verify(extraction: Extraction, section_text: str) -> Extraction:
@@ -106,7 +142,8 @@ def verify(extraction: Extraction, section_text: str) -> Extraction:
     for assertion in extraction.assertions:
         quote = normalise(assertion.quote)
         if quote and quote in haystack:
-            kept.append(assertion.model_copy(update={"quote": quote}))
+            thresholds = [_as_written(t, quote) for t in assertion.thresholds]
+            kept.append(assertion.model_copy(update={"quote": quote, "thresholds": thresholds}))
         else:
             rejected.append(quote)
     return Extraction(assertions=kept, rejected=extraction.rejected + len(rejected) - len(extraction.rejected_quotes),
