@@ -148,9 +148,9 @@ def _command_groups() -> list[Callable]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from shelfwise.compiler.offline import prepare
+    from shelfwise.compiler.offline import offline
 
-    prepare()
+    offline()  # the torchvision check (which imports torch) waits for the command that loads a model
     parser = build_parser()
     args = parser.parse_args(argv)
     configure_logging(getattr(args, "verbose", False))

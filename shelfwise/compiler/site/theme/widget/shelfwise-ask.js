@@ -4,8 +4,10 @@
  *   <script src="https://docs.example.org/northwind/assets/shelfwise/shelfwise-ask.js"
  *           data-endpoint="http://127.0.0.1:8000" data-shelf="northwind" data-token="..."></script>
  *
- * data-endpoint  the answering API; the widget POSTs {question, shelf} to {endpoint}/api/ask
- *                (empty: the widget only searches the site)
+ * data-endpoint  the answering API; the widget POSTs {question, shelf} to {endpoint}/api/ask; a relative
+ *                URL is resolved against the page ("/": the server serving it). Empty: the server the page
+ *                came from answers when it is a shelfwise serve granting the shelf (its /api/health lists
+ *                it; `shelfwise serve` on any --port), else the widget only searches the site
  * data-shelf     the shelf to ask
  * data-token     sent as "Authorization: Bearer TOKEN" (optional; it is public in the page)
  * data-site      the shelf's site root (default: two folders above this script)
@@ -31,13 +33,34 @@
 
   var data = script.dataset;
   var cfg = {
-    endpoint: (data.endpoint || "").replace(/\/+$/, ""),
+    endpoint: endpointUrl(data.endpoint),
     shelf: data.shelf || "",
     token: data.token || "",
     site: new URL(data.site || "../../", data.site ? location.href : script.src).href,
     timeout: parseInt(data.timeout || "60000", 10)
   };
   var cache = {};
+  var served = null;
+
+  function endpointUrl(value) {
+    if (!value) { return ""; }
+    try { return new URL(value, location.href).href.replace(/\/+$/, ""); } catch (error) { return ""; }
+  }
+
+  function servedEndpoint() {
+    // no endpoint configured: the origin this page came from, when it is a shelfwise serve that grants the shelf
+    if (!served) {
+      var headers = { "Accept": "application/json" };
+      if (cfg.token) { headers.Authorization = "Bearer " + cfg.token; }
+      served = !/^https?:$/.test(location.protocol) ? Promise.resolve("") :
+        fetch(location.origin + "/api/health", { headers: headers, credentials: "same-origin" }).then(function (response) {
+          return response.ok ? response.json() : null;
+        }).then(function (health) {
+          return health && Array.isArray(health.shelves) && health.shelves.indexOf(cfg.shelf) >= 0 ? location.origin : "";
+        }).catch(function () { return ""; });
+    }
+    return served;
+  }
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -193,15 +216,21 @@
   }
 
   function ask(question) {
-    if (!cfg.endpoint) {
-      return fallback(question, "This site has no answering service configured; showing search results.");
-    }
+    return (cfg.endpoint ? Promise.resolve(cfg.endpoint) : servedEndpoint()).then(function (endpoint) {
+      if (!endpoint) {
+        return fallback(question, "This site has no answering service configured; showing search results.");
+      }
+      return askAt(endpoint, question);
+    });
+  }
+
+  function askAt(endpoint, question) {
     status.textContent = "Asking\u2026";
     var controller = new AbortController();
     var timer = setTimeout(function () { controller.abort(); }, cfg.timeout);
     var headers = { "Content-Type": "application/json", "Accept": "application/json" };
     if (cfg.token) { headers.Authorization = "Bearer " + cfg.token; }
-    return fetch(cfg.endpoint + "/api/ask", {
+    return fetch(endpoint + "/api/ask", {
       method: "POST", headers: headers, signal: controller.signal,
       body: JSON.stringify({ question: question, shelf: cfg.shelf, history: history() })
     }).then(function (response) {
