@@ -23,7 +23,7 @@ from shelfwise.compiler.ingest.convert.worker import ConvertWorker
 from shelfwise.compiler.ingest.discover import Refused, SourceFile, discover, display_name
 from shelfwise.compiler.errors import ConversionError
 from shelfwise.compiler.ingest.figures import describe_figures
-from shelfwise.compiler.store.generations import BuildLock, begin_generation, current_generation, flip_generation
+from shelfwise.compiler.store.generations import BuildLock, begin_generation, flip_generation
 from shelfwise.compiler.models import ChatModel, make_client
 from shelfwise.compiler.ingest.renames import carry_aliases
 from shelfwise.compiler.report import BuildReport, DocReport

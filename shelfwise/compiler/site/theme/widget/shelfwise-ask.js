@@ -57,7 +57,7 @@
           return response.ok ? response.json() : null;
         }).then(function (health) {
           return health && Array.isArray(health.shelves) && health.shelves.indexOf(cfg.shelf) >= 0 ? location.origin : "";
-        }).catch(function () { return ""; });
+        }).catch(function () { served = null; return ""; });  // unreachable now: asked again next time
     }
     return served;
   }
