@@ -40,3 +40,21 @@ def test_citations_are_numbered_in_first_cited_order_and_listed_with_pages():
     assert text.endswith("_Trace: a11111111111111111111_")
     plain, _ = linked_answer(_response(markdown, [first, second]), SiteLinks())
     assert plain.startswith("One. [1] Two. [2]") and "1. Backup › Retention (s00000000002)" in plain
+
+
+def test_built_site_links_go_through_the_build_folders_site_link_never_a_generation(tmp_path):
+    """``shelfwise ask`` and ``shelfwise mcp`` link a built site by ``build/<shelf>/site`` (which follows ``current``),
+    so a citation printed today still opens after the next build deletes today's generation."""
+    from shelfwise.compiler.store.generations import current_generation
+
+    root = tmp_path / "build" / "alpha"
+    generation = root / "generations" / "1"
+    (generation / "site").mkdir(parents=True)
+    (generation / "site" / "index.html").write_text("<html></html>", encoding="utf-8")
+    (generation / "store.sqlite").write_bytes(b"")
+    (root / "current").symlink_to("generations/1")
+    (root / "site").symlink_to("current/site")
+    assert current_generation(root) == generation.resolve()
+    url = site_root("alpha", root, template=None)
+    assert url == (tmp_path / "build" / "alpha" / "site").as_uri() + "/"
+    assert "generations" not in url

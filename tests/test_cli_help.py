@@ -44,3 +44,58 @@ def test_every_command_and_subcommand_has_help():
         assert code == 0, f"shelfwise {name} --help exited {code}"
         assert text.startswith(f"usage: shelfwise {name}"), f"shelfwise {name} --help printed: {text[:200]!r}"
         assert "options:" in text, f"shelfwise {name} --help lists no options"
+
+
+HEAVY = ("torch", "torchvision", "transformers", "docling", "litestar", "uvicorn", "mkdocs", "openai", "shelfwise.api.answer")
+
+
+def _imported_by(args: list[str], cwd) -> tuple[int, list[str], str]:
+    """(exit code, the heavy modules imported, stderr) of ``shelfwise ARGS`` in a fresh interpreter."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom shelfwise.compiler.cli.main import main\ntry:\n    rc = main(sys.argv[1:])\nexcept SystemExit as exc:\n"
+            "    rc = exc.code\nprint('HEAVY', ' '.join(m for m in %r if m in sys.modules))\nsys.exit(rc)\n" % (HEAVY,))
+    env = {k: v for k, v in os.environ.items() if k != "SHELFWISE_CONFIG"}
+    done = subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+    heavy = next(line for line in done.stdout.splitlines() if line.startswith("HEAVY")).split()[1:]
+    return done.returncode, heavy, done.stderr
+
+
+def _compiled(build_dir, name: str) -> None:
+    """A shelf compiled before build generations (a real store.sqlite in its build folder) is a compiled shelf."""
+    (build_dir / name).mkdir(parents=True)
+    (build_dir / name / "store.sqlite").write_bytes(b"")
+
+
+def test_help_and_a_mistyped_shelf_answer_without_loading_models_or_the_server(tmp_path):
+    _compiled(tmp_path / "build", "northwind")
+    code, heavy, _ = _imported_by(["--help"], tmp_path)
+    assert (code, heavy) == (0, [])
+    code, heavy, err = _imported_by(["search", "northwnd", "calibration"], tmp_path)
+    assert (code, heavy) == (1, [])
+    assert err == "error: no compiled shelf 'northwnd' under build/; did you mean 'northwind'?\n"
+    code, heavy, err = _imported_by(["ask", "northwnd", "Who approves the manual?"], tmp_path)
+    assert (code, heavy, err.count("\n")) == (1, [], 1) and "did you mean 'northwind'?" in err
+
+
+def test_a_shelf_error_names_the_build_dir_once_and_lists_what_is_compiled(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SHELFWISE_CONFIG", raising=False)
+    _compiled(tmp_path / "build", "northwind")
+    assert main(["search", "build/zzz", "q"]) == 1
+    err = capsys.readouterr().err
+    assert err == ("error: no compiled shelf 'build/zzz' under build/ (the compiled shelves are: northwind); "
+                   "run 'shelfwise build FOLDER' on a folder of documents first\n")
+    (tmp_path / "docs").mkdir()
+    assert main(["documents", "docs"]) == 1
+    assert capsys.readouterr().err == "error: the shelf folder 'docs' is not compiled yet (no build/docs/current); run 'shelfwise build docs' first\n"
+
+
+def test_an_empty_question_is_one_line_with_an_example(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SHELFWISE_CONFIG", raising=False)
+    assert main(["ask", "northwind", ""]) == 1
+    assert capsys.readouterr().err == 'error: the question is empty; ask it in quotes, e.g. shelfwise ask northwind "Who approves the quality manual?"\n'
+    assert main(["ask", "northwind", "   "]) == 1

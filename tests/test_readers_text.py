@@ -179,6 +179,39 @@ title: Sample License
     assert _kinds(converted, "paragraph")[-1].text == "Subject to the terms of this License, each Contributor grants You a license."
 
 
+def test_plain_text_numbered_headings_in_sentence_case_start_sections_and_spaced_lists_stay_items(tmp_path):
+    path = _write(tmp_path, "onboarding.txt", """Onboarding notes
+
+1. First day
+
+Collect your badge at reception before nine.
+
+2. First week
+
+Meet your mentor every morning at ten.
+
+2.1 Safety walk
+
+Walk the floor with the safety officer.
+
+Before you leave each day:
+
+1. Lock your screen
+
+2. Return the visitor badge
+
+Thank you.
+""")
+    converted = convert_file(path)
+    assert [(e.text, e.level) for e in _kinds(converted, "heading")] == [("1. First day", 1), ("2. First week", 1), ("2.1 Safety walk", 2)]
+    sections, _ = build_sections("onboarding.txt", converted)
+    week = next(s for s in sections if s.heading == "2. First week")
+    assert "2. First week" not in next(s for s in sections if s.heading == "1. First day").text
+    assert week.text.startswith("Meet your mentor every morning at ten.")
+    walk = next(s for s in sections if s.heading == "2.1 Safety walk")
+    assert "1. Lock your screen" in walk.text and "2. Return the visitor badge" in walk.text  # items of a list, not headings
+
+
 def test_rst_levels_literal_blocks_lists_and_tables(tmp_path):
     path = _write(tmp_path, "pep-9999.rst", """PEP: 9999
 Title: Sample PEP

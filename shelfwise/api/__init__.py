@@ -1,11 +1,9 @@
 """The answering side of shelfwise: a Litestar app over compiled shelves, and the answering pipeline.
 
-``create_app`` builds the HTTP app; ``answer_question`` runs plan → recall → read →
-write → check → gate → complete in-process (``shelfwise ask``).
+``shelfwise.api.server.app.create_app`` builds the HTTP app; ``shelfwise.api.answer.answer_question`` runs
+plan → recall → read → write → check → gate → complete in-process (``shelfwise ask``). Nothing is imported here:
+the CLI loads this package for its commands (``shelfwise.api.cli``), and the pipeline and Litestar are imported only
+by the command that runs them, so ``shelfwise --help`` prints at once.
 """
 
-from shelfwise.api.answer import Pipeline, answer_question, build_pipeline, chat_models
-from shelfwise.api.server.app import create_app
-from shelfwise.api.shelves import OpenShelf, open_shelf, open_shelves
-
-__all__ = ["Pipeline", "OpenShelf", "answer_question", "build_pipeline", "chat_models", "create_app", "open_shelf", "open_shelves"]
+__all__: list[str] = []

@@ -3,12 +3,14 @@
 A section's URL is its anchor on its document's page of the shelf's site (``documents/<doc>.html#<section
 id>``, shelfwise/compiler/site/pages.py ``page_url``) under the site's root: ``site.url`` with ``{shelf}`` filled in when it
 is set; else, on the HTTP server, ``/sites/<shelf>/`` when the server serves that site; else the built
-site's ``file://`` URL when one was built; else (a shelf compiled without its site) the API's own
+site's ``file://`` URL when one was built, through the build folder's ``site`` link (``build/<shelf>/site``, which
+follows ``current``), never a build generation's folder, which a later rebuild deletes; else (a shelf compiled without its site) the API's own
 ``/api/sections/<id>?shelf=<shelf>`` on the server, and no URL over stdio.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,13 +29,16 @@ _CITE = re.compile(rf"\[({SECTION_ID})\]")
 
 def site_root(shelf: str, build_dir: Path | None, *, template: str | None, server_base: str | None = None,
               served: bool = False) -> str | None:
-    """The root URL (ending in '/') of ``shelf``'s site, or None when it has none (see the module docstring)."""
+    """The root URL (ending in '/') of ``shelf``'s site, or None when it has none (see the module docstring).
+
+    ``build_dir`` is the shelf's build folder (its root, whose ``site`` link follows each rebuild)."""
     if template:
         return site_base(template, shelf)
     if server_base is not None and served:
         return f"{server_base.rstrip('/')}/sites/{quote(shelf)}/"
     if build_dir is not None and (Path(build_dir) / "site" / "index.html").is_file():
-        return (Path(build_dir) / "site").resolve().as_uri() + "/"
+        # absolute, not resolved: resolving would follow the site link into today's generation
+        return Path(os.path.abspath(Path(build_dir) / "site")).as_uri() + "/"
     return None
 
 

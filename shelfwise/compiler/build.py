@@ -25,13 +25,14 @@ from shelfwise.compiler.ingest.discover import Refused, SourceFile, discover, di
 from shelfwise.compiler.errors import ConversionError
 from shelfwise.compiler.digests.identity import identity_stage
 from shelfwise.compiler.ingest.figures import describe_figures
-from shelfwise.compiler.store.generations import BuildLock, begin_generation, current_generation, flip_generation
+from shelfwise.compiler.store.generations import BuildLock, begin_generation, flip_generation
 from shelfwise.compiler.models import ChatModel, make_client
 from shelfwise.compiler.ingest.renames import carry_aliases
 from shelfwise.compiler.report import BuildReport, DocReport
 from shelfwise.compiler.ingest.sections import build_sections
 from shelfwise.compiler.settings import Settings, ShelfConfig, load_shelf_config, settings_hash
 from shelfwise.compiler.store.store import Store
+from shelfwise.compiler.store.locate import current_build, shelf_build_dir, shelf_dir_for, shelf_name
 
 __all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "current_build", "conversion_peak_mb", "reader_settings", "READER_EPOCH"]
 
@@ -46,38 +47,6 @@ Progress = Callable[[str], None]
 
 def _stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
-
-
-def shelf_name(shelf_dir: Path, config: ShelfConfig) -> str:
-    return config.name or shelf_dir.resolve().name
-
-
-def shelf_build_dir(shelf_dir: Path, settings: Settings, config: ShelfConfig | None = None) -> Path:
-    config = config or load_shelf_config(shelf_dir)
-    return settings.build_dir / shelf_name(shelf_dir, config)
-
-
-def shelf_dir_for(shelf: str, settings) -> Path:
-    """A compiled shelf's build folder (its root, holding ``current`` and ``generations/``) from its build
-    folder, its shelf folder or its name under the build dir: the one resolver of a shelf's build folder
-    (``current_build``, ``shelfwise.api.server.serve``, ``shelfwise.compiler.search.search_cli``,
-    ``shelfwise.compiler.cli.inspection`` and the eval runs go through it)."""
-    path = Path(shelf)
-    if (path / "store.sqlite").exists():
-        return path
-    if path.is_dir() and not (settings.build_dir / shelf / "store.sqlite").exists():
-        return shelf_build_dir(path, settings)
-    return settings.build_dir / shelf
-
-
-def current_build(shelf: str | Path, settings=None) -> Path:
-    """The folder of a shelf's current build generation (store.sqlite, lexical/, site/ of one build, never a mix).
-
-    ``shelf`` is what ``shelf_dir_for`` takes, or a build root or generation folder; when nothing is compiled
-    there the root is returned (its store.sqlite is then missing, for the caller's own message).
-    """
-    root = Path(shelf) if settings is None else shelf_dir_for(str(shelf), settings)
-    return current_generation(root) or root
 
 
 def _read_options(settings: Settings, config: ShelfConfig, checkpoint_dir: Path, progress: Progress) -> ReadOptions:

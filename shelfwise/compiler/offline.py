@@ -11,13 +11,21 @@ from __future__ import annotations
 import os
 import sys
 
-__all__ = ["prepare"]
+__all__ = ["offline", "prepare"]
+
+
+def offline() -> None:
+    """Force offline model loading (environment variables only: imports nothing, so the CLI sets it at once)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
 def prepare() -> None:
-    """Force offline model loading and hide a torchvision that cannot import. Idempotent."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    """Force offline model loading and hide a torchvision that cannot import. Idempotent.
+
+    Importing torchvision imports torch (seconds), so only the code about to load docling or transformers calls this
+    (docling_reader, pdf_docling, the local embedder); the CLI entry calls ``offline`` alone."""
+    offline()
     if "torchvision" in sys.modules and sys.modules["torchvision"] is None:
         return
     try:

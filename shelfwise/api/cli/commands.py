@@ -51,7 +51,8 @@ def add_commands(commands, common, bind) -> None:
     serve = commands.add_parser("serve", help="serve the answering endpoint and the compiled sites on 127.0.0.1", description="Serve the Litestar endpoint (/api/ask, /api/search, /api/sections/{id}, /api/answers/{id}, /api/health, /api/schema) and each compiled site under /sites/<shelf>/.")
     serve.add_argument("shelves", nargs="*", help="shelf names under the build dir (default: all compiled shelves)")
     common(serve)
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, where no api.tokens means anyone on "
+                       "this machine may read; an address beyond loopback needs api.tokens)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.set_defaults(func=bind(cmd_serve))
 

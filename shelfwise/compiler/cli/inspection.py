@@ -14,11 +14,11 @@ __all__ = ["add_commands", "open_store", "cmd_documents", "cmd_ledger", "cmd_lin
 
 
 def open_store(shelf: str, settings):
-    """The compiled store of a shelf given as ``shelf_dir_for`` accepts it."""
-    from shelfwise.compiler.build import current_build
+    """The compiled store of a shelf given as ``shelf_dir_for`` accepts it (an error with "did you mean" when none is)."""
+    from shelfwise.compiler.store.locate import compiled_shelf, current_build
     from shelfwise.compiler.store.store import Store
 
-    return Store(current_build(shelf, settings) / "store.sqlite", create=False)
+    return Store(current_build(compiled_shelf(shelf, settings)) / "store.sqlite", create=False)
 
 
 def cmd_sections(args: argparse.Namespace, settings) -> int:

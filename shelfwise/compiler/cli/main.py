@@ -73,14 +73,13 @@ def _bind(func: Callable[[argparse.Namespace, Settings], int]) -> Callable[[argp
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from shelfwise.compiler.build import build_shelf
-    from shelfwise.compiler.pipeline import default_stages
-
     settings = _settings(args, **{"pdf.use_outline": False if args.no_outline else None,
                                   "site.incremental": False if args.full_site else None})
     shelf = Path(args.shelf)
     if not shelf.is_dir():
         raise ShelfwiseError(f"{shelf} is not a folder; give the path of a shelf (a folder of documents)")
+    from shelfwise.compiler.build import build_shelf
+    from shelfwise.compiler.pipeline import default_stages
     progress = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     if args.estimate or settings.models.vision or settings.models.extractor:
         from shelfwise.compiler.estimate import confirm_spend
@@ -148,9 +147,9 @@ def _command_groups() -> list[Callable]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from shelfwise.compiler.offline import prepare
+    from shelfwise.compiler.offline import offline
 
-    prepare()
+    offline()  # the torchvision check (which imports torch) waits for the command that loads a model
     parser = build_parser()
     args = parser.parse_args(argv)
     configure_logging(getattr(args, "verbose", False))

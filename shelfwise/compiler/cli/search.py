@@ -9,10 +9,12 @@ __all__ = ["add_commands", "cmd_search"]
 
 
 def cmd_search(args: argparse.Namespace, settings) -> int:
-    from shelfwise.compiler.build import current_build
+    from shelfwise.compiler.store.locate import compiled_shelf, current_build
+
+    build = current_build(compiled_shelf(args.shelf, settings))  # a mistyped shelf is answered before search loads
     from shelfwise.compiler.search.search_cli import format_result, run_search
 
-    result = run_search(current_build(args.shelf, settings), args.query, k=args.k, settings=settings)
+    result = run_search(build, args.query, k=args.k, settings=settings)
     print(json.dumps(result.model_dump(), indent=1, ensure_ascii=False) if args.json else format_result(result))
     return 0
 

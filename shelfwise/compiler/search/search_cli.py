@@ -14,9 +14,9 @@ __all__ = ["resolve_build_dir", "open_searcher", "run_search", "format_result"]
 
 def resolve_build_dir(target: Path, settings=None) -> Path:
     """The folder of a shelf's current build, from its build folder, its shelf folder or its name under the
-    build dir: ``shelfwise.compiler.build.current_build``, the one resolver, with a search error when nothing is compiled."""
-    from shelfwise.compiler.build import current_build
+    build dir: ``shelfwise.compiler.store.locate.current_build``, the one resolver, with a search error when nothing is compiled."""
     from shelfwise.compiler.settings import Settings
+    from shelfwise.compiler.store.locate import current_build
 
     build_dir = current_build(Path(target), settings or Settings())
     if not (build_dir / "store.sqlite").exists():

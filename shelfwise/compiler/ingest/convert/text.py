@@ -238,6 +238,31 @@ def _plain_heading(line: str) -> bool:
     return _title_case(words) and not stripped.endswith((".", ",", ";", ":"))
 
 
+_SENTENCE_NUMBERED = re.compile(r"^\s*(\d{1,3}(?:\.\d{1,3})+\.?|\d{1,3}[.)])\s+([A-Z][^.,;:]*)$")
+
+
+def _line_number(block: list[Line]) -> str | None:
+    """The number a one-line block starts with ('2', '2.1'), or None."""
+    match = _PLAIN_NUMBERED.match(block[0][0].strip()) if len(block) == 1 else None
+    return match.group(1) if match else None
+
+
+def _lone_numbered(blocks: list[tuple[list[Line], bool]], index: int) -> bool:
+    """Whether block ``index`` is a numbered heading in sentence case ('2. First week'): one line, a number of at most
+    three digits a part, a capitalised name of at most ten words without sentence punctuation, and no neighbour block
+    that is a numbered line of the same depth (those make it an item of a list spaced by blank lines)."""
+    block = blocks[index][0]
+    match = _SENTENCE_NUMBERED.match(block[0][0].strip()) if len(block) == 1 else None
+    if not match or len(block[0][0].strip()) > 70 or len(match.group(2).split()) > 10:
+        return False
+    depth = match.group(1).rstrip(".)").count(".")
+    for other in (index - 1, index + 1):
+        near = _line_number(blocks[other][0]) if 0 <= other < len(blocks) else None
+        if near is not None and near.count(".") == depth:
+            return False
+    return True
+
+
 def parse_plain(text: str) -> tuple[list[Element], str | None]:
     """Elements and title of a plain (non-RFC) text."""
     raw = text.split("\n")
@@ -245,9 +270,9 @@ def parse_plain(text: str) -> tuple[list[Element], str | None]:
     blocks = _blocks([(line.replace("\f", "").rstrip(), None) for line in raw[start:]])
     elements: list[Element] = []
     headings: list[tuple[int, bool]] = []
-    for block, _ in blocks:
+    for number, (block, _) in enumerate(blocks):
         texts = [t for t, _ in block]
-        if len(texts) == 1 and _plain_heading(texts[0]):
+        if len(texts) == 1 and (_plain_heading(texts[0]) or _lone_numbered(blocks, number)):
             elements.append(Element(kind="heading", text=texts[0].strip()))
             headings.append((len(elements) - 1, bool(_PLAIN_NUMBERED.match(texts[0].strip()))))
             continue

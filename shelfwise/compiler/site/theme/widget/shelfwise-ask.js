@@ -4,8 +4,10 @@
  *   <script src="https://docs.example.org/northwind/assets/shelfwise/shelfwise-ask.js"
  *           data-endpoint="http://127.0.0.1:8000" data-shelf="northwind" data-token="..."></script>
  *
- * data-endpoint  the answering API; the widget POSTs {question, shelf} to {endpoint}/api/ask
- *                (empty: the widget only searches the site)
+ * data-endpoint  the answering API; the widget POSTs {question, shelf} to {endpoint}/api/ask; a relative
+ *                URL is resolved against the page ("/": the server serving it). Empty: the server the page
+ *                came from answers when it is a shelfwise serve granting the shelf (its /api/health lists
+ *                it; `shelfwise serve` on any --port), else the widget only searches the site
  * data-shelf     the shelf to ask
  * data-token     sent as "Authorization: Bearer TOKEN" (optional; it is public in the page)
  * data-site      the shelf's site root (default: two folders above this script)
@@ -38,13 +40,34 @@
 
   var data = script.dataset;
   var cfg = {
-    endpoint: (data.endpoint || "").replace(/\/+$/, ""),
+    endpoint: endpointUrl(data.endpoint),
     shelf: data.shelf || "",
     token: data.token || "",
     site: new URL(data.site || "../../", data.site ? location.href : script.src).href,
     timeout: parseInt(data.timeout || "60000", 10)
   };
   var cache = {};
+  var served = null;
+
+  function endpointUrl(value) {
+    if (!value) { return ""; }
+    try { return new URL(value, location.href).href.replace(/\/+$/, ""); } catch (error) { return ""; }
+  }
+
+  function servedEndpoint() {
+    // no endpoint configured: the origin this page came from, when it is a shelfwise serve that grants the shelf
+    if (!served) {
+      var headers = { "Accept": "application/json" };
+      if (cfg.token) { headers.Authorization = "Bearer " + cfg.token; }
+      served = !/^https?:$/.test(location.protocol) ? Promise.resolve("") :
+        fetch(location.origin + "/api/health", { headers: headers, credentials: "same-origin" }).then(function (response) {
+          return response.ok ? response.json() : null;
+        }).then(function (health) {
+          return health && Array.isArray(health.shelves) && health.shelves.indexOf(cfg.shelf) >= 0 ? location.origin : "";
+        }).catch(function () { served = null; return ""; });  // unreachable now: asked again next time
+    }
+    return served;
+  }
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -232,17 +255,23 @@
   }
 
   function ask(question) {
-    if (!cfg.endpoint) {
-      return fallback(question, "This site has no answering service configured; showing search results.");
-    }
     if (asking) { return Promise.resolve(); }
+    return (cfg.endpoint ? Promise.resolve(cfg.endpoint) : servedEndpoint()).then(function (endpoint) {
+      if (!endpoint) {
+        return fallback(question, "This site has no answering service configured; showing search results.");
+      }
+      return askAt(endpoint, question);
+    });
+  }
+
+  function askAt(endpoint, question) {
     status.textContent = "Asking\u2026 (Stop cancels)";
     var controller = new AbortController();
     busy(controller);
     var timer = setTimeout(function () { controller.abort(); }, cfg.timeout);
     var headers = { "Content-Type": "application/json", "Accept": "application/json" };
     if (cfg.token) { headers.Authorization = "Bearer " + cfg.token; }
-    return fetch(cfg.endpoint + "/api/ask", {
+    return fetch(endpoint + "/api/ask", {
       method: "POST", headers: headers, signal: controller.signal,
       body: JSON.stringify({ question: question, shelf: cfg.shelf, history: history() })
     }).then(function (response) {
@@ -252,7 +281,7 @@
       clearTimeout(timer);
       busy(null);
       if (!answer || typeof answer !== "object") { throw new Error("its reply was not an answer"); }
-      var turn = { question: question, answer: slim(answer) };
+      var turn = { question: question, answer: slim(answer), endpoint: endpoint };
       keep(turn);
       return showTurn(turn, true);
     }).catch(function (error) {
@@ -560,7 +589,7 @@
     var headers = { "Content-Type": "application/json", "Accept": "application/json" };
     if (cfg.token) { headers.Authorization = "Bearer " + cfg.token; }
     status.textContent = "Sending your feedback\u2026";
-    return fetch(cfg.endpoint + "/api/answers/" + encodeURIComponent(turn.answer.trace_id) + "/feedback", {
+    return fetch((turn.endpoint || cfg.endpoint) + "/api/answers/" + encodeURIComponent(turn.answer.trace_id) + "/feedback", {
       method: "POST", headers: headers, body: JSON.stringify({ rating: rating })
     }).then(function (response) {
       if (!response.ok) { throw new Error("HTTP " + response.status); }
@@ -582,7 +611,7 @@
       }, function () { status.textContent = "The answer could not be copied; select it and copy by hand."; });
     });
     bar.appendChild(copy);
-    if (cfg.endpoint && /^a[0-9a-f]{20}$/.test(String(answer.trace_id || ""))) {
+    if ((turn.endpoint || cfg.endpoint) && /^a[0-9a-f]{20}$/.test(String(answer.trace_id || ""))) {
       var group = el("span", { class: "sw-ask-feedback", role: "group", "aria-label": "Was this answer helpful?" });
       var buttons = [["helpful", "Helpful"], ["not_helpful", "Not helpful"]].map(function (pair) {
         var button = el("button", { type: "button", class: "sw-ask-rate", "data-rating": pair[0],
