@@ -5,7 +5,8 @@
 For each question whose evidence is a table (``evidence_kind: Table``), its source documents (the
 ``source_documents`` glob over the shelf's file names) are read by the shelf's reader (``convert_file``), and
 the figures of its reference answer are taken: amounts with a thousands separator or decimals and percentages
-("$82,959 million", "1.26", "42.5%"; years and bare small numbers are not figures). Each figure's period is
+("$82,959 million", "1.26", "42.5%"; years and bare small numbers are not figures); an amount in billions
+matches a figure in millions that rounds to it ("$15.3 billion": 15,338). Each figure's period is
 what the reference answer's line holding it names (dates such as "July 1, 2023", quarters such as "Q3 2023",
 "three months" or "nine months"), else what the question names, else the period the filing's cover names
 ("For the quarterly period ended July 1, 2023"); a quarter also stands for the date the cover of the filing
@@ -36,7 +37,7 @@ from shelfwise.compiler.errors import ConversionError
 from shelfwise.compiler.ingest.convert import convert_file
 from shelfwise.compiler.records import Converted, table_text
 
-__all__ = ["figures", "periods", "header_names", "score", "main"]
+__all__ = ["figures", "same", "periods", "header_names", "score", "main"]
 
 ROOT = Path(__file__).resolve().parents[3]
 RESULTS = ROOT / "eval" / "results" / "tables.json"
@@ -56,11 +57,24 @@ _SOURCE = re.compile(r"\b(\d{4} Q[1-4] [A-Z]+\.pdf)\b")
 
 
 def figures(text: str) -> list[str]:
-    """The figures of a text, normalised to digits, a decimal point and a trailing '%' ('$82,959' -> '82959')."""
+    """The figures of a text, normalised to digits, a decimal point and a trailing '%' ('$82,959' -> '82959'); an
+    amount in billions is marked ('$15.3 billion' -> 'b15.3'): a table in millions holds it as 15,338."""
     found = []
     for match in _FIGURE.finditer(text):
-        found.append(_normal(match.group()))
+        billions = re.match(r"\s*billion", text[match.end():]) and "%" not in match.group()
+        found.append(("b" if billions else "") + _normal(match.group()))
     return found
+
+
+def same(cell: str, figure: str) -> bool:
+    """Whether a cell's figure (in the table's unit) is the reference figure; one in billions matches millions
+    rounded to its decimals (15,338 for '$15.3 billion', 4,255 for '$4.255 billion')."""
+    if not figure.startswith("b"):
+        return cell == figure
+    if "%" in cell or not cell.replace(".", "", 1).isdigit():
+        return False
+    decimals = len(figure.split(".")[1]) if "." in figure else 0
+    return round(float(cell) / 1000, decimals) == float(figure[1:])
 
 
 def _normal(figure: str) -> str:
@@ -162,9 +176,9 @@ def score(questions: list[dict], corpora: Path) -> dict:
                     if named and name not in named:
                         continue
                     period = _figure_period(line, question["question"], cover, quarters)
-                    in_cell |= any(value == figure for value, _ in cells)
-                    in_period |= any(value == figure and header_names(header, period) for value, header in cells)
-                    in_text |= figure in text_figures
+                    in_cell |= any(same(value, figure) for value, _ in cells)
+                    in_period |= any(same(value, figure) and header_names(header, period) for value, header in cells)
+                    in_text |= figure in text_figures or any(same(value, figure) for value in text_figures)
                 counts["in_period_cell"] += in_period
                 counts["in_cell"] += in_cell
                 counts["in_text"] += in_text

@@ -72,9 +72,18 @@ def _figure_cells(cells: list[dict]) -> list[dict]:
     return [c for c in cells if _is_number(c["text"]) and not _YEAR.match(c["text"])]
 
 
+def _placed_figures(cells: list[dict], value_left: float) -> list[dict]:
+    """The figures standing in the figure columns (not a footnote's "(1)" at the left margin)."""
+    return [c for c in _figure_cells(cells) if c["x0"] >= value_left - c["size"]]
+
+
 def _value_left(lines: list[list[dict]]) -> float | None:
     """Where the figure columns begin: the left edge of the leftmost figure of the lines that hold figures."""
-    lefts = [c["x0"] for line in lines for c in _figure_cells(_cells(line))]
+    lefts = []
+    for line in lines:
+        cells = _cells(line)
+        marker = len(cells) > 1 and not all(_is_number(c["text"]) for c in cells)  # "(1) Products net sales ...": a footnote
+        lefts += [c["x0"] for c in _figure_cells(cells[1:] if marker else cells)]
     return min(lefts) if lefts else None
 
 
@@ -84,7 +93,7 @@ def _has_label(cells: list[dict], value_left: float) -> bool:
 
 def _is_row(cells: list[dict], value_left: float) -> bool:
     """A line of the table body: figures (besides years) in the figure columns, or a short label left of them."""
-    if _figure_cells(cells):
+    if _placed_figures(cells, value_left):
         return True
     return len(cells) == 1 and _has_label(cells, value_left) and cells[0]["x1"] < value_left
 
@@ -121,9 +130,9 @@ def grow_region(lines: list[list[dict]], seed: tuple[float, float, float, float]
 
     while last + 1 < len(lines) and near(last, last + 1):
         cells = _cells(lines[last + 1])
-        if _figure_cells(cells) and _is_row(cells, value_left):
+        if _placed_figures(cells, value_left):
             last += 1
-        elif last + 2 < len(lines) and _is_row(cells, value_left) and near(last + 1, last + 2) and _figure_cells(_cells(lines[last + 2])):
+        elif last + 2 < len(lines) and _is_row(cells, value_left) and near(last + 1, last + 2) and _placed_figures(_cells(lines[last + 2]), value_left):
             last += 2  # a group label, then its first row
         else:
             break
@@ -194,7 +203,7 @@ def numeric_grid(lines: list[list[dict]], header_lines: int) -> tuple[list[list[
     if value_left is None or sum(1 for cells in body if _figure_cells(cells)) < _MIN_FIGURE_ROWS:
         return None
     split = [(cells[0] if _has_label(cells, value_left) else None, cells[1:] if _has_label(cells, value_left) else cells) for cells in body]
-    columns = _columns([values for _, values in split])
+    columns = _columns([[c for c in values if _is_number(c["text"])] for _, values in split])
     if not columns:
         return None
     values = [c for _, vals in split for c in vals]
