@@ -89,3 +89,34 @@ def test_statement_rows_reach_the_section_text_under_their_header(tmp_path: Path
     assert lines[0] == " | Three Months Ended › March 30, 2024 | Three Months Ended › March 25, 2023 | Nine Months Ended › March 30, 2024 | Nine Months Ended › March 25, 2023"
     assert "Products | $ 1,234 | $ 1,100 | $ 3,456 | $ 3,210" in lines
     assert block.header_rows == 1
+
+
+def test_a_long_table_is_split_into_passages_each_under_its_header(tmp_path: Path) -> None:
+    from shelfwise.compiler.index.passages import PassageSizing, build_passages
+    from shelfwise.compiler.records import Block, Section
+
+    header = ["", "Three Months Ended › March 30, 2024", "Three Months Ended › March 25, 2023"]
+    rows = [header, *[[f"Line item {n}", f"$ {n},{n:03d}", f"({n * 7})"] for n in range(1, 61)]]
+    block = Block(kind="table", text="\n".join(" | ".join(r) for r in rows), rows=rows, header_rows=1)
+    section = Section(id="s1", doc_id="d", parent_id=None, seq=1, level=1, heading="Statements", heading_path=["Statements"], blocks=[block])
+    sizing = PassageSizing(window_tokens=120, count_tokens=lambda text: len(text.split()) + 2)
+    passages = build_passages("Report", [section], sizing)
+    assert len(passages) > 2
+    for passage in passages:
+        body = passage.text.split("\n\n", 1)[1]
+        assert body.startswith("| Three Months Ended › March 30, 2024 | Three Months Ended › March 25, 2023\n")
+    bodies = "\n".join(p.text for p in passages)
+    assert all(f"Line item {n} | $ {n},{n:03d} | ({n * 7})" in bodies for n in range(1, 61))  # every row whole, once at least
+
+
+def test_the_site_shows_a_statement_table_with_its_column_headers_and_figures_aligned(tmp_path: Path) -> None:
+    from shelfwise.compiler.site.page_tables import table_html
+
+    path = tmp_path / "statement.pdf"
+    _statement(path, True)
+    table = next(e for e in read_text_layer(path, ReadOptions()).elements if e.kind == "table")
+    markup, written = table_html(table.rows, table.header_rows, "s1", 1)
+    assert written == 7
+    assert '<thead>\n<tr id="s1-r1"><th scope="col"></th><th scope="col">Three Months Ended › March 30, 2024</th>' in markup
+    assert '<th scope="row" class="sw-nw">Products</th><td class="sw-nw sw-num">$ 1,234</td>' in markup
+    assert '<td class="sw-nw sw-num">(45)</td>' in markup and '<td class="sw-nw sw-num">42.5%</td>' in markup
