@@ -120,3 +120,34 @@ def test_the_site_shows_a_statement_table_with_its_column_headers_and_figures_al
     assert '<thead>\n<tr id="s1-r1"><th scope="col"></th><th scope="col">Three Months Ended › March 30, 2024</th>' in markup
     assert '<th scope="row" class="sw-nw">Products</th><td class="sw-nw sw-num">$ 1,234</td>' in markup
     assert '<td class="sw-nw sw-num">(45)</td>' in markup and '<td class="sw-nw sw-num">42.5%</td>' in markup
+
+
+def test_a_wrapped_label_carrying_a_figure_and_a_footnote_below_keep_their_places(tmp_path: Path) -> None:
+    """A label wrapped onto its row's line ('... net of tax of $76, and' / '$4  (2,142)  ...') is one label; a
+    footnote under the table ('(1) Amounts ...') stays text and does not merge the figure columns."""
+    path = tmp_path / "comprehensive.pdf"
+    pdf = canvas.Canvas(str(path), pagesize=(595, HEIGHT))
+    pdf.setFont("Helvetica", 8)
+    columns = [350, 430]
+    for right, year in zip(columns, ["2024", "2023"]):
+        pdf.drawRightString(right - 4, HEIGHT - 100, year)
+    rows = [("Net income (1)", ["$ 2,872", "$ 9,879"]), ("Foreign currency translation, net of tax of $76, and", None),
+            ("$4", ["(2,142)", "(1,388)"]), ("Unrealized gains (losses), net", ["(195)", "62"]), ("Comprehensive income", ["$ 539", "$ 8,556"])]
+    y = HEIGHT - 114
+    for label, figures in rows:
+        pdf.drawString(50, y, label)
+        for right, figure in zip(columns, figures or []):
+            pdf.drawRightString(right - 4, y, figure)
+        y -= 12
+    pdf.drawString(50, y - 8, "(1) Amounts include the effect of a change in accounting for leases, applied to every period shown.")
+    pdf.save()
+    converted = read_text_layer(path, ReadOptions())
+    table = next(e for e in converted.elements if e.kind == "table")
+    assert table.rows == [
+        ["", "2024", "2023"],
+        ["Net income (1)", "$ 2,872", "$ 9,879"],
+        ["Foreign currency translation, net of tax of $76, and $4", "(2,142)", "(1,388)"],
+        ["Unrealized gains (losses), net", "(195)", "62"],
+        ["Comprehensive income", "$ 539", "$ 8,556"],
+    ]
+    assert any(e.kind != "table" and "Amounts include the effect" in e.text for e in converted.elements)

@@ -27,6 +27,8 @@ HEADER_JOIN = " › "
 
 _NUMBER = re.compile(r"^\(?[-–−]?(?:[$€£¥]\s?)?\(?[-–−]?\d[\d,]*(\.\d+)?\)?%?\)?[*†‡]?$|^(?:[$€£¥]\s?)?[—–-]$")
 _YEAR = re.compile(r"^(19|20)\d\d$")
+_PERIOD = re.compile(r"\b(?:19|20)\d\d\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}\b|\b(?:Q[1-4]|FY|YTD)\b")
+_AMOUNT = re.compile(r"\d\d|[.,%$€£¥()]")  # a figure as tables state amounts, not a lone digit of a diagram
 _LEADING_SIGN = re.compile(r"^(\(|[$€£¥]|[$€£¥]\(|US\$|C\$|A\$)$")
 _TRAILING_SIGN = re.compile(r"^(%|\)|%\))$")
 _RANGE = re.compile(r"^[-–]$| [-–]$")
@@ -35,7 +37,8 @@ _ROW_GAP = 2.5  # font sizes: a wider gap between two lines ends a table region
 _HEADER_GAP = 1.5  # font sizes: column headers are set tight; a wider gap above one leaves the title out
 _MIN_FIGURE_ROWS = 2
 _MIN_RUN_ROWS = 3  # lines of two figures or more that make a table without rules
-_LABEL_WORDS = 8  # a line of one cell this short may be a group label between rows of figures ("Net sales:")
+_LABEL_WORDS = 8
+_HEADER_WORDS = 8  # a column header piece is a few words ("Three Months Ended", "Gross Unrealized Gains")  # a line of one cell this short may be a group label between rows of figures ("Net sales:")
 _SPAN_SHARE = 0.2  # a header piece stands over a column when it covers this share of the narrower of the two
 
 
@@ -78,13 +81,24 @@ def _placed_figures(cells: list[dict], value_left: float) -> list[dict]:
 
 
 def _value_left(lines: list[list[dict]]) -> float | None:
-    """Where the figure columns begin: the left edge of the leftmost figure of the lines that hold figures."""
-    lefts = []
-    for line in lines:
+    """Where the figure columns begin: the left edge of the leftmost column of figures that two lines or more hold
+    (a figure that a wrapped label carries onto the next line, "$4", stands alone at the left and does not count)."""
+    spans: list[tuple[float, float, int]] = []
+    for index, line in enumerate(lines):
         cells = _cells(line)
         marker = len(cells) > 1 and not all(_is_number(c["text"]) for c in cells)  # "(1) Products net sales ...": a footnote
-        lefts += [c["x0"] for c in _figure_cells(cells[1:] if marker else cells)]
-    return min(lefts) if lefts else None
+        spans += [(c["x0"], c["x1"], index) for c in _figure_cells(cells[1:] if marker else cells)]
+    if not spans:
+        return None
+    columns: list[list] = []
+    for x0, x1, index in sorted(spans):
+        if columns and x0 <= columns[-1][1]:
+            columns[-1][1] = max(columns[-1][1], x1)
+            columns[-1][2].add(index)
+        else:
+            columns.append([x0, x1, {index}])
+    held = [column[0] for column in columns if len(column[2]) >= 2]
+    return min(held) if held else columns[0][0]
 
 
 def _has_label(cells: list[dict], value_left: float) -> bool:
@@ -100,7 +114,8 @@ def _is_row(cells: list[dict], value_left: float) -> bool:
 
 def _is_header(cells: list[dict], value_left: float) -> bool:
     """A header line: no figure but a year, something over the figure columns ('Three Months Ended', 'July 1,', '2023')."""
-    return not _figure_cells(cells) and any(c["x0"] >= value_left - 2 * c["size"] for c in cells)
+    short = all(len(c["text"].split()) <= _HEADER_WORDS for c in cells)  # a line of prose beside the table is no header
+    return short and not _figure_cells(cells) and any(c["x0"] >= value_left - 2 * c["size"] for c in cells)
 
 
 def _bounds(line: list[dict]) -> tuple[float, float, float, float]:
@@ -139,8 +154,9 @@ def grow_region(lines: list[list[dict]], seed: tuple[float, float, float, float]
     while first > 0 and near(first - 1, first) and _is_row(_cells(lines[first - 1]), value_left) and not _is_header(_cells(lines[first - 1]), value_left):
         first -= 1
     header_start = first
-    while header_start > 0 and near(header_start - 1, header_start, _HEADER_GAP) and _is_header(_cells(lines[header_start - 1]), value_left):
-        header_start -= 1
+    while header_start > 0 and _is_header(cells := _cells(lines[header_start - 1]), value_left) and near(
+            header_start - 1, header_start, _ROW_GAP if any(_PERIOD.search(c["text"]) for c in cells) else _HEADER_GAP):
+        header_start -= 1  # a line naming dates or years over the figures may stand apart; a title above them may not
     header_end = first
     while header_end < last and _is_header(_cells(lines[header_end]), value_left):
         header_end += 1
@@ -194,6 +210,15 @@ def _header(lines: list[list[dict]], columns: list[list[float]]) -> list[str]:
     return [" ".join(label), *headers]
 
 
+def _label_and_values(cells: list[dict], value_left: float) -> tuple[dict | None, list[dict]]:
+    """A body line's label (its cells left of the figure columns, joined) and its cells in the figure columns."""
+    left = [c for c in cells if c["x0"] < value_left - c["size"]]
+    if not left or (len(left) == 1 and _is_number(left[0]["text"]) and len(cells) == 1):
+        return None, cells
+    label = {"text": " ".join(c["text"] for c in left), "x0": left[0]["x0"], "x1": left[-1]["x1"], "size": left[0]["size"]}
+    return label, cells[len(left):]
+
+
 def numeric_grid(lines: list[list[dict]], header_lines: int) -> tuple[list[list[str]], int] | None:
     """(rows, header row count) of a numeric table from its physical lines (the first ``header_lines`` its header).
 
@@ -202,7 +227,9 @@ def numeric_grid(lines: list[list[dict]], header_lines: int) -> tuple[list[list[
     value_left = _value_left(lines[header_lines:])
     if value_left is None or sum(1 for cells in body if _figure_cells(cells)) < _MIN_FIGURE_ROWS:
         return None
-    split = [(cells[0] if _has_label(cells, value_left) else None, cells[1:] if _has_label(cells, value_left) else cells) for cells in body]
+    if any(sum(1 for c in cells if c["x0"] < value_left - c["size"] and not _is_number(c["text"])) > 1 for cells in body):
+        return None  # two pieces of text left of the figures: prose beside a table, or a table of text columns
+    split = [_label_and_values(cells, value_left) for cells in body]
     columns = _columns([[c for c in values if _is_number(c["text"])] for _, values in split])
     if not columns:
         return None
@@ -215,7 +242,7 @@ def numeric_grid(lines: list[list[dict]], header_lines: int) -> tuple[list[list[
         for cell in vals:
             index = 1 + _column_of(cell, columns)
             row[index] = " ".join(filter(None, [row[index], cell["text"]]))
-        if label and label["text"][:1].islower() and rows and not any(rows[-1][1:]) and not rows[-1][0].endswith(":"):
+        if label and not label["text"][:1].isupper() and rows and not any(rows[-1][1:]) and rows[-1][0] and not rows[-1][0].endswith(":"):
             row[0] = rows.pop()[0] + " " + row[0]  # a label wrapped onto the row's line of figures
         rows.append(row)
     if header_lines:
@@ -233,18 +260,21 @@ def _figure_runs(lines: list[list[dict]]) -> list[Box]:
     members: list[int] = []
 
     def close() -> None:
-        counted = [i for i in members if len(_figure_cells(_cells(lines[i]))) >= 2]
+        counted = [i for i in members if len([c for c in _figure_cells(_cells(lines[i])) if _AMOUNT.search(c["text"])]) >= 2]
         if len(counted) >= _MIN_RUN_ROWS:
             words = [w for i in range(counted[0], counted[-1] + 1) for w in lines[i]]
             runs.append((min(w["x0"] for w in words), min(w["top"] for w in words), max(w["x1"] for w in words), max(w["bottom"] for w in words)))
         members.clear()
 
     for index, line in enumerate(lines):
-        figures = len(_figure_cells(_cells(line)))
+        cells = _cells(line)
+        figures = len([c for c in _figure_cells(cells) if _AMOUNT.search(c["text"])])
+        if sum(1 for c in cells if not _is_number(c["text"])) > 1:
+            figures = 0  # text beside text (a column of prose next to the figures): not a statement's row
         size = max(w["size"] for w in line)
         if members and _bounds(line)[1] - _bounds(lines[members[-1]])[3] >= _ROW_GAP * size:
             close()
-        if figures >= 2 or (members and len(_cells(line)) == 1 and len(line) <= _LABEL_WORDS):
+        if figures >= 2 or (members and len(cells) == 1 and len(line) <= _LABEL_WORDS):
             members.append(index)
         else:
             close()
