@@ -5,11 +5,12 @@ column named by header lines set above it ("Three Months Ended" over two columns
 then "July 1," and "2023" over one). The ruled-table finder cuts such a table at
 its shading, so the header lines stay paragraphs above it, a currency sign set at
 the left of its column becomes a cell of its own and the row's figures shift.
-Here the table found (ruled or borderless) is a seed: the region grows over the
+Here a table found (ruled, borderless, or a run of lines holding two figures or
+more) is a seed: the region grows over the
 physical lines above and below it that belong to it (header lines over the figure
 columns, rows of figures, a label line opening a group of rows), and the grid is
 rebuilt from the region's words. A figure's sign stays in its cell ("$ 63,355",
-"42.5 %", "(265)"); the columns are the x-ranges the figures cover; each header
+"42.5%", "(265)"); the columns are the x-ranges the figures cover; each header
 cell names the columns it stands over, and a column's header pieces are joined top
 down: pieces spanning the same columns with a space, a narrower piece after " › "
 ("Three Months Ended › July 1, 2023"). A region that is not mostly figures is left
@@ -35,10 +36,10 @@ _RANGE = re.compile(r"^[-–]$| [-–]$")
 _CELL_GAP = 1.0  # font sizes: a wider gap between two words separates two cells
 _ROW_GAP = 2.5  # font sizes: a wider gap between two lines ends a table region
 _HEADER_GAP = 1.5  # font sizes: column headers are set tight; a wider gap above one leaves the title out
-_MIN_FIGURE_ROWS = 2
+_MIN_FIGURE_ROWS = 2  # rows of figures a region needs to be read as a numeric table
 _MIN_RUN_ROWS = 3  # lines of two figures or more that make a table without rules
-_LABEL_WORDS = 8
-_HEADER_WORDS = 8  # a column header piece is a few words ("Three Months Ended", "Gross Unrealized Gains")  # a line of one cell this short may be a group label between rows of figures ("Net sales:")
+_LABEL_WORDS = 8  # a line of one cell this short may be a group label between rows of figures ("Net sales:")
+_HEADER_WORDS = 8  # a column header piece is a few words ("Three Months Ended", "Gross Unrealized Gains")
 _SPAN_SHARE = 0.2  # a header piece stands over a column when it covers this share of the narrower of the two
 
 
