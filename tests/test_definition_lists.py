@@ -168,3 +168,12 @@ scope
     converted = Converted(title="Members", elements=elements, reader="markdown-lines", reader_version="3")
     sections, _ = build_sections("members-md", converted)
     assert "active: REQUIRED. Boolean indicator of whether the token is active." in sections[-1].text
+
+
+def test_a_centred_title_over_its_version_line_is_no_definition(tmp_path: Path) -> None:
+    path = tmp_path / "license.txt"
+    path.write_text("                    GNU GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007\n\n"
+                    " Everyone is permitted to copy and distribute verbatim copies\n of this license document.\n", encoding="utf-8")
+    converted = read(path, ReadOptions())
+    assert not [e for e in converted.elements if e.kind == "list_item"]
+    assert converted.title.startswith("GNU GENERAL PUBLIC LICENSE Version 3")

@@ -46,6 +46,7 @@ _PLAIN_NUMBERED = re.compile(r"^\s*(\d+(?:\.\d+)*)[.)]?\s+(\S.*)$")
 _TERM_SAME_LINE = re.compile(r"^(\s*)([A-Za-z][\w.-]*[\w]) {2,}((?:REQUIRED|OPTIONAL|RECOMMENDED|NOT RECOMMENDED)\b.*)$")
 """A parameter and its description on one line, as RFC 7009 sets them: "token   REQUIRED.  The token that ..." """
 _REFERENCE = re.compile(r"^\[[^\]]+\]$")  # "[RFC2119]" over its citation: a reference, kept a paragraph
+_TERM_INDENT = 12  # a term stands near the margin (nested lists included); lines indented further are centred (a title over its version line)
 _TERM_CHARS = 50  # a definition list's term is a name, not a line of prose ...
 _TERM_WORDS = 6  # ... of a few words ("active", "Type name:", "Collision-Resistant Name")
 
@@ -229,7 +230,7 @@ def _is_term(line: str, following: str) -> bool:
     opening as a sentence does (a line continuing in lower case under a shorter one is a hanging indent)."""
     term = line.strip()
     continues = following.lstrip()[:1].islower() and " " in following.strip()  # lower-case words: the same sentence
-    return (_indent(following) > _indent(line) and not continues and len(term) <= _TERM_CHARS and len(term.split()) <= _TERM_WORDS
+    return (_indent(line) <= _TERM_INDENT and _indent(following) > _indent(line) and not continues and len(term) <= _TERM_CHARS and len(term.split()) <= _TERM_WORDS
             and not term.endswith((".", ",", ";")) and not _BULLET.match(line) and not _REFERENCE.match(term))
 
 
