@@ -13,7 +13,7 @@ export NO_MKDOCS_2_WARNING := 1
 DEMO_TOKEN ?= demo-local-token
 export SHELFWISE_DEMO_TOKEN := $(DEMO_TOKEN)
 
-.PHONY: install system-deps demo test fit bench bench-structure bench-pdf bench-compile bench-links bench-search bench-site bench-api bench-openai bench-adversarial bench-reliability bench-research bench-scale eval-local-llm clean help
+.PHONY: install system-deps demo test fit bench bench-structure bench-pdf bench-tables bench-compile bench-links bench-search bench-site bench-api bench-openai bench-adversarial bench-reliability bench-research bench-scale eval-local-llm clean help
 
 help:
 	@echo "make demo   - set up, compile the demo shelf ($(DEMO_SHELF)), build its site, serve site and endpoint on 127.0.0.1"
@@ -62,6 +62,9 @@ bench-structure: install
 
 bench-pdf: install
 	$(PY) -m shelfwise.eval.bench.pdf
+
+bench-tables: install
+	$(PY) -m shelfwise.eval.bench.tables
 
 bench-compile: install
 	$(PY) -m shelfwise.eval.bench.compile

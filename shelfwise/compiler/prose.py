@@ -5,7 +5,9 @@ answering side (writer, claims, checker) alike, so a sentence the ledger quotes 
 ``sentences`` gives them whitespace-normalised. A full stop ends a sentence when whitespace and a capital, a
 digit or an opening quote, bracket or emphasis mark follow it, except after an abbreviation: one that never
 ends a sentence ("e.g.", "Dr.", "etc."), a single letter or letter run ("U.S.", "J."), or one that stands before
-a number ("Jan. 5", "No. 3", "p. 12", "Fig. 2"). pysbd (rule-based, maintained) was measured against this on
+a number ("Jan. 5", "No. 3", "p. 12", "Fig. 2"); nor after a run-in requirement label among a sentence's first
+three words ("OPTIONAL.  The scope ...", "active: REQUIRED.  Boolean indicator ...": BCP 14's REQUIRED, OPTIONAL,
+RECOMMENDED, and DEPRECATED, NOTE). pysbd (rule-based, maintained) was measured against this on
 the corpora's sections: it agreed on most splits and was far slower (see the commit message), so it is not used.
 """
 
@@ -25,6 +27,8 @@ BEFORE_NUMBER = frozenset(
 
 _BOUNDARY = re.compile(r"[.!?][\"')\]]*\s+(?=[\"'(\[*_]?[A-Z0-9])")
 _INITIALS = re.compile(r"[a-z]|(?:[a-z]\.)+[a-z]")
+_LABEL = re.compile(r"REQUIRED|OPTIONAL|RECOMMENDED|DEPRECATED|NOTE")
+_LABEL_WORDS = 3  # a requirement label among a sentence's first three words runs in ("OPTIONAL.", "scope: OPTIONAL.")
 
 
 def normalise(text: str) -> str:
@@ -38,6 +42,8 @@ def _abbreviation_before(head: str, following: str) -> bool:
     word = words[-1].lstrip("(\"'[*_") if words else ""
     if not word.endswith("."):
         return False
+    if len(words) <= _LABEL_WORDS and _LABEL.fullmatch(word[:-1]):
+        return True  # a run-in label, not a sentence: "active: REQUIRED.  Boolean indicator ..."
     bare = word[:-1].lower()
     if bare in ABBREVIATIONS or _INITIALS.fullmatch(bare):
         return True

@@ -33,6 +33,12 @@ def table_text(rows: list[list[str]]) -> str:
     return "\n".join(row_text(row) for row in rows)
 
 
+def definition_text(term: str, description: str) -> str:
+    """A definition list's item as text, term and description together: "active: REQUIRED.  Boolean indicator ..."."""
+    term = " ".join(term.split())
+    return f"{term} {description}" if term.endswith((":", "—", "-")) else f"{term}: {description}"
+
+
 ElementKind = Literal["heading", "paragraph", "list_item", "table", "figure", "code"]
 
 
@@ -45,7 +51,7 @@ class Element(BaseModel):
     page: int | None = Field(default=None, description="1-based page (slide, sheet) the item starts on.")
     rows: list[list[str]] | None = Field(default=None, description="Table grid, row by row.")
     header_rows: int = Field(default=0, description="How many leading rows of `rows` are header rows.")
-    name: str | None = Field(default=None, description="Table name (an Excel sheet's name) or figure label.")
+    name: str | None = Field(default=None, description="Table name (an Excel sheet's name), figure label, or a definition item's term.")
     image: bytes | None = Field(default=None, description="Figure crop (PNG) when the format holds one.")
 
 

@@ -1,8 +1,9 @@
 """Headed passages: every section's whole text in pieces an embedder reads without cutting.
 
 Each passage is prefixed with the document title and the section's heading
-path (paper §3.3), split at paragraph, then sentence, then word boundaries,
-and overlaps the previous one by about 12%. Passages are sized with the
+path (paper §3.3), split at paragraph (a long table at its rows, each piece under
+the table's header rows), then sentence, then word boundaries, and overlaps the
+previous one by about 12% (a table's piece opens with its header instead). Passages are sized with the
 embedder's own token counter so the prefix plus body fits its window
 (all-MiniLM-L6-v2 reads 256 tokens, [CLS] and [SEP] included): nothing is
 silently truncated. A section with no body text gets no passage.
@@ -16,7 +17,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, Field
 
-from shelfwise.compiler.records import Section
+from shelfwise.compiler.records import Section, table_text
 
 __all__ = ["Passage", "PassageSizing", "build_passages", "passage_prefix"]
 
@@ -114,8 +115,26 @@ def _split_words(text: str, budget: _Budget) -> list[str]:
     return pieces
 
 
-def _units(body: str, budget: _Budget) -> list[tuple[str, str]]:
-    """(text, joiner) units within the budget: paragraphs, else sentences, else word runs."""
+def _table_units(table: str, header: str, budget: _Budget) -> list[tuple[str, str]]:
+    """A table too long for one passage as runs of whole rows, each under the table's header rows, so a row's
+    figures are read with the column headers that say what they are ("Three Months Ended › July 1, 2023")."""
+    units: list[tuple[str, str]] = []
+    rows = table[len(header):].strip("\n").split("\n")
+    current: list[str] = []
+    for row in rows:
+        candidate = "\n".join([header, *current, row])
+        if current and not budget.fits(budget.size(candidate), len(candidate)):
+            units.append(("\n".join([header, *current]), "\n\n"))
+            current = []
+        current.append(row)
+    if current:
+        units.append(("\n".join([header, *current]), "\n\n"))
+    return units
+
+
+def _units(body: str, budget: _Budget, headers: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    """(text, joiner) units within the budget: paragraphs (a table's rows under its header), else sentences, else
+    word runs. ``headers``: the header rows of the section's tables, as their text."""
     units: list[tuple[str, str]] = []
     for paragraph in _PARAGRAPH.split(body):
         paragraph = paragraph.strip()
@@ -124,6 +143,12 @@ def _units(body: str, budget: _Budget) -> list[tuple[str, str]]:
         if budget.fits(budget.size(paragraph), len(paragraph)):
             units.append((paragraph, "\n\n"))
             continue
+        header = next((h for h in headers if paragraph.startswith(h + "\n") and 2 * budget.size(h) < budget.tokens), None)
+        if header is not None:
+            pieces = _table_units(paragraph, header, budget)
+            if all(budget.fits(budget.size(text), len(text)) for text, _ in pieces):
+                units.extend(pieces)
+                continue
         first = True
         for sentence in _SENTENCE_END.split(paragraph):
             pieces = [sentence] if budget.fits(budget.size(sentence), len(sentence)) else _split_words(sentence, budget)
@@ -150,8 +175,8 @@ def _tail(text: str, budget: _Budget) -> str:
     return " ".join(reversed(taken))
 
 
-def _bodies(body: str, budget: _Budget) -> list[str]:
-    units = _units(body, budget)
+def _bodies(body: str, budget: _Budget, headers: frozenset[str] = frozenset()) -> list[str]:
+    units = _units(body, budget, headers)
     bodies: list[str] = []
     current = ""
     for text, joiner in units:
@@ -160,7 +185,7 @@ def _bodies(body: str, budget: _Budget) -> list[str]:
             current = candidate
             continue
         bodies.append(current)
-        overlap = _tail(current, budget)
+        overlap = "" if any(text.startswith(header + "\n") for header in headers) else _tail(current, budget)
         candidate = f"{overlap} {text}" if overlap else text
         current = candidate if budget.fits(budget.size(candidate), len(candidate)) else text
     if current:
@@ -175,7 +200,8 @@ def _section_passages(title: str, section: Section, sizing: PassageSizing) -> li
     prefix = _fit_prefix(title, section.heading_path, sizing)
     budget = _Budget(sizing, prefix)
     passages = []
-    for body_piece in _bodies(body, budget):
+    headers = frozenset(table_text(b.rows[: b.header_rows]).strip() for b in section.blocks if b.kind == "table" and b.rows and b.header_rows)
+    for body_piece in _bodies(body, budget, headers):
         text = f"{prefix}\n\n{body_piece}"
         tokens = sizing.count_tokens(text)
         pieces = [body_piece]

@@ -31,7 +31,7 @@ __all__ = [
     "extract_rules",
 ]
 
-RULES_VERSION = "rules-3"  # rules-3: a negated bound keeps its negation ("never less than fifteen years"); rules-2: sentences from shelfwise.compiler.prose (no split after "Jan." before a day, "No." before a number)
+RULES_VERSION = "rules-4"  # rules-4: definition list items, no split after a run-in "REQUIRED."; a negated bound keeps its negation ("never less than fifteen years"); rules-2: sentences from shelfwise.compiler.prose (no split after "Jan." before a day, "No." before a number)
 
 AssertionKind = Literal["definition", "rule", "finding", "step", "dependency", "supersession"]
 
@@ -302,6 +302,18 @@ def _glossary_entries(section: Section) -> list[Assertion]:
     return out
 
 
+def _definition_items(section: Section) -> list[Assertion]:
+    """A definition list's items (a reader names a list item by its term): each defines its term, in any section."""
+    out = []
+    for block in section.blocks:
+        if block.kind == "list_item" and block.name:
+            first = sentences(block.text)
+            if first:
+                term = block.name.strip().rstrip(":—-").strip()
+                out.append(Assertion(kind="definition", subject=term, statement=first[0], quote=first[0]))
+    return out
+
+
 def _steps(section: Section) -> list[Assertion]:
     """Ordered steps: consecutive numbered items, or list items under a procedure-like heading."""
     out: list[Assertion] = []
@@ -338,6 +350,7 @@ def extract_rules(section: Section) -> Extraction:
     found.extend(_header_fields(section))
     glossary = _glossary_entries(section)
     found.extend(glossary)
+    found.extend(a for a in _definition_items(section) if a.quote not in {g.quote for g in glossary})
     steps = _steps(section)
     found.extend(steps)
     taken = {a.quote for a in found}

@@ -1,5 +1,6 @@
 """Document tables as HTML a reader can use: escaped cells, a header row that stays in view, a first column
-that stays put while a wide table scrolls sideways, identifiers and dates kept whole, and an anchor per row.
+that stays put while a wide table scrolls sideways, identifiers and dates kept whole, figures ("$ 63,355",
+"(265)", "42.5%") whole and aligned right, and an anchor per row.
 
 Row anchors are ``<section id>-r<n>``, n counting the rows (header rows included) of every table of the
 section from 1, so a citation into a table can land on its row (the ask widget finds the row whose cells,
@@ -30,12 +31,16 @@ def keep_whole(text: str) -> bool:
     return len(text) <= 24 and bool(_DATE.search(text))
 
 
+_FIGURE = re.compile(r"^(?:[$€£¥]\s?)?\(?[-–−]?(?:[$€£¥]\s?)?\d[\d,]*(?:\.\d+)?\)?\s?%?\)?$|^(?:[$€£¥]\s?)?[—–-]$")
+
 # inside a cell that wraps, a hyphenated token with a digit ("DPG-200", "2025-10-14") stays on one line
 _TOKEN = re.compile(r"[^\s-]*\d[^\s-]*(?:-[^\s-]+)+|[^\s-]+(?:-[^\s-]*\d[^\s-]*)+")
 
 
 def _cell(tag: str, text: str, extra: str = "") -> str:
     flat = " ".join(str(text).split())
+    if tag == "td" and _FIGURE.match(flat):  # a figure with its sign, "$ 63,355", "(265)", "42.5%": whole, aligned right
+        return f'<{tag}{extra} class="sw-nw sw-num">{html.escape(flat, quote=True)}</{tag}>'
     if keep_whole(flat):
         return f'<{tag}{extra} class="sw-nw">{html.escape(flat, quote=True)}</{tag}>'
     parts, last = [], 0

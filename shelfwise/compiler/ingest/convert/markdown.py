@@ -4,8 +4,9 @@ docling would render inline markup away; citations quote the source with its
 ``code``, *emphasis* and [links](#anchor) intact, so this reader keeps every
 paragraph, list item and heading as written (lines joined by single spaces).
 It knows ATX and setext headings, fenced and indented code, pipe tables,
-HTML tables, list items, block quotes, images (figures with their alt text as
-caption) and YAML front matter (skipped from the body; its ``title:`` becomes
+HTML tables, list items, definition lists (``Term`` then ``: description``, and
+HTML ``<dl>``; each item "term: description", its term kept as the item's name),
+block quotes, images (figures with their alt text as caption) and YAML front matter (skipped from the body; its ``title:`` becomes
 the document title). Invisible ``<a name=...></a>`` anchors are removed from
 headings; other inline HTML and entities are kept as written.
 """
@@ -18,11 +19,11 @@ from pathlib import Path
 
 from shelfwise.compiler.ingest.convert import ReadOptions
 from shelfwise.compiler.ingest.convert.textio import read_text
-from shelfwise.compiler.records import Converted, Element, table_text
+from shelfwise.compiler.records import Converted, Element, definition_text, table_text
 
 __all__ = ["read", "parse_markdown"]
 
-READER_VERSION = "2"
+READER_VERSION = "3"  # 3: definition lists read as items
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
@@ -34,6 +35,8 @@ _ANCHOR = re.compile(r"<a\s+(?:name|id)\s*=\s*[\"'][^\"']*[\"']\s*>\s*</a>", re.
 _ATTRS = re.compile(r"\s*\{:?\s*[#.][^}]*\}\s*$")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]*)(?:\s+\"([^\"]*)\")?\)")
 _HTML_TAG_LINE = re.compile(r"^\s*(?:</?(?:div|span|p|center|section|br|hr)\b[^>]*>\s*)+$", re.IGNORECASE)
+_DEFINITION = re.compile(r"^ {0,3}:[ \t]+(\S.*)$")
+_TERM_CHARS = 80  # a line longer than this is a paragraph, not a definition list's term
 _HTML_BLOCK = re.compile(r"^ {0,3}<(?:table|pre|ul|ol|dl|blockquote|figure|details|!--|[a-zA-Z][\w-]*)[\s>/]", re.IGNORECASE)
 
 
@@ -51,6 +54,43 @@ def _split_row(line: str) -> list[str]:
         line = line[:-1]
     cells = re.split(r"(?<!\\)\|", line)
     return [cell.strip() for cell in cells]
+
+
+class _HtmlDefinitions(HTMLParser):
+    """(terms, description) of each ``<dd>`` of an HTML ``<dl>`` block, tags removed and entities decoded."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.items: list[tuple[str, str]] = []
+        self._terms: list[str] = []
+        self._open: str | None = None  # the dt or dd being read
+        self._last: str | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs) -> None:
+        if tag in ("dt", "dd"):
+            self._close()
+            if tag == "dt" and self._last == "dd":
+                self._terms = []  # a new entry's first term
+            self._open, self._text = tag, []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("dt", "dd", "dl"):
+            self._close()
+
+    def handle_data(self, data: str) -> None:
+        if self._open:
+            self._text.append(data)
+
+    def _close(self) -> None:
+        if self._open is None:
+            return
+        text = " ".join("".join(self._text).split())
+        if self._open == "dt" and text:
+            self._terms.append(text)
+        elif self._open == "dd" and text and self._terms:
+            self.items.append((", ".join(self._terms), text))
+        self._last, self._open = self._open, None
 
 
 class _HtmlTable(HTMLParser):
@@ -102,6 +142,17 @@ def _front_matter(lines: list[str]) -> tuple[int, str | None]:
     return 0, None
 
 
+def _open_term(elements: list[Element]) -> str | None:
+    """The term a ": description" line after a blank line belongs to: a one-line paragraph just before it, or the
+    term of the definition just before it (a second description of one term)."""
+    last = elements[-1] if elements else None
+    if last is not None and last.kind == "paragraph" and len(last.text) <= _TERM_CHARS and not last.text.endswith((".", ":")):
+        return last.text
+    if last is not None and last.kind == "list_item" and last.name:
+        return last.name
+    return None
+
+
 def parse_markdown(text: str) -> tuple[list[Element], str | None]:
     """The element stream of a Markdown text, and the front matter's title (if any)."""
     lines = text.split("\n")
@@ -109,13 +160,17 @@ def parse_markdown(text: str) -> tuple[list[Element], str | None]:
     elements: list[Element] = []
     para: list[str] = []
     item: list[str] | None = None
+    term: str | None = None  # the term of the definition ``item`` holds
 
     def flush() -> None:
-        nonlocal para, item
+        nonlocal para, item, term
         if item is not None:
             joined = " ".join(part.strip() for part in item if part.strip())
-            elements.append(Element(kind="list_item", text=joined))
-            item = None
+            if term is not None:
+                elements.append(Element(kind="list_item", text=definition_text(term, joined), name=term))
+            else:
+                elements.append(Element(kind="list_item", text=joined))
+            item, term = None, None
         if para:
             joined = " ".join(line.strip() for line in para)
             images = _IMAGE.findall(joined)
@@ -201,6 +256,20 @@ def parse_markdown(text: str) -> tuple[list[Element], str | None]:
                 elements.append(Element(kind="table", text=table_text(rows), rows=rows, header_rows=parser.header_rows))
             prev_blank = False
             continue
+        if stripped.lower().startswith("<dl") and not para:
+            flush()
+            block = []
+            while i < len(lines):
+                block.append(lines[i])
+                i += 1
+                if "</dl>" in block[-1].lower():
+                    break
+            definitions = _HtmlDefinitions()
+            definitions.feed("\n".join(block))
+            definitions.close()
+            elements.extend(Element(kind="list_item", text=definition_text(t, d), name=t) for t, d in definitions.items)
+            prev_blank = False
+            continue
         if prev_blank and _HTML_BLOCK.match(line) and not para and item is None:
             flush()
             block = []
@@ -208,6 +277,24 @@ def parse_markdown(text: str) -> tuple[list[Element], str | None]:
                 block.append(lines[i].strip())
                 i += 1
             elements.append(Element(kind="paragraph", text=" ".join(block)))
+            continue
+        described = _DEFINITION.match(line)
+        if described and term is not None:
+            named = term  # another description of the same term
+            flush()
+            item, term = [described.group(1)], named
+            i += 1
+            continue
+        if described and item is None and (len(para) == 1 or not para and _open_term(elements)):
+            named = para[0].strip() if para else _open_term(elements)
+            if para:
+                para = []
+            elif elements[-1].kind == "paragraph":
+                elements.pop()  # the term, a blank line above its description
+            flush()
+            item, term = [described.group(1)], named
+            i += 1
+            prev_blank = False
             continue
         listed = _ITEM.match(line)
         if listed and (listed.group(3) or "").strip() and not (para and listed.group(2)[0].isdigit()):

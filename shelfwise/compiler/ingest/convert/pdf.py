@@ -30,7 +30,7 @@ from shelfwise.compiler.records import Converted
 
 __all__ = ["read", "read_text_layer", "outline", "WINDOW_FORMAT", "WindowFile"]
 
-WINDOW_FORMAT = 3  # bump when PageData or read_page changes what a stored window means
+WINDOW_FORMAT = 4  # bump when PageData or read_page changes what a stored window means (4: numeric tables with headers)
 _ENCRYPTED = "PDF is encrypted (password-protected); remove the password and compile again"
 _PDFIUM_PASSWORD_ERROR = 4
 

@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 
 from shelfwise.compiler.ingest.convert.pdf_chars import SPACE_GAP_RATIO, Char, image_boxes, image_coverage, page_chars, page_words
 from shelfwise.compiler.ingest.convert.pdf_bidi import is_rtl, logical_order
+from shelfwise.compiler.ingest.convert.pdf_grid import numeric_tables
 from shelfwise.compiler.ingest.convert.pdf_tables import find_tables, text_tables
 
 __all__ = ["PageItem", "PageData", "read_page", "CAPTION"]
@@ -54,6 +55,7 @@ class PageItem(BaseModel):
     mono: bool = Field(default=False, description="Nearly all characters are set in a monospace font.")
     rtl: bool = Field(default=False, description="A right-to-left line (Arabic, Hebrew): its text is in logical order, its edge is x1.")
     rows: list[list[str]] | None = Field(default=None, description="Table cells, row by row.")
+    header_rows: int | None = Field(default=None, description="A numeric table's header rows (its column headers); None: the first row.")
     png: str | None = Field(default=None, description="Figure crop as base64 PNG (JSON-safe).")
 
 
@@ -256,16 +258,29 @@ def read_page(pdfium_page: Any, page_no: int, ocr: bool = False) -> PageData:
     return _text_page(pdfium_page, chars, page_no, width, height)
 
 
-def _text_page(pdfium_page: Any, chars: list[Char], page_no: int, width: float, height: float) -> PageData:
-    tables = _tables(pdfium_page, chars, page_no)
-    boxes = [(t.x0, t.top, t.x1, t.bottom) for t in tables]
-    words = [w for w in page_words(chars) if w["text"].strip() and not any(_inside(w, b) for b in boxes)]
-    physical = _cluster_lines(words)
+def _page_tables(pdfium_page: Any, chars: list[Char], page_no: int) -> tuple[list[PageItem], list[list[dict]]]:
+    """The page's tables (ruled, borderless, and numeric ones rebuilt with their headers) and its other physical lines."""
+    ruled = _tables(pdfium_page, chars, page_no)
+    all_words = [w for w in page_words(chars) if w["text"].strip()]
+    ruled_boxes = [(t.x0, t.top, t.x1, t.bottom) for t in ruled]
+    physical = _cluster_lines([w for w in all_words if not any(_inside(w, b) for b in ruled_boxes)])
     aligned, taken = text_tables(physical, lambda word: _font_style(word["fontname"])[1])
-    for (x0, top, x1, bottom), rows in aligned:
-        tables.append(PageItem(kind="table", page=page_no, x0=x0, x1=x1, top=top, bottom=bottom, rows=rows))
-    if taken:
+    tables = ruled + [PageItem(kind="table", page=page_no, x0=x0, x1=x1, top=top, bottom=bottom, rows=rows) for (x0, top, x1, bottom), rows in aligned]
+    numeric, replaced, numeric_taken = numeric_tables(_cluster_lines(all_words), [(t.x0, t.top, t.x1, t.bottom) for t in tables])
+    if numeric:
+        kept_boxes = [box for index, box in enumerate(ruled_boxes) if index not in replaced]
+        tables = [t for index, t in enumerate(tables) if index not in replaced]
+        tables += [PageItem(kind="table", page=page_no, x0=x0, x1=x1, top=top, bottom=bottom, rows=rows, header_rows=header_rows)
+                   for (x0, top, x1, bottom), rows, header_rows in numeric]
+        taken |= numeric_taken
+        physical = _cluster_lines([w for w in all_words if id(w) not in taken and not any(_inside(w, b) for b in kept_boxes)])
+    elif taken:
         physical = [kept for line in physical if (kept := [w for w in line if id(w) not in taken])]
+    return tables, physical
+
+
+def _text_page(pdfium_page: Any, chars: list[Char], page_no: int, width: float, height: float) -> PageData:
+    tables, physical = _page_tables(pdfium_page, chars, page_no)
     lines = [_line_item(seg, page_no) for line in physical for seg in _segments(line, width)]
     lines = _reading_order(lines, width)
     used: set[int] = set()

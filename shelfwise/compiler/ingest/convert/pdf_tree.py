@@ -207,7 +207,7 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None) -> li
     prev: PageItem | None = None
     for item in items:
         if item.kind == "table":
-            elements.append(Element(kind="table", page=item.page, rows=item.rows, header_rows=1))
+            elements.append(Element(kind="table", page=item.page, rows=item.rows, header_rows=1 if item.header_rows is None else item.header_rows))
             open_block, prev = None, None
             continue
         if item.kind == "figure":

@@ -7,7 +7,8 @@ joined by single spaces, inline markup such as ``code`` and :pep:`484` kept).
 A PEP's leading RFC 2822 header (``PEP: 484``, ``Title: ...``) becomes a
 two-column table and gives the title. Literal blocks (``::``), doctest blocks
 and code directives become code; admonitions and other directives with
-content are read as body text; grid and simple tables become table rows.
+content are read as body text; grid and simple tables become table rows. A definition list item (a term
+line, its description indented under it) is one list item, "term: description", its term kept as the item's name.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ from pathlib import Path
 
 from shelfwise.compiler.ingest.convert import ReadOptions
 from shelfwise.compiler.ingest.convert.textio import read_text
-from shelfwise.compiler.records import Converted, Element, table_text
+from shelfwise.compiler.records import Converted, Element, definition_text, table_text
 
 __all__ = ["read", "parse_rst"]
 
-READER_VERSION = "2"
+READER_VERSION = "3"  # 3: a definition list item is one item, "term: description"
 
 _ADORN = re.compile(r"^([!-/:-@\[-`{-~])\1+\s*$")
 _HEADER_FIELD = re.compile(r"^([A-Z][A-Za-z0-9-]*(?: [A-Za-z0-9-]+)*):\s*(.*)$")
@@ -242,8 +243,13 @@ class _Parser:
             kind = "list_item" if field else "paragraph"
             if definition and len(para) == 1:
                 body, j = _indented_chunk(lines, j)
-                self.elements.append(Element(kind=kind, text=text))
+                start = len(self.elements)
                 self.blocks(_dedent(body))
+                described = start < len(self.elements) and self.elements[start].kind == "paragraph" and not field
+                if described:  # a definition list item: the term and its description's first paragraph, one item
+                    self.elements[start] = Element(kind="list_item", text=definition_text(text, self.elements[start].text), name=text)
+                else:
+                    self.elements.insert(start, Element(kind=kind, text=text))
                 i = j
                 continue
             if definition:

@@ -24,12 +24,12 @@ from pathlib import Path
 
 from shelfwise.compiler.ingest.convert import ReadOptions
 from shelfwise.compiler.ingest.convert.textio import read_text
-from shelfwise.compiler.records import Converted, Element
+from shelfwise.compiler.records import Converted, Element, definition_text
 from shelfwise.compiler.ingest.sections import numbering_depth
 
 __all__ = ["read", "parse_rfc", "parse_plain", "is_rfc"]
 
-READER_VERSION = "1"
+READER_VERSION = "2"  # 2: definition lists read as items, term and description together
 
 _FOOTER = re.compile(r"^\S.*\s{2,}\[Page \d+\]\s*$")
 _RUNNING_HEADER = re.compile(r"^RFC \d{3,5} {2,}.*\S {2,}\S.*\d{4}\s*$")
@@ -43,6 +43,12 @@ _SYMBOLS = set("{}<>=&/:_\\|#@*^~`$%")
 _FIGURE = re.compile(r"^\s*(Figure|Table)\s+\d+[.:]?\s+\S")
 _RUN_IN = re.compile(r"^(\s*\d+(?:\.\d+)*\.)\s+([A-Z][^.]{2,70}\.)\s+(\S.*)$")
 _PLAIN_NUMBERED = re.compile(r"^\s*(\d+(?:\.\d+)*)[.)]?\s+(\S.*)$")
+_TERM_SAME_LINE = re.compile(r"^(\s*)([A-Za-z][\w.-]*[\w]) {2,}((?:REQUIRED|OPTIONAL|RECOMMENDED|NOT RECOMMENDED)\b.*)$")
+"""A parameter and its description on one line, as RFC 7009 sets them: "token   REQUIRED.  The token that ..." """
+_REFERENCE = re.compile(r"^\[[^\]]+\]$")  # "[RFC2119]" over its citation: a reference, kept a paragraph
+_TERM_INDENT = 12  # a term stands near the margin (nested lists included); lines indented further are centred (a title over its version line)
+_TERM_CHARS = 50  # a definition list's term is a name, not a line of prose ...
+_TERM_WORDS = 6  # ... of a few words ("active", "Type name:", "Collision-Resistant Name")
 
 Line = tuple[str, int | None]
 
@@ -136,6 +142,9 @@ def _depaginate(raw: list[str]) -> tuple[list[Line], int]:
 
 def _add_paragraph(elements: list[Element], text: str, page: int | None, broke: bool) -> None:
     prev = elements[-1] if elements else None
+    if broke and prev is not None and prev.kind == "list_item" and prev.name and (text[:1].islower() or not prev.text.rstrip().endswith((".", ":"))):
+        prev.text = f"{prev.text} {text}"  # a definition's description cut by a page break
+        return
     if broke and prev is not None and prev.kind == "paragraph" and (not prev.text.rstrip().endswith((".", ":", ";")) or text[:1].islower()):
         prev.text = f"{prev.text} {text}"
         return
@@ -209,8 +218,42 @@ def _emit_body(elements: list[Element], texts: list[str], page: int | None, brok
             elements.append(Element(kind="list_item", text=_join(item), page=page))
     elif _preformatted(texts):
         elements.append(Element(kind="code", text=_code_text(texts), page=page))
+    elif definitions := _definitions(texts):
+        for term, description in definitions:
+            elements.append(Element(kind="list_item", text=definition_text(term, description), page=page, name=term))
     else:
         _add_paragraph(elements, _join(texts), page, broke)
+
+
+def _is_term(line: str, following: str) -> bool:
+    """A definition list's term: a short line that is no sentence, its description indented deeper below it and
+    opening as a sentence does (a line continuing in lower case under a shorter one is a hanging indent)."""
+    term = line.strip()
+    continues = following.lstrip()[:1].islower() and " " in following.strip()  # lower-case words: the same sentence
+    return (_indent(line) <= _TERM_INDENT and _indent(following) > _indent(line) and not continues and len(term) <= _TERM_CHARS and len(term.split()) <= _TERM_WORDS
+            and not term.endswith((".", ",", ";")) and not _BULLET.match(line) and not _REFERENCE.match(term))
+
+
+def _definitions(texts: list[str]) -> list[tuple[str, str]]:
+    """(term, description) of each item when the block is a definition list ("active" over an indented
+    "REQUIRED.  Boolean indicator ..."); empty when it is not."""
+    same_line = _TERM_SAME_LINE.match(texts[0])
+    if not (same_line or len(texts) >= 2 and _is_term(texts[0], texts[1])):
+        return []
+    items: list[tuple[str, list[str]]] = []
+    margin = _indent(texts[0])
+    for index, line in enumerate(texts):
+        following = texts[index + 1] if index + 1 < len(texts) else ""
+        run_in = _TERM_SAME_LINE.match(line)
+        if _indent(line) == margin and run_in:
+            items.append((run_in.group(2), [run_in.group(3)]))
+        elif _indent(line) == margin and following and _is_term(line, following):
+            items.append((line.strip(), []))
+        elif _indent(line) > margin:
+            items[-1][1].append(line)
+        else:
+            return []  # a line back at the term's margin that starts no item: a paragraph with a hanging indent
+    return [(term, _join(body)) for term, body in items]
 
 
 def _front_matter(lines: list[str]) -> tuple[int, str | None]:

@@ -1,0 +1,312 @@
+"""Numeric tables (financial statements, figures by period) rebuilt from their words as grids with column headers.
+
+A statement table in a PDF is a column of row labels and columns of figures, each
+column named by header lines set above it ("Three Months Ended" over two columns,
+then "July 1," and "2023" over one). The ruled-table finder cuts such a table at
+its shading, so the header lines stay paragraphs above it, a currency sign set at
+the left of its column becomes a cell of its own and the row's figures shift.
+Here a table found (ruled, borderless, or a run of lines holding two figures or
+more) is a seed: the region grows over the
+physical lines above and below it that belong to it (header lines over the figure
+columns, rows of figures, a label line opening a group of rows), and the grid is
+rebuilt from the region's words. A figure's sign stays in its cell ("$ 63,355",
+"42.5%", "(265)"); the columns are the x-ranges the figures cover; each header
+cell names the columns it stands over, and a column's header pieces are joined top
+down: pieces spanning the same columns with a space, a narrower piece after " › "
+("Three Months Ended › July 1, 2023"). A region that is not mostly figures is left
+to the table finders as before.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["HEADER_JOIN", "numeric_grid", "grow_region", "numeric_tables"]
+
+HEADER_JOIN = " › "
+"""Between a column header's levels: a header over several columns, then one over this column alone."""
+
+_NUMBER = re.compile(r"^\(?[-–−]?(?:[$€£¥]\s?)?\(?[-–−]?\d[\d,]*(\.\d+)?\)?%?\)?[*†‡]?$|^(?:[$€£¥]\s?)?[—–-]$")
+_YEAR = re.compile(r"^(19|20)\d\d$")
+_PERIOD = re.compile(r"\b(?:19|20)\d\d\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}\b|\b(?:Q[1-4]|FY|YTD)\b")
+_AMOUNT = re.compile(r"\d\d|[.,%$€£¥()]")  # a figure as tables state amounts, not a lone digit of a diagram
+_LEADING_SIGN = re.compile(r"^(\(|[$€£¥]|[$€£¥]\(|US\$|C\$|A\$)$")
+_TRAILING_SIGN = re.compile(r"^(%|\)|%\))$")
+_RANGE = re.compile(r"^[-–]$| [-–]$")
+_CELL_GAP = 1.0  # font sizes: a wider gap between two words separates two cells
+_ROW_GAP = 2.5  # font sizes: a wider gap between two lines ends a table region
+_HEADER_GAP = 1.5  # font sizes: column headers are set tight; a wider gap above one leaves the title out
+_MIN_FIGURE_ROWS = 2  # rows of figures a region needs to be read as a numeric table
+_MIN_RUN_ROWS = 3  # lines of two figures or more that make a table without rules
+_LABEL_WORDS = 8  # a line of one cell this short may be a group label between rows of figures ("Net sales:")
+_HEADER_WORDS = 8  # a column header piece is a few words ("Three Months Ended", "Gross Unrealized Gains")
+_SPAN_SHARE = 0.2  # a header piece stands over a column when it covers this share of the narrower of the two
+
+
+def _is_number(text: str) -> bool:
+    return bool(_NUMBER.match(text))
+
+
+def _cells(line: list[dict]) -> list[dict]:
+    """A physical line's words grouped into cells: split at wide gaps and between two figures; signs kept with figures."""
+    cells: list[dict] = []
+    for word in line:
+        text = word["text"]
+        prev = cells[-1] if cells else None
+        if prev is not None and _LEADING_SIGN.match(prev["text"]) and (_is_number(text) or _LEADING_SIGN.match(text)):
+            joined = prev["text"] + ("" if prev["text"].endswith("(") or text.startswith(")") else " ") + text
+            prev.update(text=joined, x1=word["x1"])
+            continue
+        if prev is not None and _TRAILING_SIGN.match(text) and _is_number(prev["text"]):
+            prev.update(text=prev["text"] + text, x1=word["x1"])
+            continue
+        wide = prev is not None and word["x0"] - prev["x1"] > _CELL_GAP * max(prev["size"], word["size"])
+        if prev is not None and not wide and (_RANGE.match(text) and _is_number(prev["text"]) or _RANGE.search(prev["text"]) and _is_number(text)):
+            prev.update(text=prev["text"] + " " + text, x1=word["x1"])  # a range: "2024 - 2044", "3.80% - 4.95%"
+            continue
+        two_figures = prev is not None and _is_number(prev["text"]) and (_is_number(text) or bool(_LEADING_SIGN.match(text)))
+        if prev is None or wide or two_figures:
+            cells.append({"text": text, "x0": word["x0"], "x1": word["x1"], "size": word["size"]})
+        else:
+            prev.update(text=prev["text"] + " " + text, x1=word["x1"])
+    return cells
+
+
+def _figure_cells(cells: list[dict]) -> list[dict]:
+    return [c for c in cells if _is_number(c["text"]) and not _YEAR.match(c["text"])]
+
+
+def _placed_figures(cells: list[dict], value_left: float) -> list[dict]:
+    """The figures standing in the figure columns (not a footnote's "(1)" at the left margin)."""
+    return [c for c in _figure_cells(cells) if c["x0"] >= value_left - c["size"]]
+
+
+def _value_left(lines: list[list[dict]]) -> float | None:
+    """Where the figure columns begin: the left edge of the leftmost column of figures that two lines or more hold
+    (a figure that a wrapped label carries onto the next line, "$4", stands alone at the left and does not count)."""
+    spans: list[tuple[float, float, int]] = []
+    for index, line in enumerate(lines):
+        cells = _cells(line)
+        marker = len(cells) > 1 and not all(_is_number(c["text"]) for c in cells)  # "(1) Products net sales ...": a footnote
+        spans += [(c["x0"], c["x1"], index) for c in _figure_cells(cells[1:] if marker else cells)]
+    if not spans:
+        return None
+    columns: list[list] = []
+    for x0, x1, index in sorted(spans):
+        if columns and x0 <= columns[-1][1]:
+            columns[-1][1] = max(columns[-1][1], x1)
+            columns[-1][2].add(index)
+        else:
+            columns.append([x0, x1, {index}])
+    held = [column[0] for column in columns if len(column[2]) >= 2]
+    return min(held) if held else columns[0][0]
+
+
+def _has_label(cells: list[dict], value_left: float) -> bool:
+    return bool(cells) and not _is_number(cells[0]["text"]) and cells[0]["x0"] < value_left - 0.5 * cells[0]["size"]
+
+
+def _is_row(cells: list[dict], value_left: float) -> bool:
+    """A line of the table body: figures (besides years) in the figure columns, or a short label left of them."""
+    if _placed_figures(cells, value_left):
+        return True
+    return len(cells) == 1 and _has_label(cells, value_left) and cells[0]["x1"] < value_left
+
+
+def _is_header(cells: list[dict], value_left: float) -> bool:
+    """A header line: no figure but a year, something over the figure columns ('Three Months Ended', 'July 1,', '2023')."""
+    short = all(len(c["text"].split()) <= _HEADER_WORDS for c in cells)  # a line of prose beside the table is no header
+    return short and not _figure_cells(cells) and any(c["x0"] >= value_left - 2 * c["size"] for c in cells)
+
+
+def _bounds(line: list[dict]) -> tuple[float, float, float, float]:
+    return min(w["x0"] for w in line), min(w["top"] for w in line), max(w["x1"] for w in line), max(w["bottom"] for w in line)
+
+
+def grow_region(lines: list[list[dict]], seed: tuple[float, float, float, float]) -> tuple[int, int, int] | None:
+    """(first, header_end, last) line indexes of the numeric table around ``seed`` (a table's box), or None.
+
+    ``lines`` are a page's physical lines top to bottom. Lines first..header_end-1 are the header lines. The region
+    takes the lines inside the box, then the rows of figures and short group labels next to it, then the header lines
+    above it; every line must lie within the box's width (a font size of slack) and close to its neighbour."""
+    x0, top, x1, bottom = seed
+    inside = [i for i, line in enumerate(lines) if top - 1 <= (_bounds(line)[1] + _bounds(line)[3]) / 2 <= bottom + 1
+              and _bounds(line)[0] >= x0 - 2 and _bounds(line)[2] <= x1 + 2]
+    if not inside:
+        return None
+    first, last = inside[0], inside[-1]
+    value_left = _value_left(lines[first:last + 1])
+    if value_left is None:
+        return None
+    size = max(w["size"] for w in lines[first])
+
+    def near(a: int, b: int, gap: float = _ROW_GAP) -> bool:  # line a directly above line b, both within the box's width
+        within = all(_bounds(lines[i])[0] >= x0 - 2 * size and _bounds(lines[i])[2] <= x1 + 2 * size for i in (a, b))
+        return within and _bounds(lines[b])[1] - _bounds(lines[a])[3] < gap * size
+
+    while last + 1 < len(lines) and near(last, last + 1):
+        cells = _cells(lines[last + 1])
+        if _placed_figures(cells, value_left):
+            last += 1
+        elif last + 2 < len(lines) and _is_row(cells, value_left) and near(last + 1, last + 2) and _placed_figures(_cells(lines[last + 2]), value_left):
+            last += 2  # a group label, then its first row
+        else:
+            break
+    while first > 0 and near(first - 1, first) and _is_row(_cells(lines[first - 1]), value_left) and not _is_header(_cells(lines[first - 1]), value_left):
+        first -= 1
+    header_start = first
+    while header_start > 0 and _is_header(cells := _cells(lines[header_start - 1]), value_left) and near(
+            header_start - 1, header_start, _ROW_GAP if any(_PERIOD.search(c["text"]) for c in cells) else _HEADER_GAP):
+        header_start -= 1  # a line naming dates or years over the figures may stand apart; a title above them may not
+    header_end = first
+    while header_end < last and _is_header(_cells(lines[header_end]), value_left):
+        header_end += 1
+    return header_start, header_end, last
+
+
+def _columns(rows: list[list[dict]]) -> list[list[float]]:
+    """The x-ranges the figure columns cover: the rows' value cells' ranges, overlapping ones merged."""
+    spans = sorted([c["x0"], c["x1"]] for row in rows for c in row)
+    merged: list[list[float]] = []
+    for a, b in spans:
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return merged
+
+
+def _column_of(cell: dict, columns: list[list[float]]) -> int:
+    overlaps = [min(b, cell["x1"]) - max(a, cell["x0"]) for a, b in columns]
+    best = max(range(len(columns)), key=lambda i: overlaps[i])
+    if overlaps[best] > 0:
+        return best
+    centre = (cell["x0"] + cell["x1"]) / 2
+    return min(range(len(columns)), key=lambda i: abs((columns[i][0] + columns[i][1]) / 2 - centre))
+
+
+def _header(lines: list[list[dict]], columns: list[list[float]]) -> list[str]:
+    """The label column's header, then one per figure column, from the header lines: a piece names the columns under it."""
+    parts: list[list[tuple[str, int]]] = [[] for _ in columns]
+    label: list[str] = []
+    for line in lines:
+        for cell in _cells(line):
+            if cell["x1"] <= columns[0][0]:
+                label.append(cell["text"])  # "(In Millions)" over the row labels
+                continue
+            over = [i for i, (a, b) in enumerate(columns) if min(b, cell["x1"]) - max(a, cell["x0"]) > _SPAN_SHARE * min(b - a, cell["x1"] - cell["x0"])]
+            over = over or [_column_of(cell, columns)]
+            for i in over:
+                parts[i].append((cell["text"], len(over)))
+    headers = []
+    for pieces in parts:
+        text = ""
+        for index, (piece, span) in enumerate(pieces):
+            if index and span < pieces[index - 1][1] and not text.endswith(","):
+                text += HEADER_JOIN
+            elif index:
+                text += " "
+            text += piece
+        headers.append(text)
+    return [" ".join(label), *headers]
+
+
+def _label_and_values(cells: list[dict], value_left: float) -> tuple[dict | None, list[dict]]:
+    """A body line's label (its cells left of the figure columns, joined) and its cells in the figure columns."""
+    left = [c for c in cells if c["x0"] < value_left - c["size"]]
+    if not left or (len(left) == 1 and _is_number(left[0]["text"]) and len(cells) == 1):
+        return None, cells
+    label = {"text": " ".join(c["text"] for c in left), "x0": left[0]["x0"], "x1": left[-1]["x1"], "size": left[0]["size"]}
+    return label, cells[len(left):]
+
+
+def numeric_grid(lines: list[list[dict]], header_lines: int) -> tuple[list[list[str]], int] | None:
+    """(rows, header row count) of a numeric table from its physical lines (the first ``header_lines`` its header).
+
+    Each row is its label, then one cell per figure column. None when the body is not mostly rows of figures."""
+    body = [_cells(line) for line in lines[header_lines:]]
+    value_left = _value_left(lines[header_lines:])
+    if value_left is None or sum(1 for cells in body if _figure_cells(cells)) < _MIN_FIGURE_ROWS:
+        return None
+    if any(sum(1 for c in cells if c["x0"] < value_left - c["size"] and not _is_number(c["text"])) > 1 for cells in body):
+        return None  # two pieces of text left of the figures: prose beside a table, or a table of text columns
+    split = [_label_and_values(cells, value_left) for cells in body]
+    columns = _columns([[c for c in values if _is_number(c["text"])] for _, values in split])
+    if not columns:
+        return None
+    values = [c for _, vals in split for c in vals]
+    if sum(1 for c in values if _is_number(c["text"])) < 0.6 * len(values):
+        return None  # words in the figure columns: a text table
+    rows: list[list[str]] = []
+    for label, vals in split:
+        row = [label["text"] if label else ""] + [""] * len(columns)
+        for cell in vals:
+            index = 1 + _column_of(cell, columns)
+            row[index] = " ".join(filter(None, [row[index], cell["text"]]))
+        if label and not label["text"][:1].isupper() and rows and not any(rows[-1][1:]) and rows[-1][0] and not rows[-1][0].endswith(":"):
+            row[0] = rows.pop()[0] + " " + row[0]  # a label wrapped onto the row's line of figures
+        rows.append(row)
+    if header_lines:
+        return [_header(lines[:header_lines], columns), *rows], 1
+    return rows, 0
+
+
+Box = tuple[float, float, float, float]
+
+
+def _figure_runs(lines: list[list[dict]]) -> list[Box]:
+    """Boxes of tables drawn without rules or shading: runs of close lines, at least three of them holding two figures
+    or more ("Products  $ 1,234  $ 1,100"); a line of one figure (a contents entry and its page) does not count."""
+    runs: list[Box] = []
+    members: list[int] = []
+
+    def close() -> None:
+        counted = [i for i in members if len([c for c in _figure_cells(_cells(lines[i])) if _AMOUNT.search(c["text"])]) >= 2]
+        if len(counted) >= _MIN_RUN_ROWS:
+            words = [w for i in range(counted[0], counted[-1] + 1) for w in lines[i]]
+            runs.append((min(w["x0"] for w in words), min(w["top"] for w in words), max(w["x1"] for w in words), max(w["bottom"] for w in words)))
+        members.clear()
+
+    for index, line in enumerate(lines):
+        cells = _cells(line)
+        figures = len([c for c in _figure_cells(cells) if _AMOUNT.search(c["text"])])
+        if sum(1 for c in cells if not _is_number(c["text"])) > 1:
+            figures = 0  # text beside text (a column of prose next to the figures): not a statement's row
+        size = max(w["size"] for w in line)
+        if members and _bounds(line)[1] - _bounds(lines[members[-1]])[3] >= _ROW_GAP * size:
+            close()
+        if figures >= 2 or (members and len(cells) == 1 and len(line) <= _LABEL_WORDS):
+            members.append(index)
+        else:
+            close()
+    close()
+    return runs
+
+
+def numeric_tables(lines: list[list[dict]], seeds: list[Box]) -> tuple[list[tuple[Box, list[list[str]], int]], set[int], set[int]]:
+    """The numeric tables grown from the seeds (tables found on the page) over its physical lines, top to bottom.
+
+    Returns each table's (box, rows, header row count), the indexes of the seeds it replaces (their lines all inside
+    a region) and the ids of the words it took."""
+    regions: list[tuple[int, int, int]] = []
+    for seed in sorted([*seeds, *_figure_runs(lines)], key=lambda box: box[1]):
+        region = grow_region(lines, seed)
+        if region is None:
+            continue
+        if regions and region[0] <= regions[-1][2]:  # overlaps the region grown from the seed above: one table
+            prev = regions.pop()
+            region = (min(prev[0], region[0]), prev[1] if prev[0] <= region[0] else region[1], max(prev[2], region[2]))
+        regions.append(region)
+    found, replaced, taken = [], set(), set()
+    for first, header_end, last in regions:
+        grid = numeric_grid(lines[first:last + 1], header_end - first)
+        if grid is None:
+            continue
+        words = [w for line in lines[first:last + 1] for w in line]
+        box = (min(w["x0"] for w in words), min(w["top"] for w in words), max(w["x1"] for w in words), max(w["bottom"] for w in words))
+        found.append((box, grid[0], grid[1]))
+        taken.update(id(w) for w in words)
+        for index, seed in enumerate(seeds):
+            if box[1] - 1 <= (seed[1] + seed[3]) / 2 <= box[3] + 1 and seed[0] < box[2] and seed[2] > box[0]:
+                replaced.add(index)
+    return found, replaced, taken

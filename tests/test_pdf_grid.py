@@ -1,0 +1,153 @@
+"""Numeric tables in PDFs: statement tables drawn with reportlab, read back as grids with one header per column."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from reportlab.pdfgen import canvas
+
+from shelfwise.compiler.ingest.convert import ReadOptions
+from shelfwise.compiler.ingest.convert.pdf import read_text_layer
+from shelfwise.compiler.ingest.sections import build_sections
+
+HEIGHT = 842
+COLUMNS = [250, 330, 410, 490]  # right edges of the four figure columns
+ROWS = [  # label, then each column's (sign, figure, suffix)
+    ("Net sales:", None),
+    ("Products", [("$", "1,234", ""), ("$", "1,100", ""), ("$", "3,456", ""), ("$", "3,210", "")]),
+    ("Services", [("", "567", ""), ("", "498", ""), ("", "1,602", ""), ("", "1,455", "")]),
+    ("Other income/(expense), net", [("", "(45)", ""), ("", "12", ""), ("", "(101)", ""), ("", "(7)", "")]),
+    ("Gross margin percentage", [("", "42.5", "%"), ("", "41.0", "%"), ("", "43.1", "%"), ("", "40.2", "%")]),
+    ("Net income", [("$", "1,801", ""), ("$", "1,610", ""), ("$", "5,058", ""), ("$", "4,665", "")]),
+]
+
+
+def _statement(path: Path, shaded: bool) -> None:
+    """A statement of operations: two-level column headers above the body, '$' at the left of its column,
+    parenthesised negatives, '%' set apart; with ``shaded``, every other body row on a grey band (as filings draw)."""
+    pdf = canvas.Canvas(str(path), pagesize=(595, HEIGHT))
+    pdf.setFont("Helvetica-Bold", 10)
+    pdf.drawCentredString(300, HEIGHT - 60, "CONDENSED STATEMENTS OF OPERATIONS")
+    pdf.setFont("Helvetica", 8)
+    pdf.drawCentredString(300, HEIGHT - 74, "(In millions, except percentages)")
+    pdf.drawCentredString((COLUMNS[0] + COLUMNS[1]) / 2 - 20, HEIGHT - 100, "Three Months Ended")
+    pdf.drawCentredString((COLUMNS[2] + COLUMNS[3]) / 2 - 20, HEIGHT - 100, "Nine Months Ended")
+    for right, date in zip(COLUMNS, ["March 30,", "March 25,", "March 30,", "March 25,"]):
+        pdf.drawRightString(right - 8, HEIGHT - 112, date)
+    for right, year in zip(COLUMNS, ["2024", "2023", "2024", "2023"]):
+        pdf.drawRightString(right - 14, HEIGHT - 122, year)
+    y = HEIGHT - 140
+    for index, (label, cells) in enumerate(ROWS):
+        if shaded and index % 2 == 0:
+            pdf.setFillGray(0.85)
+            pdf.rect(40, y - 3, 470, 12, stroke=0, fill=1)
+            pdf.setFillGray(0)
+        pdf.drawString(50, y, label)
+        for right, (sign, figure, suffix) in zip(COLUMNS, cells or []):
+            if sign:
+                pdf.drawString(right - 62, y, sign)
+            pdf.drawRightString(right - 4 if not suffix else right - 12, y, figure)
+            if suffix:
+                pdf.drawString(right - 9, y, suffix)
+        y -= 12
+    pdf.drawString(50, y - 20, "See accompanying notes.")
+    pdf.save()
+
+
+@pytest.mark.parametrize("shaded", [True, False], ids=["shaded-rows", "no-rules"])
+def test_statement_table_is_one_grid_with_a_header_per_column(tmp_path: Path, shaded: bool) -> None:
+    path = tmp_path / "statement.pdf"
+    _statement(path, shaded)
+    converted = read_text_layer(path, ReadOptions())
+    tables = [e for e in converted.elements if e.kind == "table"]
+    assert len(tables) == 1
+    table = tables[0]
+    assert table.header_rows == 1
+    assert table.rows[0] == ["", "Three Months Ended › March 30, 2024", "Three Months Ended › March 25, 2023",
+                             "Nine Months Ended › March 30, 2024", "Nine Months Ended › March 25, 2023"]
+    assert table.rows[1:] == [
+        ["Net sales:", "", "", "", ""],
+        ["Products", "$ 1,234", "$ 1,100", "$ 3,456", "$ 3,210"],
+        ["Services", "567", "498", "1,602", "1,455"],
+        ["Other income/(expense), net", "(45)", "12", "(101)", "(7)"],
+        ["Gross margin percentage", "42.5%", "41.0%", "43.1%", "40.2%"],
+        ["Net income", "$ 1,801", "$ 1,610", "$ 5,058", "$ 4,665"],
+    ]
+    paragraphs = " ".join(e.text for e in converted.elements if e.kind != "table")
+    assert "Three Months Ended" not in paragraphs and "1,234" not in paragraphs  # the header and rows left the text flow
+    assert "(In millions, except percentages)" in paragraphs and "See accompanying notes." in paragraphs
+
+
+def test_statement_rows_reach_the_section_text_under_their_header(tmp_path: Path) -> None:
+    """Search, the ledger and the checker read a table block's text: the header line first, each row aligned to it."""
+    path = tmp_path / "statement.pdf"
+    _statement(path, True)
+    sections, _ = build_sections("statement-pdf", read_text_layer(path, ReadOptions()))
+    block = next(b for s in sections for b in s.blocks if b.kind == "table")
+    lines = block.text.split("\n")
+    assert lines[0] == " | Three Months Ended › March 30, 2024 | Three Months Ended › March 25, 2023 | Nine Months Ended › March 30, 2024 | Nine Months Ended › March 25, 2023"
+    assert "Products | $ 1,234 | $ 1,100 | $ 3,456 | $ 3,210" in lines
+    assert block.header_rows == 1
+
+
+def test_a_long_table_is_split_into_passages_each_under_its_header(tmp_path: Path) -> None:
+    from shelfwise.compiler.index.passages import PassageSizing, build_passages
+    from shelfwise.compiler.records import Block, Section
+
+    header = ["", "Three Months Ended › March 30, 2024", "Three Months Ended › March 25, 2023"]
+    rows = [header, *[[f"Line item {n}", f"$ {n},{n:03d}", f"({n * 7})"] for n in range(1, 61)]]
+    block = Block(kind="table", text="\n".join(" | ".join(r) for r in rows), rows=rows, header_rows=1)
+    section = Section(id="s1", doc_id="d", parent_id=None, seq=1, level=1, heading="Statements", heading_path=["Statements"], blocks=[block])
+    sizing = PassageSizing(window_tokens=120, count_tokens=lambda text: len(text.split()) + 2)
+    passages = build_passages("Report", [section], sizing)
+    assert len(passages) > 2
+    for passage in passages:
+        body = passage.text.split("\n\n", 1)[1]
+        assert body.startswith("| Three Months Ended › March 30, 2024 | Three Months Ended › March 25, 2023\n")
+    bodies = "\n".join(p.text for p in passages)
+    assert all(f"Line item {n} | $ {n},{n:03d} | ({n * 7})" in bodies for n in range(1, 61))  # every row whole, once at least
+
+
+def test_the_site_shows_a_statement_table_with_its_column_headers_and_figures_aligned(tmp_path: Path) -> None:
+    from shelfwise.compiler.site.page_tables import table_html
+
+    path = tmp_path / "statement.pdf"
+    _statement(path, True)
+    table = next(e for e in read_text_layer(path, ReadOptions()).elements if e.kind == "table")
+    markup, written = table_html(table.rows, table.header_rows, "s1", 1)
+    assert written == 7
+    assert '<thead>\n<tr id="s1-r1"><th scope="col"></th><th scope="col">Three Months Ended › March 30, 2024</th>' in markup
+    assert '<th scope="row" class="sw-nw">Products</th><td class="sw-nw sw-num">$ 1,234</td>' in markup
+    assert '<td class="sw-nw sw-num">(45)</td>' in markup and '<td class="sw-nw sw-num">42.5%</td>' in markup
+
+
+def test_a_wrapped_label_carrying_a_figure_and_a_footnote_below_keep_their_places(tmp_path: Path) -> None:
+    """A label wrapped onto its row's line ('... net of tax of $76, and' / '$4  (2,142)  ...') is one label; a
+    footnote under the table ('(1) Amounts ...') stays text and does not merge the figure columns."""
+    path = tmp_path / "comprehensive.pdf"
+    pdf = canvas.Canvas(str(path), pagesize=(595, HEIGHT))
+    pdf.setFont("Helvetica", 8)
+    columns = [350, 430]
+    for right, year in zip(columns, ["2024", "2023"]):
+        pdf.drawRightString(right - 4, HEIGHT - 100, year)
+    rows = [("Net income (1)", ["$ 2,872", "$ 9,879"]), ("Foreign currency translation, net of tax of $76, and", None),
+            ("$4", ["(2,142)", "(1,388)"]), ("Unrealized gains (losses), net", ["(195)", "62"]), ("Comprehensive income", ["$ 539", "$ 8,556"])]
+    y = HEIGHT - 114
+    for label, figures in rows:
+        pdf.drawString(50, y, label)
+        for right, figure in zip(columns, figures or []):
+            pdf.drawRightString(right - 4, y, figure)
+        y -= 12
+    pdf.drawString(50, y - 8, "(1) Amounts include the effect of a change in accounting for leases, applied to every period shown.")
+    pdf.save()
+    converted = read_text_layer(path, ReadOptions())
+    table = next(e for e in converted.elements if e.kind == "table")
+    assert table.rows == [
+        ["", "2024", "2023"],
+        ["Net income (1)", "$ 2,872", "$ 9,879"],
+        ["Foreign currency translation, net of tax of $76, and $4", "(2,142)", "(1,388)"],
+        ["Unrealized gains (losses), net", "(195)", "62"],
+        ["Comprehensive income", "$ 539", "$ 8,556"],
+    ]
+    assert any(e.kind != "table" and "Amounts include the effect" in e.text for e in converted.elements)
