@@ -101,7 +101,7 @@ bench-research: install
 # leave-one-set-out runs (the shelves compiled under FIT_BUILD_DIR: ../shared/corpora's and shelves/northwind).
 FIT_BUILD_DIR ?= build
 fit: install
-	$(PY) -m shelfwise.eval.fit --build-dir $(FIT_BUILD_DIR) $(ARGS)
+	$(PY) -m shelfwise.eval.fit --build-dir $(FIT_BUILD_DIR) --keep-if-worse $(ARGS)
 	$(PY) -m shelfwise.eval.fit_search --build-dir $(FIT_BUILD_DIR)
 
 # A real local model (llama.cpp + Qwen2.5-Coder 1.5B from registry packages): slow, not part of make test.

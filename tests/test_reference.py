@@ -222,3 +222,10 @@ def test_route_weights_are_fitted_from_reciprocal_ranks_and_a_useless_route_is_d
                           "features": {"bm25": 0.5 + 0.5 * label * rng.random(), "dense": rng.random(), "code": 1.0 - 0.6 * label}})
     weights = fit_routes(synthetic)
     assert weights["bm25"] == 1.0 and weights["code"] == 0.0
+
+
+def test_a_capitalised_first_word_is_no_name_even_before_one():
+    from shelfwise.api.reading.evidence import asked_names
+
+    assert asked_names("Since RAFT always trains with the oracle document, how many distractors does it add?") == ["RAFT"]
+    assert asked_names("RAPTOR: how does it cluster?") == ["RAPTOR"]

@@ -111,9 +111,10 @@ def asked_names(question: str) -> list[str]:
     names = [i for i in identifiers(text)]
     first = re.match(r"\W*\w+", text)
     for match in _NAME.finditer(text):
-        words = [w for w in match.group(0).split() if not _PERIOD.match(w) and w.lower() not in QUESTION_WORDS]
-        if match.start() < (first.end() if first else 0) and not any(c.isupper() for c in match.group(0)[1:]):
-            words = words[1:]  # the question's own first word ("Which", "Explain") is capitalised as any first word is
+        words = match.group(0).split()
+        if match.start() < (first.end() if first else 0) and words[0][1:].islower():
+            words = words[1:]  # the question's own first word ("Which", "Since", "Explain") is capitalised as any first word is
+        words = [w for w in words if not _PERIOD.match(w) and w.lower() not in QUESTION_WORDS]
         if words:
             names.append(" ".join(words))
     return list(dict.fromkeys(n for n in names if n.strip()))
