@@ -106,7 +106,7 @@ def ndcg(gold_questions: list[GoldQuestion], shelves, weights: dict[str, float] 
     for gold in gold_questions:
         searcher = shelves[gold.question.shelf].searcher
         hits = searcher.search(gold.question.question, k=20, routes=routes, weights=weights).hits
-        units = [Unit(chars=h.chars, sections=[h.section_id], repeats=h.repeats) for h in hits]
+        units = [Unit(chars=h.chars, sections=[h.section_id], repeats=h.repeats, read_text_key="") for h in hits]  # nDCG only: no budget read
         per[gold.question.id] = round(question_metrics(gold, units)["ndcg@10"], 4)
     return (round(statistics.fmean(per.values()), 4) if per else 0.0), per
 
