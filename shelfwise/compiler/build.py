@@ -21,14 +21,14 @@ from pathlib import Path
 from shelfwise.compiler.ingest.convert import ReadOptions, convert_file
 from shelfwise.compiler.ingest.convert.worker import ConvertWorker
 from shelfwise.compiler.ingest.discover import Refused, SourceFile, discover, display_name
-from shelfwise.compiler.errors import ConversionError
+from shelfwise.compiler.errors import ConversionError, SettingsError
 from shelfwise.compiler.ingest.figures import describe_figures
 from shelfwise.compiler.store.generations import BuildLock, begin_generation, current_generation, flip_generation
 from shelfwise.compiler.models import ChatModel, make_client
 from shelfwise.compiler.ingest.renames import carry_aliases
 from shelfwise.compiler.report import BuildReport, DocReport
 from shelfwise.compiler.ingest.sections import build_sections
-from shelfwise.compiler.settings import Settings, ShelfConfig, load_shelf_config, settings_hash
+from shelfwise.compiler.settings import Settings, ShelfConfig, load_shelf_config, plain_name_problem, settings_hash
 from shelfwise.compiler.store.store import Store
 
 __all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "current_build", "conversion_peak_mb", "reader_settings", "READER_EPOCH"]
@@ -47,12 +47,26 @@ def _stderr(line: str) -> None:
 
 
 def shelf_name(shelf_dir: Path, config: ShelfConfig) -> str:
-    return config.name or shelf_dir.resolve().name
+    """The shelf's name: shelf.toml's ``name`` (checked plain when it was loaded), else the folder's name."""
+    name = config.name or shelf_dir.resolve().name
+    problem = plain_name_problem(name)
+    if problem:
+        raise SettingsError(str(shelf_dir), [f"the folder's name {problem}; set name in its shelf.toml"])
+    return name
 
 
 def shelf_build_dir(shelf_dir: Path, settings: Settings, config: ShelfConfig | None = None) -> Path:
+    """``<build_dir>/<name>``; refused when, links resolved, it is not a folder inside the build folder (a link
+    at ``<build_dir>/<name>`` pointing elsewhere), so a build never writes outside --build-dir."""
     config = config or load_shelf_config(shelf_dir)
-    return settings.build_dir / shelf_name(shelf_dir, config)
+    name = shelf_name(shelf_dir, config)
+    root = settings.build_dir / name
+    inside = settings.build_dir.resolve()
+    if root.resolve() == inside or not root.resolve().is_relative_to(inside):
+        raise SettingsError(str(shelf_dir / "shelf.toml"), [
+            f"name: {name!r} leads to {root.resolve()}, outside the build folder {inside}; "
+            f"remove the link {root} or give another name"])
+    return root
 
 
 def shelf_dir_for(shelf: str, settings) -> Path:
