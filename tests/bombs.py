@@ -58,3 +58,36 @@ def long_sheet_xlsx(path: Path, rows: int) -> Path:
         sheet.append([n, f"G{n % 40}", n * 0.5])
     book.save(path)
     return path
+
+
+def one_paragraph_pdf(path: Path, pages: int, lines_per_page: int = 48) -> tuple[Path, str]:
+    """A plain PDF of ``pages`` pages holding one paragraph (no sentence ends, no indents, no page numbers), and its
+    text as one line. Each PDF line starts with a made-up word spelling its number in syllables (so no line repeats
+    and none is taken for a running header), then words of a fixed cycle."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    words = ("valve pressure gauge reading operator shift record calibration pump flow seal torque check "
+             "interval inspection log entry").split()
+    drawing = canvas.Canvas(str(path), pagesize=A4, pageCompression=1)
+    lines, number = [], 0
+    for _page in range(pages):
+        text = drawing.beginText(72, A4[1] - 72)
+        text.setFont("Helvetica", 10)
+        for _line in range(lines_per_page):
+            line = " ".join([_spelled(number // 7), *(words[(number + k) % len(words)] for k in range(10))])
+            text.textLine(line)
+            lines.append(line)
+            number += 7
+        drawing.drawText(text)
+        drawing.showPage()
+    drawing.save()
+    return path, " ".join(lines)
+
+
+_SYLLABLES = [c + v for c in "bdfgklmnprstvz" for v in "aeiou"][:64]
+
+
+def _spelled(number: int) -> str:
+    """``number`` (under 64**4) as a made-up word of four syllables: 0 -> 'babababa'."""
+    return "".join(_SYLLABLES[number // 64**k % 64] for k in (3, 2, 1, 0))
