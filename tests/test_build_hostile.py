@@ -65,3 +65,77 @@ def test_a_link_in_the_build_folder_pointing_out_of_it_is_refused(tmp_path: Path
     assert result.returncode == 1
     assert f"name: 'shelf' leads to {outside}, outside the build folder {build}" in result.stderr
     assert _tree(outside) == []
+
+
+def _quiet(_line: str) -> None:
+    return None
+
+
+def test_colliding_derived_ids_are_told_apart_stably_with_a_warning(tmp_path: Path):
+    from shelfwise.compiler.build import build_shelf
+    from shelfwise.compiler.settings import Settings
+
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    (shelf / "Q1 report.md").write_text("# Q1\n\nRevenue rose.\n", encoding="utf-8")
+    (shelf / "q1-report.md").write_text("# Q1 costs\n\nCosts fell.\n", encoding="utf-8")
+    settings = Settings(build_dir=tmp_path / "build")
+    first = {d.path: d for d in build_shelf(shelf, settings, progress=_quiet, stages=[]).documents}
+    assert [d.status for d in first.values()] == ["converted", "converted"]
+    ids = {path: d.doc_id for path, d in first.items()}
+    assert len(set(ids.values())) == 2 and all(i.startswith("q1-report-md-") for i in ids.values())
+    assert first["Q1 report.md"].reason == (
+        f"'Q1 report.md' and 'q1-report.md' both derive the id 'q1-report-md'; this one is compiled as "
+        f"'{ids['Q1 report.md']}' (declare an id in shelf.toml [[documents]] to choose one)")
+    (shelf / "Q1_Report.md").write_text("# Q1 again\n\nMore.\n", encoding="utf-8")
+    second = {d.path: d for d in build_shelf(shelf, settings, progress=_quiet, stages=[]).documents}
+    assert {p: d.doc_id for p, d in second.items() if p in ids} == ids
+    assert second["Q1_Report.md"].status == "converted" and second["Q1_Report.md"].doc_id not in ids.values()
+    assert second["q1-report.md"].status == "unchanged"
+
+
+def test_hidden_entries_are_reported_and_a_newline_in_a_name_cannot_forge_a_line(tmp_path: Path):
+    from shelfwise.compiler.build import build_shelf
+    from shelfwise.compiler.settings import Settings
+
+    shelf = tmp_path / "shelf"
+    (shelf / ".git").mkdir(parents=True)
+    (shelf / ".git" / "config").write_text("x", encoding="utf-8")
+    (shelf / ".notes.md").write_text("# Hidden\n\nx.\n", encoding="utf-8")
+    (shelf / "tides\n[9/9] forged.md".replace("/", "-")).write_text("# Tides\n\nLow tide at noon.\n", encoding="utf-8")
+    lines: list[str] = []
+    report = build_shelf(shelf, Settings(build_dir=tmp_path / "build"), progress=lines.append, stages=[])
+    by_path = {d.path: d for d in report.documents}
+    assert by_path[".git"].status == "skipped" and by_path[".git"].reason == "hidden folder (its name starts with '.'); not compiled"
+    assert by_path[".notes.md"].status == "skipped" and by_path[".notes.md"].reason == "hidden file (its name starts with '.'); not compiled"
+    forged = by_path["tides\\n[9-9] forged.md"]
+    assert forged.status == "converted" and forged.reason == "the file name holds control characters; compiled as 'tides\\\\n[9-9] forged.md'"
+    assert all("\n" not in line for line in lines) and "[1/1] tides\\n[9-9] forged.md" in lines
+    assert "\n".join(report.render().splitlines()[2:5]).count("\n") == 2  # one line per entry
+    assert "[9-9] forged.md" not in [line.strip() for line in report.render().splitlines()]
+
+
+def test_a_first_build_stopped_after_embedding_is_not_embedded_again(tmp_path: Path):
+    from shelfwise.compiler.build import build_shelf
+    from shelfwise.compiler.index.indexes import index_stage
+    from shelfwise.compiler.settings import Settings
+    from tests.answer_shelves import HashEmbedder
+
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    for n in range(3):
+        (shelf / f"doc{n}.md").write_text(f"# Doc {n}\n\n## Part\n\nText number {n} about pumps.\n", encoding="utf-8")
+    settings = Settings(build_dir=tmp_path / "build")
+
+    def stopped(store, out, changed, removed, progress):
+        raise KeyboardInterrupt  # the build is stopped after the index stage embedded every passage
+
+    with pytest.raises(KeyboardInterrupt):
+        build_shelf(shelf, settings, progress=_quiet, stages=[index_stage(HashEmbedder()), stopped])
+    assert not (tmp_path / "build" / "shelf" / "current").exists()
+    lines: list[str] = []
+    report = build_shelf(shelf, settings, progress=lines.append, stages=[index_stage(HashEmbedder())])
+    vectors = report.stages["indexes"]["vectors"]
+    assert (vectors["embedded"], vectors["cached"]) == (0, vectors["passages"]) and vectors["passages"] >= 3
+    assert "kept from the build that was stopped: " in "\n".join(lines)
+    assert not (tmp_path / "build" / "shelf" / "checkpoints" / "unfinished").exists()

@@ -6,6 +6,12 @@ static host serves it as text; the page's link carries the real name in its
 ``download`` attribute, and ``shelfwise serve`` sends every original as an
 attachment (shelfwise/api/server/site_files.py). A copy is checked against the document's
 content hash: a source changed since it was compiled is refused, not copied.
+
+The build that compiles a document keeps its original, by content hash, in the generation's ``originals/``
+(``keep_original``; the next generation links them in, ``prune_kept`` drops those no document uses). The site
+copies that kept file first, so a document kept at its last good version (its file replaced by one that fails to
+convert) is published with the original it was compiled from, and a file name that is not UTF-8 (stored under its
+escaped form) still finds its bytes.
 """
 
 from __future__ import annotations
@@ -17,9 +23,12 @@ from urllib.parse import quote
 
 from shelfwise.compiler.errors import SiteError
 
-__all__ = ["ORIGINALS_DIR", "copy_originals", "original_href", "stored_name", "download_name"]
+__all__ = ["ORIGINALS_DIR", "KEPT_DIR", "copy_originals", "original_href", "stored_name", "download_name", "keep_original",
+           "prune_kept"]
 
 ORIGINALS_DIR = "_originals"
+KEPT_DIR = "originals"
+"""A generation's folder of the originals its documents were compiled from, one file per content hash."""
 _ACTIVE = frozenset({".html", ".htm", ".xhtml", ".xht", ".shtml", ".svg", ".svgz", ".xml", ".xsl", ".xslt", ".mht", ".mhtml"})
 
 
@@ -49,17 +58,67 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def copy_originals(documents: list[dict], shelf_dir: Path, site_dir: Path) -> tuple[int, int]:
-    """Copy every document's source (``path`` relative to ``shelf_dir``) into ``site_dir/_originals``; (files, bytes)."""
+def keep_original(kept_dir: Path, source: Path, content_hash: str) -> bool:
+    """Keep ``source`` as ``kept_dir/<content_hash>`` (once); False when its bytes no longer hash to it (changed
+    since it was read: nothing is kept)."""
+    target = Path(kept_dir) / content_hash
+    if target.is_file():
+        return True
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{content_hash}.partial")
+    shutil.copyfile(source, partial)
+    if _sha256(partial) != content_hash:
+        partial.unlink()
+        return False
+    partial.replace(target)
+    return True
+
+
+def prune_kept(kept_dir: Path, used: set[str]) -> int:
+    """Delete the kept originals no document of the store uses (content hashes ``used``); how many were deleted."""
+    folder = Path(kept_dir)
+    if not folder.is_dir():
+        return 0
+    gone = [path for path in folder.iterdir() if path.name not in used]
+    for path in gone:
+        path.unlink()
+    return len(gone)
+
+
+def _source_of(row: dict, shelf_dir: Path, kept_dir: Path | None, previous_dir: Path | None) -> Path | None:
+    """Where the bytes ``row`` was compiled from are: the kept original, else the shelf's file or the last site's copy
+    when they still hash to the document's content hash; None when none does."""
+    if kept_dir is not None and (Path(kept_dir) / row["content_hash"]).is_file():
+        return Path(kept_dir) / row["content_hash"]
+    candidates = [] if ".." in PurePosixPath(row["path"]).parts else [shelf_dir / row["path"]]
+    if previous_dir is not None:
+        candidates.append(Path(previous_dir) / stored_name(row["path"]))
+    for source in candidates:  # a link the shelf allowed (discover.py) is followed, as the compile did
+        if source.is_file() and _sha256(source) == row["content_hash"]:
+            return source
+    return None
+
+
+def copy_originals(documents: list[dict], shelf_dir: Path, site_dir: Path, *, kept_dir: Path | None = None,
+                   previous_dir: Path | None = None, missing: list[str] | None = None) -> tuple[int, int]:
+    """Copy every document's original into ``site_dir/_originals``; (files, bytes). The bytes come from ``kept_dir``
+    (the build's kept originals), else the shelf (``path`` relative to ``shelf_dir``) or ``previous_dir`` (the last
+    site's ``_originals``) while they still match the document's content hash. A document whose original is found
+    nowhere raises SiteError, or with ``missing`` given is appended to it (by path, with the reason) and skipped."""
     shelf_dir = Path(shelf_dir).resolve()
     target_root = Path(site_dir) / ORIGINALS_DIR
     files = size = 0
     for row in sorted(documents, key=lambda r: r["path"]):
-        source = shelf_dir / row["path"]  # a link the shelf allowed (discover.py) is followed, as the compile did
-        if ".." in PurePosixPath(row["path"]).parts or not source.is_file():
-            raise SiteError(f"{shelf_dir / row['path']}: the original of document '{row['doc_id']}' is missing; rebuild the shelf")
-        if _sha256(source) != row["content_hash"]:
-            raise SiteError(f"{source}: changed since it was compiled; rebuild the shelf so the site and its originals agree")
+        source = _source_of(row, shelf_dir, kept_dir, previous_dir)
+        if source is None:
+            on_shelf = shelf_dir / row["path"]
+            reason = (f"{on_shelf}: changed since it was compiled; rebuild the shelf so the site and its originals agree"
+                      if on_shelf.is_file() else
+                      f"{on_shelf}: the original of document '{row['doc_id']}' is missing; rebuild the shelf")
+            if missing is None:
+                raise SiteError(reason)
+            missing.append(reason)
+            continue
         target = target_root / stored_name(row["path"])
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)

@@ -4,10 +4,11 @@ Layout of a shelf's build folder (its *root*)::
 
     build/<shelf>/
         current            -> generations/<n>   (a relative symlink, replaced atomically by os.replace)
-        generations/<n>/   store.sqlite, lexical/, docs/, site/, report.json, ...
+        generations/<n>/   store.sqlite, lexical/, docs/, site/, report.json, originals/ (by content hash), ...
         store.sqlite       -> current/store.sqlite   (stable paths for tools that open the root)
         lexical, site, report.json -> current/...
-        checkpoints/       finished PDF windows, shared by every generation (keyed by document and content hash)
+        checkpoints/       finished PDF windows, shared by every generation (keyed by document and content hash);
+                           unfinished/: the store of a build that was stopped, whose caches the next build takes
 
 A new generation starts as a copy of the current one (the store through
 SQLite's backup API, the rest file by file), so an incremental build only
@@ -32,7 +33,7 @@ from shelfwise.compiler.store.store import sqlite3
 
 __all__ = [
     "GENERATIONS", "POINTER", "LINKED", "KEEP", "current_generation", "pointer_target", "begin_generation",
-    "flip_generation", "prune_generations", "ReaderHold", "BuildLock",
+    "flip_generation", "prune_generations", "ReaderHold", "BuildLock", "UNFINISHED", "KEPT",
 ]
 
 GENERATIONS = "generations"
@@ -40,6 +41,8 @@ POINTER = "current"
 LINKED = ("store.sqlite", "lexical", "site", "report.json")
 KEEP = 2
 _LEGACY_SKIP = {GENERATIONS, POINTER, "checkpoints", ".build.lock"}
+UNFINISHED = "checkpoints/unfinished"  # the store of a build that was stopped (begin_generation sets it aside)
+KEPT = "originals"  # a generation's kept originals (shelfwise/compiler/site/originals.py KEPT_DIR), linked, not copied
 
 
 def pointer_target(root: Path) -> str | None:
@@ -124,6 +127,26 @@ def _copy_store(src: Path, dst: Path) -> None:
         source.close()
 
 
+def _set_aside_store(root: Path, unfinished: Path) -> None:
+    """Move an unfinished generation's store (with its write-ahead log) to ``checkpoints/unfinished/``, so the next
+    build takes what it cached (embedded passages, figure descriptions) instead of paying for it again."""
+    if not (unfinished / "store.sqlite").is_file():
+        return
+    aside = root / UNFINISHED
+    shutil.rmtree(aside, ignore_errors=True)
+    aside.mkdir(parents=True)
+    for name in ("store.sqlite", "store.sqlite-wal", "store.sqlite-shm"):
+        if (unfinished / name).is_file():
+            (unfinished / name).rename(aside / name)
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
 def begin_generation(root: Path, progress: Callable[[str], None] | None = None) -> Path:
     """Create the next generation folder of ``root`` as a copy of the current one (or empty) and return it.
 
@@ -135,6 +158,7 @@ def begin_generation(root: Path, progress: Callable[[str], None] | None = None) 
     current = _current_number(root)
     for number in _numbers(root):
         if current is None or number > current:
+            _set_aside_store(root, root / GENERATIONS / str(number))
             shutil.rmtree(root / GENERATIONS / str(number), ignore_errors=True)
             if progress:
                 progress(f"generation {number} was left unfinished by an earlier build: deleted")
@@ -146,7 +170,9 @@ def begin_generation(root: Path, progress: Callable[[str], None] | None = None) 
         for item in sorted(old.iterdir()):
             if item.name in {".readers"} or item.name.startswith("store.sqlite"):
                 continue
-            if item.is_dir() and not item.is_symlink():
+            if item.name == KEPT and item.is_dir() and not item.is_symlink():
+                shutil.copytree(item, new / item.name, copy_function=_link_or_copy)  # kept originals never change: linked
+            elif item.is_dir() and not item.is_symlink():
                 shutil.copytree(item, new / item.name, symlinks=True)
             else:
                 shutil.copy2(item, new / item.name, follow_symlinks=False)
