@@ -139,3 +139,60 @@ def test_a_first_build_stopped_after_embedding_is_not_embedded_again(tmp_path: P
     assert (vectors["embedded"], vectors["cached"]) == (0, vectors["passages"]) and vectors["passages"] >= 3
     assert "kept from the build that was stopped: " in "\n".join(lines)
     assert not (tmp_path / "build" / "shelf" / "checkpoints" / "unfinished").exists()
+
+
+def _searchable(generation: Path, phrase: str) -> set[str]:
+    """The documents of the sections the shelf's search finds for ``phrase`` (its top three)."""
+    from shelfwise.compiler.search.search import ShelfSearcher
+    from shelfwise.compiler.store.store import Store
+    from tests.answer_shelves import HashEmbedder
+
+    store = Store(generation / "store.sqlite", create=False)
+    try:
+        hits = ShelfSearcher(store, generation / "lexical", HashEmbedder()).search(phrase, k=3).hits
+        return {store.section(hit.section_id).doc_id for hit in hits}
+    finally:
+        store.close()
+
+
+def test_a_mixed_shelf_of_every_bad_kind_builds_its_site_and_keeps_last_good_versions(tmp_path: Path):
+    from shelfwise.compiler.build import build_shelf, current_build
+    from shelfwise.compiler.index.indexes import index_stage
+    from shelfwise.compiler.links.linking import links_stage
+    from shelfwise.compiler.settings import Settings
+    from shelfwise.compiler.site.site import site_stage
+    from tests.answer_shelves import HashEmbedder
+    from shelfwise.compiler.ingest.discover import escaped_name
+    from tests.bombs import BAD, GOOD, ODD_NAMES, mixed_shelf
+
+    shelf = mixed_shelf(tmp_path / "shelf")
+    settings = Settings(build_dir=tmp_path / "build")
+    stages = [index_stage(HashEmbedder()), links_stage(), site_stage(settings, shelf_dir=shelf)]
+    first = build_shelf(shelf, settings, progress=_quiet, stages=stages)
+    handbook = (shelf / "handbook.docx").read_bytes()
+    (shelf / "handbook.docx").write_bytes(b"PK\x03\x04 a replacement that is not a Word file")
+    report = build_shelf(shelf, settings, progress=_quiet, stages=stages)
+    by_path = {d.path: d for d in report.documents}
+    generation = current_build(tmp_path / "build" / "shelf")
+    assert generation.name == "2"  # the second build switched its generation in
+    for name in [*BAD, "outside-link.md", "dangling.md", "handbook.docx"]:
+        assert by_path[name].status == "failed" and by_path[name].reason, name
+    assert by_path[".hidden.md"].status == "skipped"
+    assert "the store, search and site keep its last good version" in by_path["handbook.docx"].reason
+    phrases = {**{name: phrase for name, (_text, phrase) in GOOD.items()},
+               **{escaped_name(os.fsdecode(raw)): phrase for raw, (_text, phrase) in ODD_NAMES.items()}}
+    ids = {d.path: d.doc_id for d in first.documents if d.status == "converted"}
+    assert sorted(ids) == sorted(phrases) and len(set(ids.values())) == len(ids)
+    site = generation / "site"
+    for path, doc_id in ids.items():  # every good document (the kept one too) on the site and found by search
+        assert (site / "documents" / f"{doc_id}.html").is_file(), path
+        assert doc_id in _searchable(generation, phrases[path]), path
+    assert (site / "_originals" / "handbook.docx").read_bytes() == handbook
+    assert (site / "_originals" / "caf\\xe9.md").read_bytes() == ODD_NAMES[b"caf\xe9.md"][0].encode("utf-8")
+    page = (site / "documents" / f"{ids['handbook.docx']}.html").read_text(encoding="utf-8")
+    assert "Last good version" in page and "priming valve" in page
+    assert "originals_missing" not in report.stages["site"]
+
+    strict = _cli("build", str(shelf), "--build-dir", str(tmp_path / "build"), "--site", "--quiet", "--strict")
+    assert strict.returncode == 3 and f"{len(BAD) + 3} document(s) failed (--strict)" in strict.stderr
+    assert (current_build(tmp_path / "build" / "shelf") / "site" / "_originals" / "handbook.docx").read_bytes() == handbook
