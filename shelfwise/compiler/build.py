@@ -323,6 +323,5 @@ def _failed(store: Store, source: SourceFile, reason: str, kept: bool, bug: str 
     if bug:
         log.debug("%s: %s\n%s", source.relpath, reason, bug.rstrip())
     store.put_failure(source.relpath, source.content_hash, reason)
-    note = (" (the store, search and site keep its last good version, and the site its original as compiled)"
-            if kept else "")
+    note = " (the store keeps its last good version, and search and the site show it, with its original as compiled)" if kept else ""
     return DocReport(path=source.relpath, doc_id=source.doc_id, status="failed", reason=reason + note, traceback=bug)
