@@ -23,12 +23,12 @@ from shelfwise.compiler.ingest.convert.worker import ConvertWorker
 from shelfwise.compiler.ingest.discover import Refused, SourceFile, discover, display_name, escaped_name
 from shelfwise.compiler.errors import ConversionError, SettingsError
 from shelfwise.compiler.ingest.figures import describe_figures
-from shelfwise.compiler.store.generations import UNFINISHED, BuildLock, begin_generation, current_generation, flip_generation
+from shelfwise.compiler.store.generations import (UNFINISHED, BuildLock, begin_generation, current_generation, flip_generation,
+                                                  keep_original, prune_kept)
 from shelfwise.compiler.models import ChatModel, make_client
 from shelfwise.compiler.ingest.renames import carry_aliases
 from shelfwise.compiler.report import BuildReport, DocReport
 from shelfwise.compiler.ingest.sections import build_sections
-from shelfwise.compiler.site.originals import KEPT_DIR, keep_original, prune_kept
 from shelfwise.compiler.settings import Settings, ShelfConfig, load_shelf_config, plain_name_problem, settings_hash
 from shelfwise.compiler.store.store import Store
 
@@ -252,7 +252,7 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
             convert = executor.prefetch([(s.path, o) for s, o, _, _, fresh in plans if not fresh and s.size <= settings.compile.max_file_mb * 1_000_000])
         for number, (source, options, reader_hash, previous, fresh) in enumerate(plans, 1):
             if fresh:
-                keep_original(out / KEPT_DIR, source.path, source.content_hash)
+                keep_original(out, source.path, source.content_hash)
                 report.documents.append(
                     DocReport(
                         path=source.relpath, doc_id=source.doc_id, status="unchanged", reader=previous["reader"],
@@ -277,7 +277,7 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
                                      traceback.format_exc())
             else:
                 changed.append(source.doc_id)
-                keep_original(out / KEPT_DIR, source.path, source.content_hash)
+                keep_original(out, source.path, source.content_hash)
                 progress(f"      {doc_report.sections} sections, {doc_report.tables} tables, {doc_report.figures} figures ({doc_report.seconds:.1f} s)")
             report.documents.append(doc_report)
         present = {s.relpath for s in sources}
@@ -290,7 +290,7 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
         for failure in store.failures():
             if failure["path"] not in present:
                 store.clear_failure(failure["path"])
-        prune_kept(out / KEPT_DIR, {row["content_hash"] for row in store.documents()})
+        prune_kept(out, {row["content_hash"] for row in store.documents()})
         for stage in stages or []:
             name, summary = stage(store, out, changed, removed, progress)
             report.stages[name] = summary

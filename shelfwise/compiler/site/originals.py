@@ -8,7 +8,8 @@ attachment (shelfwise/api/server/site_files.py). A copy is checked against the d
 content hash: a source changed since it was compiled is refused, not copied.
 
 The build that compiles a document keeps its original, by content hash, in the generation's ``originals/``
-(``keep_original``; the next generation links them in, ``prune_kept`` drops those no document uses). The site
+(shelfwise/compiler/store/generations.py ``keep_original``; the next generation links them in, ``prune_kept``
+drops those no document uses). The site
 copies that kept file first, so a document kept at its last good version (its file replaced by one that fails to
 convert) is published with the original it was compiled from, and a file name that is not UTF-8 (stored under its
 escaped form) still finds its bytes.
@@ -23,12 +24,9 @@ from urllib.parse import quote
 
 from shelfwise.compiler.errors import SiteError
 
-__all__ = ["ORIGINALS_DIR", "KEPT_DIR", "copy_originals", "original_href", "stored_name", "download_name", "keep_original",
-           "prune_kept"]
+__all__ = ["ORIGINALS_DIR", "copy_originals", "original_href", "stored_name", "download_name"]
 
 ORIGINALS_DIR = "_originals"
-KEPT_DIR = "originals"
-"""A generation's folder of the originals its documents were compiled from, one file per content hash."""
 _ACTIVE = frozenset({".html", ".htm", ".xhtml", ".xht", ".shtml", ".svg", ".svgz", ".xml", ".xsl", ".xslt", ".mht", ".mhtml"})
 
 
@@ -56,33 +54,6 @@ def _sha256(path: Path) -> str:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
-
-
-def keep_original(kept_dir: Path, source: Path, content_hash: str) -> bool:
-    """Keep ``source`` as ``kept_dir/<content_hash>`` (once); False when its bytes no longer hash to it (changed
-    since it was read: nothing is kept)."""
-    target = Path(kept_dir) / content_hash
-    if target.is_file():
-        return True
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(f".{content_hash}.partial")
-    shutil.copyfile(source, partial)
-    if _sha256(partial) != content_hash:
-        partial.unlink()
-        return False
-    partial.replace(target)
-    return True
-
-
-def prune_kept(kept_dir: Path, used: set[str]) -> int:
-    """Delete the kept originals no document of the store uses (content hashes ``used``); how many were deleted."""
-    folder = Path(kept_dir)
-    if not folder.is_dir():
-        return 0
-    gone = [path for path in folder.iterdir() if path.name not in used]
-    for path in gone:
-        path.unlink()
-    return len(gone)
 
 
 def _source_of(row: dict, shelf_dir: Path, kept_dir: Path | None, previous_dir: Path | None) -> Path | None:

@@ -35,7 +35,8 @@ import yaml
 from shelfwise.compiler.errors import SiteError
 from shelfwise.compiler.site.llms_txt import LLMS_TXT, llms_txt, site_base
 from shelfwise.compiler.site.mkdocs_hook import CACHE_ENV, DIRTY_ENV, RECORD_ENV
-from shelfwise.compiler.site.originals import KEPT_DIR, ORIGINALS_DIR, copy_originals
+from shelfwise.compiler.site.originals import ORIGINALS_DIR, copy_originals
+from shelfwise.compiler.store.generations import KEPT
 from shelfwise.compiler.site.pages import nav_title, render_pages
 from shelfwise.compiler.site.site_incremental import (
     MANIFEST,
@@ -186,7 +187,7 @@ def build_site(store, out_dir: Path, progress: Callable[[str], None] | None = No
         shutil.rmtree(building / ORIGINALS_DIR, ignore_errors=True)  # an incremental build's copy holds the last ones
         missing: list[str] = []
         if shelf_dir is not None:
-            copy_originals(store.documents(), Path(shelf_dir), building, kept_dir=out_dir / KEPT_DIR,
+            copy_originals(store.documents(), Path(shelf_dir), building, kept_dir=out_dir / KEPT,
                            previous_dir=out_dir / "site" / ORIGINALS_DIR, missing=missing)
             for reason in missing:
                 log.warning("%s", reason)

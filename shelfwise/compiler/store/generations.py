@@ -22,6 +22,7 @@ last two generations and never deletes one a reader still holds.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import shutil
 import time
@@ -33,7 +34,7 @@ from shelfwise.compiler.store.store import sqlite3
 
 __all__ = [
     "GENERATIONS", "POINTER", "LINKED", "KEEP", "current_generation", "pointer_target", "begin_generation",
-    "flip_generation", "prune_generations", "ReaderHold", "BuildLock", "UNFINISHED", "KEPT",
+    "flip_generation", "prune_generations", "ReaderHold", "BuildLock", "UNFINISHED", "KEPT", "keep_original", "prune_kept",
 ]
 
 GENERATIONS = "generations"
@@ -42,7 +43,7 @@ LINKED = ("store.sqlite", "lexical", "site", "report.json")
 KEEP = 2
 _LEGACY_SKIP = {GENERATIONS, POINTER, "checkpoints", ".build.lock"}
 UNFINISHED = "checkpoints/unfinished"  # the store of a build that was stopped (begin_generation sets it aside)
-KEPT = "originals"  # a generation's kept originals (shelfwise/compiler/site/originals.py KEPT_DIR), linked, not copied
+KEPT = "originals"  # a generation's kept originals, one file per content hash (read by shelfwise/compiler/site/originals.py)
 
 
 def pointer_target(root: Path) -> str | None:
@@ -125,6 +126,42 @@ def _copy_store(src: Path, dst: Path) -> None:
     finally:
         target.close()
         source.close()
+
+
+def keep_original(generation: Path, source: Path, content_hash: str) -> bool:
+    """Keep ``source`` as ``<generation>/originals/<content_hash>`` (once): the original a document was compiled
+    from, for the site to publish whatever the shelf's file becomes; False when its bytes no longer hash to
+    ``content_hash`` (changed since it was read: nothing is kept)."""
+    target = Path(generation) / KEPT / content_hash
+    if target.is_file():
+        return True
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{content_hash}.partial")
+    shutil.copyfile(source, partial)
+    if _sha256(partial) != content_hash:
+        partial.unlink()
+        return False
+    partial.replace(target)
+    return True
+
+
+def prune_kept(generation: Path, used: set[str]) -> int:
+    """Delete the kept originals no document of the store uses (content hashes ``used``); how many were deleted."""
+    folder = Path(generation) / KEPT
+    if not folder.is_dir():
+        return 0
+    gone = [path for path in folder.iterdir() if path.name not in used]
+    for path in gone:
+        path.unlink()
+    return len(gone)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def _set_aside_store(root: Path, unfinished: Path) -> None:

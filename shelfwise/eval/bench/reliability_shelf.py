@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-__all__ = ["bench_shelf_cases"]
+__all__ = ["bench_shelf_cases", "shelf_toml_cases", "mixed_shelf_case", "long_paragraph_case", "killed_embedding_case"]
 
 ROOT = Path(__file__).resolve().parents[3]
 CLI = [sys.executable, "-m", "shelfwise.compiler.cli.main"]
@@ -131,7 +131,7 @@ def mixed_shelf_case(work: Path) -> dict:
         "good_on_site": sum(on_site.get(p, False) for p in phrases),
         "good_searchable": sum(searchable.values()),
         "not_searchable": sorted(p for p, ok in searchable.items() if not ok),
-        "generation_switched": found.get("generation"),
+        "current_generation": found.get("generation"),
         "kept_in_store_and_search": searchable.get("handbook.docx", False),
         "kept_original_on_site": (site / "_originals" / "handbook.docx").is_file()
                                  and (site / "_originals" / "handbook.docx").read_bytes() == handbook,
@@ -173,8 +173,8 @@ def killed_embedding_case(work: Path) -> dict:
     shelf = base / "shelf"
     shelf.mkdir(parents=True)
     for n in range(40):
-        (shelf / f"note{n:02d}.md").write_text(f"# Note {n}\n\n## Part\n\nNote {n} is about pump {n} and valve {n}.\n" * 3,
-                                               encoding="utf-8")
+        parts = "".join(f"## Part {k}\n\nNote {n}, part {k}: pump {n} and valve {k}.\n\n" for k in range(3))
+        (shelf / f"note{n:02d}.md").write_text(f"# Note {n}\n\n{parts}", encoding="utf-8")
     process = subprocess.Popen([*CLI, "build", str(shelf), "--build-dir", str(base / "build")], env=ENV, cwd=ROOT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     for line in process.stderr:
