@@ -183,7 +183,8 @@ def test_windows_with_checkpoints_equal_a_single_pass(sample: Path, converted, t
     options = ReadOptions(window_pages=2, checkpoint_dir=tmp_path / "windows", progress=lines.append)
     windowed = read(sample, options)
     assert windowed.model_dump() == converted.model_dump()
-    assert lines == ["sample.pdf: pages 1-2 of 3", "sample.pdf: pages 3-3 of 3"]
+    assert lines == ["sample.pdf: pages 1-2 of 3", "sample.pdf: pages 3-3 of 3",
+                     "sample.pdf: assembling pages 1-2 of 3", "sample.pdf: assembling pages 3-3 of 3"]
     assert sorted(p.name for p in (tmp_path / "windows").iterdir()) == ["window-0000.json", "window-0001.json"]
     stored = json.loads((tmp_path / "windows" / "window-0000.json").read_text())
     assert (stored["window_pages"], stored["first_page"], stored["last_page"], stored["page_count"]) == (2, 1, 2, 3)

@@ -21,16 +21,17 @@ from pathlib import Path
 
 from shelfwise.compiler.ingest.convert import ReadOptions, convert_file
 from shelfwise.compiler.ingest.convert.worker import ConvertWorker
-from shelfwise.compiler.ingest.discover import Refused, SourceFile, discover, display_name
-from shelfwise.compiler.errors import ConversionError
+from shelfwise.compiler.ingest.discover import Refused, SourceFile, discover, display_name, escaped_name
+from shelfwise.compiler.errors import ConversionError, SettingsError
 from shelfwise.compiler.digests.identity import identity_stage
 from shelfwise.compiler.ingest.figures import describe_figures
-from shelfwise.compiler.store.generations import BuildLock, begin_generation, flip_generation
+from shelfwise.compiler.store.generations import (UNFINISHED, BuildLock, begin_generation, current_generation, flip_generation,
+                                                  keep_original, prune_kept)
 from shelfwise.compiler.models import ChatModel, make_client
 from shelfwise.compiler.ingest.renames import carry_aliases
 from shelfwise.compiler.report import BuildReport, DocReport
 from shelfwise.compiler.ingest.sections import build_sections
-from shelfwise.compiler.settings import Settings, ShelfConfig, load_shelf_config, settings_hash
+from shelfwise.compiler.settings import Settings, ShelfConfig, load_shelf_config, plain_name_problem, settings_hash
 from shelfwise.compiler.store.store import Store
 from shelfwise.compiler.store.locate import current_build, shelf_build_dir, shelf_dir_for, shelf_name
 
@@ -47,6 +48,12 @@ Progress = Callable[[str], None]
 
 def _stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
+
+
+def _one_line(progress: Progress) -> Progress:
+    """``progress`` hearing each line with its control characters escaped: a file name holding a newline (a reader
+    names the file it reads) cannot forge a line of its own."""
+    return lambda line: progress(escaped_name(line))
 
 
 def _read_options(settings: Settings, config: ShelfConfig, checkpoint_dir: Path, progress: Progress) -> ReadOptions:
@@ -153,6 +160,7 @@ def build_shelf(
     ``executor`` (shelfwise.compiler.executors.RayExecutor) converts the changed documents in parallel; None converts here.
     """
     started = time.perf_counter()
+    progress = _one_line(progress)
     shelf_dir = Path(shelf_dir)
     config = load_shelf_config(shelf_dir)
     if exclude:
@@ -171,6 +179,7 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
     store = Store(out / "store.sqlite")
     report = BuildReport(shelf=shelf_name(shelf_dir, config), store=str(root / "store.sqlite"), migrated=store.migrated)
     try:
+        _take_unfinished(store, root / UNFINISHED, progress)
         store.set_meta("shelf_name", report.shelf)
         store.set_meta("shelf_title", config.title or report.shelf)
         store.set_meta("shelf_description", config.description)
@@ -184,7 +193,7 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
         changed: list[str] = []
         convert = _converter(settings)
         for item in refused:
-            report.documents.append(DocReport(path=item.relpath, doc_id="", status="failed", reason=item.reason))
+            report.documents.append(DocReport(path=item.relpath, doc_id="", status=item.status, reason=item.reason))
         todo = [s for s in sources if s.supported]
         for source in sources:
             if not source.supported:
@@ -201,6 +210,7 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
             convert = executor.prefetch([(s.path, o) for s, o, _, _, fresh in plans if not fresh and s.size <= settings.compile.max_file_mb * 1_000_000])
         for number, (source, options, reader_hash, previous, fresh) in enumerate(plans, 1):
             if fresh:
+                keep_original(out, source.path, source.content_hash)
                 report.documents.append(
                     DocReport(
                         path=source.relpath, doc_id=source.doc_id, status="unchanged", reader=previous["reader"],
@@ -225,6 +235,7 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
                                      traceback.format_exc())
             else:
                 changed.append(source.doc_id)
+                keep_original(out, source.path, source.content_hash)
                 progress(f"      {doc_report.sections} sections, {doc_report.tables} tables, {doc_report.figures} figures ({doc_report.seconds:.1f} s)")
             report.documents.append(doc_report)
         present = {s.relpath for s in sources}
@@ -238,6 +249,7 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
             if failure["path"] not in present:
                 store.clear_failure(failure["path"])
         report.stages["identity"] = identity_stage(store, changed, progress)
+        prune_kept(out, {row["content_hash"] for row in store.documents()})
         for stage in stages or []:
             name, summary = stage(store, out, changed, removed, progress)
             report.stages[name] = summary
@@ -252,11 +264,23 @@ def _build(shelf_dir, settings, config, root, progress, vision_http_client, stag
     return report
 
 
+def _take_unfinished(store: Store, aside: Path, progress: Progress) -> None:
+    """Take the caches of the store a stopped build left (set aside by begin_generation), then delete it: what that
+    build embedded is not embedded again."""
+    if not (aside / "store.sqlite").is_file():
+        return
+    taken = store.take_caches(aside / "store.sqlite")
+    shutil.rmtree(aside, ignore_errors=True)
+    if any(taken.values()):
+        progress("kept from the build that was stopped: " + ", ".join(f"{n} {table.replace('_', ' ')} rows"
+                                                                       for table, n in taken.items() if n))
+
+
 def _failed(store: Store, source: SourceFile, reason: str, kept: bool, bug: str = "") -> DocReport:
     """A failed document's report entry: ``reason``, and ``bug`` (a reader's traceback, logged at DEBUG: ``-v`` shows
     it as it happens; report.json keeps it either way) when the reader met an exception it did not expect."""
     if bug:
         log.debug("%s: %s\n%s", source.relpath, reason, bug.rstrip())
     store.put_failure(source.relpath, source.content_hash, reason)
-    note = " (the store keeps its last good version)" if kept else ""
+    note = " (the store keeps its last good version, and search and the site show it, with its original as compiled)" if kept else ""
     return DocReport(path=source.relpath, doc_id=source.doc_id, status="failed", reason=reason + note, traceback=bug)

@@ -22,7 +22,10 @@ class SettingsError(ShelfwiseError):
     def __init__(self, source: str, problems: list[str]):
         self.source = source
         self.problems = problems
-        super().__init__(f"{source}: {len(problems)} problem(s):\n" + "\n".join(f"  - {p}" for p in problems))
+        if len(problems) == 1:  # one problem: one line, as the CLI prints expected errors
+            super().__init__(f"{source}: {problems[0]}")
+        else:
+            super().__init__(f"{source}: {len(problems)} problem(s):\n" + "\n".join(f"  - {p}" for p in problems))
 
 
 class ConversionError(ShelfwiseError):

@@ -37,6 +37,7 @@ __all__ = [
     "SearchSettings",
     "ShelfOptions",
     "SiteSettings",
+    "plain_name_problem",
 ]
 
 
@@ -216,10 +217,46 @@ class Settings(_Strict):
     cost: CostSettings = Field(default_factory=CostSettings, description="Model prices and the spend a compile may make without --yes.")
 
 
+def plain_name_problem(name: str) -> str:
+    """Why ``name`` cannot name a folder inside the build folder ('' when it can): a plain name has no separator,
+    is not '.' or '..', and holds no NUL or other control character (a shelf's name is a folder under --build-dir)."""
+    if not name.strip():
+        return "is empty; give a plain name such as 'northwind'"
+    if name.startswith(("/", "\\")):
+        return f"{name!r} is an absolute path; give a plain name such as 'northwind' (no '/', '\\', '..' or absolute path)"
+    if "/" in name or "\\" in name:
+        return f"{name!r} holds a path separator; give a plain name such as 'northwind' (no '/', '\\', '..' or absolute path)"
+    if name in (".", ".."):
+        return f"{name!r} is not a name; give a plain name such as 'northwind'"
+    if any(ord(c) < 32 or ord(c) == 127 for c in name):
+        return f"{name!r} holds a control character; give a plain name such as 'northwind'"
+    return ""
+
+
+def _relative_path_problem(path: str) -> str:
+    """Why ``path`` (a shelf-relative path or glob) could point outside the shelf ('' when it cannot)."""
+    if path.startswith(("/", "\\")) or Path(path).is_absolute():
+        return f"{path!r} is an absolute path; give a path relative to the shelf folder"
+    if ".." in path.replace("\\", "/").split("/"):
+        return f"{path!r} climbs out of the shelf with '..'; give a path inside the shelf folder"
+    if "\x00" in path:
+        return f"{path!r} holds a NUL byte"
+    return ""
+
+
+def _check_relative(value: str) -> str:
+    problem = _relative_path_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
 class DocumentDecl(_Strict):
     path: str = Field(description="File path relative to the shelf folder.")
     id: str | None = Field(default=None, description="Declared document id (letters, digits, '-'); default: from the path.")
     title: str | None = Field(default=None, description="Title shown instead of the one read from the file.")
+
+    _relative = field_validator("path")(_check_relative)
 
 
 class ShelfOptions(_Strict):
@@ -238,6 +275,19 @@ class ShelfConfig(_Strict):
     examples: list[str] = Field(default_factory=list, max_length=8, description="Example questions the site's ask widget "
                                                                                 "offers before the first question (at most 8).")
 
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, value: str | None) -> str | None:
+        problem = "" if value is None else plain_name_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
+
+    @field_validator("include", "exclude")
+    @classmethod
+    def _inside(cls, value: list[str]) -> list[str]:
+        return [_check_relative(pattern) for pattern in value]
+
 
 def _problems(exc: ValidationError) -> list[str]:
     problems = []
@@ -247,6 +297,8 @@ def _problems(exc: ValidationError) -> list[str]:
             problems.append(f"{key}: unknown key; remove it or check its spelling")
         elif error["type"] == "missing":
             problems.append(f"{key}: required; add it")
+        elif error["type"] == "value_error":
+            problems.append(f"{key}: {error['msg'].removeprefix('Value error, ')}")
         else:
             given = error.get("input")
             problems.append(f"{key}: {error['msg']} (got {given!r})")

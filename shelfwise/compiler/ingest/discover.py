@@ -13,6 +13,7 @@ import hashlib
 import os
 import re
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -20,7 +21,7 @@ from shelfwise.compiler.ingest.convert import SUFFIX_FORMATS
 from shelfwise.compiler.errors import SettingsError
 from shelfwise.compiler.settings import ShelfConfig
 
-__all__ = ["SourceFile", "Refused", "discover", "doc_id_for", "display_name"]
+__all__ = ["SourceFile", "Refused", "discover", "doc_id_for", "display_name", "escaped_name"]
 
 _ID_OK = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
@@ -39,10 +40,12 @@ class SourceFile(BaseModel):
 
 
 class Refused(BaseModel):
-    """A shelf entry that is not compiled, with the reason (a link out of the shelf, a link loop, a broken link)."""
+    """A shelf entry that is not compiled, with the reason (a link out of the shelf, a link loop, a broken link:
+    failed; a hidden file or folder: skipped)."""
 
     relpath: str = Field(description="Shelf-relative POSIX path, escaped where the name is not UTF-8.")
     reason: str
+    status: Literal["failed", "skipped"] = Field(default="failed", description="How the report counts it.")
 
 
 def display_name(name: str) -> str:
@@ -52,6 +55,15 @@ def display_name(name: str) -> str:
         return name
     except UnicodeEncodeError:
         return os.fsencode(name).decode("utf-8", errors="backslashreplace")
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def escaped_name(name: str) -> str:
+    """A file name as the shelf's documents carry it: ``display_name``, and control characters (a newline that
+    would forge a progress line) written as escapes ('\\n', '\\x1b'), so every stage and log prints one line."""
+    return _CONTROL.sub(lambda m: repr(m.group(0))[1:-1], display_name(name))
 
 
 def doc_id_for(relpath: str) -> str:
@@ -106,7 +118,7 @@ def _link_target(path: Path, root: Path, allow_outside: bool) -> tuple[Path | No
     except OSError as exc:
         if exc.errno == 40:  # ELOOP
             return None, "symbolic link loop; it is not followed"
-        return None, f"broken symbolic link to {display_name(os.readlink(path))}"
+        return None, f"broken symbolic link to {escaped_name(os.readlink(path))}"
     if not target.is_relative_to(root) and not allow_outside:
         return None, ("symbolic link to a file outside the shelf; it is not compiled "
                       "(compile.follow_symlinks_outside = true allows it)")
@@ -124,21 +136,24 @@ def _walk(shelf_dir: Path, allow_outside: bool, refused: list[Refused]) -> list[
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
-            refused.append(Refused(relpath=display_name(Path(folder).relative_to(shelf_dir).as_posix()), reason=f"folder cannot be read ({exc.strerror})"))
+            refused.append(Refused(relpath=escaped_name(Path(folder).relative_to(shelf_dir).as_posix()), reason=f"folder cannot be read ({exc.strerror})"))
             continue
         for entry in entries:
             path = Path(entry.path)
             relpath = path.relative_to(shelf_dir).as_posix()
             if entry.name.startswith("."):
+                kind = "folder" if entry.is_dir(follow_symlinks=False) else "file"
+                refused.append(Refused(relpath=escaped_name(relpath), status="skipped",
+                                       reason=f"hidden {kind} (its name starts with '.'); not compiled"))
                 continue
             if entry.is_symlink():
                 target, reason = _link_target(path, root, allow_outside)
                 if target is None:
-                    refused.append(Refused(relpath=display_name(relpath), reason=reason))
+                    refused.append(Refused(relpath=escaped_name(relpath), reason=reason))
                     continue
                 if target.is_dir():
                     if target in seen_dirs or any(target.is_relative_to(d) for d in seen_dirs if d != root) or target.is_relative_to(root):
-                        refused.append(Refused(relpath=display_name(relpath),
+                        refused.append(Refused(relpath=escaped_name(relpath),
                                                reason="symbolic link to a folder already in the shelf; its files are compiled under their own path"))
                         continue
                     seen_dirs.add(target)
@@ -162,13 +177,15 @@ def discover(shelf_dir: Path, config: ShelfConfig, refused: list[Refused] | None
     problems = [f"documents: id {d.id!r} for {d.path}: use lowercase letters, digits and '-'" for d in config.documents if d.id and not _ID_OK.match(d.id)]
     files: list[SourceFile] = []
     for path, raw_relpath, real in _walk(Path(shelf_dir), allow_outside, refused):
-        relpath = display_name(raw_relpath)
+        relpath = escaped_name(raw_relpath)
         if relpath == "shelf.toml":
             continue
         if not _matches(relpath, config.include) or _matches(relpath, config.exclude):
             continue
         decl = declared.pop(relpath, None)
-        note = f"the file name is not UTF-8; compiled as {relpath!r}" if relpath != raw_relpath else ""
+        note = ("" if relpath == raw_relpath else f"the file name is not UTF-8; compiled as {relpath!r}"
+                if _CONTROL.search(raw_relpath) is None
+                else f"the file name holds control characters; compiled as {relpath!r}")
         files.append(
             SourceFile(
                 path=real,
@@ -183,11 +200,41 @@ def discover(shelf_dir: Path, config: ShelfConfig, refused: list[Refused] | None
         )
     refused[:] = [r for r in refused if _matches(r.relpath, config.include) and not _matches(r.relpath, config.exclude)]
     problems += [f"documents: {path!r} is declared but no such file is in the shelf (or it is excluded)" for path in sorted(declared)]
-    seen: dict[str, str] = {}
-    for f in files:
-        if f.doc_id in seen:
-            problems.append(f"documents: {f.relpath} and {seen[f.doc_id]} both get id {f.doc_id!r}; declare a distinct id for one")
-        seen[f.doc_id] = f.relpath
+    problems += _tell_apart(files, {d.path for d in config.documents if d.id})
     if problems:
         raise SettingsError(str(shelf_dir / "shelf.toml"), problems)
     return files
+
+
+def _tell_apart(files: list[SourceFile], declared: set[str]) -> list[str]:
+    """Give files whose derived ids collide ('Q1 report.md', 'q1-report.md') each its own id, in place: the id with
+    the first hex digits of its own path's sha256 added ('q1-report-md-6f0c2a'), so the id depends on that file's path
+    alone (a third such file renames neither earlier one); a declared id keeps its id. Each gets a warning naming
+    the files. Two declared ids that collide are the shelf.toml's mistake: returned as problems."""
+    groups: dict[str, list[SourceFile]] = {}
+    for f in files:
+        groups.setdefault(f.doc_id, []).append(f)
+    taken = set(groups)
+    problems = []
+    for doc_id, group in groups.items():
+        if len(group) < 2:
+            continue
+        mine = [f for f in group if f.relpath in declared]
+        if len(mine) > 1:
+            problems += [f"documents: {b.relpath} and {a.relpath} both get id {doc_id!r}; declare a distinct id for one"
+                         for a, b in zip(mine, mine[1:])]
+            continue
+        names = " and ".join(repr(f.relpath) for f in group)
+        for f in group:
+            if f in mine:
+                continue
+            digest = hashlib.sha256(f.relpath.encode("utf-8", "surrogateescape")).hexdigest()
+            size = 6
+            while f"{doc_id}-{digest[:size]}" in taken:
+                size += 2
+            f.doc_id = f"{doc_id}-{digest[:size]}"
+            taken.add(f.doc_id)
+            told = (f"{names} {'both' if len(group) == 2 else 'all'} derive the id {doc_id!r}; this one is compiled as {f.doc_id!r} "
+                    "(declare an id in shelf.toml [[documents]] to choose one)")
+            f.note = "; ".join(filter(None, [f.note, told]))
+    return problems

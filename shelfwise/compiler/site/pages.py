@@ -257,14 +257,16 @@ def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_di
     shelf_page = {"documents": data.documents, "briefs": data.briefs, "dossiers": data.dossiers, "link_map": pair_map, "changes": changes}
     writer.page(env, "shelf", "shelf.md", _hash(templates_key, base, shelf_page), ctx("", **shelf_page))
     section_count = 0
+    failed = {failure["path"]: failure for failure in data.failures}  # a document with a failure: kept at its last good version
     for number, row in enumerate(data.documents, 1):
         doc_id = row["doc_id"]
+        kept = failed.get(row["path"])
         panels = section_panel(data, doc_id, by_doc)
         relations = document_relations(data, doc_id, by_doc)
         figure_meta = store.figure_meta(doc_id)
         key = _hash(templates_key, base, row["content_hash"], row["settings_hash"], row["title"], panels, relations,
                     data.briefs.get(doc_id), figure_meta, changes_of.get(doc_id, []),
-                    [(a.old_id, a.new_id) for a in store.section_aliases(doc_id)])
+                    [(a.old_id, a.new_id) for a in store.section_aliases(doc_id)], kept)
         path = f"documents/{doc_id}.md"
         section_count += row["n_sections"]
         if writer.fresh(path, key):
@@ -272,7 +274,7 @@ def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_di
         else:
             if progress:
                 progress(f"page {number}/{len(data.documents)} {row['path']}")
-            writer.page(env, "document", path, key, ctx("../", doc=row, brief=data.briefs.get(doc_id), relations=relations,
+            writer.page(env, "document", path, key, ctx("../", doc=row, kept=kept, brief=data.briefs.get(doc_id), relations=relations,
                                                          changes_links=changes_of.get(doc_id, []),
                                                          **_document_context(store, data, row, panels, relations, writer)))
         if data.ledger_ran:

@@ -20,6 +20,7 @@ sitemap's build date aside).
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import subprocess
@@ -35,6 +36,7 @@ from shelfwise.compiler.errors import SiteError
 from shelfwise.compiler.site.llms_txt import LLMS_TXT, llms_txt, site_base
 from shelfwise.compiler.site.mkdocs_hook import CACHE_ENV, DIRTY_ENV, RECORD_ENV
 from shelfwise.compiler.site.originals import ORIGINALS_DIR, copy_originals
+from shelfwise.compiler.store.generations import KEPT
 from shelfwise.compiler.site.pages import nav_title, render_pages
 from shelfwise.compiler.site.site_incremental import (
     MANIFEST,
@@ -48,6 +50,8 @@ from shelfwise.compiler.site.site_incremental import (
     read_manifest,
     site_inputs,
 )
+
+log = logging.getLogger("shelfwise.site")
 
 __all__ = ["SITE_DIR", "WIDGET_FILES", "mkdocs_config", "run_mkdocs", "build_site", "site_stage", "directory_size"]
 
@@ -181,8 +185,12 @@ def build_site(store, out_dir: Path, progress: Callable[[str], None] | None = No
         mkdocs_seconds, record = _site_build(config_file, out_dir, building, plan, docs, previous)
         (building / LLMS_TXT).write_text(llms_txt(store, shelf, site_base(url, shelf)), encoding="utf-8")
         shutil.rmtree(building / ORIGINALS_DIR, ignore_errors=True)  # an incremental build's copy holds the last ones
+        missing: list[str] = []
         if shelf_dir is not None:
-            copy_originals(store.documents(), Path(shelf_dir), building)
+            copy_originals(store.documents(), Path(shelf_dir), building, kept_dir=out_dir / KEPT,
+                           previous_dir=out_dir / "site" / ORIGINALS_DIR, missing=missing)
+            for reason in missing:
+                log.warning("%s", reason)
     except BaseException:
         shutil.rmtree(building, ignore_errors=True)
         raise
@@ -214,6 +222,7 @@ def build_site(store, out_dir: Path, progress: Callable[[str], None] | None = No
         "mkdocs_seconds": round(mkdocs_seconds, 2),
         "seconds": seconds,
         "site": str(out_dir / "site"),
+        **({"originals_missing": missing} if missing else {}),
     }
 
 

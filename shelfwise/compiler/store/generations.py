@@ -4,10 +4,11 @@ Layout of a shelf's build folder (its *root*)::
 
     build/<shelf>/
         current            -> generations/<n>   (a relative symlink, replaced atomically by os.replace)
-        generations/<n>/   store.sqlite, lexical/, docs/, site/, report.json, ...
+        generations/<n>/   store.sqlite, lexical/, docs/, site/, report.json, originals/ (by content hash), ...
         store.sqlite       -> current/store.sqlite   (stable paths for tools that open the root)
         lexical, site, report.json -> current/...
-        checkpoints/       finished PDF windows, shared by every generation (keyed by document and content hash)
+        checkpoints/       finished PDF windows, shared by every generation (keyed by document and content hash);
+                           unfinished/: the store of a build that was stopped, whose caches the next build takes
 
 A new generation starts as a copy of the current one (the store through
 SQLite's backup API, the rest file by file), so an incremental build only
@@ -21,6 +22,7 @@ last two generations and never deletes one a reader still holds.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import shutil
 import time
@@ -32,7 +34,7 @@ from shelfwise.compiler.store.store import sqlite3
 
 __all__ = [
     "GENERATIONS", "POINTER", "LINKED", "KEEP", "current_generation", "pointer_target", "begin_generation",
-    "flip_generation", "prune_generations", "ReaderHold", "BuildLock",
+    "flip_generation", "prune_generations", "ReaderHold", "BuildLock", "UNFINISHED", "KEPT", "keep_original", "prune_kept",
 ]
 
 GENERATIONS = "generations"
@@ -40,6 +42,8 @@ POINTER = "current"
 LINKED = ("store.sqlite", "lexical", "site", "report.json")
 KEEP = 2
 _LEGACY_SKIP = {GENERATIONS, POINTER, "checkpoints", ".build.lock"}
+UNFINISHED = "checkpoints/unfinished"  # the store of a build that was stopped (begin_generation sets it aside)
+KEPT = "originals"  # a generation's kept originals, one file per content hash (read by shelfwise/compiler/site/originals.py)
 
 
 def pointer_target(root: Path) -> str | None:
@@ -124,6 +128,62 @@ def _copy_store(src: Path, dst: Path) -> None:
         source.close()
 
 
+def keep_original(generation: Path, source: Path, content_hash: str) -> bool:
+    """Keep ``source`` as ``<generation>/originals/<content_hash>`` (once): the original a document was compiled
+    from, for the site to publish whatever the shelf's file becomes; False when its bytes no longer hash to
+    ``content_hash`` (changed since it was read: nothing is kept)."""
+    target = Path(generation) / KEPT / content_hash
+    if target.is_file():
+        return True
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{content_hash}.partial")
+    shutil.copyfile(source, partial)
+    if _sha256(partial) != content_hash:
+        partial.unlink()
+        return False
+    partial.replace(target)
+    return True
+
+
+def prune_kept(generation: Path, used: set[str]) -> int:
+    """Delete the kept originals no document of the store uses (content hashes ``used``); how many were deleted."""
+    folder = Path(generation) / KEPT
+    if not folder.is_dir():
+        return 0
+    gone = [path for path in folder.iterdir() if path.name not in used]
+    for path in gone:
+        path.unlink()
+    return len(gone)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _set_aside_store(root: Path, unfinished: Path) -> None:
+    """Move an unfinished generation's store (with its write-ahead log) to ``checkpoints/unfinished/``, so the next
+    build takes what it cached (embedded passages, figure descriptions) instead of paying for it again."""
+    if not (unfinished / "store.sqlite").is_file():
+        return
+    aside = root / UNFINISHED
+    shutil.rmtree(aside, ignore_errors=True)
+    aside.mkdir(parents=True)
+    for name in ("store.sqlite", "store.sqlite-wal", "store.sqlite-shm"):
+        if (unfinished / name).is_file():
+            (unfinished / name).rename(aside / name)
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
 def begin_generation(root: Path, progress: Callable[[str], None] | None = None) -> Path:
     """Create the next generation folder of ``root`` as a copy of the current one (or empty) and return it.
 
@@ -135,6 +195,7 @@ def begin_generation(root: Path, progress: Callable[[str], None] | None = None) 
     current = _current_number(root)
     for number in _numbers(root):
         if current is None or number > current:
+            _set_aside_store(root, root / GENERATIONS / str(number))
             shutil.rmtree(root / GENERATIONS / str(number), ignore_errors=True)
             if progress:
                 progress(f"generation {number} was left unfinished by an earlier build: deleted")
@@ -146,7 +207,9 @@ def begin_generation(root: Path, progress: Callable[[str], None] | None = None) 
         for item in sorted(old.iterdir()):
             if item.name in {".readers"} or item.name.startswith("store.sqlite"):
                 continue
-            if item.is_dir() and not item.is_symlink():
+            if item.name == KEPT and item.is_dir() and not item.is_symlink():
+                shutil.copytree(item, new / item.name, copy_function=_link_or_copy)  # kept originals never change: linked
+            elif item.is_dir() and not item.is_symlink():
                 shutil.copytree(item, new / item.name, symlinks=True)
             else:
                 shutil.copy2(item, new / item.name, follow_symlinks=False)

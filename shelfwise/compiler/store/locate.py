@@ -11,22 +11,35 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from shelfwise.compiler.errors import ShelfwiseError
-from shelfwise.compiler.settings import ShelfConfig, load_shelf_config
+from shelfwise.compiler.errors import SettingsError, ShelfwiseError
+from shelfwise.compiler.settings import ShelfConfig, load_shelf_config, plain_name_problem
 from shelfwise.compiler.store.generations import current_generation
 
 __all__ = ["shelf_name", "shelf_build_dir", "shelf_dir_for", "current_build", "compiled_names", "compiled_shelf"]
 
 
 def shelf_name(shelf_dir: Path, config: ShelfConfig) -> str:
-    """A shelf's name: shelf.toml's ``name``, else its folder's name."""
-    return config.name or shelf_dir.resolve().name
+    """The shelf's name: shelf.toml's ``name`` (checked plain when it was loaded), else the folder's name."""
+    name = config.name or shelf_dir.resolve().name
+    problem = plain_name_problem(name)
+    if problem:
+        raise SettingsError(str(shelf_dir), [f"the folder's name {problem}; set name in its shelf.toml"])
+    return name
 
 
 def shelf_build_dir(shelf_dir: Path, settings, config: ShelfConfig | None = None) -> Path:
-    """The build root a shelf folder compiles into: ``<build_dir>/<shelf name>``."""
+    """``<build_dir>/<name>``; refused when, links resolved, it is not a folder inside the build folder (a link
+    at ``<build_dir>/<name>`` pointing elsewhere), so a build never writes outside --build-dir."""
     config = config or load_shelf_config(shelf_dir)
-    return Path(settings.build_dir) / shelf_name(shelf_dir, config)
+    name = shelf_name(shelf_dir, config)
+    build_dir = Path(settings.build_dir)
+    root = build_dir / name
+    inside = build_dir.resolve()
+    if root.resolve() == inside or not root.resolve().is_relative_to(inside):
+        raise SettingsError(str(shelf_dir / "shelf.toml"), [
+            f"name: {name!r} leads to {root.resolve()}, outside the build folder {inside}; "
+            f"remove the link {root} or give another name"])
+    return root
 
 
 def shelf_dir_for(shelf: str, settings) -> Path:

@@ -440,6 +440,28 @@ class Store:
             self.db.execute("DELETE FROM failures WHERE path = ?", (path,))
 
     # --- caches and meta -----------------------------------------------------------
+    def take_caches(self, other: Path) -> dict[str, int]:
+        """Copy the cache rows (embedded passages, figure descriptions, extractions: each keyed by what it was made
+        from) of the store at ``other`` that this one lacks; rows taken per table. A table ``other`` lacks, or
+        holds in another shape, is left alone."""
+        taken: dict[str, int] = {}
+        self.db.execute("ATTACH DATABASE ? AS other", (str(other),))
+        try:
+            names = {row[0] for row in self.db.execute("SELECT name FROM other.sqlite_master WHERE type = 'table'")}
+            for table in ("embedding_cache", "vision_cache", "extraction_cache"):
+                if table not in names:
+                    continue
+                try:
+                    with self.db:
+                        before = self.db.total_changes
+                        self.db.execute(f"INSERT OR IGNORE INTO main.{table} SELECT * FROM other.{table}")
+                        taken[table] = self.db.total_changes - before
+                except sqlite3.Error:
+                    continue
+        finally:
+            self.db.execute("DETACH DATABASE other")
+        return taken
+
     def vision_description(self, image_hash: str, model: str) -> str | None:
         row = self.db.execute(
             "SELECT description FROM vision_cache WHERE image_hash = ? AND model = ?", (image_hash, model)

@@ -1,11 +1,14 @@
 """Reliability benchmark: a served shelf rebuilt under load, sites under tenants, hostile documents, kills at
 stage boundaries, and schemathesis against the running server. Everything runs through the real CLI
-(`shelfwise build`, `shelfwise serve` on 127.0.0.1) on a copy of the licenses corpus.
+(`shelfwise build`, `shelfwise serve` on 127.0.0.1) on a copy of the licenses corpus. The ``shelf`` section
+(shelfwise/eval/bench/reliability_shelf.py) runs what a shelf's own files can do to its build: shelf.toml names out
+of the build folder, a mixed shelf of every bad kind, a 3,000-page one-paragraph PDF, a build killed while it embeds.
 
     .venv/bin/python -m shelfwise.eval.bench.reliability [--clients 4] [--seconds 20] [--boundaries convert,lexical,...]
-        [--skip rebuild,sites,hostile,kill,schemathesis] [--work /tmp/shelfwise-reliability] [--out eval/results/reliability.json]
+        [--skip rebuild,sites,hostile,kill,schemathesis,shelf] [--pdf-pages 3000] [--work /tmp/shelfwise-reliability]
+        [--out eval/results/reliability.json]
 
-Writes eval/results/reliability.json.
+Writes eval/results/reliability.json; a skipped section keeps its result from the file's last run.
 """
 
 from __future__ import annotations
@@ -357,11 +360,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--boundaries", default=",".join(BOUNDARIES))
     parser.add_argument("--hostile-timeout", type=float, default=300, help="compile.convert_timeout_s for the hostile documents")
     parser.add_argument("--skip", default="")
+    parser.add_argument("--pdf-pages", type=int, default=3000, help="pages of the one-paragraph PDF of the shelf section")
     parser.add_argument("--work", type=Path, default=Path("/tmp/shelfwise-reliability"))
     parser.add_argument("--out", type=Path, default=ROOT / "eval" / "results" / "reliability.json")
     args = parser.parse_args(argv)
     skip = set(filter(None, args.skip.split(",")))
-    result: dict = {"corpus": "licenses", "machine_cpus": os.cpu_count()}
+    kept = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
+    result: dict = {**kept, "corpus": "licenses", "machine_cpus": os.cpu_count()}
     started = time.perf_counter()
     if not {"rebuild", "sites", "schemathesis"} <= skip:
         shelf, config = _setup(args.work)
@@ -386,6 +391,10 @@ def main(argv: list[str] | None = None) -> int:
     if "kill" not in skip:
         result["kill_at_stage_boundary"] = bench_kills(args.work, [b for b in args.boundaries.split(",") if b])
         print("kills:", json.dumps(result["kill_at_stage_boundary"]), flush=True)
+    if "shelf" not in skip:
+        from shelfwise.eval.bench.reliability_shelf import bench_shelf_cases
+
+        result["shelf_files"] = bench_shelf_cases(args.work, args.pdf_pages)
     result["seconds"] = round(time.perf_counter() - started, 1)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")

@@ -165,7 +165,8 @@ def read_text_layer(path: Path, options: ReadOptions, *, use_outline: bool = Tru
         metadata = document.get_metadata_dict(skip_empty=True)
     finally:
         document.close()
-    elements = assemble(pages, marks or None)
+    report = None if options.progress is None else (lambda line: options.progress(f"{path.name}: {line}"))
+    elements = assemble(pages, marks or None, progress=report, window=window)
     scanned = [page.page for page in pages if page.ocr]
     blank = [page.page for page in pages if page.no_text]
     warnings = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 
 from shelfwise.compiler.ingest.convert.pdf_headings import heading_levels, heading_lines, numbering
 from shelfwise.compiler.ingest.convert.pdf_layout import CAPTION, PageData, PageItem
@@ -147,20 +148,42 @@ def _vocabulary(lines: list[PageItem]) -> set[str]:
     return {word.lower() for line in lines for word in re.findall(r"[A-Za-z][A-Za-z'-]*[A-Za-z]", line.text)}
 
 
-def _join(text: str, more: str, vocabulary: set[str]) -> str:
-    """Append a line, undoing a line-end hyphen when the document spells the word whole."""
-    match = re.search(r"([A-Za-z]+)-$", text)
-    if match and more[:1].islower():
-        head = match.group(1)
+def _head(pieces: list[str]) -> str:
+    """The run of letters just before the final '-' of the text ``pieces`` join into (the word a line-end hyphen
+    splits); it reaches into earlier pieces only while they are letters throughout (one joined without a space)."""
+    letters: list[str] = []
+    rest = pieces[-1][:-1]
+    for index in range(len(pieces) - 1, -1, -1):
+        piece = rest if index == len(pieces) - 1 else pieces[index]
+        run = re.search(r"[A-Za-z]*\Z", piece).group(0)
+        letters.append(run)
+        if len(run) < len(piece):
+            break
+    return "".join(reversed(letters))
+
+
+def _join(pieces: list[str], more: str, vocabulary: set[str]) -> None:
+    """Append a line to a paragraph's ``pieces`` (joined once, when the paragraph ends: linear in its length), undoing
+    a line-end hyphen when the document spells the word whole; only the last piece is looked at."""
+    last = pieces[-1]
+    head = _head(pieces) if last.endswith("-") else ""
+    if head and more[:1].islower():
         tail = re.match(r"[A-Za-z]+", more)
         whole = (head + (tail.group(0) if tail else "")).lower()
         hyphenated = f"{head}-{tail.group(0) if tail else ''}".lower()
         if whole in vocabulary or hyphenated not in vocabulary:
-            return text[:-1] + more
-        return text + more
-    if text and _CJK_END.search(text) and _CJK_START.match(more):
-        return text + more  # Chinese and Japanese lines wrap between characters, not at spaces
-    return f"{text} {more}" if text else more
+            pieces[-1] = last[:-1]
+        pieces.append(more)
+        return
+    if _CJK_END.search(last) and _CJK_START.match(more):
+        pieces.append(more)  # Chinese and Japanese lines wrap between characters, not at spaces
+        return
+    pieces += [" ", more]
+
+
+def _close(block: Element | None, pieces: list[str]) -> None:
+    if block is not None:
+        block.text = "".join(pieces)
 
 
 def _start(line: PageItem) -> float:
@@ -184,8 +207,17 @@ def _line_gap(lines: list[PageItem]) -> float:
     return gaps[int(0.3 * len(gaps))] if gaps else 2.0  # the lower third: paragraph breaks of short paragraphs do not count
 
 
-def assemble(pages: list[PageData], outline: list[Bookmark] | None = None) -> list[Element]:
-    """The document's element stream from all its pages' items."""
+def _report(progress: Callable[[str], None], page: int, count: int, window: int) -> int:
+    """Say which window of pages assembly has reached; the last page of that window (to report the next one after)."""
+    first = (page - 1) // window * window + 1
+    last = min(first + window - 1, max(count, page))
+    progress(f"assembling pages {first}-{last} of {count}")
+    return last
+
+
+def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
+             progress: Callable[[str], None] | None = None, window: int = 10) -> list[Element]:
+    """The document's element stream from all its pages' items; ``progress`` hears each ``window`` of pages reached."""
     drop = _running_lines(pages)
     items = [item for page in pages for item in page.items if id(item) not in drop]
     lines = [item for item in items if item.kind == "line"]
@@ -204,33 +236,39 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None) -> li
     gap = _line_gap(lines)
     elements: list[Element] = []
     open_block: Element | None = None
+    pieces: list[str] = []  # the open block's text, joined when it closes
     prev: PageItem | None = None
+    reported = 0
     for item in items:
+        if progress is not None and item.page > reported:
+            reported = _report(progress, item.page, len(pages), window)
+        if item.kind in ("table", "figure") or id(item) in heads:
+            _close(open_block, pieces)
+            open_block, prev = None, None
         if item.kind == "table":
             elements.append(Element(kind="table", page=item.page, rows=item.rows, header_rows=1 if item.header_rows is None else item.header_rows))
-            open_block, prev = None, None
             continue
         if item.kind == "figure":
             image = base64.b64decode(item.png) if item.png else None
             elements.append(Element(kind="figure", text=item.text, page=item.page, image=image, name=_label(item.text)))
-            open_block, prev = None, None
             continue
         if id(item) in absorbed or not item.text.strip():
             continue
         if id(item) in heads:
             elements.append(Element(kind="heading", text=normalise(texts[id(item)]), level=levels[id(item)], page=item.page))
-            open_block, prev = None, None
             continue
         kind = "code" if item.mono else ("list_item" if _BULLET.match(item.text) else "paragraph")
-        if open_block is not None and prev is not None and _continues(open_block, prev, item, kind, edges, gap):
+        if open_block is not None and prev is not None and _continues(open_block, pieces[-1], prev, item, kind, edges, gap):
             if open_block.kind == "code":
-                open_block.text += "\n" + item.text
+                pieces += ["\n", item.text]
             else:
-                open_block.text = _join(open_block.text, item.text.strip(), vocabulary)
+                _join(pieces, item.text.strip(), vocabulary)
         else:
-            open_block = Element(kind=kind, text=item.text.strip(), page=item.page)
+            _close(open_block, pieces)
+            open_block, pieces = Element(kind=kind, text="", page=item.page), [item.text.strip()]
             elements.append(open_block)
         prev = item
+    _close(open_block, pieces)
     return _table_captions(elements)
 
 
@@ -258,8 +296,9 @@ def _label(caption: str) -> str | None:
     return match.group(0).rstrip(":.|—–- ") if match else None
 
 
-def _continues(block: Element, prev: PageItem, line: PageItem, kind: str, edges: dict, gap: float) -> bool:
-    """Whether ``line`` continues the open block (paragraph, list item or code) that ``prev`` ended."""
+def _continues(block: Element, tail: str, prev: PageItem, line: PageItem, kind: str, edges: dict, gap: float) -> bool:
+    """Whether ``line`` continues the open block (paragraph, list item or code) that ``prev`` ended; ``tail`` is the
+    last piece of its text so far."""
     if kind == "list_item":
         return False
     if block.kind == "code" or kind == "code":
@@ -268,7 +307,7 @@ def _continues(block: Element, prev: PageItem, line: PageItem, kind: str, edges:
         return False
     edge = edges.get((line.page, line.column, line.rtl), _start(line))
     indented = _start(line) - edge > 0.8 * line.size and _start(line) - edge < 6 * line.size
-    ended = block.text.rstrip().endswith(_SENTENCE_END)
+    ended = tail.rstrip().endswith(_SENTENCE_END)
     if prev.page != line.page or prev.column != line.column or line.top < prev.top:
         return not ended and not indented
     if line.top - prev.bottom > gap + 0.2 * line.size:
