@@ -142,6 +142,10 @@ def served(tmp_path_factory):
         "<!doctype html><html><head><title>Elsewhere</title></head><body><h1>Another page</h1>"
         f'<script src="/site/assets/shelfwise/shelfwise-ask.js" data-endpoint="http://127.0.0.1:{dead_port}" '
         'data-shelf="widgets"></script></body></html>', encoding="utf-8")
+    (folder / "site" / "missing.html").write_text(  # mkdocs' 404 page: base_url "/" makes data-site "//"
+        "<!doctype html><html><head><title>404</title></head><body><h1>Not found</h1>"
+        f'<script src="/site/assets/shelfwise/shelfwise-ask.js" data-endpoint="http://127.0.0.1:{dead_port}" data-site="//" '
+        'data-shelf="widgets"></script></body></html>', encoding="utf-8")
     processes = [
         subprocess.Popen([sys.executable, "-m", "http.server", str(site_port), "--bind", "127.0.0.1", "--directory", str(folder)],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
@@ -424,3 +428,18 @@ def test_widget_embedded_elsewhere_falls_back_to_site_search(served):
     hits.first.click()
     page.wait_for_url("**/site/documents/rfc9002-txt.html*")
     assert "Widget Token Revocation" in page.locator("h1").first.inner_text()
+
+
+def test_widget_on_the_not_found_page_opens_and_finds_the_sites_search(served):
+    """The 404 page's data-site is "//" (mkdocs' base_url "/"): the widget takes its site root from its own script."""
+    page, base, _, _ = served
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    _fresh_conversation(page, base, "/site/missing.html")
+    page.get_by_role("button", name="Ask", exact=True).click()
+    page.locator("#sw-ask-input").fill("revokes token")
+    page.keyboard.press("Enter")
+    hits = page.locator("a.sw-ask-hit")
+    hits.first.wait_for(timeout=10000)
+    assert hits.first.get_attribute("href").startswith(base + "/site/documents/rfc9002-txt.html")
+    assert errors == []

@@ -39,11 +39,20 @@
   window.__shelfwiseAsk = true;
 
   var data = script.dataset;
+
+  function siteRoot(value) {
+    // mkdocs' 404 page has base_url "/", so its data-site reads "//": a host-less URL, not the site root; the
+    // script's own place (assets/shelfwise/, two folders below the root) is then the root's
+    var fromScript = new URL("../../", script.src).href;
+    if (!value || /^\/\//.test(value)) { return fromScript; }
+    try { return new URL(value, location.href).href; } catch (error) { return fromScript; }
+  }
+
   var cfg = {
     endpoint: endpointUrl(data.endpoint),
     shelf: data.shelf || "",
     token: data.token || "",
-    site: new URL(data.site || "../../", data.site ? location.href : script.src).href,
+    site: siteRoot(data.site),
     timeout: parseInt(data.timeout || "60000", 10)
   };
   var cache = {};
