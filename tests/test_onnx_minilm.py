@@ -73,6 +73,9 @@ def test_the_export_is_cached_and_reused_offline(onnx_cache):
     again = OnnxMiniLM(onnx_cache, quantized=False)
     assert len(again.embed_batch(["a cached export loads without exporting"])[0]) == 384
     assert {p.name: p.stat().st_mtime_ns for p in onnx_cache.iterdir()} == before  # nothing exported again
+    other = onnx_cache.parent / "another-build" / ".embedders"
+    linked = export_onnx(other, quantized=False)  # another build folder in this process: the same file, linked
+    assert linked.name == path.name and linked.stat().st_size == path.stat().st_size
 
 
 def test_a_corrupt_cached_export_is_named(tmp_path, onnx_cache):
@@ -84,6 +87,7 @@ def test_a_corrupt_cached_export_is_named(tmp_path, onnx_cache):
 
 
 def test_settings_choose_the_backend_and_its_cache_beside_the_build(tmp_path):
+    assert embedder_from_settings(Settings(build_dir=tmp_path / "b")).model_id == "local:all-MiniLM-L6-v2:onnx"  # the default
     for backend, model_id in LOCAL_MODEL_IDS.items():
         embedder = embedder_from_settings(Settings(build_dir=tmp_path / "b", embeddings={"backend": backend}))
         assert embedder.model_id == model_id

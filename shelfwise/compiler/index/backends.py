@@ -42,6 +42,7 @@ def local_embedder(backend: str, *, cache_dir: Path, threads: int | None = 1) ->
         from shelfwise.compiler.index.onnx_minilm import OnnxMiniLM
 
         embedder = OnnxMiniLM(cache_dir, quantized=backend == "onnx-int8")
+        embedder.threads = threads  # torch's, for a store this embedder falls back to the torch backend on
     else:
         raise EmbeddingError(f"unknown embeddings.backend {backend!r}; use one of {', '.join(LOCAL_MODEL_IDS)}")
     embedder.cache_dir = Path(cache_dir)

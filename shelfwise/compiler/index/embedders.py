@@ -178,5 +178,7 @@ def embedder_from_settings(settings: Any, *, http_client: Any = None) -> Embedde
 
 
 def default_embedder() -> Embedder:
-    """The embedder used when none is configured: the packaged MiniLM."""
-    return LocalMiniLM()
+    """The embedder used when none is configured: the packaged MiniLM on the default embeddings.backend."""
+    from shelfwise.compiler.settings import Settings
+
+    return embedder_from_settings(Settings())

@@ -20,8 +20,10 @@ Each backend has its own model id, so its vectors never share a table or a cache
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+import shutil
 import threading
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,7 @@ EXPORT_RECIPE = "minilm-mean-l2-opset17-eager-matmul-int8-per-channel-1"
 """Changes whenever the exported graph or its quantization would differ: it is part of the cached file's name."""
 
 
+@functools.lru_cache(maxsize=4)
 def _weights_hash(model_dir: Path) -> str:
     digest = hashlib.sha256()
     with open(model_dir / "model.safetensors", "rb") as handle:
@@ -105,6 +108,8 @@ def _quantize(source: Path, target: Path) -> None:
 
 
 _EXPORT_LOCK = threading.RLock()  # the int8 export takes the float export inside it
+_EXPORTED: dict[str, Path] = {}
+"""Cache file name -> a file of that name this process already exported or loaded: another cache folder links to it."""
 
 
 def export_onnx(cache_dir: Path, *, quantized: bool) -> Path:
@@ -116,16 +121,26 @@ def export_onnx(cache_dir: Path, *, quantized: bool) -> Path:
     with _EXPORT_LOCK:
         target = cache_dir / _cache_name(model_dir, quantized)
         if target.exists():
+            _EXPORTED.setdefault(target.name, target)
             return target
         try:
             cache_dir.mkdir(parents=True, exist_ok=True)
             partial = cache_dir / f".{target.name}.{os.getpid()}.partial"
+            known = _EXPORTED.get(target.name)
+            if known is not None and known.exists():  # the same export, made for another build folder: link or copy it
+                try:
+                    os.link(known, partial)
+                except OSError:
+                    shutil.copyfile(known, partial)
+                os.replace(partial, target)
+                return target
             float_file = export_onnx(cache_dir, quantized=False) if quantized else partial
             if quantized:
                 _quantize(float_file, partial)
             else:
                 _export_float(model_dir, partial)
             os.replace(partial, target)
+            _EXPORTED[target.name] = target
         except OSError as exc:
             raise EmbeddingError(f"cannot write the ONNX export of all-MiniLM-L6-v2 to {cache_dir} ({exc}); "
                                  "set embeddings.cache_dir to a writable folder") from exc

@@ -133,18 +133,23 @@ def copy_and_reembed(build_dir: Path, work: Path, shelves: list[str], backend: s
     return target_root, timings
 
 
-def retrieval(build_dir: Path, work: Path, backend: str, cache_dir: Path) -> dict:
+def _set_name(path: Path) -> str:
+    return path.stem if path.stem != "questions" else path.parent.name
+
+
+def retrieval(build_dir: Path, work: Path, backend: str, cache_dir: Path, sets: list[str]) -> dict:
     from shelfwise.eval.questions import load_questions
     from shelfwise.eval.retrieval import run_retrieval_eval
 
-    shelves = sorted({q.shelf for path in QUESTION_FILES for q in load_questions(path)})
+    paths = [path for path in QUESTION_FILES if not sets or _set_name(path) in sets]
+    shelves = sorted({q.shelf for path in paths for q in load_questions(path)})
     root, reembedded = copy_and_reembed(build_dir, work, shelves, backend, cache_dir)
     embedder = local_embedder(backend, cache_dir=cache_dir)
     out: dict = {"reindexed": reembedded, "sets": {}}
-    for path in QUESTION_FILES:
+    for path in paths:
         result = run_retrieval_eval(path, build_dir=root, embedder=embedder, results_path=root / f"retrieval-{path.stem}.json",
                                     baseline=False)
-        out["sets"][path.stem if path.stem != "questions" else "northwind"] = {
+        out["sets"][_set_name(path)] = {
             system: {metric: result["systems"][system][metric] for metric in metrics} for system, metrics in HEADLINE.items()
         }
     return out
@@ -191,6 +196,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--shelves", default="", help="shelves sampled for passages/s (default: every compiled shelf)")
     parser.add_argument("--retrieval", default="torch,onnx-int8", help="backends scored on the question sets ('' for none)")
+    parser.add_argument("--sets", default="", help="question sets scored: dev, dev-formats, northwind (default: all three)")
     parser.add_argument("--no-speed", action="store_true", help="only the retrieval figures (the speed figures already in --out are kept)")
     parser.add_argument("--out", type=Path, default=ROOT / "eval" / "results" / "embed.json")
     args = parser.parse_args()
@@ -203,9 +209,12 @@ def main() -> None:
         print(json.dumps({k: result["speed"][k] for k in ("passages_per_s", "speedup_vs_torch", "query_latency", "agreement_with_torch")}, indent=1), flush=True)
         args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     for backend in [b for b in args.retrieval.split(",") if b]:
-        result.setdefault("retrieval", {})[backend] = {"command": "python -m shelfwise.eval.bench.embed " + " ".join(sys.argv[1:]),
-                                                       **retrieval(args.build_dir, args.work, backend, cache_dir)}
-        print(backend, json.dumps(result["retrieval"][backend]["sets"], indent=1), flush=True)
+        figures = retrieval(args.build_dir, args.work, backend, cache_dir, [x for x in args.sets.split(",") if x])
+        entry = result.setdefault("retrieval", {}).setdefault(backend, {"commands": [], "reindexed": {}, "sets": {}})
+        entry["commands"].append("python -m shelfwise.eval.bench.embed " + " ".join(sys.argv[1:]))
+        entry["reindexed"].update(figures["reindexed"])
+        entry["sets"].update(figures["sets"])
+        print(backend, json.dumps(figures["sets"], indent=1), flush=True)
         args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")
 
