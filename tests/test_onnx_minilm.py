@@ -120,11 +120,12 @@ def test_a_store_embedded_with_torch_is_searched_with_torch_then_re_embedded_by_
     assert embedder_for_store(store, onnx) is onnx
 
 
-def test_a_store_embedded_with_another_model_is_refused_with_the_fix(tmp_path):
+def test_a_store_embedded_with_another_model_is_named_with_the_fix(tmp_path, caplog):
     store = Store(tmp_path / "store.sqlite")
     ids = oauth_like_shelf(store)
     index_shelf(store, tmp_path / "lexical", HashEmbedder(), list(ids.values()), [])
-    with pytest.raises(EmbeddingError) as refused:
-        embedder_for_store(store, LocalMiniLM(), name="shelf 'oauth'")
-    assert str(refused.value) == ("shelf 'oauth' was embedded with test:hash, but the configured embedder is local:all-MiniLM-L6-v2: "
-                                  "configure the embeddings it was built with, or run 'shelfwise build' on it to re-embed it")
+    configured = LocalMiniLM()
+    with caplog.at_level(logging.WARNING, logger="shelfwise.search"):
+        assert embedder_for_store(store, configured, name="shelf 'oauth'") is configured
+    assert ("shelf 'oauth' was embedded with test:hash, but the configured embedder is local:all-MiniLM-L6-v2: its dense search finds "
+            "nothing until the embeddings it was built with are configured, or 'shelfwise build' re-embeds it") in caplog.text

@@ -6,7 +6,8 @@
 
 A store records the model id it was indexed with (meta ``index_state``). Query vectors must come from that
 model: ``embedder_for_store`` hands back the configured embedder when it matches, the store's own local backend
-(with a warning naming the fix) when both are local backends, and refuses otherwise.
+(with a warning naming the fix) when both are local backends, and otherwise the configured one with a warning that
+the store's dense search finds nothing until it is re-embedded.
 """
 
 from __future__ import annotations
@@ -73,5 +74,6 @@ def embedder_for_store(store, embedder: Embedder | None, *, name: str = "the she
             if key not in _SHARED:
                 _SHARED[key] = local_embedder(backend, cache_dir=cache_dir, threads=embedder.threads)
             return _SHARED[key]
-    raise EmbeddingError(f"{name} was embedded with {stored}, but the configured embedder is {embedder.model_id}: "
-                         f"configure the embeddings it was built with, or run 'shelfwise build' on it to re-embed it")
+    log.warning("%s was embedded with %s, but the configured embedder is %s: its dense search finds nothing until the "
+                "embeddings it was built with are configured, or 'shelfwise build' re-embeds it", name, stored, embedder.model_id)
+    return embedder
