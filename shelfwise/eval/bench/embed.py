@@ -24,7 +24,6 @@ import json
 import os
 import platform
 import shutil
-import sqlite3
 import statistics
 import sys
 import time
@@ -48,18 +47,21 @@ def _generation(shelf_dir: Path) -> Path:
     return current_generation(shelf_dir) or shelf_dir
 
 
-def sample_passages(build_dir: Path, shelves: list[str], per_shelf: int) -> dict[str, list[str]]:
-    """Up to ``per_shelf`` passages of each shelf's torch-embedded store, evenly spread over the shelf (read only)."""
+def sample_passages(build_dir: Path, work: Path, shelves: list[str], per_shelf: int, cache_dir: Path) -> dict[str, list[str]]:
+    """Up to ``per_shelf`` passages of each shelf's torch-embedded store, evenly spread over the shelf (read from the
+    copy under ``work/torch``: the build dir is never opened for writing)."""
+    from shelfwise.compiler.store.store import Store
+
+    root, _ = copy_and_reembed(build_dir, work, shelves, "torch", cache_dir)
     out: dict[str, list[str]] = {}
     for shelf in shelves:
-        path = _generation(build_dir / shelf) / "store.sqlite"
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        store = Store(root / shelf / "store.sqlite", create=False)
         try:
-            texts = [row[0] for row in db.execute("SELECT text FROM passages WHERE model = ? ORDER BY id", (LOCAL_MODEL_IDS["torch"],))]
+            rows = store.vectors.passage_vectors(LOCAL_MODEL_IDS["torch"])
+            step = max(1, len(rows) // per_shelf)
+            out[shelf] = [store.vectors.passage_text(row.passage_id) or "" for row in rows[::step][:per_shelf]]
         finally:
-            db.close()
-        step = max(1, len(texts) // per_shelf)
-        out[shelf] = texts[::step][:per_shelf]
+            store.close()
     return out
 
 
@@ -155,14 +157,14 @@ def retrieval(build_dir: Path, work: Path, backend: str, cache_dir: Path, sets: 
     return out
 
 
-def speed(build_dir: Path, cache_dir: Path, per_shelf: int, rounds: int, only: list[str]) -> dict:
+def speed(build_dir: Path, work: Path, cache_dir: Path, per_shelf: int, rounds: int, only: list[str]) -> dict:
     """passages/s, query latency and agreement with torch of every backend, in turns."""
     shelves = sorted(p.name for p in build_dir.iterdir() if (_generation(p) / "store.sqlite").exists()) if build_dir.is_dir() else []
     shelves = [shelf for shelf in shelves if not only or shelf in only]
     if not shelves:
         raise SystemExit(f"no compiled shelves under {build_dir}: compile them first, e.g. "
                          f"'shelfwise build ../shared/corpora/oauth --build-dir {build_dir}' for each corpus and shelves/northwind")
-    passages = sample_passages(build_dir, shelves, per_shelf)
+    passages = sample_passages(build_dir, work, shelves, per_shelf, cache_dir)
     texts = sorted((t for shelf in shelves for t in passages[shelf]), key=lambda t: hashlib.sha256(t.encode()).hexdigest())  # the build's order
     threads = Settings().embeddings.threads
     embedders = {backend: local_embedder(backend, cache_dir=cache_dir, threads=threads) for backend in LOCAL_MODEL_IDS}
@@ -205,7 +207,7 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if not args.no_speed:
         result["speed"] = {"command": "python -m shelfwise.eval.bench.embed " + " ".join(sys.argv[1:]),
-                           **speed(args.build_dir, cache_dir, args.per_shelf, args.rounds, [x for x in args.shelves.split(',') if x])}
+                           **speed(args.build_dir, args.work, cache_dir, args.per_shelf, args.rounds, [x for x in args.shelves.split(',') if x])}
         print(json.dumps({k: result["speed"][k] for k in ("passages_per_s", "speedup_vs_torch", "query_latency", "agreement_with_torch")}, indent=1), flush=True)
         args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     for backend in [b for b in args.retrieval.split(",") if b]:
