@@ -13,7 +13,7 @@ export NO_MKDOCS_2_WARNING := 1
 DEMO_TOKEN ?= demo-local-token
 export SHELFWISE_DEMO_TOKEN := $(DEMO_TOKEN)
 
-.PHONY: install system-deps demo test fit bench bench-structure bench-pdf bench-tables bench-compile bench-links bench-search bench-site bench-api bench-openai bench-adversarial bench-reliability bench-research bench-scale eval-local-llm clean help
+.PHONY: install system-deps demo test fit bench bench-structure bench-pdf bench-tables bench-compile bench-links bench-search bench-embed bench-site bench-api bench-openai bench-adversarial bench-reliability bench-research bench-scale eval-local-llm clean help
 
 help:
 	@echo "make demo   - set up, compile the demo shelf ($(DEMO_SHELF)), build its site, serve site and endpoint on 127.0.0.1"
@@ -74,6 +74,11 @@ bench-links: install
 
 bench-search: install
 	$(PY) -m shelfwise.eval.bench.search
+
+# Every local embedding backend side by side: passages/s, query latency, retrieval (shelves compiled under BENCH_EMBED_BUILD).
+BENCH_EMBED_BUILD ?= build
+bench-embed: install
+	$(PY) -m shelfwise.eval.bench.embed --build-dir $(BENCH_EMBED_BUILD)
 
 bench-site: install
 	$(PY) -m shelfwise.eval.bench.site

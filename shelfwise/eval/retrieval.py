@@ -176,14 +176,17 @@ def _evaluate_shelf(
     embedder: Embedder,
     progress: Callable[[str], None],
     section_read_chars: int,
+    baseline: bool = True,
 ) -> dict[str, list[dict]]:
     shelf_dir = build_dir / shelf
     store = Store(shelf_dir / "store.sqlite", create=False)
     searcher = ShelfSearcher(store, shelf_dir / "lexical", embedder, depth=DEPTH)
-    progress(f"retrieval: {shelf}: building the chunk baseline")
-    chunks = ChunkIndex(store, embedder, shelf_dir / "eval-chunks", progress)
+    chunks = None
+    if baseline:
+        progress(f"retrieval: {shelf}: building the chunk baseline")
+        chunks = ChunkIndex(store, embedder, shelf_dir / "eval-chunks", progress)
     reader = SectionReader(searcher)
-    per_system: dict[str, list[dict]] = {name: [] for name in [*SYSTEMS, READING_SYSTEM, CHUNK_SYSTEM, *ABLATIONS]}
+    per_system: dict[str, list[dict]] = {name: [] for name in [*SYSTEMS, READING_SYSTEM, *([CHUNK_SYSTEM] if baseline else []), *ABLATIONS]}
     try:
         for gold in golds:
             query = gold.question.question
@@ -194,13 +197,15 @@ def _evaluate_shelf(
             started = time.perf_counter()
             by_budget = {budget: _reading_units(searcher, reader, query, read_limit(budget, section_read_chars)) for budget in BUDGETS}
             per_system[READING_SYSTEM].append(_row(gold, by_budget[BUDGETS[0]], time.perf_counter() - started, by_budget))
-            started = time.perf_counter()
-            found = chunks.search(query, DEPTH)
-            units = [Unit(chars=len(c.text), sections=c.sections) for c in found]
-            per_system[CHUNK_SYSTEM].append(_row(gold, units, time.perf_counter() - started))
+            if chunks is not None:
+                started = time.perf_counter()
+                found = chunks.search(query, DEPTH)
+                units = [Unit(chars=len(c.text), sections=c.sections) for c in found]
+                per_system[CHUNK_SYSTEM].append(_row(gold, units, time.perf_counter() - started))
             progress(f"retrieval: {gold.question.id} done")
     finally:
-        chunks.close()
+        if chunks is not None:
+            chunks.close()
         searcher.close()
         store.close()
     return per_system
@@ -223,12 +228,13 @@ def run_retrieval_eval(
     results_path: Path | None = None,
     progress: Callable[[str], None] | None = None,
     section_read_chars: int | None = None,
+    baseline: bool = True,
 ) -> dict:
     """``shelfwise eval retrieval --questions PATH``: score every system on the questions' compiled shelves.
 
     Each question's shelf must be compiled under ``build_dir/<shelf>/``. Writes the
     result JSON to ``results_path`` (default eval/results/retrieval-<questions file stem>.json)
-    and returns it.
+    and returns it. ``baseline=False`` leaves out the chunk-RAG baseline (it embeds every chunk of the shelves).
     """
     from shelfwise.compiler.index.embedders import default_embedder
     from shelfwise.compiler.settings import AnswerSettings
@@ -255,7 +261,7 @@ def run_retrieval_eval(
             notes.extend(gold.notes)
         scored = [g for g in golds if g.relevant]
         skipped.extend(g.question.id for g in golds if not g.relevant)
-        for name, rows in _evaluate_shelf(shelf, scored, Path(build_dir), embedder, progress, section_read_chars).items():
+        for name, rows in _evaluate_shelf(shelf, scored, Path(build_dir), embedder, progress, section_read_chars, baseline).items():
             per_system.setdefault(name, []).extend(rows)
     result = {
         "kind": "retrieval",

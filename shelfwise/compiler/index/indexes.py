@@ -79,6 +79,9 @@ def index_shelf(
     have = passage_doc_ids(store, embedder.model_id)
     state = _indexed_state(store, documents, set(documents) & in_lexical & have, embedder.model_id)
     stale = {d for d, row in documents.items() if state.get(d) != _key(row)}
+    previous = json.loads(store.get_meta(STATE_KEY) or "{}").get("embedder")
+    if previous and previous != embedder.model_id and progress:
+        progress(f"indexes: the store was embedded with {previous}; re-embedding every passage with {embedder.model_id}")
 
     started = time.perf_counter()
     lexical_todo = sorted(changed | stale | (set(documents) - in_lexical))

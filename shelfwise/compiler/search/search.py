@@ -38,6 +38,7 @@ from shelfwise.compiler.search.document_names import (
     strip_document_names,
     without_identifiers,
 )
+from shelfwise.compiler.index.backends import embedder_for_store
 from shelfwise.compiler.index.embedders import Embedder
 from shelfwise.compiler.digests.identity import document_name
 from shelfwise.compiler.errors import SearchError
@@ -171,7 +172,8 @@ class ShelfSearcher:
     ):
         self.store = store
         self.lexical = LexicalIndex(Path(index_dir))
-        self.embedder = embedder
+        self.embedder = embedder_for_store(store, embedder, name=f"the store {Path(index_dir).parent}")
+        """The configured embedder, or the local backend the store was embedded with (shelfwise.compiler.index.backends)."""
         self.depth = depth
         self.reranker = reranker
         """shelfwise.compiler.search.rerank.Reranker, or None: the fused order stands."""
