@@ -121,12 +121,15 @@ def asked_names(question: str) -> list[str]:
 
 
 def _doc_identity(shelf: OpenShelf, doc_id: str) -> tuple[set[str], set[str]]:
-    """(stems, identifier keys) of what a document says it is: its title, path and first section (its cover)."""
+    """(stems, identifier keys) of what a document says it is: its title, path, identity (name, issuer and the issuer's
+    other names) and first section (its cover)."""
 
     def make():
         row = shelf.documents[doc_id]
         first = next((shelf.sections[s] for s in shelf.doc_sections.get(doc_id, []) if shelf.sections[s].text.strip()), None)
-        text = " ".join([row.get("title", ""), row.get("path", ""), first.text[:3000] if first else ""])
+        identity = shelf.identities.get(doc_id)
+        named = [identity.name, identity.issuer, *identity.aliases] if identity is not None else []
+        text = " ".join([row.get("title", ""), row.get("path", ""), *named, first.text[:3000] if first else ""])
         return set(word_stems(text)), {identifier_key(i) for i in identifiers(text)} | document_keys(doc_id, row.get("title", ""), row.get("path", ""))
 
     return shelf.memo(("identity", doc_id), make)
