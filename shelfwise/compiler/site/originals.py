@@ -17,12 +17,12 @@ escaped form) still finds its bytes.
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
 from shelfwise.compiler.errors import SiteError
+from shelfwise.compiler.store.generations import file_sha256
 
 __all__ = ["ORIGINALS_DIR", "copy_originals", "original_href", "stored_name", "download_name"]
 
@@ -48,14 +48,6 @@ def original_href(path: str, root: str = "../") -> str:
     return root + ORIGINALS_DIR + "/" + quote(stored_name(path))
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def _source_of(row: dict, shelf_dir: Path, kept_dir: Path | None, previous_dir: Path | None) -> Path | None:
     """Where the bytes ``row`` was compiled from are: the kept original, else the shelf's file or the last site's copy
     when they still hash to the document's content hash; None when none does."""
@@ -65,7 +57,7 @@ def _source_of(row: dict, shelf_dir: Path, kept_dir: Path | None, previous_dir: 
     if previous_dir is not None:
         candidates.append(Path(previous_dir) / stored_name(row["path"]))
     for source in candidates:  # a link the shelf allowed (discover.py) is followed, as the compile did
-        if source.is_file() and _sha256(source) == row["content_hash"]:
+        if source.is_file() and file_sha256(source) == row["content_hash"]:
             return source
     return None
 

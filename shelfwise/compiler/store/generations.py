@@ -34,7 +34,7 @@ from shelfwise.compiler.store.store import sqlite3
 
 __all__ = [
     "GENERATIONS", "POINTER", "LINKED", "KEEP", "current_generation", "pointer_target", "begin_generation",
-    "flip_generation", "prune_generations", "ReaderHold", "BuildLock", "UNFINISHED", "KEPT", "keep_original", "prune_kept",
+    "flip_generation", "prune_generations", "ReaderHold", "BuildLock", "UNFINISHED", "KEPT", "keep_original", "prune_kept", "file_sha256",
 ]
 
 GENERATIONS = "generations"
@@ -138,7 +138,7 @@ def keep_original(generation: Path, source: Path, content_hash: str) -> bool:
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{content_hash}.partial")
     shutil.copyfile(source, partial)
-    if _sha256(partial) != content_hash:
+    if file_sha256(partial) != content_hash:
         partial.unlink()
         return False
     partial.replace(target)
@@ -156,7 +156,8 @@ def prune_kept(generation: Path, used: set[str]) -> int:
     return len(gone)
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
+    """A file's sha256 (hex), read a megabyte at a time."""
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
