@@ -148,10 +148,15 @@ def _about_named(units: list[Unit], asks: list[str], shelves: dict[str, OpenShel
         if named_keys:
             allowed[index] = ({d for d in docs}, named_keys)
 
+    # the question's named documents together: "how does PEP 646 extend PEP 484's *args" is served by both, whichever
+    # of its parts the writer filed a unit under
+    docs = {d for named, _ in allowed.values() for d in named}
+    keys = {k for _, named in allowed.values() for k in named}
+
     def serves(unit: Unit) -> bool:
-        if unit.obligation not in allowed or unit.kind in ("heading", "connective") or unit.group in ("verdict", "correction"):
+        if any(o not in allowed for o in [unit.obligation, *unit.also]) or unit.kind in ("heading", "connective") \
+                or unit.group in ("verdict", "correction"):
             return True
-        docs, keys = allowed[unit.obligation]
         sections = shelves[unit.shelf].sections if unit.shelf in shelves else {}
         if any((unit.shelf, sections[c].doc_id) in docs for c in unit.citations if c in sections):
             return True
