@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from shelfwise.compiler.ingest.convert import SUFFIX_FORMATS
 from shelfwise.compiler.errors import SettingsError
 from shelfwise.compiler.settings import ShelfConfig
+from shelfwise.compiler.store.generations import file_sha256
 
 __all__ = ["SourceFile", "Refused", "discover", "doc_id_for", "display_name", "escaped_name"]
 
@@ -69,14 +70,6 @@ def escaped_name(name: str) -> str:
 def doc_id_for(relpath: str) -> str:
     """Document id from a shelf-relative path: lowercase, runs of other characters → '-'."""
     return re.sub(r"[^a-z0-9]+", "-", relpath.lower()).strip("-")
-
-
-def _hash(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _glob_regex(pattern: str) -> re.Pattern[str]:
@@ -193,7 +186,7 @@ def discover(shelf_dir: Path, config: ShelfConfig, refused: list[Refused] | None
                 doc_id=(decl.id if decl and decl.id else doc_id_for(relpath)),
                 title=decl.title if decl else None,
                 size=real.stat().st_size,
-                content_hash=_hash(real),
+                content_hash=file_sha256(real),
                 supported=path.suffix.lower() in SUFFIX_FORMATS,
                 note=note,
             )
