@@ -15,7 +15,7 @@ from answer_shelves import HashEmbedder, compile_shelf
 from shelfwise.api.draft.rank_model import HAND_SET, RankModel, load_rank_model
 from shelfwise.compiler.errors import SettingsError
 from shelfwise.compiler.settings import Settings
-from shelfwise.eval.fit import collect, fit_weights, label_unit
+from shelfwise.eval.fit import STRENGTHS, collect, fit_weights, label_unit
 from shelfwise.eval.questions import Question, load_questions
 from shelfwise.eval.reference import number_keys, reference_facts, reference_table, run_reference_eval
 from shelfwise.eval.run import run_answers
@@ -143,7 +143,7 @@ def test_the_fit_learns_from_labelled_units_of_real_answers(acme):
     synthetic = [{"set": s, "question": f"{s}-{i % 5}", "obligation": 0, "label": int(i % 3 == 0),
                   "features": {"relevance": rng.random() + (1.5 if i % 3 == 0 else 0), "row": float(i % 2)}}
                  for s in ("a", "b") for i in range(120)]
-    weights = fit_weights(synthetic)
+    weights = fit_weights(synthetic, STRENGTHS[1])
     assert weights["relevance"] > 0.5 and abs(weights["row"]) < weights["relevance"]
     assert set(weights) >= set(HAND_SET)
 

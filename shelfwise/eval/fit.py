@@ -10,7 +10,7 @@ every set under ``DIR``:
    in a source document and holds a reference figure. Per obligation all positives are kept, with the best
    ``NEGATIVES`` negatives by the current score and as many drawn at random (seeded).
 2. **Fit.** A pairwise logistic loss (each positive unit should score above each negative of its obligation) over
-   the features' differences, with an L2 pull toward the hand-set weights (``STRENGTH``: with little evidence a
+   the features' differences, with an L2 pull toward the hand-set weights (one of ``STRENGTHS``: with little evidence a
    weight stays where it was); every set weighs the same, every question the same within its set (scipy's
    L-BFGS). The weights are those of the log-linear score ``exp(sum(w * f))``. The pull is chosen among
    ``STRENGTHS`` by a cheap held-out proxy: per held-out set, the mean reciprocal rank of each obligation's best
@@ -42,7 +42,7 @@ from shelfwise.api.draft.write import ExtractiveWriter, section_units
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.eval.questions import Question, load_questions
 
-__all__ = ["SETS", "collect", "fit_weights", "ranking_proxy", "label_unit", "held_out_figure", "sampled", "main", "NEGATIVES", "STRENGTH",
+__all__ = ["SETS", "collect", "fit_weights", "ranking_proxy", "label_unit", "held_out_figure", "sampled", "main", "NEGATIVES",
            "STRENGTHS", "SAMPLE"]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +58,6 @@ NEGATIVES = 100
 """Negatives kept per obligation by the current score, and as many drawn at random."""
 STRENGTHS = (0.001, 0.01, 0.1, 1.0)
 """The pull toward the hand-set weights tried; the one with the best mean held-out ranking proxy over the folds is used."""
-STRENGTH = 0.01
 SEED = 7
 SAMPLE = 30
 """Questions answered per set at most (evenly spaced): the filings set is sampled, the others are smaller."""
@@ -178,7 +177,7 @@ def _pairs(rows: list[dict]):
     return np.vstack(diffs), np.concatenate(weights)
 
 
-def fit_weights(rows: list[dict], strength: float = STRENGTH, prior: dict[str, float] | None = None) -> dict[str, float]:
+def fit_weights(rows: list[dict], strength: float, prior: dict[str, float] | None = None) -> dict[str, float]:
     """Pairwise logistic weights (a positive unit above a negative one of the same obligation) with an L2 pull of
     ``strength`` toward ``prior`` (the hand-set weights): with little evidence a weight stays where it was."""
     import numpy as np

@@ -144,10 +144,13 @@ class Candidate:
     """A table row's or header's cells (``SectionUnit.cells``); else empty."""
     words: set[str] = field(init=False)
     length: int = field(init=False)
+    numeric: float = field(init=False)
+    """Share of its tokens that are bare numbers (``numeric_share``), worked out once per ask, not per obligation."""
 
     def __post_init__(self) -> None:
         self.words = set(self.tf)
         self.length = max(sum(self.tf.values()), 1)
+        self.numeric = numeric_share(self.text)
 
 
 @dataclass
@@ -500,7 +503,7 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
             "shape": math.log(shape_factor(unit)),
             "prior": math.log(prior(rank)),
             "figures_only": float(unit.kind in ("sentence", "list_item") and "@number" not in query
-                                  and numeric_share(unit.text) >= NUMERIC_RUN),
+                                  and unit.numeric >= NUMERIC_RUN),
             "value_match": float(obligation.kind in ("list", "lookup", "judge") and value_match(obligation.ask, unit)),
             "defines": float(defines(term, unit, entry)),
             "elsewhere_named": float(outside and bool(docs)),
@@ -511,7 +514,7 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
             "own": own, "held": shown, "named": float(named_here), "row": float(unit.kind == "table_row"),
             "item": float(unit.kind in ("list_item", "step")), "chars": math.log1p(len(unit.text)) / 6,
             "position": min(unit.doc_position, 20) / 20, "recalled": float(rank is not None and rank <= PRIOR_DEPTH),
-            "numeric": numeric_share(unit.text),
+            "numeric": unit.numeric,
             "facets": (sum(1 for f in facets if f in unit.tf) / len(facets)) if facets else 0.0,
         }
         score = model.score(features)
