@@ -27,6 +27,7 @@ from functools import lru_cache
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from shelfwise.api.draft.feedback import expansion_terms
 from shelfwise.api.draft.rank_model import RankModel, load_rank_model
 from shelfwise.api.draft.definitions import asked_entry, asked_term, defines, entry_keys, opens_entry
 from shelfwise.api.draft.unit_shape import NUMERIC_RUN, numeric_share, shape_factor, value_match
@@ -101,12 +102,6 @@ HEADER_SHARE = 0.8
 """A table row of a document the question names that holds no word of the obligation takes this share of its header's
 score when the header matches ("Revision | Effective date | Summary of change" for "which revision of SOP-014 is
 current, and what changed from the revision before it")."""
-FEEDBACK_UNITS = 7
-"""Best units of an obligation whose shared words expand its query (``expansion_terms``)."""
-FEEDBACK_TERMS = 10
-"""Words the feedback adds."""
-FEEDBACK_WEIGHT = 0.3
-"""The feedback words together weigh this share of the query's own words."""
 LEAD_SECTIONS = 6
 """An obligation that names a document and asks little else is answered by the document's opening sections."""
 
@@ -372,34 +367,6 @@ def changed_rules(pool: Pool, picked: list[tuple[float, int]]) -> list[tuple[flo
                 extra.append((round(score * 0.5, 4), o_index))
                 have.add(o_index)
     return extra
-
-
-def expansion_terms(query: dict[str, float], pool: Pool, scored: list[tuple[float, float, bool, int]]) -> dict[str, float]:
-    """Pseudo-relevance feedback (RM3-style): the words the obligation's best units share, beyond the query's own,
-    weighted by how much of those units they make up and how rare they are, scaled to ``FEEDBACK_WEIGHT`` of the
-    query's weight. A document says what the question asks in its own words ("installed verbatim", "expanded whenever
-    this variable is substituted" for "=" in a question about make's assignment operators): its best sentences lend
-    those words to the rest."""
-    top = [entry for entry in scored[:FEEDBACK_UNITS] if entry[0] > 0]
-    if len(top) < 2:
-        return {}
-    best = top[0][0]
-    mass: Counter = Counter()
-    held: Counter = Counter()  # how many of the best units hold the word: a word of one unit is not shared
-    for score, _, _, index in top:
-        unit = pool.units[index]
-        for term, count in unit.tf.items():
-            if term.startswith("@") or term in query or len(term) < 3:
-                continue
-            mass[term] += (score / best) * count / unit.length
-            held[term] += 1
-    chosen = [(t, m) for t, m in mass.most_common() if held[t] >= 2][:FEEDBACK_TERMS]
-    if not chosen:
-        return {}
-    total = sum(w for t, w in query.items() if not t.startswith("@")) or 1.0
-    weights = {t: m * pool.idf.get(t, pool.unseen) for t, m in chosen}
-    scale = FEEDBACK_WEIGHT * total / (sum(weights.values()) or 1.0)
-    return {t: w * scale for t, w in weights.items()}
 
 
 def score_units(plan: Plan, pool: Pool, model: RankModel | None = None, explain: list | None = None
