@@ -108,7 +108,7 @@ def asked_names(question: str) -> list[str]:
     """The names a question gives its subject by: identifiers ("NW-500", "RFC 6749") and capitalised words past its
     first word ("Orion", "Dense X Retrieval"); a period ("Q3", "FY2023", "July") scopes, it names no subject."""
     text = " ".join(question.split())
-    names = [i for i in identifiers(text)]
+    names = list(identifiers(text))
     first = re.match(r"\W*\w+", text)
     for match in _NAME.finditer(text):
         words = match.group(0).split()
@@ -137,17 +137,18 @@ def _doc_identity(shelf: OpenShelf, doc_id: str) -> tuple[set[str], set[str]]:
 
 def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, list[str]]:
     """Obligation index -> the names its ask gives its subject when no unit that would be shown for it holds any of them
-    (in its text, headings, or its document's title and cover). A question about a system the shelf does not hold
+    (in its text, headings, or its document's title, identity and cover). A question about a system the shelf does not hold
     ("the Orion CRM"), named only in a catalogue or a reference list, gets units about other systems: none of them
     is about Orion, so the obligation is not in the documents. A catalogue's units hold nothing here."""
     asked = f"{plan.question} {plan.resolved_question}"
+    asked_stems = set(word_stems(asked))
     by_obligation: dict[int, list] = {}
     for unit in units:
-        for index in [unit.obligation, *getattr(unit, "also", [])]:
+        for index in [unit.obligation, *unit.also]:
             by_obligation.setdefault(index, []).append(unit)
     out: dict[int, list[str]] = {}
     for index, obligation in enumerate(plan.obligations):
-        names = [n for n in asked_names(obligation.ask) if n in asked or set(word_stems(n)) <= set(word_stems(asked))]
+        names = [n for n in asked_names(obligation.ask) if n in asked or set(word_stems(n)) <= asked_stems]
         shown = [u for u in by_obligation.get(index, []) if u.kind != "heading"]
         if not names or not shown:
             continue
@@ -165,11 +166,13 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
                 text = " ".join([unit.text, *section.heading_path])
                 held_stems |= stems | set(word_stems(text))
                 held_keys |= keys | {identifier_key(i) for i in identifiers(text)}
-        def held(name: str) -> bool:
-            keys = {identifier_key(i) for i in identifiers(name)}
-            if keys:
-                return bool(keys & held_keys)
-            return set(word_stems(name)) <= held_stems
-        if not any(held(n) for n in names):
+        if not any(_holds(n, held_stems, held_keys) for n in names):
             out[index] = names
     return out
+
+
+def _holds(name: str, stems: set[str], keys: set[str]) -> bool:
+    """Whether units holding ``stems`` and identifier ``keys`` name ``name``: an identifier by its key ("NW-500" is not
+    "NW-300"), a name by all its words."""
+    own = {identifier_key(i) for i in identifiers(name)}
+    return bool(own & keys) if own else set(word_stems(name)) <= stems
