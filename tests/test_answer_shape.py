@@ -4,6 +4,7 @@ decided from what was read, false premises named, gap lines that read as English
 from __future__ import annotations
 
 import pytest
+from pathlib import Path
 
 from test_answer import _memory_shelf, _p, _write
 
@@ -14,6 +15,7 @@ from shelfwise.api.draft.premise import correction_unit, find_false_premise, pre
 from shelfwise.api.reading.read import Reading, ReadSection
 from shelfwise.api.present.shape import shape_answer
 from shelfwise.api.draft.write import Unit
+from shelfwise.compiler.links.ledger import sentences
 
 REVISIONS = {
     "qm-rev-c": ("QM-001 Quality Manual, Rev C (superseded)", "quality-manual-rev-c.docx",
@@ -148,6 +150,28 @@ def test_premises_figures_and_frequencies():
     assert found is not None
     assert find_false_premise("Why is the test equipment calibrated twice a year?",
                               [("mem", "s1", "Test equipment shall be calibrated every 6 months.")]) is None
+
+
+LICENSES = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "licenses"
+
+
+def _licence_sentences(name: str) -> list[tuple[str, str, str]]:
+    text = " ".join((LICENSES / name).read_text(encoding="utf-8").split())
+    return [("licenses", name, sentence) for sentence in sentences(text)]
+
+
+def test_a_premise_about_what_a_licence_requires_or_permits_is_corrected_from_its_text():
+    """Polarity: the question takes for granted that something is (not) required or permitted, a sentence of the
+    licence about the same thing says the reverse; a question whose premise the licence states is left alone."""
+    mit, apache = _licence_sentences("mit.txt"), _licence_sentences("apache-2.0.txt")
+    found = find_false_premise("Since the MIT License does not require the copyright notice to be included in copies of "
+                               "the Software, can I leave it out?", mit)
+    assert found is not None and ("shall be included in all copies" in found.sentence or "requiring preservation of copyright" in found.sentence)
+    assert found.why == "the documents say it is required"
+    found = find_false_premise("Why does the Apache License grant permission to use the trade names and trademarks of the Licensor?", apache)
+    assert found is not None and "does not grant permission to use the trade names" in found.sentence
+    assert find_false_premise("Why must the copyright notice be included in all copies of the Software?", mit) is None
+    assert find_false_premise("Why does the Apache License not grant permission to use the trademarks of the Licensor?", apache) is None
 
 
 def test_gap_lines_read_as_english_for_every_kind():

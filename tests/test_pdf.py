@@ -438,3 +438,24 @@ def test_borderless_table_from_aligned_columns_reaches_the_section_grid(tmp_path
     assert table.rows == rows and table.header_rows == 1
     assert table.name == "Table 3: Calibration intervals of the test bench instruments"
     assert next(s for s in sections if s.heading_path == ["4 Calibration intervals"]).blocks[0] is table
+
+
+def test_a_page_numbered_line_set_in_the_flow_is_furniture_wherever_it_stands(tmp_path) -> None:
+    """A PDF printed from HTML sets its running line under each page's last paragraph, at a different height on
+    each page: the line is dropped because its number follows the page's, and a repeated line without that is kept."""
+    path = tmp_path / "flow.pdf"
+    page = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))
+    for number in range(1, 5):
+        page.setFont("Helvetica", 10)
+        y = HEIGHT - 90
+        for line in range(3 + 2 * number):  # pages of different lengths: the footer moves up and down
+            page.drawString(72, y, f"Page {number} paragraph line {line} says something about quarterly net sales.")
+            y -= 14
+        page.drawString(72, y - 10, "Totals are shown in millions of dollars.")  # repeated, not numbered: content
+        page.setFont("Helvetica", 7)
+        page.drawString(72, y - 40, f"Acme Corp. | Q3 2023 Form 10-Q | {number + 2}")
+        page.showPage()
+    page.save()
+    texts = " ".join(e.text for e in read_text_layer(path, ReadOptions()).elements)
+    assert "Form 10-Q" not in texts, "a page-numbered running line was kept"
+    assert texts.count("Totals are shown in millions of dollars.") == 4

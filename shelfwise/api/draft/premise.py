@@ -143,7 +143,42 @@ def _contradiction(premise: str, sentence: str) -> str:
             return f"the documents give another figure ({', '.join(sorted(stated[unit]))} {unit}s)"
     if _ALWAYS.search(premise) and _QUALIFIED.search(sentence):
         return "the documents state a condition or an exception"
+    for family, (asserted, stated) in _modalities(premise, sentence).items():
+        if asserted != stated:
+            return f"the documents say it is {'' if stated > 0 else 'not '}{family}"
     return ""
+
+
+_MODALS = {
+    "required": re.compile(r"\b(requir\w*|must|shall|mandatory|obliged|obligat\w*|need(?:s|ed)? to|ha(?:s|ve) to)\b", re.I),
+    "permitted": re.compile(r"\b(permit\w*|allow\w*|grant\w*|entitle\w*)\b", re.I),  # not "may", "can": they also say what is possible
+}
+_NEGATION = re.compile(r"\b(not|no|never|neither|nor|without|cannot)\b|n't\b", re.I)
+_FORBIDS = re.compile(r"\b(prohibit\w*|forbid\w*)\b", re.I)
+
+
+def _modality(text: str, family: str) -> int:
+    """+1 when ``text`` says something is required (or permitted), -1 when it says it is not ("does not require",
+    "is not permitted", "prohibits"), 0 when it says neither or both."""
+    signs = set()
+    for match in _MODALS[family].finditer(text):
+        before = " ".join(text[:match.start()].split()[-3:])
+        after = " ".join(text[match.end():].split()[:1])
+        negated = bool(_NEGATION.search(before) or re.match(r"(not|n't)\b", after, re.I))
+        signs.add(-1 if negated else 1)
+    if family == "permitted" and _FORBIDS.search(text):
+        signs.add(-1)
+    return signs.pop() if len(signs) == 1 else 0
+
+
+def _modalities(premise: str, sentence: str) -> dict[str, tuple[int, int]]:
+    """Per modal family both state (required, permitted): (the premise's polarity, the sentence's)."""
+    out = {}
+    for family in _MODALS:
+        asserted, stated = _modality(premise, family), _modality(sentence, family)
+        if asserted and stated:
+            out[family] = (asserted, stated)
+    return out
 
 
 def _numbers(text: str) -> dict[str, float]:

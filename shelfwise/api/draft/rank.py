@@ -471,7 +471,7 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
             "prior": math.log(prior(rank)),
             "figures_only": float(unit.kind in ("sentence", "list_item") and "@number" not in query
                                   and unit.numeric >= NUMERIC_RUN),
-            "value_match": float(obligation.kind in ("list", "lookup", "judge") and value_match(obligation.ask, unit)),
+            "value_match": float(value_match(obligation.ask, unit)),
             "defines": float(defines(term, unit, entry)),
             "elsewhere_named": float(outside and bool(docs)),
             "elsewhere_question": float(outside and not docs),

@@ -68,6 +68,30 @@ def _running_lines(pages: list[PageData]) -> set[int]:
             drop.add(id(item))
         elif _PAGE_NUMBER.match(item.text) and len(item.text) < 12:
             drop.add(id(item))
+    return drop | _page_numbered_lines(pages)
+
+
+_EDGE_NUMBER = re.compile(r"(?:^(\d{1,4})\s*[|·•–—-]?\s+\S)|(?:\S\s*[|·•–—-]?\s+(\d{1,4})$)")
+
+
+def _page_numbered_lines(pages: list[PageData]) -> set[int]:
+    """ids of running lines wherever they stand on the page: one text (its digits aside) on three pages or more, its
+    leading or trailing number the page's number plus one offset on each ("Apple Inc. | Q3 2022 Form 10-Q | 7" set
+    right under a page's last paragraph in a PDF printed from HTML, where no margin band holds it)."""
+    seen: dict[str, list[tuple[int, int, PageItem]]] = defaultdict(list)
+    for page in pages:
+        for item in page.items:
+            text = item.text.strip()
+            match = _EDGE_NUMBER.search(text) if item.kind == "line" and len(text) <= 120 else None
+            if match:
+                number = int(match.group(1) or match.group(2))
+                seen[re.sub(r"\d+", "#", normalise(text.lower()))].append((page.page, number, item))
+    drop = set()
+    for occurrences in seen.values():
+        pages_of = {page for page, _, _ in occurrences}
+        offsets = {number - page for page, number, _ in occurrences}
+        if len(pages_of) >= 3 and len(pages_of) == len(occurrences) and len(offsets) == 1:
+            drop.update(id(item) for _, _, item in occurrences)
     return drop
 
 
