@@ -471,7 +471,9 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
             "prior": math.log(prior(rank)),
             "figures_only": float(unit.kind in ("sentence", "list_item") and "@number" not in query
                                   and unit.numeric >= NUMERIC_RUN),
-            "value_match": float(value_match(obligation.ask, unit)),
+            # a list/lookup ask names values in any cell; any other ask names the row by its label, in a document it asks about
+            "value_match": float(value_match(obligation.ask, unit) if obligation.kind in ("list", "lookup", "judge")
+                                 else not outside and value_match(obligation.ask, unit, label_only=True)),
             "defines": float(defines(term, unit, entry)),
             "elsewhere_named": float(outside and bool(docs)),
             "elsewhere_question": float(outside and not docs),

@@ -32,7 +32,7 @@ FEATURES: dict[str, str] = {
     "shape": "log of the shape factor: 1 for sentence-length units, rows and steps; less for long paragraphs and fragments",
     "prior": "log of the lift from the section's rank in recall for the obligation (search over whole sections)",
     "figures_only": "1 for a sentence that is a run of bare figures when the obligation asks for no number",
-    "value_match": "1 for a table row one of whose cells is a phrase of the ask (the row the question names: \"total net sales\")",
+    "value_match": "1 for a table row one of whose cells is a phrase of a list/lookup ask, or whose label is a phrase of any other ask (\"total net sales\") in a document it asks about",
     "defines": "1 for a unit that defines the asked term (a glossary entry headed by it, a defining sentence)",
     "elsewhere_named": "1 for a unit outside the documents the obligation names",
     "elsewhere_question": "1 for a unit outside the documents the question names (the obligation names none)",

@@ -12,13 +12,15 @@ __all__ = ["NUMERIC_RUN", "value_match", "numeric_share", "shape_factor"]
 _CELL_WORDS = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
 
 
-def value_match(ask: str, unit) -> bool:
+def value_match(ask: str, unit, label_only: bool = False) -> bool:
     """Whether a cell of the table row ``unit`` reads, as whole words, as a phrase of ``ask`` (a cell of letters of 4+
-    characters, not a number or code)."""
+    characters, not a number or code). ``label_only``: only the row's label (its first non-empty cell) counts — the
+    row a question names ("total net sales"), where any cell would also match a value a list ask only mentions."""
     if unit.kind != "table_row":
         return False
     asked = " " + " ".join(_CELL_WORDS.findall(ask.lower())) + " "
-    for cell in unit_cells(unit):
+    cells = [c for c in unit_cells(unit) if c.strip()]
+    for cell in cells[:1] if label_only else cells:
         words = _CELL_WORDS.findall(cell.lower())
         phrase = " ".join(words)
         if len(phrase) >= 4 and phrase == " ".join(cell.lower().split()).strip(" .") and f" {phrase} " in asked:
