@@ -244,7 +244,7 @@ def test_the_site_names_the_document_by_its_identity(tmp_path):
 def _identify(title: str, path: str, lines: list[tuple[str, str]]) -> DocumentIdentity:
     from shelfwise.compiler.digests.identity import identify
     from shelfwise.compiler.ingest.sections import build_sections
-    from shelfwise.compiler.records import Converted, Element
+    from shelfwise.compiler.store.records import Converted, Element
 
     elements = [Element(kind="heading" if kind == "h" else "paragraph", text=text, level=1 if kind == "h" else None, page=1)
                 for kind, text in lines]

@@ -8,7 +8,7 @@ import pytest
 
 from shelfwise.compiler.links.aliases import initials_match
 from shelfwise.compiler.links.linking import link_rows, link_shelf
-from shelfwise.compiler.records import Element
+from shelfwise.compiler.store.records import Element
 from shelfwise.compiler.store.store import Store
 from tests.test_ledger import H, P, _put
 

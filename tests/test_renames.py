@@ -13,7 +13,7 @@ from shelfwise.compiler.build import build_shelf
 from shelfwise.compiler.cli.main import main
 from shelfwise.compiler.index.indexes import index_stage
 from shelfwise.compiler.links.linking import links_stage
-from shelfwise.compiler.records import Section
+from shelfwise.compiler.store.records import Section
 from shelfwise.compiler.ingest.renames import SectionAlias, carry_aliases
 from shelfwise.compiler.settings import Settings
 from shelfwise.compiler.site.site import site_stage

@@ -22,7 +22,7 @@ from shelfwise.compiler.index.embedders import Embedder
 from shelfwise.compiler.digests.identity import DocumentIdentity, document_name
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.store.generations import ReaderHold, current_generation, pointer_target
-from shelfwise.compiler.records import Section
+from shelfwise.compiler.store.records import Section
 from shelfwise.compiler.ingest.renames import SectionAlias
 from shelfwise.compiler.links.links import Link, link_id
 from shelfwise.compiler.search.search import ShelfSearcher

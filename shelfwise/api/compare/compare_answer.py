@@ -35,7 +35,7 @@ from shelfwise.compiler.compare import Change, ChangeSet, DocView, compare_docum
 from shelfwise.compiler.compare.render import change_cells, render_pair
 from shelfwise.compiler.links.ledger import sentences
 from shelfwise.compiler.models import ChatModel
-from shelfwise.compiler.records import row_text
+from shelfwise.compiler.store.records import row_text
 
 __all__ = ["Comparisons", "within", "answer_comparisons", "comparison_response", "merge_comparisons", "COMPUTED_LINE", "MODE_LINES",
            "focus_stems", "about_focus"]

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from shelfwise.compiler.links.ledger import Assertion, normalise
 from shelfwise.compiler.prompts import ALIAS_PAIR, ALIAS_PROMPT_VERSION, ALIAS_SYSTEM
-from shelfwise.compiler.records import Section
+from shelfwise.compiler.store.records import Section
 
 __all__ = ["Alias", "initials_match", "find_aliases", "judge_aliases"]
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from shelfwise.compiler.document_ids import SERIES_WORDS, find_ids, series_ids, whole
 from shelfwise.compiler.links.ledger import normalise, sentences
-from shelfwise.compiler.records import Section
+from shelfwise.compiler.store.records import Section
 
 __all__ = ["Hook", "HOOKS_VERSION", "canonical_identifiers", "reference_tags", "relation_in", "find_hooks"]
 

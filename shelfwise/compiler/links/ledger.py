@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from shelfwise.compiler.prose import normalise, sentences
-from shelfwise.compiler.records import Section
+from shelfwise.compiler.store.records import Section
 
 __all__ = [
     "RULES_VERSION",

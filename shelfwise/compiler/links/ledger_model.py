@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from shelfwise.compiler.links.ledger import Assertion, Extraction, verify
 from shelfwise.compiler.prompts import EXTRACT_PROMPT_VERSION, EXTRACT_SECTION, EXTRACT_SYSTEM
-from shelfwise.compiler.records import Section
+from shelfwise.compiler.store.records import Section
 
 __all__ = ["BATCH_CHARS", "ModelReply", "extractor_key", "extract_with_model", "ModelSection"]
 

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 from shelfwise.compiler.document_ids import find_ids, label, series_ids, whole
 from shelfwise.compiler.links.hooks import Hook, relation_in
 from shelfwise.compiler.links.ledger import normalise, sentences
-from shelfwise.compiler.records import Section
+from shelfwise.compiler.store.records import Section
 
 __all__ = ["Link", "DocInfo", "ShelfIndex", "document_identifiers", "resolve_hooks", "title_citations", "code_citations",
            "link_id", "content_words", "heading_number", "path_identifiers"]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from shelfwise.compiler.errors import StoreError
 from shelfwise.compiler.digests.identity import DocumentIdentity
-from shelfwise.compiler.records import Block, Figure, Section
+from shelfwise.compiler.store.records import Block, Figure, Section
 from shelfwise.compiler.ingest.renames import SectionAlias
 from shelfwise.compiler.store.vector_store import EMBEDDING_CACHE, VectorStore
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from shelfwise.compiler.ingest.convert import ReadOptions
 from shelfwise.compiler.ingest.convert.textio import read_text
-from shelfwise.compiler.records import Converted, Element, definition_text, table_text
+from shelfwise.compiler.store.records import Converted, Element, definition_text, table_text
 
 __all__ = ["read", "parse_markdown"]
 

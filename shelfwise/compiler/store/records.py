@@ -1,4 +1,4 @@
-"""Typed records passed between compile stages.
+"""Typed records passed between compile stages and kept in the store (the store's bottom module: it imports no stage).
 
 A reader turns a file into a flat stream of :class:`Element` (headings with
 levels, paragraphs, list items, tables, figures, code) in reading order, each
