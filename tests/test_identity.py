@@ -14,7 +14,8 @@ from litestar.testing import TestClient
 from shelfwise.api.reading.plan import plan_by_rules
 from shelfwise.api.server.app import create_app
 from shelfwise.compiler.build import build_shelf
-from shelfwise.compiler.digests.identity import RULES, DocumentIdentity, bad_title
+from shelfwise.compiler.store.records import IDENTITY_RULES, DocumentIdentity
+from shelfwise.compiler.digests.identity import bad_title
 from shelfwise.compiler.digests.identity_match import IdentityMatch
 from shelfwise.compiler.index.indexes import index_stage
 from shelfwise.compiler.settings import Settings
@@ -70,7 +71,7 @@ def built(tmp_path_factory) -> Path:
     settings = Settings(build_dir=root / "build")
     report = build_shelf(shelf, settings, progress=lambda line: None, stages=[index_stage(HashEmbedder())])
     assert not report.failed, report.render()
-    assert report.stages["identity"] == {"documents": 4, "named_by_issuer": 2, "rules": RULES}
+    assert report.stages["identity"] == {"documents": 4, "named_by_issuer": 2, "rules": IDENTITY_RULES}
     return root / "build" / report.shelf
 
 

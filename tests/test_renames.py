@@ -13,8 +13,8 @@ from shelfwise.compiler.build import build_shelf
 from shelfwise.compiler.cli.main import main
 from shelfwise.compiler.index.indexes import index_stage
 from shelfwise.compiler.links.linking import links_stage
-from shelfwise.compiler.store.records import Section
-from shelfwise.compiler.ingest.renames import SectionAlias, carry_aliases
+from shelfwise.compiler.store.records import Section, SectionAlias
+from shelfwise.compiler.ingest.renames import carry_aliases
 from shelfwise.compiler.settings import Settings
 from shelfwise.compiler.site.site import site_stage
 from shelfwise.compiler.store.store import Store

@@ -15,16 +15,16 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
-from shelfwise.compiler.links.aliases import Alias, find_aliases, judge_aliases
+from shelfwise.compiler.store.records import Alias, Hook, Assertion, Extraction, Link
+from shelfwise.compiler.links.aliases import find_aliases, judge_aliases
 from shelfwise.compiler.digests.briefs import build_briefs
 from shelfwise.compiler.digests.dossiers import build_dossiers
-from shelfwise.compiler.links.hooks import HOOKS_VERSION, Hook, find_hooks, reference_tags
-from shelfwise.compiler.links.ledger import RULES_VERSION, Assertion, Extraction, extract_rules
+from shelfwise.compiler.links.hooks import HOOKS_VERSION, find_hooks, reference_tags
+from shelfwise.compiler.links.ledger import RULES_VERSION, extract_rules
 from shelfwise.compiler.links.ledger_model import extract_with_model, extractor_key
 from shelfwise.compiler.store.ledger_store import StoredAssertion
 from shelfwise.compiler.links.links import (
     DocInfo,
-    Link,
     ShelfIndex,
     code_citations,
     document_identifiers,

@@ -17,8 +17,8 @@ import re
 from collections import defaultdict
 from itertools import combinations
 
-from shelfwise.compiler.links.ledger import Assertion
-from shelfwise.compiler.links.links import Link, ShelfIndex, content_words, link_id
+from shelfwise.compiler.store.records import Assertion, Link
+from shelfwise.compiler.links.links import ShelfIndex, content_words, link_id
 
 __all__ = ["ALPHA", "PAIR_HOLDERS", "SUBJECT_PAIRS", "series_links", "document_names", "name_links", "contradiction_links"]
 

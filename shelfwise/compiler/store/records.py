@@ -10,6 +10,7 @@ concatenated, then walked once.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -110,3 +111,124 @@ class Figure(BaseModel):
     image_hash: str | None = None
     description: str | None = None
     described_by: str | None = Field(default=None, description="Vision model id, or None when undescribed.")
+
+
+@dataclass(frozen=True)
+class SectionAlias:
+    """An old section id of a document and the section id it now answers at."""
+
+    old_id: str
+    doc_id: str
+    new_id: str
+    old_heading: str  # the old heading path, joined by ' › '
+    score: float  # how well the old section matched the new one (1.0: the same text under a new heading)
+
+
+IDENTITY_RULES = 1
+"""Bump when the rules change: a build recomputes every stored identity made by other rules."""
+
+
+class DocumentIdentity(BaseModel):
+    """Who and when one document is, with where each part was read (``sources``: part -> "cover page", "file name",
+    "title")."""
+
+    doc_id: str = Field(description="The document's id.")
+    name: str = Field(description="The one name the site, answers, search and the planner call the document by.")
+    label: str = Field(default="", description="Its short label where space is short (answers' labels, the site's link map and "
+                                                "widget): its name when named by issuer, form and period, else ``names.short_name``.")
+    title: str = Field(description="Its title: the reader's, or from the cover when that is an identifier or an artefact.")
+    issuer: str = Field(default="", description="Company or organization that issued it ('Apple Inc.').")
+    form: str = Field(default="", description="Form it is filed on ('10-Q'), as the cover names it.")
+    period: str = Field(default="", description="The period or date it covers, in words ('quarter ended July 1, 2023').")
+    period_kind: str = Field(default="", description="'quarter', 'fiscal year', 'six months', 'effective', 'as of', 'period'.")
+    period_end: str = Field(default="", description="That period's last day or that date, ISO ('2023-07-01').")
+    fiscal_quarter: str = Field(default="", description="Fiscal quarter the file name or title gives ('Q3 2023').")
+    revision: str = Field(default="", description="Revision or version a short cover line gives ('Rev D').")
+    aliases: list[str] = Field(default_factory=list, description="Other names a question may call the issuer by ('Apple', 'AAPL').")
+    sources: dict[str, str] = Field(default_factory=dict, description="Part -> where it was read: 'cover page', 'file name', 'title'.")
+    rules: int = Field(default=IDENTITY_RULES, description="Version of the rules that made it (IDENTITY_RULES).")
+
+
+AssertionKind = Literal["definition", "rule", "finding", "step", "dependency", "supersession"]
+
+
+class Threshold(BaseModel):
+    """A number with its unit, as a rule states it."""
+
+    value: str = Field(description="The number as written, e.g. '8' or 'ten'.")
+    unit: str = Field(description="The unit as written, e.g. 'characters'.")
+    comparator: str = Field(default="", description="'at least', 'no more than', 'never less than', ... as written (a negation "
+                                                  "included), or '' when none is stated.")
+    bound: str = Field(default="", description="'minimum' or 'maximum': what the comparator makes of the figure, its "
+                                               "negation counted ('never less than' is a minimum); '' when none is stated.")
+    text: str = Field(default="", description="The words of the threshold as they stand in the sentence.")
+
+
+class Assertion(BaseModel):
+    """One ledger entry, with the sentence it came from."""
+
+    kind: AssertionKind = Field(description="What the assertion is.")
+    subject: str = Field(description="What it is about: the defined term, the actor of a rule, the procedure's name.")
+    statement: str = Field(description="What it says, as short as the sentence allows.")
+    quote: str = Field(description="The verbatim sentence of the section it came from (whitespace-normalised).")
+    conditions: list[str] = Field(default_factory=list, description="if / when clauses a rule holds under.")
+    exceptions: list[str] = Field(default_factory=list, description="unless / except clauses.")
+    thresholds: list[Threshold] = Field(default_factory=list, description="Numbers with units the assertion states.")
+    modality: str = Field(default="", description="The modal word of a rule (MUST, SHALL NOT, may, ...).")
+    step: int | None = Field(default=None, description="Position of a procedure step (1-based).")
+    target: str = Field(default="", description="What a dependency or supersession points at, as written.")
+
+
+class Extraction(BaseModel):
+    """What one extractor produced for one section: kept assertions and the count it rejected."""
+
+    assertions: list[Assertion] = Field(default_factory=list)
+    rejected: int = Field(default=0, description="Assertions dropped because their quote is not in the section.")
+    rejected_quotes: list[str] = Field(default_factory=list, description="The rejected quotes, for the record.")
+
+
+class Hook(BaseModel):
+    """One open reference of a section."""
+
+    id: str = Field(description="Hash of (section id, kind, text, ordinal).")
+    doc_id: str
+    section_id: str
+    seq: int = Field(description="Order of the hook in its document.")
+    kind: str = Field(description="'section' (number/label), 'document' (identifier) or 'named' (a name or title).")
+    relation: str = Field(description="What resolving it means: resolves, cites, depends_on, updates, supersedes.")
+    text: str = Field(description="The reference as written.")
+    target: dict = Field(description="Parsed target: doc (identifier), section (number), label, name.")
+    quote: str = Field(description="The verbatim sentence holding the reference.")
+    status: str = Field(default="open", description="'open' or 'resolved'.")
+    reason: str = Field(default="", description="Why it is still open, or how it resolved.")
+
+
+LINK_KINDS = ("resolves", "cites", "updates", "supersedes", "depends_on", "same_series", "shares_names",
+              "contradicts_candidate")
+
+
+class Link(BaseModel):
+    """A typed link between two documents (and sections), with the text that shows it."""
+
+    id: str = Field(description="Hash of (kind, source, destination, hook).")
+    kind: str = Field(description="One of " + ", ".join(LINK_KINDS) + ".")
+    src_doc: str
+    src_section: str | None = None
+    dst_doc: str
+    dst_section: str | None = None
+    evidence: str = Field(description="Verbatim text that shows the link (a sentence, a header field, a shared name).")
+    reason: str = Field(description="Which rule made it, in words.")
+    hook_id: str | None = Field(default=None, description="The hook it resolves, when it came from one.")
+
+
+class Alias(BaseModel):
+    """A decision on two names: aligned or rejected, with the reason and where they were found together."""
+
+    short: str
+    long: str
+    decision: str = Field(description="'aligned' or 'rejected'.")
+    reason: str
+    doc_id: str
+    section_id: str
+    decided_by: str = Field(description="'code' or the model id that judged it.")
+    quote: str = Field(default="", description="The sentence where the two names stand together.")

@@ -16,9 +16,7 @@ from typing import NamedTuple
 from pathlib import Path
 
 from shelfwise.compiler.errors import StoreError
-from shelfwise.compiler.digests.identity import DocumentIdentity
-from shelfwise.compiler.store.records import Block, Figure, Section
-from shelfwise.compiler.ingest.renames import SectionAlias
+from shelfwise.compiler.store.records import DocumentIdentity, Block, Figure, Section, SectionAlias
 from shelfwise.compiler.store.vector_store import EMBEDDING_CACHE, VectorStore
 
 try:  # pragma: no cover - which one is installed depends on the platform
