@@ -7,7 +7,7 @@ import json
 import httpx
 
 from shelfwise.compiler.store.records import Assertion, Extraction, Converted, Element
-from shelfwise.compiler.links.ledger import extract_rules, find_thresholds, sentences, verify
+from shelfwise.compiler.ledger.rules import extract_rules, find_thresholds, sentences, verify
 from shelfwise.compiler.links.linking import ledger_rows, link_shelf
 from shelfwise.compiler.models import ChatModel, make_client
 from shelfwise.compiler.ingest.sections import build_sections

@@ -17,7 +17,7 @@ import re
 from shelfwise.api.present.complete import NOT_IN_DOCUMENTS
 from shelfwise.api.draft.gate import CHECKED
 from shelfwise.api.present.render import NO_REFERENCES
-from shelfwise.compiler.links.ledger import sentences
+from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.eval.judge import _plain, blind_text
 
 __all__ = ["displayed_statements", "verified_share", "label_agrees", "CLAIMS_COMPLETE"]

@@ -27,7 +27,7 @@ from shelfwise.api.draft.guards import fold, numbers
 from shelfwise.api.compare.compare_answer import COMPUTED_LINE, MODE_LINES as COMPARE_MODE_LINES
 from shelfwise.api.present.render import MODE_LINES
 from shelfwise.api.terms import identifiers, normalise, stems
-from shelfwise.compiler.links.ledger import sentences
+from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.compiler.models import ChatModel, ModelError
 from shelfwise.compiler.refs import SECTION_ID
 from shelfwise.eval.questions import MustItem, Question

@@ -33,7 +33,7 @@ from shelfwise.api.terms import stems
 from shelfwise.api.draft.write import Unit
 from shelfwise.compiler.compare import Change, ChangeSet, DocView, compare_documents
 from shelfwise.compiler.compare.render import change_cells, render_pair
-from shelfwise.compiler.links.ledger import sentences
+from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.compiler.models import ChatModel
 from shelfwise.compiler.store.records import row_text
 

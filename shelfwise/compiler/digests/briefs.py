@@ -12,7 +12,7 @@ import re
 from collections import defaultdict
 
 from shelfwise.compiler.store.records import Assertion, Link
-from shelfwise.compiler.links.ledger import sentences
+from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.compiler.links.links import ShelfIndex
 from shelfwise.compiler.digests.names import count, relation_words
 

@@ -16,7 +16,7 @@ import re
 from pydantic import BaseModel, ValidationError
 
 from shelfwise.compiler.store.records import Assertion, Section, Alias
-from shelfwise.compiler.links.ledger import normalise
+from shelfwise.compiler.ledger.rules import normalise
 from shelfwise.compiler.prompts import ALIAS_PAIR, ALIAS_PROMPT_VERSION, ALIAS_SYSTEM
 
 __all__ = ["initials_match", "find_aliases", "judge_aliases"]

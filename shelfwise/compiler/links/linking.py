@@ -19,9 +19,9 @@ from shelfwise.compiler.store.records import Alias, Hook, Assertion, Extraction,
 from shelfwise.compiler.links.aliases import find_aliases, judge_aliases
 from shelfwise.compiler.digests.briefs import build_briefs
 from shelfwise.compiler.digests.dossiers import build_dossiers
-from shelfwise.compiler.links.hooks import HOOKS_VERSION, find_hooks, reference_tags
-from shelfwise.compiler.links.ledger import RULES_VERSION, extract_rules
-from shelfwise.compiler.links.ledger_model import extract_with_model, extractor_key
+from shelfwise.compiler.ledger.hooks import HOOKS_VERSION, find_hooks, reference_tags
+from shelfwise.compiler.ledger.rules import RULES_VERSION, extract_rules
+from shelfwise.compiler.ledger.model import extract_with_model, extractor_key
 from shelfwise.compiler.store.ledger_store import StoredAssertion
 from shelfwise.compiler.links.links import (
     DocInfo,

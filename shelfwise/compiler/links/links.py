@@ -21,8 +21,8 @@ from pydantic import BaseModel, Field
 
 from shelfwise.compiler.document_ids import find_ids, label, series_ids, whole
 from shelfwise.compiler.store.records import Hook, Section, Link
-from shelfwise.compiler.links.hooks import relation_in
-from shelfwise.compiler.links.ledger import normalise, sentences
+from shelfwise.compiler.ledger.hooks import relation_in
+from shelfwise.compiler.ledger.rules import normalise, sentences
 
 __all__ = ["DocInfo", "ShelfIndex", "document_identifiers", "resolve_hooks", "title_citations", "code_citations",
            "link_id", "content_words", "heading_number", "path_identifiers"]

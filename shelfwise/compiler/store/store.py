@@ -93,7 +93,7 @@ def _m1(db) -> None:
 
 
 def _m_ledger(db) -> None:
-    """Assertion ledger, hooks, links, aliases, briefs, dossiers and the extraction cache (shelfwise/compiler/links/ledger.py, links.py)."""
+    """Assertion ledger, hooks, links, aliases, briefs, dossiers and the extraction cache (shelfwise/compiler/ledger/, links/)."""
     db.executescript(
         """
         CREATE TABLE extraction_cache (

@@ -3,7 +3,7 @@
 Kinds: definition, rule (conditions, exceptions, thresholds), finding, step (of an
 ordered procedure), dependency and supersession. ``extract_rules`` is the
 model-free extractor (patterns over sentences, definition lists and glossaries,
-numbered steps, header fields); ``shelfwise.compiler.links.ledger_model`` is the model path. Both
+numbered steps, header fields); ``shelfwise.compiler.ledger.model`` is the model path. Both
 go through ``verify``: an assertion whose quote does not stand in the section
 text (whitespace-normalised) is rejected and counted, never stored.
 """

@@ -16,7 +16,7 @@ import re
 
 
 from shelfwise.compiler.document_ids import SERIES_WORDS, find_ids, series_ids, whole
-from shelfwise.compiler.links.ledger import normalise, sentences
+from shelfwise.compiler.ledger.rules import normalise, sentences
 from shelfwise.compiler.store.records import Section, Hook
 
 __all__ = ["HOOKS_VERSION", "canonical_identifiers", "reference_tags", "relation_in", "find_hooks"]
