@@ -10,7 +10,7 @@ from pathlib import Path
 import markdown
 
 from shelfwise.compiler.site.inert import code_block, escape_inline, table
-from shelfwise.compiler.links.linking import link_shelf
+from shelfwise.compiler.build import link_shelf
 from shelfwise.compiler.site.linkmap import link_map_html, link_map_svg
 from shelfwise.compiler.site.page_tables import table_html
 from shelfwise.compiler.site.pages import render_pages

@@ -51,7 +51,7 @@ def _shelf_dir(name: str) -> Path:
 def ensure_built(names: list[str], build_dir: Path, embedder_kind: str) -> dict[str, Path]:
     from shelfwise.compiler.build import build_shelf
     from shelfwise.compiler.index.indexes import index_stage
-    from shelfwise.compiler.links.linking import links_stage
+    from shelfwise.compiler.build import links_stage
     from shelfwise.compiler.settings import Settings
 
     built = {}
