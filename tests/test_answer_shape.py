@@ -214,7 +214,8 @@ def test_a_hyphenated_single_step_is_not_a_procedure():
 
 
 def test_expected_behaviours_are_graded_by_code():
-    from shelfwise.eval.answer_metrics import displayed_statements, label_agrees
+    from shelfwise.eval.judge import displayed_statements
+    from shelfwise.eval.answer_metrics import label_agrees
     from shelfwise.eval.judge import quote_recall
     from shelfwise.eval.questions import Question
 
