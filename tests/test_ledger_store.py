@@ -9,7 +9,8 @@ import pytest
 
 from shelfwise.compiler.errors import StoreError
 from shelfwise.compiler.store.records import Hook, Assertion
-from shelfwise.compiler.store.store import MIGRATIONS, Store, sqlite3
+from shelfwise.compiler.store.migrations import MIGRATIONS
+from shelfwise.compiler.store.store import Store, sqlite3
 
 
 class _Records(logging.Handler):
