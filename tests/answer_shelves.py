@@ -8,10 +8,9 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from shelfwise.compiler.build import build_shelf
+from shelfwise.compiler.build import build_shelf, links_stage
 from shelfwise.compiler.index.embedders import Embedder
 from shelfwise.compiler.index.indexes import index_stage
-from shelfwise.compiler.links.linking import links_stage
 from shelfwise.compiler.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,7 +10,7 @@ import httpx
 
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.compiler.models import ChatModel, make_client
-from shelfwise.compiler.records import Block, Section
+from shelfwise.compiler.store.records import Block, Section
 from shelfwise.compiler.settings import ModelSettings
 
 RECORDINGS = Path(__file__).resolve().parent / "recordings"

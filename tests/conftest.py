@@ -66,7 +66,7 @@ def write_pdf(path: Path, pages: list[list[tuple[str, str]]], encrypt: str | Non
 def demo_site(tmp_path_factory):
     """The demo shelf (shelves/northwind) compiled once per session with the ledger and the site: (settings, shelf, report)."""
     from shelfwise.compiler.build import build_shelf
-    from shelfwise.compiler.links.linking import links_stage
+    from shelfwise.compiler.build import links_stage
     from shelfwise.compiler.settings import Settings
     from shelfwise.compiler.site.site import site_stage
 

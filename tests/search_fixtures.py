@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from shelfwise.compiler.index.embedders import Embedder
-from shelfwise.compiler.records import Converted, Element
+from shelfwise.compiler.store.records import Converted, Element
 from shelfwise.compiler.ingest.sections import build_sections
 from shelfwise.compiler.store.store import Store
 

@@ -219,7 +219,7 @@ def _memory_shelf(documents: dict[str, tuple[str, str, list[tuple[str, list]]]],
     from pathlib import Path
 
     from shelfwise.api.shelves import OpenShelf, ShelfLink
-    from shelfwise.compiler.records import Section
+    from shelfwise.compiler.store.records import Section
 
     sections, doc_sections, docs = {}, {}, {}
     for number, (doc_id, (title, path, parts)) in enumerate(documents.items()):
@@ -248,7 +248,7 @@ def _write(shelf, question: str, **writer):
 
 
 def _p(text: str):
-    from shelfwise.compiler.records import Block
+    from shelfwise.compiler.store.records import Block
 
     return Block(kind="paragraph", text=text)
 
@@ -457,7 +457,7 @@ def test_a_list_item_means_what_the_sentence_introducing_its_list_says():
     from shelfwise.api.draft.rank import build_pool
     from shelfwise.api.draft.write import section_units
     from shelfwise.api.reading.read import Reading, ReadSection
-    from shelfwise.compiler.records import Block
+    from shelfwise.compiler.store.records import Block
 
     shelf = _memory_shelf({"sp": ("SP 800-63-3", "sp.md", [("Changes", [
         _p("Other areas updated in this revision include:"),
@@ -516,7 +516,7 @@ def test_the_words_of_a_documents_name_are_where_to_look_not_what_is_asked():
 
 
 def test_an_answers_table_rows_carry_their_cells(demo):
-    from shelfwise.compiler.records import row_text
+    from shelfwise.compiler.store.records import row_text
 
     answer = _ask(demo, "Which instruments are out of calibration, and when were they due?")
     rows = [s for s in answer.sentences if s.kind in ("table_row", "table_header")]
@@ -548,7 +548,7 @@ def test_a_sentence_introducing_a_list_keeps_the_whole_list_its_items_are_the_ru
     from shelfwise.api.draft.rank import build_pool
     from shelfwise.api.draft.write import ExtractiveWriter, section_units
     from shelfwise.api.reading.read import Reading, ReadSection
-    from shelfwise.compiler.records import Block
+    from shelfwise.compiler.store.records import Block
 
     shelf = _memory_shelf({"rfc": ("RFC 6750", "rfc6750.txt", [("2.2. Form-Encoded Body Parameter", [
         _p("The client MUST NOT use the form-encoded body method unless all of the following conditions are met:"),

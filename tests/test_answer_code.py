@@ -12,7 +12,7 @@ from shelfwise.api.answer import answer_question, build_pipeline
 from shelfwise.api.schemas import AskRequest
 from shelfwise.api.shelves import close_shelves, open_shelves
 from shelfwise.compiler.settings import Settings
-from shelfwise.eval.answer_metrics import displayed_statements
+from shelfwise.eval.judge import displayed_statements
 
 MANUAL = """# Build Manual
 

@@ -238,7 +238,8 @@ def test_a_hyphenated_single_step_is_not_a_procedure():
 
 
 def test_expected_behaviours_are_graded_by_code():
-    from shelfwise.eval.answer_metrics import displayed_statements, label_agrees
+    from shelfwise.eval.judge import displayed_statements
+    from shelfwise.eval.answer_metrics import label_agrees
     from shelfwise.eval.judge import quote_recall
     from shelfwise.eval.questions import Question
 
@@ -264,7 +265,7 @@ def test_expected_behaviours_are_graded_by_code():
 def test_a_register_row_holding_the_asked_value_is_shown_for_a_which_question():
     """'Which instruments are out of calibration?': the row whose Status cell reads the asked value is the answer, not only
     the rule that defines the label (a long row holds the words less densely than the rules, so plain ranking left it out)."""
-    from shelfwise.compiler.records import Block
+    from shelfwise.compiler.store.records import Block
 
     head = ["Calibration No.", "Instrument", "Location", "Use", "Interval (months)", "Last calibrated", "Due date", "Tolerance",
             "Status", "Back-up"]
@@ -319,7 +320,7 @@ def test_a_chapter_kept_in_its_publications_folder_is_named_with_the_publication
 
 
 def test_a_table_of_contents_line_or_a_slide_fragment_is_never_an_answer():
-    from shelfwise.compiler.records import Block, table_text
+    from shelfwise.compiler.store.records import Block, table_text
 
     rows = [["Contents", "Page"], ["A1:2017 - Injection …….………..………", "7"], ["A2:2017 - Broken Authentication ……………", "8"]]
     shelf = _memory_shelf({"owasp": ("OWASP Top 10 - 2017", "owasp-top-10-2017.docx", [
@@ -441,7 +442,7 @@ def test_the_rows_of_a_named_documents_table_whose_header_matches_are_the_answer
     """'Which revision of SOP-014 is current, and what changed from the revision before it?': the revision table's
     header says 'Revision | Summary of change'; its rows say what changed in the document's own words (no word of the
     question): they are shown, and the header is never shown alone."""
-    from shelfwise.compiler.records import Block
+    from shelfwise.compiler.store.records import Block
 
     table = Block(kind="table", text="Revision | Effective date | Summary of change\nE | 2025-03-14 | Closure within 45 calendar days.\n"
                                      "F | 2026-02-01 | Closure within 30 calendar days to match QM-001 Rev D.", header_rows=1)
@@ -522,7 +523,7 @@ def test_a_cell_holding_a_bar_or_nothing_keeps_its_column_from_the_writer_to_the
     from shelfwise.api.draft.claims import claims_of
     from shelfwise.api.draft.gate import gate
     from shelfwise.api.present.render import _table
-    from shelfwise.compiler.records import Block, table_text
+    from shelfwise.compiler.store.records import Block, table_text
 
     rows = [["Function", "Accepts", "Default", "Since"], ["parse_value", "int | str", "", "2.1"], ["dump_value", "bytes", "None", "2.0"]]
     shelf = _memory_shelf({"api": ("API reference", "api.md", [("Functions", [Block(kind="table", text=table_text(rows), rows=rows, header_rows=1)])])})
@@ -573,7 +574,7 @@ def test_a_table_whose_text_is_not_its_rows_is_known_by_its_text():
     row is shown and checked as the text reads (split by ``table_cells``), as before."""
     from shelfwise.api.draft.write import section_units
     from shelfwise.api.terms import unit_cells
-    from shelfwise.compiler.records import Block
+    from shelfwise.compiler.store.records import Block
 
     rows = [["PEP", "483"], ["Title", "The Theory of Type Hints"]]
     shelf = _memory_shelf({"pep": ("PEP 483", "pep-0483.rst", [("Header", [Block(kind="table", text="PEP: 483\nTitle: The Theory of Type Hints", rows=rows)])])})

@@ -6,9 +6,9 @@ import json
 
 from shelfwise.compiler.digests.briefs import brief_markdown
 from shelfwise.compiler.digests.dossiers import dossier_markdown
-from shelfwise.compiler.links.ledger import normalise
+from shelfwise.compiler.ledger.rules import normalise
 from shelfwise.compiler.digests.names import count, is_noun_phrase, page_count, page_unit, reader_label, relation_words, short_name, singular, subject_phrase
-from shelfwise.compiler.links.linking import link_shelf
+from shelfwise.compiler.build import link_shelf
 from shelfwise.compiler.store.store import Store
 from tests.test_ledger import H, P, _put
 

@@ -157,7 +157,7 @@ def _searchable(generation: Path, phrase: str) -> set[str]:
 def test_a_mixed_shelf_of_every_bad_kind_builds_its_site_and_keeps_last_good_versions(tmp_path: Path):
     from shelfwise.compiler.build import build_shelf, current_build
     from shelfwise.compiler.index.indexes import index_stage
-    from shelfwise.compiler.links.linking import links_stage
+    from shelfwise.compiler.build import links_stage
     from shelfwise.compiler.settings import Settings
     from shelfwise.compiler.site.site import site_stage
     from tests.answer_shelves import HashEmbedder

@@ -9,12 +9,11 @@ from litestar.testing import TestClient
 
 from answer_shelves import DEMO, HashEmbedder, compile_shelf
 from shelfwise.api.server.app import create_app
-from shelfwise.compiler.build import build_shelf
+from shelfwise.compiler.build import build_shelf, links_stage
 from shelfwise.compiler.cli.main import main
 from shelfwise.compiler.compare import DocView, compare_batch, compare_documents, compare_pair, links_from_store, pair_documents, views_from_store
 from shelfwise.compiler.compare.values import difference, parse_value, same_value
-from shelfwise.compiler.links.linking import links_stage
-from shelfwise.compiler.records import Block, Section
+from shelfwise.compiler.store.records import Block, Section
 from shelfwise.compiler.settings import Settings
 from shelfwise.compiler.store.store import Store
 from conftest import write_docx, write_pdf

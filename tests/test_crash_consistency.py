@@ -33,9 +33,8 @@ import sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[3])
 from answer_shelves import HashEmbedder
-from shelfwise.compiler.build import build_shelf
+from shelfwise.compiler.build import build_shelf, links_stage
 from shelfwise.compiler.index.indexes import index_stage
-from shelfwise.compiler.links.linking import links_stage
 from shelfwise.compiler.settings import Settings
 build_shelf(Path(sys.argv[1]), Settings(build_dir=Path(sys.argv[2])), progress=lambda line: print(line, flush=True),
             stages=[index_stage(HashEmbedder()), links_stage()])

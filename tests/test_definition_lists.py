@@ -12,9 +12,9 @@ from shelfwise.compiler.ingest.convert.markdown import parse_markdown
 from shelfwise.compiler.ingest.convert.rst import parse_rst
 from shelfwise.compiler.ingest.convert.text import parse_rfc, read
 from shelfwise.compiler.ingest.sections import build_sections
-from shelfwise.compiler.links.ledger import extract_rules
+from shelfwise.compiler.ledger.rules import extract_rules
 from shelfwise.compiler.prose import sentences
-from shelfwise.compiler.records import Converted
+from shelfwise.compiler.store.records import Converted
 
 OAUTH = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "oauth"
 

@@ -15,7 +15,8 @@ from shelfwise.api.trace import TraceStore
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.models import ChatModel, make_client
 from shelfwise.compiler.settings import ModelSettings, Settings
-from shelfwise.eval.answer_metrics import displayed_statements, label_agrees, verified_share
+from shelfwise.eval.judge import displayed_statements
+from shelfwise.eval.answer_metrics import label_agrees, verified_share
 from shelfwise.eval.answer_scoreboard import answer_tables
 from shelfwise.eval.baseline_answer import run_baseline_answers
 from shelfwise.eval.cli.answer_runs import judge_model

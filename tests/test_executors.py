@@ -9,11 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from shelfwise.compiler.build import build_shelf, current_build
+from shelfwise.compiler.build import build_shelf, current_build, default_stages
 from shelfwise.compiler.ingest.convert import convert_file
 from shelfwise.compiler.executors import RayExecutor, make_executor
 from shelfwise.compiler.errors import ShelfwiseError
-from shelfwise.compiler.pipeline import default_stages
 from shelfwise.compiler.settings import Settings
 from shelfwise.compiler.store.store import Store
 from shelfwise.eval.synth import generate_shelf

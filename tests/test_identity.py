@@ -14,7 +14,8 @@ from litestar.testing import TestClient
 from shelfwise.api.reading.plan import plan_by_rules
 from shelfwise.api.server.app import create_app
 from shelfwise.compiler.build import build_shelf
-from shelfwise.compiler.digests.identity import RULES, DocumentIdentity, bad_title
+from shelfwise.compiler.store.records import IDENTITY_RULES, DocumentIdentity
+from shelfwise.compiler.digests.identity import bad_title
 from shelfwise.compiler.digests.identity_match import IdentityMatch
 from shelfwise.compiler.index.indexes import index_stage
 from shelfwise.compiler.settings import Settings
@@ -70,7 +71,7 @@ def built(tmp_path_factory) -> Path:
     settings = Settings(build_dir=root / "build")
     report = build_shelf(shelf, settings, progress=lambda line: None, stages=[index_stage(HashEmbedder())])
     assert not report.failed, report.render()
-    assert report.stages["identity"] == {"documents": 4, "named_by_issuer": 2, "rules": RULES}
+    assert report.stages["identity"] == {"documents": 4, "named_by_issuer": 2, "rules": IDENTITY_RULES}
     return root / "build" / report.shelf
 
 
@@ -244,7 +245,7 @@ def test_the_site_names_the_document_by_its_identity(tmp_path):
 def _identify(title: str, path: str, lines: list[tuple[str, str]]) -> DocumentIdentity:
     from shelfwise.compiler.digests.identity import identify
     from shelfwise.compiler.ingest.sections import build_sections
-    from shelfwise.compiler.records import Converted, Element
+    from shelfwise.compiler.store.records import Converted, Element
 
     elements = [Element(kind="heading" if kind == "h" else "paragraph", text=text, level=1 if kind == "h" else None, page=1)
                 for kind, text in lines]

@@ -6,10 +6,11 @@ import json
 
 import httpx
 
-from shelfwise.compiler.links.ledger import Assertion, Extraction, extract_rules, find_thresholds, sentences, verify
-from shelfwise.compiler.links.linking import ledger_rows, link_shelf
+from shelfwise.compiler.store.records import Assertion, Extraction, Converted, Element
+from shelfwise.compiler.ledger.rules import extract_rules, find_thresholds, sentences, verify
+from shelfwise.compiler.ledger.extract import ledger_rows
+from shelfwise.compiler.build import link_shelf
 from shelfwise.compiler.models import ChatModel, make_client
-from shelfwise.compiler.records import Converted, Element
 from shelfwise.compiler.ingest.sections import build_sections
 from shelfwise.compiler.settings import ModelSettings
 from shelfwise.compiler.store.store import Store

@@ -8,9 +8,9 @@ import logging
 import pytest
 
 from shelfwise.compiler.errors import StoreError
-from shelfwise.compiler.links.hooks import Hook
-from shelfwise.compiler.links.ledger import Assertion
-from shelfwise.compiler.store.store import MIGRATIONS, Store, sqlite3
+from shelfwise.compiler.store.records import Hook, Assertion
+from shelfwise.compiler.store.migrations import MIGRATIONS
+from shelfwise.compiler.store.store import Store, sqlite3
 
 
 class _Records(logging.Handler):
@@ -82,7 +82,7 @@ def test_an_assertion_is_one_record_for_the_stages_the_pages_and_the_answering_s
     """The store's StoredAssertion is what linking, the pages (``page_item``: the detail as stored) and an open shelf's
     facts hold; the store's Link is what an open shelf's links hold."""
     from shelfwise.api.shelves import ShelfLink
-    from shelfwise.compiler.links.links import Link
+    from shelfwise.compiler.store.records import Link
     from shelfwise.compiler.store.ledger_store import StoredAssertion
 
     store = Store(tmp_path / "store.sqlite")

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from shelfwise.compiler.links.aliases import initials_match
-from shelfwise.compiler.links.linking import link_rows, link_shelf
-from shelfwise.compiler.records import Element
+from shelfwise.compiler.links.linking import link_rows
+from shelfwise.compiler.build import link_shelf
+from shelfwise.compiler.store.records import Element
 from shelfwise.compiler.store.store import Store
 from tests.test_ledger import H, P, _put
 
@@ -122,7 +123,7 @@ def test_named_reference_needs_every_content_word_and_at_most_three_others(tmp_p
 @pytest.mark.skipif(not (CORPORA / "oauth").exists(), reason="../shared/corpora is not present")
 def test_expected_relations_on_the_real_shelves(tmp_path):
     from shelfwise.compiler.build import build_shelf
-    from shelfwise.compiler.links.linking import links_stage
+    from shelfwise.compiler.build import links_stage
     from shelfwise.compiler.settings import Settings
 
     found = set()

@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from shelfwise.eval import local_llm
-from shelfwise.eval.answer_metrics import displayed_statements
+from shelfwise.eval.judge import displayed_statements
 
 
 def test_resume_keeps_answers_of_the_asked_questions_and_drops_errors(tmp_path, monkeypatch):

@@ -10,11 +10,11 @@ from pathlib import Path
 import markdown
 
 from shelfwise.compiler.site.inert import code_block, escape_inline, table
-from shelfwise.compiler.links.linking import link_shelf
+from shelfwise.compiler.build import link_shelf
 from shelfwise.compiler.site.linkmap import link_map_html, link_map_svg
 from shelfwise.compiler.site.page_tables import table_html
 from shelfwise.compiler.site.pages import render_pages
-from shelfwise.compiler.records import Converted, Element
+from shelfwise.compiler.store.records import Converted, Element
 from shelfwise.compiler.ingest.sections import build_sections
 from shelfwise.compiler.store.store import Store
 

@@ -6,7 +6,7 @@ import re
 
 from shelfwise.compiler.index.embedders import LocalMiniLM
 from shelfwise.compiler.index.passages import PassageSizing, build_passages, passage_prefix
-from shelfwise.compiler.records import Block, Section
+from shelfwise.compiler.store.records import Block, Section
 
 from search_fixtures import HashEmbedder
 

@@ -93,7 +93,7 @@ def test_statement_rows_reach_the_section_text_under_their_header(tmp_path: Path
 
 def test_a_long_table_is_split_into_passages_each_under_its_header(tmp_path: Path) -> None:
     from shelfwise.compiler.index.passages import PassageSizing, build_passages
-    from shelfwise.compiler.records import Block, Section
+    from shelfwise.compiler.store.records import Block, Section
 
     header = ["", "Three Months Ended › March 30, 2024", "Three Months Ended › March 25, 2023"]
     rows = [header, *[[f"Line item {n}", f"$ {n},{n:03d}", f"({n * 7})"] for n in range(1, 61)]]

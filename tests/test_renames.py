@@ -9,12 +9,11 @@ from litestar.testing import TestClient
 
 from answer_shelves import HashEmbedder
 from shelfwise.api.server.app import create_app
-from shelfwise.compiler.build import build_shelf
+from shelfwise.compiler.build import build_shelf, links_stage
 from shelfwise.compiler.cli.main import main
 from shelfwise.compiler.index.indexes import index_stage
-from shelfwise.compiler.links.linking import links_stage
-from shelfwise.compiler.records import Section
-from shelfwise.compiler.ingest.renames import SectionAlias, carry_aliases
+from shelfwise.compiler.store.records import Section, SectionAlias
+from shelfwise.compiler.ingest.renames import carry_aliases
 from shelfwise.compiler.settings import Settings
 from shelfwise.compiler.site.site import site_stage
 from shelfwise.compiler.store.store import Store

@@ -1,4 +1,4 @@
-from shelfwise.compiler.records import Converted, Element
+from shelfwise.compiler.store.records import Converted, Element
 from shelfwise.compiler.refs import section_id
 from shelfwise.compiler.ingest.sections import build_sections, numbering_depth, repair_levels
 

@@ -9,10 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from shelfwise.compiler.build import build_shelf
+from shelfwise.compiler.build import build_shelf, links_stage
 from shelfwise.compiler.errors import SiteError
-from shelfwise.compiler.links.linking import links_stage
-from shelfwise.compiler.settings import Settings
 from shelfwise.compiler.site.site import build_site, site_stage
 from shelfwise.compiler.store.store import Store
 from tests.test_pages import make_store

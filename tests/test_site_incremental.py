@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from shelfwise.compiler.errors import SiteError
-from shelfwise.compiler.links.linking import link_shelf
-from shelfwise.compiler.records import Element
+from shelfwise.compiler.build import link_shelf
+from shelfwise.compiler.store.records import Element
 from shelfwise.compiler.site.site import build_site
 from shelfwise.compiler.site.site_incremental import MANIFEST, check_anchor_links
 from shelfwise.compiler.store.store import Store

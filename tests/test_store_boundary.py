@@ -6,8 +6,8 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-STORE_MODULES = {"shelfwise/compiler/store/store.py", "shelfwise/compiler/store/ledger_store.py", "shelfwise/compiler/store/vector_store.py", "shelfwise/api/trace.py"}
-"""The modules that hold SQL: the compiled store (documents, sections, aliases), the ledger's tables, the dense
+STORE_MODULES = {"shelfwise/compiler/store/store.py", "shelfwise/compiler/store/migrations.py", "shelfwise/compiler/store/ledger_store.py", "shelfwise/compiler/store/vector_store.py", "shelfwise/api/trace.py"}
+"""The modules that hold SQL: the compiled store (documents, sections, aliases) and its schema's numbered migrations, the ledger's tables, the dense
 index's tables, and the answer traces' database."""
 SQL_CALLS = {"execute", "executemany", "executescript"}
 

@@ -19,12 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from shelfwise.compiler.index.embedders import Embedder
-from shelfwise.compiler.digests.identity import DocumentIdentity, document_name
+from shelfwise.compiler.store.records import DocumentIdentity, Section, SectionAlias, Link
+from shelfwise.compiler.digests.identity import document_name
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.store.generations import ReaderHold, current_generation, pointer_target
-from shelfwise.compiler.records import Section
-from shelfwise.compiler.ingest.renames import SectionAlias
-from shelfwise.compiler.links.links import Link, link_id
+from shelfwise.compiler.links.links import link_id
 from shelfwise.compiler.search.search import ShelfSearcher
 from shelfwise.compiler.store.ledger_store import StoredAssertion
 from shelfwise.compiler.store.store import Store

@@ -1,10 +1,10 @@
-"""The compile driver: the only module that knows the order of the document stages.
+"""The compile driver: the only module that knows the order of the stages.
 
 discover → convert (per changed document) → sections → figures → store,
 then removed documents are retracted, every document without a current identity is named (``identity_stage``: its
 issuer, form and period from the stored title, path and first page; cheap, nothing is reconverted), and the later stages run over what
-changed, in the order they are given (``shelfwise/compiler/pipeline.py``
-``default_stages`` alone orders them: indexes, ledger and links, site). A document that fails keeps its last good version in
+changed, in the order they are given (``default_stages`` orders them: indexes; the ledger, links and digests
+(``link_shelf``: ledger → links → briefs and dossiers); site). A document that fails keeps its last good version in
 the store; the failure is reported by file name with its reason.
 """
 
@@ -16,26 +16,39 @@ import shutil
 import sys
 import time
 import traceback
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 from shelfwise.compiler.ingest.convert import ReadOptions, convert_file
 from shelfwise.compiler.ingest.convert.worker import ConvertWorker
 from shelfwise.compiler.ingest.discover import Refused, SourceFile, discover, display_name, escaped_name
-from shelfwise.compiler.errors import ConversionError, SettingsError
+from shelfwise.compiler.errors import ConversionError
+from shelfwise.compiler.digests.briefs import build_briefs
+from shelfwise.compiler.digests.dossiers import build_dossiers
 from shelfwise.compiler.digests.identity import identity_stage
+from shelfwise.compiler.ledger.extract import extract_ledger, stored_assertions
+from shelfwise.compiler.ledger.model import extractor_key
+from shelfwise.compiler.ledger.rules import RULES_VERSION
+from shelfwise.compiler.links.linking import load_index, reason_class, relink
 from shelfwise.compiler.ingest.figures import describe_figures
-from shelfwise.compiler.store.generations import (UNFINISHED, BuildLock, begin_generation, current_generation, flip_generation,
-                                                  keep_original, prune_kept)
+from shelfwise.compiler.store.generations import (
+    UNFINISHED,
+    BuildLock,
+    begin_generation,
+    flip_generation,
+    keep_original,
+    prune_kept,
+)
 from shelfwise.compiler.models import ChatModel, make_client
 from shelfwise.compiler.ingest.renames import carry_aliases
 from shelfwise.compiler.report import BuildReport, DocReport
 from shelfwise.compiler.ingest.sections import build_sections
-from shelfwise.compiler.settings import Settings, ShelfConfig, load_shelf_config, plain_name_problem, settings_hash
+from shelfwise.compiler.settings import Settings, ShelfConfig, load_shelf_config, settings_hash
 from shelfwise.compiler.store.store import Store
 from shelfwise.compiler.store.locate import current_build, shelf_build_dir, shelf_dir_for, shelf_name
 
-__all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "current_build", "conversion_peak_mb", "reader_settings", "READER_EPOCH"]
+__all__ = ["build_shelf", "default_stages", "role_model", "link_shelf", "links_stage", "shelf_name", "shelf_build_dir", "shelf_dir_for", "current_build", "conversion_peak_mb", "reader_settings", "READER_EPOCH"]
 
 
 # Bump when a reader's output changes, so stores compiled by older code reconvert.
@@ -284,3 +297,86 @@ def _failed(store: Store, source: SourceFile, reason: str, kept: bool, bug: str 
     store.put_failure(source.relpath, source.content_hash, reason)
     note = " (the store keeps its last good version, and search and the site show it, with its original as compiled)" if kept else ""
     return DocReport(path=source.relpath, doc_id=source.doc_id, status="failed", reason=reason + note, traceback=bug)
+
+
+def role_model(settings: Settings, role: str, *, http_client=None) -> ChatModel | None:
+    """The ChatModel configured for ``role`` (e.g. 'extractor'), or None when the role is model-free."""
+    model = getattr(settings.models, role)
+    if not model:
+        return None
+    return ChatModel(make_client(settings.models, http_client=http_client), model)
+
+
+def default_stages(settings: Settings, *, site: bool = False, shelf_dir: Path | None = None, executor=None) -> list[Callable]:
+    """Stages run after documents are stored: each is ``stage(store, out, changed, removed, progress) -> (name, summary)``.
+
+    Indexes, then the ledger and links; with ``site`` the static site last (templates from ``shelf_dir`` override ours).
+    With ``executor`` (shelfwise.compiler.executors.RayExecutor) the passages are embedded by its workers.
+    """
+    from shelfwise.compiler.index.embedders import embedder_from_settings
+    from shelfwise.compiler.index.indexes import index_stage
+
+    embedder = embedder_from_settings(settings)
+    if executor is not None:
+        from shelfwise.compiler.executors import RayEmbedder
+
+        embedder = RayEmbedder(embedder, executor, settings.model_dump_json())
+    stages = [index_stage(embedder), links_stage(role_model(settings, "extractor"))]
+    if site:
+        from shelfwise.compiler.site.site import site_stage
+
+        stages.append(site_stage(settings, shelf_dir=shelf_dir))
+    return stages
+
+
+def link_shelf(store, changed_doc_ids, removed_doc_ids, chat=None, progress: Progress | None = None) -> dict:
+    """The ledger, links and digests of the shelf: removed documents' ledgers retracted, changed ones' extracted (the
+    ledger stage), the shelf re-linked (the links stage), briefs and dossiers rewritten; returns summary counts."""
+    started = time.perf_counter()
+    counts: Counter = Counter()
+    problems: list[str] = []
+    extractor = extractor_key(chat.model) if chat else RULES_VERSION
+    ledger = store.ledger
+    with store.transaction():
+        for doc_id in sorted(set(removed_doc_ids)):
+            ledger.retract_document(doc_id)
+    index = load_index(store)
+    todo = extract_ledger(store, index, changed_doc_ids, chat, counts, problems, progress)
+    hooks, links, aliases = relink(store, index, chat, problems)
+    briefs = build_briefs(index, stored_assertions(store), links)
+    dossiers = build_dossiers(index, stored_assertions(store), links, aliases)
+    with store.transaction():
+        ledger.replace_shelf_links(hooks, links, aliases, briefs, dossiers)
+    kinds = ledger.assertion_kinds()
+    open_reasons = Counter(reason_class(h.reason) for h in hooks if h.status == "open")
+    return {
+        "documents_extracted": len(todo),
+        "documents_removed": len(set(removed_doc_ids)),
+        "sections_extracted": counts["sections_extracted"],
+        "sections_cached": counts["sections_cached"],
+        "quotes_rejected": counts["rejected"],
+        "assertions": sum(kinds.values()),
+        "assertions_by_kind": dict(sorted(kinds.items())),
+        "hooks": len(hooks),
+        "hooks_resolved": sum(1 for h in hooks if h.status == "resolved"),
+        "hooks_open": sum(open_reasons.values()),
+        "open_by_reason": dict(sorted(open_reasons.items())),
+        "links": len(links),
+        "links_by_kind": dict(sorted(Counter(l.kind for l in links).items())),
+        "aliases_aligned": sum(1 for a in aliases if a.decision == "aligned"),
+        "aliases_rejected": sum(1 for a in aliases if a.decision == "rejected"),
+        "briefs": len(briefs),
+        "dossiers": len(dossiers),
+        "extractor": extractor,
+        "problems": problems,
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+
+
+def links_stage(chat=None) -> Callable:
+    """``build_shelf`` stage: ``stage(store, out_dir, changed, removed, progress) -> ('links', summary)``."""
+
+    def stage(store, out_dir, changed, removed, progress):
+        return "links", link_shelf(store, changed, removed, chat=chat, progress=progress)
+
+    return stage

@@ -6,7 +6,7 @@ model it would call has no price in ``cost.prices``.
 
 What is counted (the compile's model roles; briefs and dossiers are composed by code and make no calls):
 
-- ledger extractor (``models.extractor``): one call per batch of sections (shelfwise/compiler/links/ledger_model.py batches
+- ledger extractor (``models.extractor``): one call per batch of sections (shelfwise/compiler/ledger/model.py batches
   them as the compile does), for every section whose extraction is not cached for that model: all sections
   of a new or changed document (an upper bound: its unchanged sections may be cached), and the sections of
   unchanged documents missing from the extraction cache. The prompt is the exact system prompt and sections
@@ -137,8 +137,8 @@ def _documents(shelf_dir: Path, settings: Settings, exclude: list[str] | None):
 def estimate_compile(shelf_dir: Path, settings: Settings, *, exclude: list[str] | None = None) -> Estimate:
     """The estimate for compiling ``shelf_dir`` now with ``settings``' models; calls no model, writes nothing."""
     from shelfwise.compiler.links.aliases import find_aliases
-    from shelfwise.compiler.links.ledger import extract_rules
-    from shelfwise.compiler.links.ledger_model import _batches, extractor_key
+    from shelfwise.compiler.ledger.rules import extract_rules
+    from shelfwise.compiler.ledger.model import _batches, extractor_key
     from shelfwise.compiler.prompts import ALIAS_PAIR, ALIAS_SYSTEM, DESCRIBE_FIGURE, EXTRACT_SECTION, EXTRACT_SYSTEM
 
     sources, store, unchanged, converted = _documents(Path(shelf_dir), settings, exclude)

@@ -12,48 +12,12 @@
 
 from __future__ import annotations
 
-import re
-
-from shelfwise.api.present.complete import NOT_IN_DOCUMENTS
 from shelfwise.api.draft.gate import CHECKED
-from shelfwise.api.present.render import NO_REFERENCES
-from shelfwise.compiler.links.ledger import sentences
-from shelfwise.eval.judge import _plain, blind_text
+from shelfwise.eval.judge import _plain, displayed_statements
 
-__all__ = ["displayed_statements", "verified_share", "label_agrees", "CLAIMS_COMPLETE"]
+__all__ = ["verified_share", "label_agrees", "CLAIMS_COMPLETE"]
 
 CLAIMS_COMPLETE = ("complete", "conditional")
-_RULE = re.compile(r"^\|?\s*:?-{3,}")
-_SOURCE_LABEL = re.compile(r"^\*\*[^*]+:\*\*$")
-"""A line that only names the document the list or table under it comes from ("**WI-022:**")."""
-
-
-def displayed_statements(markdown: str, not_covered: list[str] | None = None) -> list[str]:
-    """The statements an answer displays, in order (see the module docstring for what is left out)."""
-    gaps = {_plain(line) for line in (not_covered or [])} | {_plain(f"{NOT_IN_DOCUMENTS}."), _plain(NO_REFERENCES)}
-    out: list[str] = []
-    lines = blind_text(markdown).splitlines()
-    fence = ""
-    for number, line in enumerate(lines):
-        text = line.strip()
-        run = re.match(r"`{3,}", text)
-        if fence:  # a quoted code block is shown as its document has it: not a statement
-            fence = "" if run and text == fence else fence
-            continue
-        if run:
-            fence = run.group(0)
-            continue
-        if not text or text.startswith("#") or _RULE.match(text) or _SOURCE_LABEL.match(text) or _plain(text) in gaps:
-            continue
-        if text.startswith("|"):
-            following = lines[number + 1].strip() if number + 1 < len(lines) else ""
-            if _RULE.match(following):
-                continue  # a table's header row
-            out.append(text)
-            continue
-        text = re.sub(r"^(?:[-*]|\d+\.)\s+", "", text)
-        out.extend(s for s in sentences(text) if len(s.split()) >= 3 and _plain(s) not in gaps)
-    return out
 
 
 def verified_share(record: dict) -> tuple[int, int]:

@@ -15,7 +15,7 @@ from itertools import combinations
 from pathlib import Path
 
 from shelfwise.compiler.errors import SettingsError
-from shelfwise.compiler.records import table_line
+from shelfwise.compiler.store.records import table_line
 from shelfwise.eval.answer_metrics import label_agrees, verified_share
 from shelfwise.eval.judge import QUOTE_RECALL
 from shelfwise.eval.noise import compare, run_spread

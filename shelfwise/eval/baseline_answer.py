@@ -50,7 +50,7 @@ class BaselineAnswerer:
         self.indexes = indexes
 
     def answer(self, question: Question, gold: list[list[str]]) -> AnswerRecord:
-        from shelfwise.compiler.links.ledger import sentences
+        from shelfwise.compiler.ledger.rules import sentences
 
         index = self.indexes[question.shelf]
         started = time.perf_counter()

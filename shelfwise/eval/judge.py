@@ -25,14 +25,15 @@ from pydantic import BaseModel, Field, ValidationError
 
 from shelfwise.api.draft.guards import fold, numbers
 from shelfwise.api.compare.compare_answer import COMPUTED_LINE, MODE_LINES as COMPARE_MODE_LINES
-from shelfwise.api.present.render import MODE_LINES
+from shelfwise.api.present.complete import NOT_IN_DOCUMENTS
+from shelfwise.api.present.render import MODE_LINES, NO_REFERENCES
 from shelfwise.api.terms import identifiers, normalise, stems
-from shelfwise.compiler.links.ledger import sentences
+from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.compiler.models import ChatModel, ModelError
 from shelfwise.compiler.refs import SECTION_ID
 from shelfwise.eval.questions import MustItem, Question
 
-__all__ = ["ItemGrade", "Wrong", "Grade", "ModelJudge", "quote_recall", "correction_first", "first_statement", "quoted_sentences", "blind_text", "quote_stands", "item_numbers",
+__all__ = ["displayed_statements", "ItemGrade", "Wrong", "Grade", "ModelJudge", "quote_recall", "correction_first", "first_statement", "quoted_sentences", "blind_text", "quote_stands", "item_numbers",
            "states_item", "QUOTE_RECALL", "WORD_SHARE", "JUDGE_SYSTEM"]
 
 QUOTE_RECALL = "quote recall"
@@ -235,7 +236,7 @@ def states_item(item: MustItem, text: str) -> tuple[bool, str]:
 
 def first_statement(answer_markdown: str) -> str:
     """The first statement the answer displays (its lead)."""
-    from shelfwise.eval.answer_metrics import displayed_statements
+    from shelfwise.eval.judge import displayed_statements
 
     shown = displayed_statements(answer_markdown)
     return shown[0] if shown else ""
@@ -286,3 +287,36 @@ def quote_recall(question: Question, answer_markdown: str, sentences: list[dict]
         items.append(ItemGrade(item=index, score=1.0 if hit else 0.0, judge_score=1.0 if hit else 0.0, verified=hit, reason=how))
     score = sum(i.score for i in items) / len(items) if items else None
     return Grade(id=question.id, judge=QUOTE_RECALL, score=score, items=items, wrong_n=None, expected=expected)
+
+
+_RULE = re.compile(r"^\|?\s*:?-{3,}")
+_SOURCE_LABEL = re.compile(r"^\*\*[^*]+:\*\*$")
+"""A line that only names the document the list or table under it comes from ("**WI-022:**")."""
+
+
+def displayed_statements(markdown: str, not_covered: list[str] | None = None) -> list[str]:
+    """The statements an answer displays, in order (see the module docstring for what is left out)."""
+    gaps = {_plain(line) for line in (not_covered or [])} | {_plain(f"{NOT_IN_DOCUMENTS}."), _plain(NO_REFERENCES)}
+    out: list[str] = []
+    lines = blind_text(markdown).splitlines()
+    fence = ""
+    for number, line in enumerate(lines):
+        text = line.strip()
+        run = re.match(r"`{3,}", text)
+        if fence:  # a quoted code block is shown as its document has it: not a statement
+            fence = "" if run and text == fence else fence
+            continue
+        if run:
+            fence = run.group(0)
+            continue
+        if not text or text.startswith("#") or _RULE.match(text) or _SOURCE_LABEL.match(text) or _plain(text) in gaps:
+            continue
+        if text.startswith("|"):
+            following = lines[number + 1].strip() if number + 1 < len(lines) else ""
+            if _RULE.match(following):
+                continue  # a table's header row
+            out.append(text)
+            continue
+        text = re.sub(r"^(?:[-*]|\d+\.)\s+", "", text)
+        out.extend(s for s in sentences(text) if len(s.split()) >= 3 and _plain(s) not in gaps)
+    return out

@@ -249,7 +249,8 @@ def answerable(question: dict) -> bool:
     return question.get("expect") != "not_in_documents" and any(item.get("evidence") for item in question.get("must", []))
 
 
-def main() -> None:
+def _arguments() -> argparse.Namespace:
+    """The command line of ``python -m shelfwise.eval.local_llm``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--limit", type=int, default=0, help="answer only the first N questions of each shelf (0: all)")
@@ -264,7 +265,11 @@ def main() -> None:
     parser.add_argument("--writer-tokens", type=int, default=1200, help="most tokens one writer call may write")
     parser.add_argument("--request-timeout", type=float, default=3600,
                         help="seconds per model request; no retries, since llama.cpp keeps working on an abandoned request")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = _arguments()
     if args.rescore:
         report = rescore()
         print(json.dumps({k: v for k, v in report.items() if k not in ("answers", "errors")}, indent=1))
@@ -329,31 +334,10 @@ def main() -> None:
                     write_report(model_id, questions, results, started_all, finished=False)
                     continue
                 trace = traces.get(response.trace_id)
-                shown = [s for s in response.sentences if s.kind not in ("heading", "table_header", "connective")]
-                verified = [s for s in shown if s.status in ("verbatim", "supports", "restated", "carried", "computed", "derived")]
-                verdicts: dict[str, int] = {}
-                for claim in trace.checked:
-                    verdicts[claim["verdict"]] = verdicts.get(claim["verdict"], 0) + 1
-                steps = {s.step: {"seconds": s.seconds, "calls": s.calls, "prompt_tokens": s.prompt_tokens,
-                                  "completion_tokens": s.completion_tokens} for s in trace.steps}
-                results.append({"id": q["id"], "shelf": q["shelf"], "label": response.label, "displayed": len(shown), "verified": len(verified),
-                                "answerable": answerable(q), "all_shown_verified": len(verified) == len(shown),
-                                "not_in_documents_answerable": answerable(q) and response.label == "not_in_documents",
-                                "filled_parts": sum(1 for w in response.warnings if "the documents' own sentences are shown for it instead" in w),
-                                "planner_dropped": sum(1 for w in response.warnings if w.startswith("planner model") and "dropped" in w),
-                                "calls": sum(v["calls"] for v in steps.values()),
-                                "prompt_tokens": sum(v["prompt_tokens"] for v in steps.values()),
-                                "completion_tokens": sum(v["completion_tokens"] for v in steps.values()),
-                                "not_shown": response.not_shown, "claims_checked": len(trace.checked), "verdicts": verdicts,
-                                "removed_by_checker": sum(r["stage"] == "check" for r in trace.removed),
-                                "removed_by_gate": sum(r["stage"] == "gate" for r in trace.removed),
-                                "wrong_shown": wrong_statements(statements(response.sentences), q["must"]),
-                                "planner": trace.plan.get("planner"), "trace_id": response.trace_id, "code": code,
-                                "steps": steps,
-                                "warnings": response.warnings[:5], "seconds": round(time.perf_counter() - t, 1),
-                                "answer": response.answer_markdown})
+                results.append(_answer_line(q, response, trace, code, t))
+                shown, verified, verdicts = results[-1]["displayed"], results[-1]["verified"], results[-1]["verdicts"]
                 write_report(model_id, questions, results, started_all, finished=False)
-                log(f"  {results[-1]['label']}, {len(shown)} shown ({len(verified)} verified), {response.not_shown} not shown, "
+                log(f"  {results[-1]['label']}, {shown} shown ({verified} verified), {response.not_shown} not shown, "
                     f"{len(trace.checked)} claims {verdicts}, {results[-1]['seconds']} s")
         finally:
             traces.close()
@@ -367,6 +351,34 @@ def main() -> None:
     report = write_report(model_id, questions, results, started_all, finished=True)
     print(json.dumps({k: v for k, v in report.items() if k not in ("answers", "errors")}, indent=1))
     print(f"-> {RESULT}")
+
+
+def _answer_line(q: dict, response, trace, code: str, started: float) -> dict:
+    """One answer's line of the report: its label, what it shows and how much of it is verified, the checker's
+    verdicts, the model calls and tokens of each step, and the answer itself."""
+    shown = [s for s in response.sentences if s.kind not in ("heading", "table_header", "connective")]
+    verified = [s for s in shown if s.status in ("verbatim", "supports", "restated", "carried", "computed", "derived")]
+    verdicts: dict[str, int] = {}
+    for claim in trace.checked:
+        verdicts[claim["verdict"]] = verdicts.get(claim["verdict"], 0) + 1
+    steps = {s.step: {"seconds": s.seconds, "calls": s.calls, "prompt_tokens": s.prompt_tokens,
+                      "completion_tokens": s.completion_tokens} for s in trace.steps}
+    return {"id": q["id"], "shelf": q["shelf"], "label": response.label, "displayed": len(shown), "verified": len(verified),
+            "answerable": answerable(q), "all_shown_verified": len(verified) == len(shown),
+            "not_in_documents_answerable": answerable(q) and response.label == "not_in_documents",
+            "filled_parts": sum(1 for w in response.warnings if "the documents' own sentences are shown for it instead" in w),
+            "planner_dropped": sum(1 for w in response.warnings if w.startswith("planner model") and "dropped" in w),
+            "calls": sum(v["calls"] for v in steps.values()),
+            "prompt_tokens": sum(v["prompt_tokens"] for v in steps.values()),
+            "completion_tokens": sum(v["completion_tokens"] for v in steps.values()),
+            "not_shown": response.not_shown, "claims_checked": len(trace.checked), "verdicts": verdicts,
+            "removed_by_checker": sum(r["stage"] == "check" for r in trace.removed),
+            "removed_by_gate": sum(r["stage"] == "gate" for r in trace.removed),
+            "wrong_shown": wrong_statements(statements(response.sentences), q["must"]),
+            "planner": trace.plan.get("planner"), "trace_id": response.trace_id, "code": code,
+            "steps": steps,
+            "warnings": response.warnings[:5], "seconds": round(time.perf_counter() - started, 1),
+            "answer": response.answer_markdown}
 
 
 def resumed(questions: list[dict], redo: set[str] = frozenset()) -> tuple[list[dict], float]:

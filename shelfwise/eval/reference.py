@@ -258,7 +258,7 @@ _COLUMNS = [("source_top10", "source docs in top 10"), ("source_cited", "source 
 
 def reference_table(result: dict) -> str:
     """One Markdown table: a row per group (all, per kind, per evidence kind), a column per metric."""
-    from shelfwise.compiler.records import table_line
+    from shelfwise.compiler.store.records import table_line
 
     def cell(value):
         return "n.m." if value is None else f"{value:.3f}"

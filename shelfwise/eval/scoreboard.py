@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from shelfwise.compiler.records import table_line
+from shelfwise.compiler.store.records import table_line
 
 __all__ = ["retrieval_table", "render_scoreboard", "run_scoreboard"]
 

@@ -33,9 +33,9 @@ from shelfwise.api.terms import stems
 from shelfwise.api.draft.write import Unit
 from shelfwise.compiler.compare import Change, ChangeSet, DocView, compare_documents
 from shelfwise.compiler.compare.render import change_cells, render_pair
-from shelfwise.compiler.links.ledger import sentences
+from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.compiler.models import ChatModel
-from shelfwise.compiler.records import row_text
+from shelfwise.compiler.store.records import row_text
 
 __all__ = ["Comparisons", "within", "answer_comparisons", "comparison_response", "merge_comparisons", "COMPUTED_LINE", "MODE_LINES",
            "focus_stems", "about_focus"]

@@ -33,7 +33,7 @@ from shelfwise.api.terms import stems, unit_cells
 from shelfwise.api.draft.write import Unit
 from shelfwise.compiler.compare import Change, ChangeSet
 from shelfwise.compiler.compare.values import Value, values_in
-from shelfwise.compiler.records import table_line
+from shelfwise.compiler.store.records import table_line
 from shelfwise.compiler.models import ChatModel, ModelError
 
 __all__ = ["Explained", "explain_changes", "check_statement", "change_listing"]

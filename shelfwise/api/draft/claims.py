@@ -24,7 +24,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from shelfwise.api.terms import normalise, stems, unit_cells
-from shelfwise.compiler.records import row_text
+from shelfwise.compiler.store.records import row_text
 from shelfwise.api.draft.write import Draft, Unit
 from shelfwise.compiler.prose import sentences as prose_sentences
 from shelfwise.compiler.refs import SECTION_ID

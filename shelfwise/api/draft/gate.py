@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 from shelfwise.api.draft.guards import MODALS, markers, names, numbers
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import normalise, stems, unit_cells
-from shelfwise.compiler.records import row_text
+from shelfwise.compiler.store.records import row_text
 from shelfwise.api.draft.write import Draft, Unit
 
 __all__ = ["Removal", "Gated", "verify_verbatim", "gate", "not_shown_line", "CHECKED", "FIXED_LABELS", "DERIVED_LABEL"]

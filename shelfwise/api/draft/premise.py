@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from shelfwise.api.currency import same_rule, superseded_documents
 from shelfwise.api.terms import normalise, word_stems
 from shelfwise.api.draft.write import Unit, section_units
-from shelfwise.compiler.links.ledger import sentences
+from shelfwise.compiler.ledger.rules import sentences
 
 __all__ = ["Premise", "premises_of", "find_false_premise", "correction_unit", "CORRECTION_LABEL"]
 

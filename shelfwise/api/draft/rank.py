@@ -36,7 +36,7 @@ from shelfwise.api.reading.plan import Obligation, Plan
 from shelfwise.api.reading.read import Reading, read_blocks
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import document_keys, identifier_key, identifiers, word_stems
-from shelfwise.compiler.links.ledger import find_thresholds
+from shelfwise.compiler.ledger.rules import find_thresholds
 
 __all__ = ["Candidate", "Pool", "build_pool", "changed_rules", "expansion_terms", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
            "FACETS", "FRAMING", "MIN_SHOWN", "prior"]

@@ -23,8 +23,8 @@ from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.draft.rank_model import RankModel, load_rank_model
 from shelfwise.api.draft.rank import MIN_SHOWN, Pool, build_pool, changed_rules, coverage, named_documents, score_units
 from shelfwise.api.terms import capitalised_phrases, identifiers, normalise, word_stems
-from shelfwise.compiler.links.ledger import sentences
-from shelfwise.compiler.records import table_text
+from shelfwise.compiler.ledger.rules import sentences
+from shelfwise.compiler.store.records import table_text
 
 __all__ = ["Unit", "Draft", "Writer", "ExtractiveWriter", "section_units", "SectionUnit", "introduces_code", "coverage", "is_question", "COVERED", "MIN_SHOWN"]
 

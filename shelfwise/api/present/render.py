@@ -23,7 +23,7 @@ from shelfwise.api.reading.plan import Plan
 from shelfwise.api.schemas import Source
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import unit_cells
-from shelfwise.compiler.records import table_line
+from shelfwise.compiler.store.records import table_line
 from shelfwise.api.draft.write import Unit
 from shelfwise.compiler.refs import SectionRef
 

@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from shelfwise.api.prompts import PLAN_SYSTEM, PLAN_USER
 from shelfwise.api.reading.names import NameIndex
-from shelfwise.compiler.digests.identity import DocumentIdentity
+from shelfwise.compiler.store.records import DocumentIdentity
 from shelfwise.compiler.digests.identity_match import IdentityMatch
 from shelfwise.api.terms import QUESTION_WORDS, capitalised_phrases, document_keys, identifier_key, identifiers, stems, word_stems
 

@@ -13,7 +13,8 @@ from shelfwise.api.cite_links import Citation, SiteLinks, linked_answer
 from shelfwise.api.errors import NotFound
 from shelfwise.api.schemas import AskResponse
 from shelfwise.api.shelves import OpenShelf
-from shelfwise.compiler.ingest.renames import SectionAlias, moved_note
+from shelfwise.compiler.store.records import SectionAlias
+from shelfwise.compiler.ingest.renames import moved_note
 from shelfwise.compiler.search.snippets import snippet
 
 __all__ = ["ToolHit", "SearchResults", "SectionText", "ToolLink", "LinkResults", "ToolFact", "LedgerResults", "CheckedAnswer",

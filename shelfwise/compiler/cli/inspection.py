@@ -84,7 +84,7 @@ def cmd_documents(args: argparse.Namespace, settings) -> int:
 
 
 def cmd_ledger(args: argparse.Namespace, settings) -> int:
-    from shelfwise.compiler.links.linking import ledger_rows
+    from shelfwise.compiler.ledger.extract import ledger_rows
 
     store = open_store(args.shelf, settings)
     try:

@@ -79,7 +79,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     if not shelf.is_dir():
         raise ShelfwiseError(f"{shelf} is not a folder; give the path of a shelf (a folder of documents)")
     from shelfwise.compiler.build import build_shelf
-    from shelfwise.compiler.pipeline import default_stages
+    from shelfwise.compiler.build import default_stages
     progress = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     if args.estimate or settings.models.vision or settings.models.extractor:
         from shelfwise.compiler.estimate import confirm_spend

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from shelfwise.compiler.records import Section
+from shelfwise.compiler.store.records import Section
 from shelfwise.compiler.prose import normalise
 
 __all__ = ["SectionPair", "align_sections", "heading_key"]

@@ -18,8 +18,8 @@ from pydantic import BaseModel, Field
 from shelfwise.compiler.compare.align import SectionPair, align_sections
 from shelfwise.compiler.compare.fields import FormField, document_fields, known_labels, label_key, prose_of
 from shelfwise.compiler.compare.values import difference, parse_value, same_value, values_in
-from shelfwise.compiler.links.ledger import normalise, sentences
-from shelfwise.compiler.records import Section
+from shelfwise.compiler.ledger.rules import normalise, sentences
+from shelfwise.compiler.store.records import Section
 
 __all__ = ["Change", "ChangeSet", "DocView", "compare_documents", "compare_fields", "compare_prose", "prose_units", "word_diff"]
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from shelfwise.compiler.compare.runon import split_run_on
 from shelfwise.compiler.compare.values import parse_value
-from shelfwise.compiler.records import Block, Section
+from shelfwise.compiler.store.records import Block, Section
 from shelfwise.compiler.prose import normalise
 
 __all__ = ["FormField", "document_fields", "known_labels", "prose_of", "label_key", "section_fields"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from shelfwise.compiler.compare.changes import Change, ChangeSet
-from shelfwise.compiler.records import table_line
+from shelfwise.compiler.store.records import table_line
 
 __all__ = ["render_pair", "render_batch", "change_cells", "MODEL_FREE_NOTE"]
 

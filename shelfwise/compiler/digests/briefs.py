@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from shelfwise.compiler.links.ledger import Assertion, sentences
-from shelfwise.compiler.links.links import Link, ShelfIndex
+from shelfwise.compiler.store.records import Assertion, Link
+from shelfwise.compiler.ledger.rules import sentences
+from shelfwise.compiler.links.links import ShelfIndex
 from shelfwise.compiler.digests.names import count, relation_words
 
 __all__ = ["MAX_DEFINITIONS", "MAX_RULES", "build_briefs", "brief_markdown"]

@@ -18,9 +18,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from shelfwise.compiler.links.aliases import Alias
-from shelfwise.compiler.links.ledger import Assertion
-from shelfwise.compiler.links.links import Link, ShelfIndex, content_words
+from shelfwise.compiler.store.records import Alias, Assertion, Link
+from shelfwise.compiler.links.links import ShelfIndex, content_words
 from shelfwise.compiler.digests.names import plain_heading, singular, subject_phrase
 
 __all__ = ["MAX_TOPICS", "MAX_QUOTES_PER_DOC", "topic_key", "build_dossiers", "dossier_markdown"]

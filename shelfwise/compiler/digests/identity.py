@@ -35,16 +35,14 @@ import re
 from datetime import date
 from pathlib import PurePosixPath
 
-from pydantic import BaseModel, Field
 
 from shelfwise.compiler.digests.names import short_name
 from shelfwise.compiler.prose import normalise
+from shelfwise.compiler.store.records import IDENTITY_RULES, DocumentIdentity
 
-__all__ = ["DocumentIdentity", "identify", "cover_lines", "parse_date", "date_words", "issuer_aliases", "RULES",
+__all__ = ["identify", "cover_lines", "parse_date", "date_words", "issuer_aliases",
            "bad_title", "fiscal_quarter", "identity_stage", "document_name"]
 
-RULES = 1
-"""Bump when the rules change: a build recomputes every stored identity made by other rules."""
 
 COVER_LINES = 80
 """How many lines of a document's opening (its first page's sections) are read as its cover."""
@@ -78,27 +76,6 @@ _ISSUER_FIELD = re.compile(r"^(?:issuer|registrant|company|publisher|issued\s+by
 _ARTEFACT_WORDS = frozenset("""document doc file scan scanned copy final draft version rev untitled report filing form pdf
 docx print printed page pages attachment exhibit""".split())
 _FILE_SUFFIX = re.compile(r"\.(?:pdf|docx?|pptx?|xlsx?|odt|txt|md|rst|html?|tex|dvi)$", re.I)
-
-
-class DocumentIdentity(BaseModel):
-    """Who and when one document is, with where each part was read (``sources``: part -> "cover page", "file name",
-    "title")."""
-
-    doc_id: str = Field(description="The document's id.")
-    name: str = Field(description="The one name the site, answers, search and the planner call the document by.")
-    label: str = Field(default="", description="Its short label where space is short (answers' labels, the site's link map and "
-                                                "widget): its name when named by issuer, form and period, else ``names.short_name``.")
-    title: str = Field(description="Its title: the reader's, or from the cover when that is an identifier or an artefact.")
-    issuer: str = Field(default="", description="Company or organization that issued it ('Apple Inc.').")
-    form: str = Field(default="", description="Form it is filed on ('10-Q'), as the cover names it.")
-    period: str = Field(default="", description="The period or date it covers, in words ('quarter ended July 1, 2023').")
-    period_kind: str = Field(default="", description="'quarter', 'fiscal year', 'six months', 'effective', 'as of', 'period'.")
-    period_end: str = Field(default="", description="That period's last day or that date, ISO ('2023-07-01').")
-    fiscal_quarter: str = Field(default="", description="Fiscal quarter the file name or title gives ('Q3 2023').")
-    revision: str = Field(default="", description="Revision or version a short cover line gives ('Rev D').")
-    aliases: list[str] = Field(default_factory=list, description="Other names a question may call the issuer by ('Apple', 'AAPL').")
-    sources: dict[str, str] = Field(default_factory=dict, description="Part -> where it was read: 'cover page', 'file name', 'title'.")
-    rules: int = Field(default=RULES, description="Version of the rules that made it (RULES).")
 
 
 def parse_date(text: str) -> date | None:
@@ -289,13 +266,13 @@ def document_name(row: dict) -> str:
 
 
 def identity_stage(store, changed=(), progress=None) -> dict:
-    """Compute the identity of every document that has none, was changed, or was made by other ``RULES``; returns
+    """Compute the identity of every document that has none, was changed, or was made by other ``IDENTITY_RULES``; returns
     what it did. Reads only the stored title, path and first-page sections."""
     stored, changed = store.identities(), set(changed)
     rows = {d["doc_id"]: d for d in store.documents()}
-    todo = sorted(d for d in rows if d in changed or d not in stored or stored[d].rules != RULES)
+    todo = sorted(d for d in rows if d in changed or d not in stored or stored[d].rules != IDENTITY_RULES)
     made = [identify(doc_id, rows[doc_id]["title"], rows[doc_id]["path"], store.cover_sections(doc_id)) for doc_id in todo]
     store.put_identities(made)
     if progress and made:
         progress(f"identity: {len(made)} documents named")
-    return {"documents": len(made), "named_by_issuer": sum(1 for m in made if m.issuer and m.form), "rules": RULES}
+    return {"documents": len(made), "named_by_issuer": sum(1 for m in made if m.issuer and m.form), "rules": IDENTITY_RULES}

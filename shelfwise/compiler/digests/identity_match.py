@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from shelfwise.compiler.digests.identity import DATE, DocumentIdentity, fiscal_quarter, parse_date
+from shelfwise.compiler.digests.identity import DATE, fiscal_quarter, parse_date
+from shelfwise.compiler.store.records import DocumentIdentity
 
 __all__ = ["IdentityMatch", "bound_by_identity"]
 

@@ -27,7 +27,7 @@ from whoosh.scoring import BM25F
 
 from shelfwise.compiler.errors import SearchError
 from shelfwise.compiler.index.lexical_scores import BlockScorer
-from shelfwise.compiler.records import Section
+from shelfwise.compiler.store.records import Section
 
 __all__ = ["LexicalIndex", "update_lexical", "indexed_doc_ids", "FIELD_BOOSTS", "MAX_QUERY_TERMS", "WRITER_MB"]
 

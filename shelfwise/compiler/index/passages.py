@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, Field
 
-from shelfwise.compiler.records import Section, table_text
+from shelfwise.compiler.store.records import Section, table_text
 
 __all__ = ["Passage", "PassageSizing", "build_passages", "passage_prefix"]
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from shelfwise.compiler.index.embedders import Embedder
 from shelfwise.compiler.index.passages import Passage, PassageSizing, build_passages
-from shelfwise.compiler.records import Section
+from shelfwise.compiler.store.records import Section
 from shelfwise.compiler.store.vector_store import VectorStore, load_sqlite_vec, vec_table
 
 __all__ = [

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from shelfwise.compiler.models import ChatModel, ModelError
 from shelfwise.compiler.prompts import DESCRIBE_FIGURE
-from shelfwise.compiler.records import Figure
+from shelfwise.compiler.store.records import Figure
 from shelfwise.compiler.store.store import Store
 
 __all__ = ["describe_figures"]

@@ -14,28 +14,16 @@ is gone.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from shelfwise.compiler.records import Section
+from shelfwise.compiler.store.records import Section, SectionAlias
 
-__all__ = ["SectionAlias", "carry_aliases", "moved_note", "MIN_SCORE"]
+__all__ = ["carry_aliases", "moved_note", "MIN_SCORE"]
 
 MIN_SCORE = 0.5
 """The least match score (0..1) for an old section to be taken as renamed into a new one."""
 _WORD = re.compile(r"\w+")
 _MAX_PAIRS = 200_000
 _WINDOW = 100  # past _MAX_PAIRS pairs, an old section is compared with the new ones within this many places
-
-
-@dataclass(frozen=True)
-class SectionAlias:
-    """An old section id of a document and the section id it now answers at."""
-
-    old_id: str
-    doc_id: str
-    new_id: str
-    old_heading: str  # the old heading path, joined by ' › '
-    score: float  # how well the old section matched the new one (1.0: the same text under a new heading)
 
 
 def _words(text: str) -> frozenset[str]:

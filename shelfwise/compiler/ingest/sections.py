@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from shelfwise.compiler.records import Block, Converted, Element, Figure, Section, table_text
+from shelfwise.compiler.store.records import Block, Converted, Element, Figure, Section, table_text
 from shelfwise.compiler.refs import section_id
 
 __all__ = ["build_sections", "numbering_depth", "repair_levels"]

@@ -13,31 +13,18 @@ import hashlib
 import json
 import re
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 
-from shelfwise.compiler.links.ledger import Assertion, normalise
+from shelfwise.compiler.store.records import Assertion, Section, Alias
+from shelfwise.compiler.ledger.rules import normalise
 from shelfwise.compiler.prompts import ALIAS_PAIR, ALIAS_PROMPT_VERSION, ALIAS_SYSTEM
-from shelfwise.compiler.records import Section
 
-__all__ = ["Alias", "initials_match", "find_aliases", "judge_aliases"]
+__all__ = ["initials_match", "find_aliases", "judge_aliases"]
 
 _MINOR = {"of", "and", "the", "for", "to", "in", "on", "a", "an", "by", "with", "&"}
 _ACRONYM = r"[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*s?"
 _LONG_SHORT = re.compile(rf"(?P<long>(?:[A-Za-z][\w-]*\s+){{1,9}}?[A-Za-z][\w-]*)\s+\((?P<short>{_ACRONYM})\)")
 _SHORT_LONG = re.compile(rf"\b(?P<short>{_ACRONYM})\s+\((?P<long>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){{1,9}})\)")
-
-
-class Alias(BaseModel):
-    """A decision on two names: aligned or rejected, with the reason and where they were found together."""
-
-    short: str
-    long: str
-    decision: str = Field(description="'aligned' or 'rejected'.")
-    reason: str
-    doc_id: str
-    section_id: str
-    decided_by: str = Field(description="'code' or the model id that judged it.")
-    quote: str = Field(default="", description="The sentence where the two names stand together.")
 
 
 def _letters(short: str) -> str:

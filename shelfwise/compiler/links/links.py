@@ -20,29 +20,12 @@ from collections import defaultdict
 from pydantic import BaseModel, Field
 
 from shelfwise.compiler.document_ids import find_ids, label, series_ids, whole
-from shelfwise.compiler.links.hooks import Hook, relation_in
-from shelfwise.compiler.links.ledger import normalise, sentences
-from shelfwise.compiler.records import Section
+from shelfwise.compiler.store.records import Hook, Section, Link
+from shelfwise.compiler.ledger.hooks import relation_in
+from shelfwise.compiler.ledger.rules import normalise, sentences
 
-__all__ = ["Link", "DocInfo", "ShelfIndex", "document_identifiers", "resolve_hooks", "title_citations", "code_citations",
+__all__ = ["DocInfo", "ShelfIndex", "document_identifiers", "resolve_hooks", "title_citations", "code_citations",
            "link_id", "content_words", "heading_number", "path_identifiers"]
-
-LINK_KINDS = ("resolves", "cites", "updates", "supersedes", "depends_on", "same_series", "shares_names",
-              "contradicts_candidate")
-
-
-class Link(BaseModel):
-    """A typed link between two documents (and sections), with the text that shows it."""
-
-    id: str = Field(description="Hash of (kind, source, destination, hook).")
-    kind: str = Field(description="One of " + ", ".join(LINK_KINDS) + ".")
-    src_doc: str
-    src_section: str | None = None
-    dst_doc: str
-    dst_section: str | None = None
-    evidence: str = Field(description="Verbatim text that shows the link (a sentence, a header field, a shared name).")
-    reason: str = Field(description="Which rule made it, in words.")
-    hook_id: str | None = Field(default=None, description="The hook it resolves, when it came from one.")
 
 
 def link_id(kind: str, src: str | None, dst: str | None, extra: str = "") -> str:

@@ -17,8 +17,8 @@ import re
 from collections import defaultdict
 from itertools import combinations
 
-from shelfwise.compiler.links.ledger import Assertion
-from shelfwise.compiler.links.links import Link, ShelfIndex, content_words, link_id
+from shelfwise.compiler.store.records import Assertion, Link
+from shelfwise.compiler.links.links import ShelfIndex, content_words, link_id
 
 __all__ = ["ALPHA", "PAIR_HOLDERS", "SUBJECT_PAIRS", "series_links", "document_names", "name_links", "contradiction_links"]
 
@@ -104,7 +104,7 @@ def _supersession_sentence(index: ShelfIndex, doc_id: str, older_marker: str) ->
     """(section id, sentence) where the newer member says it supersedes the older ('Rev C' or 'Revision C')."""
     kind, value = older_marker.split()[0].rstrip(".").lower(), older_marker.split()[-1]
     names = {older_marker.lower(), f"revision {value}".lower(), f"rev. {value}".lower()} if kind.startswith("rev") else {older_marker.lower()}
-    from shelfwise.compiler.links.ledger import sentences
+    from shelfwise.compiler.ledger.rules import sentences
 
     for section in index.sections.get(doc_id, []):
         for sentence in sentences(section.text):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from shelfwise.compiler.records import table_line
+from shelfwise.compiler.store.records import table_line
 
 __all__ = ["Md", "escape_inline", "finalize", "code_block", "table", "link", "heading", "alias_anchors"]
 

@@ -13,10 +13,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 
-from shelfwise.compiler.links.aliases import Alias
-from shelfwise.compiler.links.hooks import Hook
-from shelfwise.compiler.links.ledger import Assertion
-from shelfwise.compiler.links.links import Link
+from shelfwise.compiler.store.records import Alias, Hook, Assertion, Link
 
 __all__ = ["LedgerStore", "StoredAssertion", "DETAIL_FIELDS", "PAGE_HOOK_FIELDS"]
 

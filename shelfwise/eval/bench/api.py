@@ -51,7 +51,7 @@ def _shelf_dir(name: str) -> Path:
 def ensure_built(names: list[str], build_dir: Path, embedder_kind: str) -> dict[str, Path]:
     from shelfwise.compiler.build import build_shelf
     from shelfwise.compiler.index.indexes import index_stage
-    from shelfwise.compiler.links.linking import links_stage
+    from shelfwise.compiler.build import links_stage
     from shelfwise.compiler.settings import Settings
 
     built = {}
@@ -135,6 +135,50 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _wait_until_up(base: str, server: subprocess.Popen) -> float:
+    """Seconds until the server at ``base`` answers its health check (it must within 300 s)."""
+    started = time.perf_counter()
+    while True:
+        try:
+            if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if server.poll() is not None or time.perf_counter() - started > 300:
+            raise SystemExit("the server did not start")
+        time.sleep(0.5)
+    return round(time.perf_counter() - started, 2)
+
+
+def _load_test(base: str, headers: dict, all_q: list[tuple[str, str]], clients: int, seconds: float) -> tuple[dict, float]:
+    """``clients`` threads asking the questions ``all_q`` in turn for ``seconds``: the answers that came back (ok) and
+    those that failed (errors), and the seconds the test took."""
+    counts = {"ok": 0, "errors": 0}
+    lock = threading.Lock()
+    stop = time.perf_counter() + seconds
+
+    def worker(offset: int) -> None:
+        with httpx.Client(base_url=base, headers=headers, timeout=120) as own:
+            n = offset
+            while time.perf_counter() < stop:
+                name, question = all_q[n % len(all_q)]
+                n += 1
+                try:
+                    ok = own.post("/api/ask", json={"question": question, "shelf": name}).status_code == 200
+                except httpx.HTTPError:
+                    ok = False
+                with lock:
+                    counts["ok" if ok else "errors"] += 1
+
+    threads = [threading.Thread(target=worker, args=(i * 7,)) for i in range(clients)]
+    load_started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return counts, time.perf_counter() - load_started
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shelves", nargs="*", default=ALL_SHELVES)
@@ -162,17 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     headers = {"Authorization": f"Bearer {TOKEN}"}
     result: dict = {"shelves": names, "embedder": args.embedder, "clients": args.clients, "seconds": args.seconds}
     try:
-        started = time.perf_counter()
-        while True:
-            try:
-                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if server.poll() is not None or time.perf_counter() - started > 300:
-                raise SystemExit("the server did not start")
-            time.sleep(0.5)
-        result["startup_s"] = round(time.perf_counter() - started, 2)
+        result["startup_s"] = _wait_until_up(base, server)
         questions = _questions(names)
         client = httpx.Client(base_url=base, headers=headers, timeout=120)
         latency, coverage, all_q = {}, {}, []
@@ -199,30 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         result["evidence_read"] = coverage
         shares = [v["evidence_read"] for v in coverage.values() if v["evidence_read"] is not None]
         result["evidence_read_mean"] = round(sum(shares) / len(shares), 3) if shares else None
-        counts = {"ok": 0, "errors": 0}
-        lock = threading.Lock()
-        stop = time.perf_counter() + args.seconds
-
-        def worker(offset: int) -> None:
-            with httpx.Client(base_url=base, headers=headers, timeout=120) as own:
-                n = offset
-                while time.perf_counter() < stop:
-                    name, question = all_q[n % len(all_q)]
-                    n += 1
-                    try:
-                        ok = own.post("/api/ask", json={"question": question, "shelf": name}).status_code == 200
-                    except httpx.HTTPError:
-                        ok = False
-                    with lock:
-                        counts["ok" if ok else "errors"] += 1
-
-        threads = [threading.Thread(target=worker, args=(i * 7,)) for i in range(args.clients)]
-        load_started = time.perf_counter()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        elapsed = time.perf_counter() - load_started
+        counts, elapsed = _load_test(base, headers, all_q, args.clients, args.seconds)
         result["load"] = {**counts, "requests_per_s": round(counts["ok"] / elapsed, 2), "elapsed_s": round(elapsed, 1)}
         print(f"load: {args.clients} clients {elapsed:.0f} s: {counts['ok']} ok, {counts['errors']} errors, "
               f"{result['load']['requests_per_s']} requests/s", flush=True)

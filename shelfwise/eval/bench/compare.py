@@ -26,11 +26,10 @@ import time
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from shelfwise.compiler.build import build_shelf
+from shelfwise.compiler.build import build_shelf, default_stages
 from shelfwise.compiler.compare import compare_batch, compare_pair, links_from_store, views_from_store
 from shelfwise.compiler.compare.fields import label_key
 from shelfwise.compiler.compare.values import parse_value, same_value
-from shelfwise.compiler.pipeline import default_stages
 from shelfwise.compiler.settings import Settings
 from shelfwise.compiler.store.store import Store
 from shelfwise.eval.compare_shelf.generate import write_shelf

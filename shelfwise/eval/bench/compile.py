@@ -19,8 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from shelfwise.compiler.build import build_shelf
-from shelfwise.compiler.pipeline import default_stages
+from shelfwise.compiler.build import build_shelf, default_stages
 from shelfwise.compiler.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -42,7 +42,7 @@ HEADLINE = {"hybrid sections": ("ndcg@10", "budget_16k"), "dense sections": ("nd
 
 
 def _generation(shelf_dir: Path) -> Path:
-    from shelfwise.compiler.build import current_generation
+    from shelfwise.compiler.store.generations import current_generation
 
     return current_generation(shelf_dir) or shelf_dir
 

@@ -17,8 +17,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from shelfwise.compiler.build import build_shelf
-from shelfwise.compiler.links.linking import link_rows, links_stage
+from shelfwise.compiler.build import build_shelf, links_stage
+from shelfwise.compiler.links.linking import link_rows
 from shelfwise.compiler.settings import Settings
 from shelfwise.compiler.store.store import Store
 

@@ -32,7 +32,7 @@ import pypdfium2 as pdfium
 from shelfwise.compiler.ingest.convert import ReadOptions
 from shelfwise.compiler.ingest.convert.pdf import outline, read_text_layer
 from shelfwise.compiler.ingest.convert.pdf_tree import normalize_heading
-from shelfwise.compiler.records import Converted
+from shelfwise.compiler.store.records import Converted
 
 ROOT = Path(__file__).resolve().parents[3]
 CORPORA = ROOT.parent / "shared" / "corpora"

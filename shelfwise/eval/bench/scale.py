@@ -70,7 +70,7 @@ def _timed_stages(stages: list, marks: dict) -> list:
 
 def _build(shelf: Path, settings, executor=None, site: bool = True) -> tuple[dict, object]:
     from shelfwise.compiler.build import build_shelf, conversion_peak_mb
-    from shelfwise.compiler.pipeline import default_stages
+    from shelfwise.compiler.build import default_stages
 
     marks: dict = {"site": {"seconds": 0.0}}
     stages = _timed_stages(default_stages(settings, site=site, shelf_dir=shelf, executor=executor), marks)

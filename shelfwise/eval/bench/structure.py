@@ -28,7 +28,7 @@ import yaml  # noqa: E402
 from shelfwise.compiler.ingest.convert import convert_file  # noqa: E402
 from shelfwise.compiler.errors import ConversionError  # noqa: E402
 from shelfwise.compiler.prose import normalise  # noqa: E402
-from shelfwise.compiler.records import Section  # noqa: E402
+from shelfwise.compiler.store.records import Section  # noqa: E402
 from shelfwise.compiler.ingest.sections import build_sections  # noqa: E402
 
 

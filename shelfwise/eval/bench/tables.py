@@ -35,7 +35,7 @@ import yaml
 
 from shelfwise.compiler.errors import ConversionError
 from shelfwise.compiler.ingest.convert import convert_file
-from shelfwise.compiler.records import Converted, table_text
+from shelfwise.compiler.store.records import Converted, table_text
 
 __all__ = ["figures", "same", "periods", "header_names", "score", "main"]
 

@@ -14,7 +14,7 @@ import re
 import zipfile
 from pathlib import Path
 
-from shelfwise.compiler.records import table_line
+from shelfwise.compiler.store.records import table_line
 from shelfwise.eval.synth.content import DocSpec
 
 __all__ = ["write_document", "WRITERS"]

@@ -1,4 +1,4 @@
-"""Readers: one file in, a :class:`~shelfwise.compiler.records.Converted` element stream out.
+"""Readers: one file in, a :class:`~shelfwise.compiler.store.records.Converted` element stream out.
 
 ``detect_format`` sniffs the bytes (never trusting the name alone) and
 ``convert_file`` dispatches to the reader for that format. Each reader module
@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shelfwise.compiler.ingest.convert import limits
 from shelfwise.compiler.errors import ConversionError
-from shelfwise.compiler.records import Converted
+from shelfwise.compiler.store.records import Converted
 
 __all__ = ["ConversionError", "Converted", "ReadOptions", "SUFFIX_FORMATS", "detect_format", "convert_file"]
 

@@ -20,7 +20,7 @@ from xml.etree import ElementTree
 
 from shelfwise.compiler.ingest.convert import ReadOptions
 from shelfwise.compiler.errors import ConversionError
-from shelfwise.compiler.records import Converted, Element, table_text
+from shelfwise.compiler.store.records import Converted, Element, table_text
 
 _SHEET_NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from shelfwise.compiler.ingest.convert import ReadOptions
 from shelfwise.compiler.ingest.convert.textio import read_text
-from shelfwise.compiler.records import Converted, Element, definition_text, table_text
+from shelfwise.compiler.store.records import Converted, Element, definition_text, table_text
 
 __all__ = ["read", "parse_markdown"]
 
@@ -153,99 +153,116 @@ def _open_term(elements: list[Element]) -> str | None:
     return None
 
 
-def parse_markdown(text: str) -> tuple[list[Element], str | None]:
-    """The element stream of a Markdown text, and the front matter's title (if any)."""
-    lines = text.split("\n")
-    start, title = _front_matter(lines)
-    elements: list[Element] = []
-    para: list[str] = []
-    item: list[str] | None = None
-    term: str | None = None  # the term of the definition ``item`` holds
+class _Parser:
+    """The state of one pass over a Markdown text: the elements so far, and the open paragraph or list item."""
 
-    def flush() -> None:
-        nonlocal para, item, term
-        if item is not None:
-            joined = " ".join(part.strip() for part in item if part.strip())
-            if term is not None:
-                elements.append(Element(kind="list_item", text=definition_text(term, joined), name=term))
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.elements: list[Element] = []
+        self.para: list[str] = []
+        self.item: list[str] | None = None
+        self.term: str | None = None  # the term of the definition ``item`` holds
+        self.prev_blank = True
+
+    def flush(self) -> None:
+        """Close the open paragraph or list item into an element."""
+        if self.item is not None:
+            joined = " ".join(part.strip() for part in self.item if part.strip())
+            if self.term is not None:
+                self.elements.append(Element(kind="list_item", text=definition_text(self.term, joined), name=self.term))
             else:
-                elements.append(Element(kind="list_item", text=joined))
-            item, term = None, None
-        if para:
-            joined = " ".join(line.strip() for line in para)
+                self.elements.append(Element(kind="list_item", text=joined))
+            self.item, self.term = None, None
+        if self.para:
+            joined = " ".join(line.strip() for line in self.para)
             images = _IMAGE.findall(joined)
             if images and not _IMAGE.sub("", joined).strip():
                 for alt, src, caption in images:
                     if alt.strip() or caption.strip():
-                        elements.append(Element(kind="figure", text=(caption or alt).strip(), name=src))
+                        self.elements.append(Element(kind="figure", text=(caption or alt).strip(), name=src))
             elif joined:
-                elements.append(Element(kind="paragraph", text=joined))
-            para = []
+                self.elements.append(Element(kind="paragraph", text=joined))
+            self.para = []
 
-    i = start
-    prev_blank = True
-    while i < len(lines):
-        line = lines[i]
-        stripped = line.strip()
+    def parse(self, i: int) -> list[Element]:
+        """The elements of the lines from ``i`` on, each line read by the first reader that takes it."""
+        while i < len(self.lines):
+            line = self.lines[i]
+            stripped = line.strip()
+            step = self._structure(i, line, stripped)
+            if step is None:
+                step = self._html(i, line, stripped)
+            if step is None:
+                step = self._text(i, line, stripped)
+            i = step
+        self.flush()
+        return self.elements
+
+    def _structure(self, i: int, line: str, stripped: str) -> int | None:
+        """Blank lines, fenced code, headings, thematic breaks and pipe tables; the next line, or None."""
         if not stripped:
-            flush()
-            prev_blank = True
+            self.flush()
+            self.prev_blank = True
             i += 1
-            continue
+            return i
         fence = _FENCE.match(line)
         if fence and (fence.group(2)[0] == "~" or "`" not in fence.group(3)):
-            flush()
+            self.flush()
             mark = fence.group(2)
             body: list[str] = []
             i += 1
-            while i < len(lines) and not (lines[i].strip().startswith(mark[0] * len(mark)) and not lines[i].strip().strip(mark[0])):
-                body.append(lines[i])
+            while i < len(self.lines) and not (self.lines[i].strip().startswith(mark[0] * len(mark)) and not self.lines[i].strip().strip(mark[0])):
+                body.append(self.lines[i])
                 i += 1
-            elements.append(Element(kind="code", text="\n".join(body), name=fence.group(3).strip() or None))
+            self.elements.append(Element(kind="code", text="\n".join(body), name=fence.group(3).strip() or None))
             i += 1
-            prev_blank = False
-            continue
+            self.prev_blank = False
+            return i
         atx = _ATX.match(line)
         if atx:
-            flush()
+            self.flush()
             heading = _clean_heading(atx.group(2) or "")
             if heading:
-                elements.append(Element(kind="heading", text=heading, level=len(atx.group(1))))
+                self.elements.append(Element(kind="heading", text=heading, level=len(atx.group(1))))
             i += 1
-            prev_blank = False
-            continue
-        if para and item is None and _SETEXT.match(line) and not para[-1].lstrip().startswith(("|", "<")):
-            heading = _clean_heading(" ".join(para))
-            para = []
-            elements.append(Element(kind="heading", text=heading, level=1 if stripped[0] == "=" else 2))
+            self.prev_blank = False
+            return i
+        if self.para and self.item is None and _SETEXT.match(line) and not self.para[-1].lstrip().startswith(("|", "<")):
+            heading = _clean_heading(" ".join(self.para))
+            self.para = []
+            self.elements.append(Element(kind="heading", text=heading, level=1 if stripped[0] == "=" else 2))
             i += 1
-            prev_blank = False
-            continue
-        if _BREAK.match(line) and not para:
-            flush()
+            self.prev_blank = False
+            return i
+        if _BREAK.match(line) and not self.para:
+            self.flush()
             i += 1
-            prev_blank = True
-            continue
-        if "|" in line and i + 1 < len(lines) and _DELIM.match(lines[i + 1]) and "-" in lines[i + 1] and not para:
-            flush()
+            self.prev_blank = True
+            return i
+        if "|" in line and i + 1 < len(self.lines) and _DELIM.match(self.lines[i + 1]) and "-" in self.lines[i + 1] and not self.para:
+            self.flush()
             rows = [_split_row(line)]
             i += 2
-            while i < len(lines) and lines[i].strip() and "|" in lines[i]:
-                rows.append(_split_row(lines[i]))
+            while i < len(self.lines) and self.lines[i].strip() and "|" in self.lines[i]:
+                rows.append(_split_row(self.lines[i]))
                 i += 1
-            elements.append(Element(kind="table", text=table_text(rows), rows=rows, header_rows=1))
-            prev_blank = False
-            continue
+            self.elements.append(Element(kind="table", text=table_text(rows), rows=rows, header_rows=1))
+            self.prev_blank = False
+            return i
+        return None
+
+    def _html(self, i: int, line: str, stripped: str) -> int | None:
+        """Layout tags, HTML tables, definition lists and blocks; the next line, or None."""
         if _HTML_TAG_LINE.match(line) or (_ANCHOR.fullmatch(stripped)):
-            flush()  # layout wrappers and invisible anchors: no text of their own
+            self.flush()  # layout wrappers and invisible anchors: no text of their own
             i += 1
-            prev_blank = True
-            continue
-        if stripped.lower().startswith("<table") and not para:
-            flush()
+            self.prev_blank = True
+            return i
+        if stripped.lower().startswith("<table") and not self.para:
+            self.flush()
             block: list[str] = []
-            while i < len(lines):
-                block.append(lines[i])
+            while i < len(self.lines):
+                block.append(self.lines[i])
                 i += 1
                 if "</table>" in block[-1].lower():
                     break
@@ -253,77 +270,87 @@ def parse_markdown(text: str) -> tuple[list[Element], str | None]:
             parser.feed("\n".join(block))
             rows = [row for row in parser.rows if row]
             if rows:
-                elements.append(Element(kind="table", text=table_text(rows), rows=rows, header_rows=parser.header_rows))
-            prev_blank = False
-            continue
-        if stripped.lower().startswith("<dl") and not para:
-            flush()
+                self.elements.append(Element(kind="table", text=table_text(rows), rows=rows, header_rows=parser.header_rows))
+            self.prev_blank = False
+            return i
+        if stripped.lower().startswith("<dl") and not self.para:
+            self.flush()
             block = []
-            while i < len(lines):
-                block.append(lines[i])
+            while i < len(self.lines):
+                block.append(self.lines[i])
                 i += 1
                 if "</dl>" in block[-1].lower():
                     break
             definitions = _HtmlDefinitions()
             definitions.feed("\n".join(block))
             definitions.close()
-            elements.extend(Element(kind="list_item", text=definition_text(t, d), name=t) for t, d in definitions.items)
-            prev_blank = False
-            continue
-        if prev_blank and _HTML_BLOCK.match(line) and not para and item is None:
-            flush()
+            self.elements.extend(Element(kind="list_item", text=definition_text(t, d), name=t) for t, d in definitions.items)
+            self.prev_blank = False
+            return i
+        if self.prev_blank and _HTML_BLOCK.match(line) and not self.para and self.item is None:
+            self.flush()
             block = []
-            while i < len(lines) and lines[i].strip():
-                block.append(lines[i].strip())
+            while i < len(self.lines) and self.lines[i].strip():
+                block.append(self.lines[i].strip())
                 i += 1
-            elements.append(Element(kind="paragraph", text=" ".join(block)))
-            continue
+            self.elements.append(Element(kind="paragraph", text=" ".join(block)))
+            return i
+        return None
+
+    def _text(self, i: int, line: str, stripped: str) -> int:
+        """Definitions, list items, indented code, quotes and paragraph text; the next line."""
         described = _DEFINITION.match(line)
-        if described and term is not None:
-            named = term  # another description of the same term
-            flush()
-            item, term = [described.group(1)], named
+        if described and self.term is not None:
+            named = self.term  # another description of the same term
+            self.flush()
+            self.item, self.term = [described.group(1)], named
             i += 1
-            continue
-        if described and item is None and (len(para) == 1 or not para and _open_term(elements)):
-            named = para[0].strip() if para else _open_term(elements)
-            if para:
-                para = []
-            elif elements[-1].kind == "paragraph":
-                elements.pop()  # the term, a blank line above its description
-            flush()
-            item, term = [described.group(1)], named
+            return i
+        if described and self.item is None and (len(self.para) == 1 or not self.para and _open_term(self.elements)):
+            named = self.para[0].strip() if self.para else _open_term(self.elements)
+            if self.para:
+                self.para = []
+            elif self.elements[-1].kind == "paragraph":
+                self.elements.pop()  # the term, a blank line above its description
+            self.flush()
+            self.item, self.term = [described.group(1)], named
             i += 1
-            prev_blank = False
-            continue
+            self.prev_blank = False
+            return i
         listed = _ITEM.match(line)
-        if listed and (listed.group(3) or "").strip() and not (para and listed.group(2)[0].isdigit()):
-            flush()
+        if listed and (listed.group(3) or "").strip() and not (self.para and listed.group(2)[0].isdigit()):
+            self.flush()
             marker = listed.group(2)
-            item = [f"{marker} {listed.group(3)}" if marker[0].isdigit() else listed.group(3)]  # "7. Review ...": the step keeps its number
+            self.item = [f"{marker} {listed.group(3)}" if marker[0].isdigit() else listed.group(3)]  # "7. Review ...": the step keeps its number
             i += 1
-            prev_blank = False
-            continue
-        if line.startswith(("    ", "\t")) and prev_blank and not para and item is None and (not elements or elements[-1].kind != "list_item"):
+            self.prev_blank = False
+            return i
+        if line.startswith(("    ", "\t")) and self.prev_blank and not self.para and self.item is None and (not self.elements or self.elements[-1].kind != "list_item"):
             body = []
-            while i < len(lines) and (lines[i].startswith(("    ", "\t")) or not lines[i].strip()):
-                body.append(lines[i][4:] if lines[i].startswith("    ") else lines[i][1:])
+            while i < len(self.lines) and (self.lines[i].startswith(("    ", "\t")) or not self.lines[i].strip()):
+                body.append(self.lines[i][4:] if self.lines[i].startswith("    ") else self.lines[i][1:])
                 i += 1
             while body and not body[-1].strip():
                 body.pop()
-            elements.append(Element(kind="code", text="\n".join(body)))
-            prev_blank = True
-            continue
+            self.elements.append(Element(kind="code", text="\n".join(body)))
+            self.prev_blank = True
+            return i
         if stripped.startswith(">"):
             stripped = stripped.lstrip(">").strip()
-        if item is not None:
-            item.append(stripped)
+        if self.item is not None:
+            self.item.append(stripped)
         else:
-            para.append(stripped)
-        prev_blank = False
+            self.para.append(stripped)
+        self.prev_blank = False
         i += 1
-    flush()
-    return elements, title
+        return i
+
+
+def parse_markdown(text: str) -> tuple[list[Element], str | None]:
+    """The element stream of a Markdown text, and the front matter's title (if any)."""
+    lines = text.split("\n")
+    start, title = _front_matter(lines)
+    return _Parser(lines).parse(start), title
 
 
 def read(path: Path, options: ReadOptions) -> Converted:

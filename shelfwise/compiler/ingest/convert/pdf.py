@@ -26,7 +26,7 @@ from shelfwise.compiler.ingest.convert import ReadOptions
 from shelfwise.compiler.ingest.convert.pdf_layout import PageData, read_page
 from shelfwise.compiler.ingest.convert.pdf_tree import Bookmark, assemble
 from shelfwise.compiler.errors import ConversionError
-from shelfwise.compiler.records import Converted
+from shelfwise.compiler.store.records import Converted
 
 __all__ = ["read", "read_text_layer", "outline", "WINDOW_FORMAT", "WindowFile"]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from shelfwise.compiler.errors import ConversionError
-from shelfwise.compiler.records import Converted, Element, table_text
+from shelfwise.compiler.store.records import Converted, Element, table_text
 
 __all__ = ["read", "elements_from_document"]
 

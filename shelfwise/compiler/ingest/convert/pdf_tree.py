@@ -18,7 +18,7 @@ from collections.abc import Callable
 from shelfwise.compiler.ingest.convert.pdf_headings import heading_levels, heading_lines, numbering
 from shelfwise.compiler.ingest.convert.pdf_layout import CAPTION, PageData, PageItem
 from shelfwise.compiler.prose import normalise
-from shelfwise.compiler.records import Element
+from shelfwise.compiler.store.records import Element
 from shelfwise.compiler.ingest.sections import numbering_depth
 
 __all__ = ["Bookmark", "assemble", "normalize_heading"]

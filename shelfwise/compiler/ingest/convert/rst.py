@@ -18,7 +18,7 @@ from pathlib import Path
 
 from shelfwise.compiler.ingest.convert import ReadOptions
 from shelfwise.compiler.ingest.convert.textio import read_text
-from shelfwise.compiler.records import Converted, Element, definition_text, table_text
+from shelfwise.compiler.store.records import Converted, Element, definition_text, table_text
 
 __all__ = ["read", "parse_rst"]
 
@@ -201,29 +201,7 @@ class _Parser:
                 continue
             item = _BULLET.match(line) or _ENUM.match(line)
             if item and (not nxt.strip() or _indent(nxt) > 0 or _BULLET.match(nxt) or _ENUM.match(nxt)):
-                width = len(item.group(1)) + len(item.group(2))
-                first = [item.group(3)]
-                j = i + 1
-                while j < len(lines) and lines[j].strip() and _indent(lines[j]) > 0:
-                    first.append(lines[j])
-                    j += 1
-                text = _join(first)
-                marker = item.group(1)
-                if item.re is _ENUM and "#" not in marker:
-                    text = f"{marker} {text}"  # an enumerated item keeps its number ("3." or "(c)")
-                self.elements.append(Element(kind="list_item", text=text))
-                if text.endswith("::"):
-                    literal_next = True
-                rest, k = _indented_chunk(lines, j)
-                if rest and any(r.strip() for r in rest):
-                    if literal_next:
-                        self.elements.append(Element(kind="code", text="\n".join(_dedent(rest))))
-                        literal_next = False
-                    else:
-                        self.blocks([r[width:] if _indent(r) >= width else r.lstrip() for r in rest])
-                    i = k
-                else:
-                    i = j
+                i, literal_next = self._list_item(lines, i, item)
                 continue
             field = _DOCINFO_FIELD.match(line)
             if line.startswith("|") and not field:
@@ -233,32 +211,65 @@ class _Parser:
                 self.elements.append(Element(kind="paragraph", text=_join(lines[i:j])))
                 i = j
                 continue
-            para = [line]
-            j = i + 1
-            while j < len(lines) and lines[j].strip() and _indent(lines[j]) == 0 and not (j + 1 < len(lines) and _is_adornment(lines[j + 1]) and not _is_adornment(lines[j])):
-                para.append(lines[j])
-                j += 1
-            definition = j < len(lines) and lines[j].strip() and _indent(lines[j]) > 0
-            text = _join(para)
-            kind = "list_item" if field else "paragraph"
-            if definition and len(para) == 1:
-                body, j = _indented_chunk(lines, j)
-                start = len(self.elements)
-                self.blocks(_dedent(body))
-                described = start < len(self.elements) and self.elements[start].kind == "paragraph" and not field
-                if described:  # a definition list item: the term and its description's first paragraph, one item
-                    self.elements[start] = Element(kind="list_item", text=definition_text(text, self.elements[start].text), name=text)
-                else:
-                    self.elements.insert(start, Element(kind=kind, text=text))
-                i = j
-                continue
-            if definition:
-                body, j = _indented_chunk(lines, j)
-                text = _join([*para, *body])
-            if text != "::":
-                self.elements.append(Element(kind=kind, text=text))
-            literal_next = text.endswith("::")
+            i, literal_next = self._paragraph(lines, i, line, field)
+
+    def _list_item(self, lines: list[str], i: int, item: re.Match) -> tuple[int, bool]:
+        """A bullet or enumerated item at ``i`` and what is indented under it; the next line, and whether a literal
+        block follows (the item ends in "::")."""
+        literal_next = False
+        width = len(item.group(1)) + len(item.group(2))
+        first = [item.group(3)]
+        j = i + 1
+        while j < len(lines) and lines[j].strip() and _indent(lines[j]) > 0:
+            first.append(lines[j])
+            j += 1
+        text = _join(first)
+        marker = item.group(1)
+        if item.re is _ENUM and "#" not in marker:
+            text = f"{marker} {text}"  # an enumerated item keeps its number ("3." or "(c)")
+        self.elements.append(Element(kind="list_item", text=text))
+        if text.endswith("::"):
+            literal_next = True
+        rest, k = _indented_chunk(lines, j)
+        if rest and any(r.strip() for r in rest):
+            if literal_next:
+                self.elements.append(Element(kind="code", text="\n".join(_dedent(rest))))
+                literal_next = False
+            else:
+                self.blocks([r[width:] if _indent(r) >= width else r.lstrip() for r in rest])
+            i = k
+        else:
             i = j
+        return i, literal_next
+
+    def _paragraph(self, lines: list[str], i: int, line: str, field) -> tuple[int, bool]:
+        """The paragraph (or field, or definition list item) at ``i``; the next line, and whether a literal block
+        follows (the paragraph ends in "::")."""
+        para = [line]
+        j = i + 1
+        while j < len(lines) and lines[j].strip() and _indent(lines[j]) == 0 and not (j + 1 < len(lines) and _is_adornment(lines[j + 1]) and not _is_adornment(lines[j])):
+            para.append(lines[j])
+            j += 1
+        definition = j < len(lines) and lines[j].strip() and _indent(lines[j]) > 0
+        text = _join(para)
+        kind = "list_item" if field else "paragraph"
+        if definition and len(para) == 1:
+            body, j = _indented_chunk(lines, j)
+            start = len(self.elements)
+            self.blocks(_dedent(body))
+            described = start < len(self.elements) and self.elements[start].kind == "paragraph" and not field
+            if described:  # a definition list item: the term and its description's first paragraph, one item
+                self.elements[start] = Element(kind="list_item", text=definition_text(text, self.elements[start].text), name=text)
+            else:
+                self.elements.insert(start, Element(kind=kind, text=text))
+            return j, False
+        if definition:
+            body, j = _indented_chunk(lines, j)
+            text = _join([*para, *body])
+        if text != "::":
+            self.elements.append(Element(kind=kind, text=text))
+        literal_next = text.endswith("::")
+        return j, literal_next
 
 
 def _header(lines: list[str]) -> tuple[list[list[str]], int]:

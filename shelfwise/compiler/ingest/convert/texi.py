@@ -15,7 +15,7 @@ from pathlib import Path
 
 from shelfwise.compiler.ingest.convert import ReadOptions
 from shelfwise.compiler.ingest.convert.textio import read_text
-from shelfwise.compiler.records import Converted, Element, table_text
+from shelfwise.compiler.store.records import Converted, Element, table_text
 
 __all__ = ["read", "parse_texinfo", "render"]
 
@@ -238,6 +238,52 @@ class _Reader:
                 top["rows"][-1].append(rendered)
         top["continued"] = True
 
+    def code_block(self, lines: list[str], i: int, name: str) -> int:
+        """The body of an @example-like block from line ``i`` to its @end, as one code element; the line after it."""
+        self.flush()
+        body: list[str] = []
+        while i < len(lines) and not re.match(rf"^@end\s+{name}\b", lines[i].strip()):
+            raw = lines[i]
+            i += 1
+            if re.match(r"^@(c|comment|group|end group|noindent)\b", raw.strip()) or re.match(r"^@[a-z]*index\b", raw.strip()):
+                continue
+            body.append(raw if name == "verbatim" else render(raw, self.values))
+        i += 1
+        top = self.lists[-1] if self.lists else None
+        if top is not None and "pending" in top:
+            self.flush()
+        self.elements.append(Element(kind="code", text="\n".join(body).strip("\n")))
+        return i
+
+    def item_command(self, name: str, argument: str) -> None:
+        """@item, @itemx or @headitem in the innermost list or table."""
+        top = self.lists[-1]
+        if top["kind"] == "multitable":
+            self.flush()
+            if name == "headitem":
+                top["header_rows"] = len(top["rows"]) + 1
+            top["rows"].append([])
+            top["continued"] = False
+            self._cells(argument)
+            return
+        if name == "itemx" and "pending" in top:
+            extra = " ".join(render(top["wrap"].format(argument.strip()), self.values).split())
+            top["pending"] = f"{top['pending']}, {extra}"
+            return
+        self.item(argument)
+
+    def end(self, argument: str) -> None:
+        """@end of a block: a list or table closes (a multitable's rows become a table element)."""
+        self.flush()
+        ended = argument.strip()
+        if ended in {"itemize", "enumerate", "table", "ftable", "vtable", "multitable"} and self.lists:
+            top = self.lists.pop()
+            if top["kind"] == "multitable" and top["rows"]:
+                rows = [row for row in top["rows"] if row]
+                self.elements.append(
+                    Element(kind="table", text=table_text(rows), rows=rows, header_rows=top["header_rows"])
+                )
+
 
 def _skip_to_end(lines: list[str], i: int, name: str) -> int:
     depth = 1
@@ -296,19 +342,7 @@ def parse_texinfo(lines: list[str], values: dict[str, str] | None = None) -> tup
             i = _skip_to_end(lines, i, name)
             continue
         if name in _CODE_BLOCKS:
-            reader.flush()
-            body: list[str] = []
-            while i < len(lines) and not re.match(rf"^@end\s+{name}\b", lines[i].strip()):
-                raw = lines[i]
-                i += 1
-                if re.match(r"^@(c|comment|group|end group|noindent)\b", raw.strip()) or re.match(r"^@[a-z]*index\b", raw.strip()):
-                    continue
-                body.append(raw if name == "verbatim" else render(raw, reader.values))
-            i += 1
-            top = reader.lists[-1] if reader.lists else None
-            if top is not None and "pending" in top:
-                reader.flush()
-            reader.elements.append(Element(kind="code", text="\n".join(body).strip("\n")))
+            i = reader.code_block(lines, i, name)
             continue
         if name in _LEVELS:
             reader.flush()
@@ -329,34 +363,13 @@ def parse_texinfo(lines: list[str], values: dict[str, str] | None = None) -> tup
             reader.lists.append({"kind": "multitable", "rows": [], "header_rows": 0})
             continue
         if name in {"item", "itemx", "headitem"} and reader.lists:
-            top = reader.lists[-1]
-            if top["kind"] == "multitable":
-                reader.flush()
-                if name == "headitem":
-                    top["header_rows"] = len(top["rows"]) + 1
-                top["rows"].append([])
-                top["continued"] = False
-                reader._cells(argument)
-                continue
-            if name == "itemx" and "pending" in top:
-                extra = " ".join(render(top["wrap"].format(argument.strip()), reader.values).split())
-                top["pending"] = f"{top['pending']}, {extra}"
-                continue
-            reader.item(argument)
+            reader.item_command(name, argument)
             continue
         if name == "tab" and reader.lists and reader.lists[-1]["kind"] == "multitable":
             reader._cells("@tab " + argument)
             continue
         if name == "end":
-            reader.flush()
-            ended = argument.strip()
-            if ended in {"itemize", "enumerate", "table", "ftable", "vtable", "multitable"} and reader.lists:
-                top = reader.lists.pop()
-                if top["kind"] == "multitable" and top["rows"]:
-                    rows = [row for row in top["rows"] if row]
-                    reader.elements.append(
-                        Element(kind="table", text=table_text(rows), rows=rows, header_rows=top["header_rows"])
-                    )
+            reader.end(argument)
             continue
         if _DEF_BLOCKS.match(name):
             reader.flush()

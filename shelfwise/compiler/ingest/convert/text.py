@@ -24,7 +24,7 @@ from pathlib import Path
 
 from shelfwise.compiler.ingest.convert import ReadOptions
 from shelfwise.compiler.ingest.convert.textio import read_text
-from shelfwise.compiler.records import Converted, Element, definition_text
+from shelfwise.compiler.store.records import Converted, Element, definition_text
 from shelfwise.compiler.ingest.sections import numbering_depth
 
 __all__ = ["read", "parse_rfc", "parse_plain", "is_rfc"]

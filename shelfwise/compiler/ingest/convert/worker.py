@@ -26,7 +26,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from shelfwise.compiler.errors import ConversionError
-from shelfwise.compiler.records import Converted
+from shelfwise.compiler.store.records import Converted
 
 __all__ = ["ConvertWorker", "peak_mb"]
 

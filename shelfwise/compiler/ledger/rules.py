@@ -3,7 +3,7 @@
 Kinds: definition, rule (conditions, exceptions, thresholds), finding, step (of an
 ordered procedure), dependency and supersession. ``extract_rules`` is the
 model-free extractor (patterns over sentences, definition lists and glossaries,
-numbered steps, header fields); ``shelfwise.compiler.links.ledger_model`` is the model path. Both
+numbered steps, header fields); ``shelfwise.compiler.ledger.model`` is the model path. Both
 go through ``verify``: an assertion whose quote does not stand in the section
 text (whitespace-normalised) is rejected and counted, never stored.
 """
@@ -11,18 +11,13 @@ text (whitespace-normalised) is rejected and counted, never stored.
 from __future__ import annotations
 
 import re
-from typing import Literal
 
-from pydantic import BaseModel, Field
 
 from shelfwise.compiler.prose import normalise, sentences
-from shelfwise.compiler.records import Section
+from shelfwise.compiler.store.records import Section, Threshold, Assertion, Extraction
 
 __all__ = [
     "RULES_VERSION",
-    "Threshold",
-    "Assertion",
-    "Extraction",
     "normalise",
     "sentences",
     "find_thresholds",
@@ -32,43 +27,6 @@ __all__ = [
 ]
 
 RULES_VERSION = "rules-4"  # rules-4: definition list items, no split after a run-in "REQUIRED."; a negated bound keeps its negation ("never less than fifteen years"); rules-2: sentences from shelfwise.compiler.prose (no split after "Jan." before a day, "No." before a number)
-
-AssertionKind = Literal["definition", "rule", "finding", "step", "dependency", "supersession"]
-
-
-class Threshold(BaseModel):
-    """A number with its unit, as a rule states it."""
-
-    value: str = Field(description="The number as written, e.g. '8' or 'ten'.")
-    unit: str = Field(description="The unit as written, e.g. 'characters'.")
-    comparator: str = Field(default="", description="'at least', 'no more than', 'never less than', ... as written (a negation "
-                                                  "included), or '' when none is stated.")
-    bound: str = Field(default="", description="'minimum' or 'maximum': what the comparator makes of the figure, its "
-                                               "negation counted ('never less than' is a minimum); '' when none is stated.")
-    text: str = Field(default="", description="The words of the threshold as they stand in the sentence.")
-
-
-class Assertion(BaseModel):
-    """One ledger entry, with the sentence it came from."""
-
-    kind: AssertionKind = Field(description="What the assertion is.")
-    subject: str = Field(description="What it is about: the defined term, the actor of a rule, the procedure's name.")
-    statement: str = Field(description="What it says, as short as the sentence allows.")
-    quote: str = Field(description="The verbatim sentence of the section it came from (whitespace-normalised).")
-    conditions: list[str] = Field(default_factory=list, description="if / when clauses a rule holds under.")
-    exceptions: list[str] = Field(default_factory=list, description="unless / except clauses.")
-    thresholds: list[Threshold] = Field(default_factory=list, description="Numbers with units the assertion states.")
-    modality: str = Field(default="", description="The modal word of a rule (MUST, SHALL NOT, may, ...).")
-    step: int | None = Field(default=None, description="Position of a procedure step (1-based).")
-    target: str = Field(default="", description="What a dependency or supersession points at, as written.")
-
-
-class Extraction(BaseModel):
-    """What one extractor produced for one section: kept assertions and the count it rejected."""
-
-    assertions: list[Assertion] = Field(default_factory=list)
-    rejected: int = Field(default=0, description="Assertions dropped because their quote is not in the section.")
-    rejected_quotes: list[str] = Field(default_factory=list, description="The rejected quotes, for the record.")
 
 
 _NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|hundred"

@@ -12,9 +12,9 @@ import json
 
 from pydantic import BaseModel, Field, ValidationError
 
-from shelfwise.compiler.links.ledger import Assertion, Extraction, verify
+from shelfwise.compiler.store.records import Assertion, Extraction, Section
+from shelfwise.compiler.ledger.rules import verify
 from shelfwise.compiler.prompts import EXTRACT_PROMPT_VERSION, EXTRACT_SECTION, EXTRACT_SYSTEM
-from shelfwise.compiler.records import Section
 
 __all__ = ["BATCH_CHARS", "ModelReply", "extractor_key", "extract_with_model", "ModelSection"]
 

@@ -14,29 +14,12 @@ import hashlib
 import json
 import re
 
-from pydantic import BaseModel, Field
 
 from shelfwise.compiler.document_ids import SERIES_WORDS, find_ids, series_ids, whole
-from shelfwise.compiler.links.ledger import normalise, sentences
-from shelfwise.compiler.records import Section
+from shelfwise.compiler.ledger.rules import normalise, sentences
+from shelfwise.compiler.store.records import Section, Hook
 
-__all__ = ["Hook", "HOOKS_VERSION", "canonical_identifiers", "reference_tags", "relation_in", "find_hooks"]
-
-
-class Hook(BaseModel):
-    """One open reference of a section."""
-
-    id: str = Field(description="Hash of (section id, kind, text, ordinal).")
-    doc_id: str
-    section_id: str
-    seq: int = Field(description="Order of the hook in its document.")
-    kind: str = Field(description="'section' (number/label), 'document' (identifier) or 'named' (a name or title).")
-    relation: str = Field(description="What resolving it means: resolves, cites, depends_on, updates, supersedes.")
-    text: str = Field(description="The reference as written.")
-    target: dict = Field(description="Parsed target: doc (identifier), section (number), label, name.")
-    quote: str = Field(description="The verbatim sentence holding the reference.")
-    status: str = Field(default="open", description="'open' or 'resolved'.")
-    reason: str = Field(default="", description="Why it is still open, or how it resolved.")
+__all__ = ["HOOKS_VERSION", "canonical_identifiers", "reference_tags", "relation_in", "find_hooks"]
 
 
 _SECTION = re.compile(
