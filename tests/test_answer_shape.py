@@ -15,7 +15,7 @@ from shelfwise.api.draft.premise import correction_unit, find_false_premise, pre
 from shelfwise.api.reading.read import Reading, ReadSection
 from shelfwise.api.present.shape import shape_answer
 from shelfwise.api.draft.write import Unit
-from shelfwise.compiler.links.ledger import sentences
+from shelfwise.compiler.ledger.rules import sentences
 
 REVISIONS = {
     "qm-rev-c": ("QM-001 Quality Manual, Rev C (superseded)", "quality-manual-rev-c.docx",
