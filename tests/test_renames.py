@@ -16,7 +16,7 @@ from shelfwise.compiler.links.linking import links_stage
 from shelfwise.compiler.records import Section
 from shelfwise.compiler.ingest.renames import SectionAlias, carry_aliases
 from shelfwise.compiler.settings import Settings
-from shelfwise.compiler.site.site import site_stage
+from shelfwise.compiler.publish.site import site_stage
 from shelfwise.compiler.store.store import Store
 
 POLICY = ("# Access Policy\n\n## Passwords\n\nPasswords must have at least 12 characters.\n\n"
