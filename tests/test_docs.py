@@ -175,7 +175,7 @@ def test_every_example_on_the_demo_shelf_is_real_output(demo_config):
     assert {name for name, _, _ in examples} >= {"README.md", "getting-started.md", "comparing.md"}
     for name, command, documented in examples:
         printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):  # as a terminal shows them
             assert main([*shlex.split(command)[1:], "--config", str(demo_config)]) == 0, command
         assert _normal(printed.getvalue()) == _normal(documented), (
             f"{name}: the example of `{command}` is not what it prints today; paste the real output:\n{printed.getvalue()}")
