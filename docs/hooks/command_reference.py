@@ -39,8 +39,8 @@ def _option_rows(parser: argparse.ArgumentParser) -> list[str]:
             continue
         name = ", ".join(action.option_strings) or action.dest.upper()
         default = "" if action.default in (None, False, [], argparse.SUPPRESS) or not action.option_strings else f" (default: `{action.default}`)"
-        choices = f" One of: {', '.join(map(str, action.choices))}." if action.choices else ""
-        rows.append(f"| `{name}` | {_cell(action.help % vars(action) if action.help and '%(' in action.help else action.help)}{choices}{default} |")
+        choices = f" (one of: {', '.join(map(str, action.choices))})" if action.choices else ""
+        rows.append(f"| `{name}` | {_cell(action.help)}{choices}{default} |")
     return rows
 
 
