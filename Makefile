@@ -13,11 +13,12 @@ export NO_MKDOCS_2_WARNING := 1
 DEMO_TOKEN ?= demo-local-token
 export SHELFWISE_DEMO_TOKEN := $(DEMO_TOKEN)
 
-.PHONY: install system-deps demo test fit bench bench-structure bench-pdf bench-tables bench-compile bench-links bench-search bench-embed bench-site bench-api bench-openai bench-adversarial bench-reliability bench-research bench-scale eval-local-llm clean help
+.PHONY: install system-deps demo test docs fit bench bench-structure bench-pdf bench-tables bench-compile bench-links bench-search bench-embed bench-site bench-api bench-openai bench-adversarial bench-reliability bench-research bench-scale eval-local-llm clean help
 
 help:
 	@echo "make demo   - set up, compile the demo shelf ($(DEMO_SHELF)), build its site, serve site and endpoint on 127.0.0.1"
-	@echo "make test   - run the test suite (installs first)"
+	@echo "make test   - run the test suite (installs first; it builds the docs too)"
+	@echo "make docs   - build the documentation site (docs/, mkdocs --strict) into build/docs"
 	@echo "make bench  - run the benchmarks (results in eval/results/)"
 
 # The CPU build of torch first (FACTS.md), then everything else under constraints.txt so docling cannot
@@ -54,6 +55,11 @@ demo: install
 
 test: install
 	$(PY) -m pytest -q
+
+# The documentation site (docs/, mkdocs.yml): strict, offline, into build/docs (never committed); tests/test_docs.py
+# builds it too, so make test fails on a broken link or a generated table that lost its results.
+docs: install
+	$(VENV)/bin/mkdocs build --strict -f mkdocs.yml -d build/docs
 
 bench: bench-structure bench-pdf bench-compile bench-links bench-search bench-site bench-api bench-adversarial
 

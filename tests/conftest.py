@@ -68,7 +68,7 @@ def demo_site(tmp_path_factory):
     from shelfwise.compiler.build import build_shelf
     from shelfwise.compiler.build import links_stage
     from shelfwise.compiler.settings import Settings
-    from shelfwise.compiler.site.site import site_stage
+    from shelfwise.compiler.publish.site import site_stage
 
     shelf = ROOT / "shelves" / "northwind"
     if not (shelf / "documents").is_dir():

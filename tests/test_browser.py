@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from shelfwise.compiler.site.site import build_site
+from shelfwise.compiler.publish.site import build_site
 from tests.test_pages import make_store
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -159,7 +159,7 @@ def test_a_mixed_shelf_of_every_bad_kind_builds_its_site_and_keeps_last_good_ver
     from shelfwise.compiler.index.indexes import index_stage
     from shelfwise.compiler.build import links_stage
     from shelfwise.compiler.settings import Settings
-    from shelfwise.compiler.site.site import site_stage
+    from shelfwise.compiler.publish.site import site_stage
     from tests.answer_shelves import HashEmbedder
     from shelfwise.compiler.ingest.discover import escaped_name
     from tests.bombs import BAD, GOOD, ODD_NAMES, mixed_shelf

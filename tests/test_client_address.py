@@ -22,7 +22,7 @@ import pytest
 
 from answer_shelves import tenant_builds
 from shelfwise.api.server.security import client_address
-from shelfwise.compiler.site.site import build_site
+from shelfwise.compiler.publish.site import build_site
 from shelfwise.compiler.store.store import Store
 from tests.test_browser import _free_port
 

@@ -226,7 +226,7 @@ def test_identifier_and_artefact_titles_are_told_from_names(title, path, bad):
 
 
 def test_the_site_names_the_document_by_its_identity(tmp_path):
-    from shelfwise.compiler.site.site import site_stage
+    from shelfwise.compiler.publish.site import site_stage
 
     shelf = tmp_path / "reports"
     shelf.mkdir()

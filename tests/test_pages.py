@@ -9,11 +9,11 @@ from pathlib import Path
 
 import markdown
 
-from shelfwise.compiler.site.inert import code_block, escape_inline, table
+from shelfwise.compiler.publish.inert import code_block, escape_inline, table
 from shelfwise.compiler.build import link_shelf
-from shelfwise.compiler.site.linkmap import link_map_html, link_map_svg
-from shelfwise.compiler.site.page_tables import table_html
-from shelfwise.compiler.site.pages import render_pages
+from shelfwise.compiler.publish.linkmap import link_map_html, link_map_svg
+from shelfwise.compiler.publish.page_tables import table_html
+from shelfwise.compiler.publish.pages import render_pages
 from shelfwise.compiler.store.records import Converted, Element
 from shelfwise.compiler.ingest.sections import build_sections
 from shelfwise.compiler.store.store import Store
@@ -206,7 +206,7 @@ def test_link_map_svg_is_deterministic_escaped_and_links_each_node():
 
 
 def test_a_long_nav_list_is_grouped_so_each_page_carries_a_bounded_nav():
-    from shelfwise.compiler.site.pages import NAV_GROUP, _grouped
+    from shelfwise.compiler.publish.pages import NAV_GROUP, _grouped
 
     entries = [{f"SOP-{n:04d} Calibration of gauges": f"documents/d{n}.md"} for n in range(1, 101)]
     groups = _grouped(entries)

@@ -110,7 +110,7 @@ def test_a_long_table_is_split_into_passages_each_under_its_header(tmp_path: Pat
 
 
 def test_the_site_shows_a_statement_table_with_its_column_headers_and_figures_aligned(tmp_path: Path) -> None:
-    from shelfwise.compiler.site.page_tables import table_html
+    from shelfwise.compiler.publish.page_tables import table_html
 
     path = tmp_path / "statement.pdf"
     _statement(path, True)

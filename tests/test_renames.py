@@ -15,7 +15,7 @@ from shelfwise.compiler.index.indexes import index_stage
 from shelfwise.compiler.store.records import Section, SectionAlias
 from shelfwise.compiler.ingest.renames import carry_aliases
 from shelfwise.compiler.settings import Settings
-from shelfwise.compiler.site.site import site_stage
+from shelfwise.compiler.publish.site import site_stage
 from shelfwise.compiler.store.store import Store
 
 POLICY = ("# Access Policy\n\n## Passwords\n\nPasswords must have at least 12 characters.\n\n"

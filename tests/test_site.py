@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from shelfwise.compiler.build import build_shelf, links_stage
+from shelfwise.compiler.build import build_shelf
 from shelfwise.compiler.errors import SiteError
-from shelfwise.compiler.site.site import build_site, site_stage
+from shelfwise.compiler.build import links_stage
+from shelfwise.compiler.settings import Settings
+from shelfwise.compiler.publish.site import build_site, site_stage
 from shelfwise.compiler.store.store import Store
 from tests.test_pages import make_store
 from tests.site_fixtures import broken_templates
@@ -230,7 +232,7 @@ def test_llms_txt_at_the_site_root_lists_every_document_with_its_page(widget_sit
 
 
 def test_llms_txt_links_where_site_url_says_the_site_is_published(widget_site):
-    from shelfwise.compiler.site.llms_txt import llms_txt, site_base
+    from shelfwise.compiler.publish.llms_txt import llms_txt, site_base
 
     store, _, _ = widget_site
     text = llms_txt(store, "widgets", site_base("https://docs.example.org/{shelf}", "widgets"))

@@ -11,7 +11,7 @@ from litestar.testing import TestClient
 from answer_shelves import HashEmbedder, tenant_builds
 from shelfwise.api.server.app import create_app
 from shelfwise.compiler.settings import Settings
-from shelfwise.compiler.site.site import build_site
+from shelfwise.compiler.publish.site import build_site
 from shelfwise.compiler.store.store import Store
 
 ALPHA = {"Authorization": "Bearer alpha-secret"}

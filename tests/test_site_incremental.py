@@ -14,8 +14,8 @@ import pytest
 from shelfwise.compiler.errors import SiteError
 from shelfwise.compiler.build import link_shelf
 from shelfwise.compiler.store.records import Element
-from shelfwise.compiler.site.site import build_site
-from shelfwise.compiler.site.site_incremental import MANIFEST, check_anchor_links
+from shelfwise.compiler.publish.site import build_site
+from shelfwise.compiler.publish.site_incremental import MANIFEST, check_anchor_links
 from shelfwise.compiler.store.store import Store
 from tests.test_pages import H, P, png, put
 from tests.site_fixtures import broken_templates
@@ -210,7 +210,7 @@ def test_anchor_check_reports_links_within_and_across_pages():
 def test_site_incremental_false_forces_the_full_build(built):
     store, out, _ = built
     from shelfwise.compiler.settings import Settings
-    from shelfwise.compiler.site.site import site_stage
+    from shelfwise.compiler.publish.site import site_stage
 
     stage = site_stage(Settings(site={"incremental": False}))
     name, summary = stage(store, out, [], [], lambda line: None)

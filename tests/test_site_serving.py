@@ -17,9 +17,9 @@ from litestar.testing import TestClient
 from answer_shelves import TENANTS, HashEmbedder, tenant_builds
 from shelfwise.api.server.app import create_app
 from shelfwise.compiler.errors import SiteError
-from shelfwise.compiler.site.originals import copy_originals, download_name, original_href, stored_name
+from shelfwise.compiler.publish.originals import copy_originals, download_name, original_href, stored_name
 from shelfwise.compiler.settings import Settings
-from shelfwise.compiler.site.site import build_site
+from shelfwise.compiler.publish.site import build_site
 from shelfwise.compiler.store.store import Store
 from tests.test_browser import CHROMIUM, _free_port, _wait, launch_chromium
 

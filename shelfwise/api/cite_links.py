@@ -1,7 +1,7 @@
 """Where a cited section is read, and the answer's Markdown with its citations numbered and linked there.
 
 A section's URL is its anchor on its document's page of the shelf's site (``documents/<doc>.html#<section
-id>``, shelfwise/compiler/site/pages.py ``page_url``) under the site's root: ``site.url`` with ``{shelf}`` filled in when it
+id>``, shelfwise/compiler/publish/pages.py ``page_url``) under the site's root: ``site.url`` with ``{shelf}`` filled in when it
 is set; else, on the HTTP server, ``/sites/<shelf>/`` when the server serves that site; else the built
 site's ``file://`` URL when one was built, through the build folder's ``site`` link (``build/<shelf>/site``, which
 follows ``current``), never a build generation's folder, which a later rebuild deletes; else (a shelf compiled without its site) the API's own
@@ -19,7 +19,7 @@ from urllib.parse import quote
 from pydantic import BaseModel, Field
 
 from shelfwise.api.schemas import AskResponse
-from shelfwise.compiler.site.llms_txt import site_base
+from shelfwise.compiler.publish.llms_txt import site_base
 from shelfwise.compiler.refs import SECTION_ID, SectionRef, page_url
 
 __all__ = ["SiteLinks", "Citation", "site_root", "linked_answer", "with_urls", "server_links"]

@@ -323,7 +323,7 @@ def default_stages(settings: Settings, *, site: bool = False, shelf_dir: Path | 
         embedder = RayEmbedder(embedder, executor, settings.model_dump_json())
     stages = [index_stage(embedder), links_stage(role_model(settings, "extractor"))]
     if site:
-        from shelfwise.compiler.site.site import site_stage
+        from shelfwise.compiler.publish.site import site_stage
 
         stages.append(site_stage(settings, shelf_dir=shelf_dir))
     return stages

@@ -6,7 +6,7 @@
     ├── StoreError            the compiled store is missing or from a newer version (raised by store.Store)
     ├── SearchError           a query cannot be run: empty, or no index built yet (raised by shelfwise.compiler.search.search)
     ├── EmbeddingError        the embedding model cannot load or its endpoint fails (raised by shelfwise.compiler.index.embedders)
-    └── SiteError             pages or the mkdocs build failed; the last good site is kept (raised by shelfwise.compiler.site.pages, shelfwise.compiler.site.site)
+    └── SiteError             pages or the mkdocs build failed; the last good site is kept (raised by shelfwise.compiler.publish.pages, shelfwise.compiler.publish.site)
 """
 
 from __future__ import annotations
@@ -53,4 +53,4 @@ class EmbeddingError(ShelfwiseError):
 
 
 class SiteError(ShelfwiseError):
-    """Raised by shelfwise.compiler.site.pages and shelfwise.compiler.site.site when a page template or the mkdocs build fails; the old site stays."""
+    """Raised by shelfwise.compiler.publish.pages and shelfwise.compiler.publish.site when a page template or the mkdocs build fails; the old site stays."""

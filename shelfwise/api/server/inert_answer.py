@@ -3,7 +3,7 @@ renders it (``api.inert_markup``; on by default for /v1/chat/completions).
 
 An answer quotes documents verbatim, so a document's ``<script>``, ``[click](javascript:...)`` or
 ``![x](file:///etc/passwd)`` would reach a chat client's Markdown renderer as markup. As on the site
-(shelfwise/compiler/site/inert.py: document text printed, never interpreted), the quoted text is neutralised by
+(shelfwise/compiler/publish/inert.py: document text printed, never interpreted), the quoted text is neutralised by
 escaping; the answer's own structure stays: paragraphs, lists, tables, bold labels, its ``[section id]``
 citations (turned into links to the site only afterwards, by shelfwise/api/cite_links.py).
 

@@ -6,7 +6,7 @@ no older than the file) is answered 304 with no body. HEAD answers the same
 headers as GET and no body. A path the site does not hold is answered 404 with
 the site's own mkdocs ``404.html``, its root-relative links (``/assets/…``)
 rewritten to ``/sites/<shelf>/…`` so it is styled and its navigation works.
-Files under ``_originals/`` (the documents as given, shelfwise/compiler/site/originals.py)
+Files under ``_originals/`` (the documents as given, shelfwise/compiler/publish/originals.py)
 are sent as downloads that a browser never runs as a page.
 """
 
@@ -22,7 +22,7 @@ from urllib.parse import quote
 from litestar import Request, Response
 from litestar.response import File
 
-from shelfwise.compiler.site.originals import ORIGINALS_DIR, download_name
+from shelfwise.compiler.publish.originals import ORIGINALS_DIR, download_name
 
 __all__ = ["file_response", "not_found_page", "etag_of"]
 

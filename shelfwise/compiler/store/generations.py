@@ -43,7 +43,7 @@ LINKED = ("store.sqlite", "lexical", "site", "report.json")
 KEEP = 2
 _LEGACY_SKIP = {GENERATIONS, POINTER, "checkpoints", ".build.lock"}
 UNFINISHED = "checkpoints/unfinished"  # the store of a build that was stopped (begin_generation sets it aside)
-KEPT = "originals"  # a generation's kept originals, one file per content hash (read by shelfwise/compiler/site/originals.py)
+KEPT = "originals"  # a generation's kept originals, one file per content hash (read by shelfwise/compiler/publish/originals.py)
 
 
 def pointer_target(root: Path) -> str | None:

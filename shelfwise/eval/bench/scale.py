@@ -149,7 +149,7 @@ def _serve_figures(build_root: Path, specs, settings) -> dict:
 
 
 def _site_build(report) -> dict:
-    """Which site build ran (full or incremental, shelfwise/compiler/site/site_incremental.py), its pages built and mkdocs seconds."""
+    """Which site build ran (full or incremental, shelfwise/compiler/publish/site_incremental.py), its pages built and mkdocs seconds."""
     site = report.stages.get("site", {})
     return {key: site[key] for key in ("build", "full_reason", "pages_built", "pages", "mkdocs_seconds") if key in site}
 

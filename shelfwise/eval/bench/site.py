@@ -19,7 +19,7 @@ from pathlib import Path
 
 from shelfwise.compiler.build import build_shelf, links_stage
 from shelfwise.compiler.settings import Settings
-from shelfwise.compiler.site.site import build_site, directory_size, run_mkdocs
+from shelfwise.compiler.publish.site import build_site, directory_size, run_mkdocs
 from shelfwise.compiler.store.store import Store
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -1,15 +1,15 @@
 """Whether the site can be rebuilt incrementally, and the parts of an incremental build mkdocs does not do right by itself.
 
-shelfwise/compiler/site/site.py records beside the site (build/<shelf>/site-manifest.json) what it was built from: a hash of each
+shelfwise/compiler/publish/site.py records beside the site (build/<shelf>/site-manifest.json) what it was built from: a hash of each
 global input (the mkdocs.yml without its nav and docs_dir, the nav, the theme overrides, the widget files, the versions of mkdocs,
 mkdocs-material and the Markdown libraries, ``SITE_VERSION`` and the hook's source), a content hash of every file in
-docs/, and what shelfwise/compiler/site/mkdocs_hook.py recorded of each page (URL, anchors, links into other pages' anchors).
+docs/, and what shelfwise/compiler/publish/mkdocs_hook.py recorded of each page (URL, anchors, links into other pages' anchors).
 
 ``plan_site_build`` compares that with the next build. A full clean build runs when it is forced, when there is no
 previous site or manifest, when any global input changed (a new, removed or retitled document changes the nav and so
 every page's sidebar), when the set of pages changed, or when most pages changed anyway. Otherwise only the docs files
 whose content changed are rebuilt: a page's HTML is a function of its Markdown, the config, the nav and which files
-exist, and shelfwise/compiler/site/pages.py already re-renders the Markdown of every page that shows something of a changed
+exist, and shelfwise/compiler/publish/pages.py already re-renders the Markdown of every page that shows something of a changed
 document (its input hash covers the labels, links and panels it prints), so an unchanged Markdown file gives the
 same HTML. mkdocs runs ``--dirty`` into a copy of the last site; then
 

@@ -1,4 +1,4 @@
-"""What the site's pages show, read from the store once per build (shelfwise/compiler/site/pages.py renders it).
+"""What the site's pages show, read from the store once per build (shelfwise/compiler/publish/pages.py renders it).
 
 Ledger, hooks, links, briefs and dossiers are read straight from their tables:
 when the ledger stage has not run they are empty and their panels and pages

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import re
 
-from shelfwise.compiler.site.inert import Md
+from shelfwise.compiler.publish.inert import Md
 
 __all__ = ["KEEP_WHOLE", "keep_whole", "table_html"]
 

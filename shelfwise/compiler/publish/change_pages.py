@@ -3,7 +3,7 @@
 ``change_pages`` pairs the store's documents joined by a supersedes or
 same_series link (``shelfwise.compiler.compare.pair_documents``, which keeps a
 supersedes link only between two versions of one series) and computes each
-pair's change set. shelfwise/compiler/site/pages.py renders each as changes/<older>--<newer>.md
+pair's change set. shelfwise/compiler/publish/pages.py renders each as changes/<older>--<newer>.md
 (template changes.md.j2): a table of every change, old → new with the
 difference computed by code (``marked``: deleted words struck through, inserted words underlined, both
 tinted, so neither colour alone nor raw word-diff marks carry it), each side linking to its section's
@@ -16,7 +16,7 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 
 from shelfwise.compiler.compare import DocView, compare_documents, links_from_store, pair_documents
-from shelfwise.compiler.site.inert import Md, escape_inline
+from shelfwise.compiler.publish.inert import Md, escape_inline
 
 __all__ = ["change_pages", "pages_by_document", "marked"]
 

@@ -6,13 +6,13 @@ document (ledger/<doc>.md), a page per dossier (dossiers/<slug>.md), open
 references and index coverage; plus assets/shelfwise/sections.json, the map
 the ask widget links citations with: section id -> [page URL#anchor, label,
 document id], and document id -> [short name, title]. Tables are anchored HTML
-(shelfwise/compiler/site/page_tables.py), the shelf page's link map an SVG (shelfwise/compiler/site/linkmap.py).
+(shelfwise/compiler/publish/page_tables.py), the shelf page's link map an SVG (shelfwise/compiler/publish/linkmap.py).
 
 Incremental: each page's inputs are hashed (the template sources, the
 document's content and settings hashes, its ledger, hooks and links, the
 labels of what they point to); a page whose hash is in build/<shelf>/pages.json
 and whose file exists is not rendered again, and pages no longer produced are
-deleted. Document text goes through shelfwise.compiler.site.inert: printed, never interpreted.
+deleted. Document text goes through shelfwise.compiler.publish.inert: printed, never interpreted.
 """
 
 from __future__ import annotations
@@ -28,15 +28,15 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
 from pydantic import BaseModel, Field
 
-from shelfwise.compiler.site.change_pages import change_pages, marked, pages_by_document
+from shelfwise.compiler.publish.change_pages import change_pages, marked, pages_by_document
 from shelfwise.compiler.errors import SiteError
-from shelfwise.compiler.site.inert import Md, alias_anchors, code_block, escape_inline, finalize, heading, link, table
-from shelfwise.compiler.site.linkmap import link_map_html
-from shelfwise.compiler.site.originals import download_name, original_href, stored_name
+from shelfwise.compiler.publish.inert import Md, alias_anchors, code_block, escape_inline, finalize, heading, link, table
+from shelfwise.compiler.publish.linkmap import link_map_html
+from shelfwise.compiler.publish.originals import download_name, original_href, stored_name
 from shelfwise.compiler.digests.names import count, page_count, page_unit, plural, reader_label, relation_words
-from shelfwise.compiler.site.page_tables import table_html
+from shelfwise.compiler.publish.page_tables import table_html
 from shelfwise.compiler.refs import page_path, page_url
-from shelfwise.compiler.site.page_data import (
+from shelfwise.compiler.publish.page_data import (
     ShelfData,
     document_relations,
     links_by_document,
@@ -47,7 +47,7 @@ from shelfwise.compiler.site.page_data import (
 __all__ = ["PAGE_EPOCH", "TEMPLATES_DIR", "PagesResult", "render_pages", "nav_title"]
 
 PAGE_EPOCH = 3  # bump when the page layout code changes, so every page re-renders
-TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
+TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"  # shelfwise/templates/: the page templates
 TEMPLATE_NAMES = ("home", "shelf", "document", "ledger", "dossier", "open_references", "coverage", "changes")
 SECTIONS_MAP = "assets/shelfwise/sections.json"
 WIDE_TABLE = 7  # columns from which a table is wide
@@ -233,7 +233,7 @@ def render_pages(store, out_dir: Path, *, shelf: str | None = None, templates_di
                  originals: bool = False) -> PagesResult:
     """Render the store's pages into ``out_dir/docs`` (only what changed); ``extra_files`` are copied in as well.
 
-    With ``originals`` each document page links the document as given (shelfwise/compiler/site/originals.py copies it)."""
+    With ``originals`` each document page links the document as given (shelfwise/compiler/publish/originals.py copies it)."""
     out_dir = Path(out_dir)
     docs = out_dir / "docs"
     manifest_path = out_dir / "pages.json"

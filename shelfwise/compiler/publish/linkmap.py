@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import math
 
-from shelfwise.compiler.site.inert import Md
+from shelfwise.compiler.publish.inert import Md
 from shelfwise.compiler.digests.names import count, relation_words
 
 __all__ = ["KIND_COLOURS", "link_pairs", "legend_html", "link_map_svg", "link_map_html"]

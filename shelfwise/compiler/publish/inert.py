@@ -1,6 +1,6 @@
 """Document text as inert Markdown: shown literally, never interpreted as HTML or Markdown.
 
-Page templates (shelfwise/compiler/site/pages.py) print document text through ``finalize``:
+Page templates (shelfwise/compiler/publish/pages.py) print document text through ``finalize``:
 every ``{{ value }}`` that is a plain string is escaped; only :class:`Md`
 values, which our own code builds (anchors, links to our pages, tables whose
 cells it escaped), pass through. A template (including a shelf's override)

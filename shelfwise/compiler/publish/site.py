@@ -1,18 +1,18 @@
-"""The site stage: pages rendered (shelfwise/compiler/site/pages.py), then a mkdocs-material build swapped into place.
+"""The site stage: pages rendered (shelfwise/compiler/publish/pages.py), then a mkdocs-material build swapped into place.
 
 mkdocs always builds into a temporary folder beside the site and runs with --strict, so a broken internal link or a
 missing anchor or image fails the build. Only a build that succeeded replaces build/<shelf>/site; a failed one raises
 SiteError and leaves the last good site where it was. Given the shelf's folder, the documents as given are copied
-into the new site's _originals/ before it is swapped in (shelfwise/compiler/site/originals.py).
+into the new site's _originals/ before it is swapped in (shelfwise/compiler/publish/originals.py).
 
-The build is full (``mkdocs build --clean`` from nothing) or incremental, as shelfwise/compiler/site/site_incremental.py decides from
+The build is full (``mkdocs build --clean`` from nothing) or incremental, as shelfwise/compiler/publish/site_incremental.py decides from
 build/<shelf>/site-manifest.json, what the last site was built from. Full when forced (``site.incremental = false``,
 ``--full-site``), when there is no last site, when a global input changed (mkdocs.yml, the nav, the theme overrides,
 the widget files, the mkdocs/material/Markdown versions, ``SITE_VERSION``, the hook), when pages were added or removed,
 or when most pages changed. Incremental otherwise: the last site is copied into the temporary folder and
 ``mkdocs build --dirty`` rebuilds only the docs files whose content changed; its search index (which then holds only
 the rebuilt pages) is merged with the last site's page by page, and every link into an anchor, from rebuilt and
-unchanged pages alike, is checked as mkdocs would. shelfwise/compiler/site/mkdocs_hook.py, listed in mkdocs.yml, records each
+unchanged pages alike, is checked as mkdocs would. shelfwise/compiler/publish/mkdocs_hook.py, listed in mkdocs.yml, records each
 rendered page's URL, anchors and links for that. The result is the site a full build gives, file for file (the
 sitemap's build date aside).
 """
@@ -33,12 +33,12 @@ from pathlib import Path
 import yaml
 
 from shelfwise.compiler.errors import SiteError
-from shelfwise.compiler.site.llms_txt import LLMS_TXT, llms_txt, site_base
-from shelfwise.compiler.site.mkdocs_hook import CACHE_ENV, DIRTY_ENV, RECORD_ENV
-from shelfwise.compiler.site.originals import ORIGINALS_DIR, copy_originals
+from shelfwise.compiler.publish.llms_txt import LLMS_TXT, llms_txt, site_base
+from shelfwise.compiler.publish.mkdocs_hook import CACHE_ENV, DIRTY_ENV, RECORD_ENV
+from shelfwise.compiler.publish.originals import ORIGINALS_DIR, copy_originals
 from shelfwise.compiler.store.generations import KEPT
-from shelfwise.compiler.site.pages import nav_title, render_pages
-from shelfwise.compiler.site.site_incremental import (
+from shelfwise.compiler.publish.pages import nav_title, render_pages
+from shelfwise.compiler.publish.site_incremental import (
     MANIFEST,
     SEARCH_INDEX,
     SitePlan,
@@ -55,7 +55,7 @@ log = logging.getLogger("shelfwise.site")
 
 __all__ = ["SITE_DIR", "WIDGET_FILES", "mkdocs_config", "run_mkdocs", "build_site", "site_stage", "directory_size"]
 
-SITE_DIR = Path(__file__).resolve().parent / "theme"
+SITE_DIR = Path(__file__).resolve().parents[2] / "site"  # shelfwise/site/: mkdocs_base.yml, overrides/, widget/
 WIDGET_FILES = ("shelfwise-ask.js", "shelfwise-ask.css", "shelfwise-site.css")
 HOOK = Path(__file__).resolve().parent / "mkdocs_hook.py"
 TEMPLATE_CACHE = ".template-cache"
@@ -64,7 +64,7 @@ SITE_VERSION = 1  # bump when what this module or the hook puts into the site ch
 
 def mkdocs_config(shelf: str, title: str, docs_dir: Path, nav: list, *, endpoint: str | None = None,
                   token: str | None = None) -> dict:
-    """The mkdocs.yml for one shelf: shelfwise/compiler/site/theme/mkdocs_base.yml plus the shelf's name, folders, nav and widget settings."""
+    """The mkdocs.yml for one shelf: shelfwise/site/mkdocs_base.yml plus the shelf's name, folders, nav and widget settings."""
     config = yaml.safe_load((SITE_DIR / "mkdocs_base.yml").read_text(encoding="utf-8"))
     config["site_name"] = nav_title(title)
     config["docs_dir"] = str(Path(docs_dir).resolve())
@@ -77,7 +77,7 @@ def mkdocs_config(shelf: str, title: str, docs_dir: Path, nav: list, *, endpoint
 
 def run_mkdocs(config_file: Path, site_dir: Path, *, dirty: bool = False, env: dict[str, str] | None = None) -> tuple[float, str]:
     """``mkdocs build --strict --clean`` (``--dirty`` with ``dirty``) into ``site_dir``; returns (seconds, output) or raises
-    SiteError with the warnings. ``env`` is added to the environment (shelfwise/compiler/site/mkdocs_hook.py reads it)."""
+    SiteError with the warnings. ``env`` is added to the environment (shelfwise/compiler/publish/mkdocs_hook.py reads it)."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     started = time.perf_counter()
     done = subprocess.run(
@@ -116,7 +116,7 @@ def _swap_in(built: Path, site: Path) -> None:
 
 
 def _hook_env(record: Path, dirty: bool) -> dict[str, str]:
-    """What shelfwise/compiler/site/mkdocs_hook.py reads: where to write the page record, whether the build is incremental, and the
+    """What shelfwise/compiler/publish/mkdocs_hook.py reads: where to write the page record, whether the build is incremental, and the
     theme's compiled templates kept beside the site (build/<shelf>/.template-cache)."""
     return {RECORD_ENV: str(record), DIRTY_ENV: "1" if dirty else "0", CACHE_ENV: str(record.parent / TEMPLATE_CACHE)}
 
@@ -159,7 +159,7 @@ def build_site(store, out_dir: Path, progress: Callable[[str], None] | None = No
     ``endpoint`` and ``token`` configure the ask widget on every page. With ``shelf_dir`` (the shelf's
     folder) every document's original is copied to ``_originals/`` and linked from its page. ``url`` (``site.url``,
     ``{shelf}`` for the shelf's name) is where the site is published: llms.txt links there, else relative to the site.
-    ``full`` forces a full clean mkdocs build even where an incremental one would do (shelfwise/compiler/site/site_incremental.py).
+    ``full`` forces a full clean mkdocs build even where an incremental one would do (shelfwise/compiler/publish/site_incremental.py).
     """
     out_dir = Path(out_dir).resolve()  # mkdocs resolves relative paths against the config file's folder
     shelf = shelf or out_dir.name

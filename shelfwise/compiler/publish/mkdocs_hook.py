@@ -1,14 +1,14 @@
 """The mkdocs hook of the site build (listed under ``hooks:`` in build/<shelf>/mkdocs.yml): it records each page mkdocs renders.
 
 mkdocs loads this file by path, in its own process, so it imports nothing from shelfwise. Environment variables set by
-shelfwise/compiler/site/site.py drive it; without them (mkdocs run by hand on the same mkdocs.yml) it does nothing.
+shelfwise/compiler/publish/site.py drive it; without them (mkdocs run by hand on the same mkdocs.yml) it does nothing.
 
 - ``SHELFWISE_PAGE_RECORD``: a JSON file written after the build. ``order`` lists every Markdown page in the order mkdocs
   builds them (the order the search index lists them in), ``pages`` each page rendered this time with its URL, the
   anchor ids it holds and its links into other pages' anchors ({target: {anchor: link as written}}). These are
   exactly what mkdocs' own anchor check uses (``Page.present_anchor_ids``, ``Page.links_to_anchors``), so
-  shelfwise/compiler/site/site_incremental.py can check the links of a partial build across pages this run did not render.
-- ``SHELFWISE_DIRTY_BUILD=1``: the build is an incremental one that shelfwise/compiler/site/site.py decided on (``mkdocs build --dirty``
+  shelfwise/compiler/publish/site_incremental.py can check the links of a partial build across pages this run did not render.
+- ``SHELFWISE_DIRTY_BUILD=1``: the build is an incremental one that shelfwise/compiler/publish/site.py decided on (``mkdocs build --dirty``
   into a copy of the last site, the nav unchanged). mkdocs warns that a dirty build may leave the navigation stale, and
   ``--strict`` counts that warning as a failure; this hook drops that one warning, and only it, so every other
   warning still fails the build. The theme's 404.html is not rendered again either: it shows only the nav and the

@@ -2,7 +2,7 @@
 document with its page's URL, the file assistants read to find their way around a site.
 
 URLs are relative to the site unless ``site.url`` says where it is published (``{shelf}`` filled in). Written
-into the new site before it is swapped in (shelfwise/compiler/site/site.py); the same store gives the same bytes.
+into the new site before it is swapped in (shelfwise/compiler/publish/site.py); the same store gives the same bytes.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The originals stage: each document's source file, as given, copied into the site under ``_originals/<path>``.
 
-Each document page links its original (shelfwise/compiler/site/pages.py). A file a browser
+Each document page links its original (shelfwise/compiler/publish/pages.py). A file a browser
 would run as a page (HTML, SVG, XML) is stored with ``.txt`` added, so a
 static host serves it as text; the page's link carries the real name in its
 ``download`` attribute, and ``shelfwise serve`` sends every original as an
