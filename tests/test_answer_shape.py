@@ -13,7 +13,7 @@ from shelfwise.api.reading.evidence import asked_head, unstated_obligations
 from shelfwise.api.draft.premise import correction_unit, find_false_premise, premises_of
 from shelfwise.api.reading.read import Reading, ReadSection
 from shelfwise.api.present.shape import shape_answer
-from shelfwise.api.draft.write import Unit
+from shelfwise.api.records import Unit
 
 REVISIONS = {
     "qm-rev-c": ("QM-001 Quality Manual, Rev C (superseded)", "quality-manual-rev-c.docx",
@@ -519,14 +519,14 @@ def test_a_cell_holding_a_bar_or_nothing_keeps_its_column_from_the_writer_to_the
 def test_a_failed_cell_is_blanked_in_the_cells_a_row_carries():
     """The gate blanks a cell the checker did not confirm in the row's cells and its text alike; the rest keep their columns."""
     from shelfwise.api.draft.claims import claims_of
-    from shelfwise.api.draft.check import CheckedDraft
+    from shelfwise.api.records import Draft
     from shelfwise.api.draft.gate import gate
 
     header = Unit(id="u1", kind="table_header", text="Function | Accepts | Since", cells=["Function", "Accepts", "Since"],
                   citations=["s1"], obligation=0, group="t", status="verbatim")
     row = Unit(id="u2", kind="table_row", text="parse_value | int | str | 2.1", cells=["parse_value", "int | str", "2.1"],
                citations=["s1"], obligation=0, group="t", status="unconfirmed")
-    draft = CheckedDraft(writer="test", units=[header, row])
+    draft = Draft(writer="test", units=[header, row])
     claims = claims_of(draft)
     assert [c.text for c in claims] == ["parse_value", "int | str", "2.1"]
     for claim in claims:

@@ -45,7 +45,8 @@ from shelfwise.api.present.shape import shape_answer
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.draft.verdict import derive_verdicts
 from shelfwise.api.trace import StepCost, Trace, TraceStore, new_trace_id, now_iso
-from shelfwise.api.draft.write import COVERED, Draft, ExtractiveWriter, Writer
+from shelfwise.api.draft.write import COVERED, ExtractiveWriter
+from shelfwise.api.records import Draft, Writer
 from shelfwise.api.draft.write_model import ModelWriter
 from shelfwise.api.draft.rank_model import load_rank_model
 from shelfwise.compiler.errors import ShelfwiseError
@@ -260,9 +261,9 @@ def answer_question(
         except ModelError as exc:
             draft = _extractive(settings).write(plan, reading, shelves)
             write_warnings.append(f"{exc}; this answer quotes the documents (extractive writer) instead")
-    write_warnings += getattr(draft, "notes", [])
-    invented = [record.model_dump() for record in getattr(draft, "invented", [])]
-    unanswered = set(getattr(draft, "unanswered", []))
+    write_warnings += draft.notes
+    invented = [record.model_dump() for record in draft.invented]
+    unanswered = set(draft.unanswered)
     step("write", t, usage)
 
     t = time.perf_counter()
@@ -301,7 +302,7 @@ def answer_question(
         completion = complete_answer(plan, shown, covered, COVERED, unstated=unstated, short=short, about=about,
                                      false_premise=correction is not None)
         shown = shown if completion.label != "not_in_documents" else []
-        quoted = draft.writer == "extractive" or (fill_line and all(u.id.startswith("x") for u in shown if u.kind != "heading"))
+        quoted = draft.writer == "extractive" or (fill_line and all(u.origin == "fallback" for u in shown if u.kind != "heading"))
         markdown = render_markdown(plan, shown, completion, shelves, "model-free" if quoted else "model", not_shown=not_shown)
         over = len(markdown) - room
         if over <= 0 or limit <= room // 2:
@@ -326,7 +327,7 @@ def answer_question(
         obligations=[o.model_dump() for o in completion.obligations],
         sources=sources_of(shown, shelves),
         not_shown=len(gated.removed),
-        warnings=[*plan.warnings, *recall.warnings, *(research.warnings if research else []), *write_warnings, *getattr(draft, "warnings", [])],
+        warnings=[*plan.warnings, *recall.warnings, *(research.warnings if research else []), *write_warnings, *draft.warnings],
         seconds=round(time.perf_counter() - started, 4),
     )
     if comparisons is not None:
@@ -362,7 +363,7 @@ def answer_question(
                 reading={**reading.model_dump(exclude={"sections", "not_opened"}), **({"compared": comparisons.pairs} if comparisons else {})},
                 written=[u.model_dump() for u in written],
                 removed=[r.model_dump() for r in gated.removed],
-                checked=[c.model_dump() for c in getattr(draft, "claims", [])],
+                checked=[c.model_dump() for c in draft.claims],
                 warnings=response.warnings,
                 invented_citations=invented,
                 completion=completion.model_dump(),

@@ -25,7 +25,8 @@ import re
 
 from shelfwise.api.currency import current_first, label_units
 from shelfwise.api.shelves import OpenShelf
-from shelfwise.api.draft.write import STRONG, Unit, introduces_code, is_question
+from shelfwise.api.draft.write import STRONG, introduces_code, is_question
+from shelfwise.api.records import Unit
 from shelfwise.api.terms import identifier_key, identifiers, normalise, word_stems
 
 __all__ = ["shape_answer", "is_question", "statement_key"]
