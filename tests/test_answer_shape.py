@@ -480,7 +480,7 @@ def test_a_bullet_glyph_left_by_a_converter_is_not_shown_twice():
 def test_a_procedure_continued_in_another_document_is_shown_in_step_order():
     """SOP-014 holds steps 1-6 and WI-022 steps 7-12: however the two rank, steps 1-6 come first and 7-12 right after
     them; a separate 1-4 overview (TRN-031) does not cut between them; other blocks keep their places."""
-    from shelfwise.api.present.shape import _most_relevant_first
+    from shelfwise.api.present.shape import most_relevant_first
 
     def steps(doc: str, numbers, score: float) -> list[Unit]:
         return [Unit(id=f"{doc}{n}", kind="step", text=f"{n}. Do step {n} of {doc}.", citations=[f"s-{doc}"], obligation=0,
@@ -488,7 +488,7 @@ def test_a_procedure_continued_in_another_document_is_shown_in_step_order():
 
     rule = Unit(id="r", kind="sentence", text="Complaints are closed within 30 days.", citations=["s-qm"], obligation=0, score=0.5)
     units = [*steps("wi", range(7, 13), 0.9), *steps("trn", range(1, 5), 0.8), *steps("sop", range(1, 7), 0.7), rule]
-    shown = [u.id for u in _most_relevant_first(units)]
+    shown = [u.id for u in most_relevant_first(units)]
     assert shown == [*(f"sop{n}" for n in range(1, 7)), *(f"wi{n}" for n in range(7, 13)), *(f"trn{n}" for n in range(1, 5)), "r"]
 
 
