@@ -1,6 +1,8 @@
 """Shape the shown answer: labelled, without repeats or question sentences, current first, most relevant first, sized.
 
-``shape_answer`` runs after the gate, on what will be displayed, for every writer:
+The parts below run after the gate, on what will be displayed, for every writer; the answer driver runs them as the
+repeats, order and fit steps of what is shown (``shelfwise.api.present.show``, which records what each removed and why;
+question sentences go in its evidence step), and ``shape_answer`` runs them in one call:
 
 1. each unit gets its document's short name and, for a superseded document, what superseded it
    (``shelfwise.api.currency.label_units``);
