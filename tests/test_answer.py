@@ -319,7 +319,7 @@ def test_the_writer_budget_is_in_characters_not_a_count():
 def test_an_answer_with_sentences_shown_is_partial_never_not_in_the_documents():
     from shelfwise.api.present.complete import complete_answer
     from shelfwise.api.reading.plan import Obligation, Plan
-    from shelfwise.api.draft.write import Unit
+    from shelfwise.api.records import Unit
 
     plan = Plan(question="q", resolved_question="q", planner="rules",
                 obligations=[Obligation(kind="describe", ask="What is a bearer token"), Obligation(kind="lookup", ask="How long does it last")])

@@ -18,7 +18,7 @@ from shelfwise.api.schemas import AskRequest
 from shelfwise.api.server.serve import make_app
 from shelfwise.api.shelves import close_shelves, open_shelves
 from shelfwise.api.terms import normalise
-from shelfwise.api.trace import Trace, TraceStore, format_trace
+from shelfwise.api.trace import Trace, TraceStore, format_trace, unit_fates
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.settings import Settings
 from tests.claimshelf import Replay
@@ -272,6 +272,19 @@ def test_a_writer_saying_not_in_documents_for_a_part_the_sections_state_is_fille
     assert answer.label != "not_in_documents" and "Refresh tokens expire after 30 days." in [s.text for s in answer.sentences]
     (warning,) = answer.warnings
     assert "the model said the documents do not answer it, but the sections read state its terms" in warning
+
+
+@pytest.mark.parametrize("writer", ["e2e_write_uncited", "e2e_write_half_cited", "e2e_write_said_not_in", "e2e_write_invented"])
+def test_every_model_unit_and_fallback_quote_not_shown_names_its_step_and_reason(shelves, tmp_path, writer):
+    """Issue 33's floor on the model path: the model's units, the fallback's quotes (origin 'fallback') and the computed
+    ones are each shown, or a step of what is shown recorded why not."""
+    roles = Roles(writer=writer, checker="e2e_check_down")
+    answer, trace = _ask(shelves, tmp_path, roles, "How long do refresh tokens last, and how long are backups kept?", **WRITER_ONLY)
+    fates = unit_fates(trace)
+    assert fates and all(shown or removals for _, shown, removals in fates), [u["id"] for u, s, r in fates if not (s or r)]
+    assert len(trace.shown) == len(answer.sentences)
+    filled = [u for u, _, _ in fates if u["origin"] == "fallback"]
+    assert filled and all(u["id"].startswith("x") for u in filled)  # each writer leaves a part to the fallback here
 
 
 def test_an_out_of_corpus_question_stays_not_in_documents_with_a_model_writer(shelves, tmp_path):

@@ -14,7 +14,7 @@ from shelfwise.api.reading.evidence import asked_head, unstated_obligations
 from shelfwise.api.draft.premise import correction_unit, find_false_premise, premises_of
 from shelfwise.api.reading.read import Reading, ReadSection
 from shelfwise.api.present.shape import shape_answer
-from shelfwise.api.draft.write import Unit
+from shelfwise.api.records import Unit
 from shelfwise.compiler.ledger.rules import sentences
 
 REVISIONS = {
@@ -505,7 +505,7 @@ def test_a_bullet_glyph_left_by_a_converter_is_not_shown_twice():
 def test_a_procedure_continued_in_another_document_is_shown_in_step_order():
     """SOP-014 holds steps 1-6 and WI-022 steps 7-12: however the two rank, steps 1-6 come first and 7-12 right after
     them; a separate 1-4 overview (TRN-031) does not cut between them; other blocks keep their places."""
-    from shelfwise.api.present.shape import _most_relevant_first
+    from shelfwise.api.present.shape import most_relevant_first
 
     def steps(doc: str, numbers, score: float) -> list[Unit]:
         return [Unit(id=f"{doc}{n}", kind="step", text=f"{n}. Do step {n} of {doc}.", citations=[f"s-{doc}"], obligation=0,
@@ -513,7 +513,7 @@ def test_a_procedure_continued_in_another_document_is_shown_in_step_order():
 
     rule = Unit(id="r", kind="sentence", text="Complaints are closed within 30 days.", citations=["s-qm"], obligation=0, score=0.5)
     units = [*steps("wi", range(7, 13), 0.9), *steps("trn", range(1, 5), 0.8), *steps("sop", range(1, 7), 0.7), rule]
-    shown = [u.id for u in _most_relevant_first(units)]
+    shown = [u.id for u in most_relevant_first(units)]
     assert shown == [*(f"sop{n}" for n in range(1, 7)), *(f"wi{n}" for n in range(7, 13)), *(f"trn{n}" for n in range(1, 5)), "r"]
 
 
@@ -544,14 +544,14 @@ def test_a_cell_holding_a_bar_or_nothing_keeps_its_column_from_the_writer_to_the
 def test_a_failed_cell_is_blanked_in_the_cells_a_row_carries():
     """The gate blanks a cell the checker did not confirm in the row's cells and its text alike; the rest keep their columns."""
     from shelfwise.api.draft.claims import claims_of
-    from shelfwise.api.draft.check import CheckedDraft
+    from shelfwise.api.records import Draft
     from shelfwise.api.draft.gate import gate
 
     header = Unit(id="u1", kind="table_header", text="Function | Accepts | Since", cells=["Function", "Accepts", "Since"],
                   citations=["s1"], obligation=0, group="t", status="verbatim")
     row = Unit(id="u2", kind="table_row", text="parse_value | int | str | 2.1", cells=["parse_value", "int | str", "2.1"],
                citations=["s1"], obligation=0, group="t", status="unconfirmed")
-    draft = CheckedDraft(writer="test", units=[header, row])
+    draft = Draft(writer="test", units=[header, row])
     claims = claims_of(draft)
     assert [c.text for c in claims] == ["parse_value", "int | str", "2.1"]
     for claim in claims:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from shelfwise.api.draft.claims import citations_in, claims_of, parse_answer, split_sentences, strip_citations
-from shelfwise.api.draft.write import Draft
+from shelfwise.api.records import Draft
 
 A, B = "s0123456789a", "sfedcba98765"
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from shelfwise.api.draft.gate import gate, not_shown_line, verify_verbatim
-from shelfwise.api.draft.write import Draft, Unit
+from shelfwise.api.records import Draft, Unit
 from tests.claimshelf import S_RULES, make_shelf
 
 

@@ -1,7 +1,8 @@
 """The answer driver: the only module that knows the order of the answering stages.
 
-plan → recall → read → write → check → gate → complete, then the answer JSON
-and its stored trace (paper §3.3-§3.4). After the plan, compare obligations that
+plan → recall → read → write → check, then what is shown (``SHOWN_STEPS``: gate, fallback, evidence, premise,
+verdict, repeats, order, fit, each recording what it removed and why; ``shelfwise.api.present.show``), then the
+answer JSON and its stored trace (paper §3.3-§3.4). After the plan, compare obligations that
 name two versions of one series are answered from the computed change set
 (``shelfwise.api.compare.compare_answer``); when every obligation is one, recall, read and write do
 not run, otherwise the other obligations take the stages and the comparison is
@@ -28,24 +29,22 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 
 from shelfwise.api.compare.compare_answer import answer_comparisons, comparison_response, merge_comparisons
-from shelfwise.api.present.complete import NOT_IN_DOCUMENTS, complete_answer
-from shelfwise.api.draft.fallback import fill_failed_parts
+from shelfwise.api.present import show
+from shelfwise.api.present.complete import NOT_IN_DOCUMENTS
 from shelfwise.api.errors import AnswerTimeout, BadRequest
 from shelfwise.api.draft.check import ClaimChecker, ModelJudge, require_checker
-from shelfwise.api.reading.evidence import unheld_subjects, unstated_obligations
-from shelfwise.api.draft.gate import Gated, gate, not_shown_line, verify_verbatim
+from shelfwise.api.draft.gate import Gated, gate, verify_verbatim
 from shelfwise.api.reading.plan import Plan, Vocabulary, plan_by_rules, plan_with_model
 from shelfwise.api.draft.premise import correction_unit
 from shelfwise.api.reading.read import ReadSection, read_sections
 from shelfwise.api.reading.recall import recall_candidates
 from shelfwise.api.research.research import research_model, research_reading, with_bridges
-from shelfwise.api.present.render import render_markdown, sources_of
+from shelfwise.api.present.render import sources_of
 from shelfwise.api.schemas import AnswerSentence, AskRequest, AskResponse
-from shelfwise.api.present.shape import shape_answer
 from shelfwise.api.shelves import OpenShelf
-from shelfwise.api.draft.verdict import derive_verdicts
 from shelfwise.api.trace import StepCost, Trace, TraceStore, new_trace_id, now_iso
-from shelfwise.api.draft.write import COVERED, Draft, ExtractiveWriter, Writer
+from shelfwise.api.draft.write import ExtractiveWriter
+from shelfwise.api.records import Draft, Writer
 from shelfwise.api.draft.write_model import ModelWriter
 from shelfwise.api.draft.rank_model import load_rank_model
 from shelfwise.compiler.errors import ShelfwiseError
@@ -54,11 +53,6 @@ from shelfwise.compiler.settings import Settings
 
 __all__ = ["Pipeline", "build_pipeline", "chat_models", "answer_question", "document_scope"]
 
-REFITS = 4
-"""Times the answer is shaped again, to a tighter limit, when its Markdown (gap lines and footers included) is over
-answer.max_answer_chars."""
-REFIT_MARGIN = 60
-"""Characters taken off the shaping limit beyond the excess on each refit."""
 COMPARE_SHARE = 0.6
 """Share of answer.max_answer_chars a computed comparison's tables may take (the rest is for the other obligations)."""
 COMPARE_LINES = 400
@@ -116,18 +110,6 @@ def build_pipeline(settings: Settings, chat: Mapping[str, ChatModel] | None) -> 
     checker = ClaimChecker(ModelJudge(chat["checker"])) if "checker" in chat else None
     writer = ModelWriter(chat["writer"]) if "writer" in chat else _extractive(settings)
     return Pipeline(settings=settings, planner=chat.get("planner"), writer=writer, checker=checker)
-
-
-def _distinct(units: list) -> list:
-    """Shown units without repeats: a statement written twice, or two claims restated as the same sentence, shows once."""
-    seen: set[tuple] = set()
-    out = []
-    for unit in units:
-        key = (unit.obligation, " ".join(unit.text.split()).lower(), tuple(unit.citations))
-        if unit.kind in ("heading", "connective", "table_header") or key not in seen:
-            out.append(unit)
-            seen.add(key)
-    return out
 
 
 def document_scope(request: AskRequest, shelves: dict[str, OpenShelf]) -> dict[str, set[str]]:
@@ -189,6 +171,11 @@ def _extractive(settings: Settings) -> ExtractiveWriter:
     """The model-free writer as the model-free pipeline builds it (the fallback writes exactly what it would)."""
     return ExtractiveWriter(settings.answer.max_units_per_obligation, answer_chars=int(settings.answer.max_answer_chars * WRITTEN_SHARE),
                             model=load_rank_model(settings.answer.rank_weights))
+
+
+SHOWN_STEPS = (show.gate, show.fallback, show.evidence, show.premise, show.verdict, show.repeats, show.order, show.fit)
+"""What is shown, in order (``shelfwise.api.present.show``): each step takes what the one before it kept and returns
+what it kept and removed, with the reason; the trace records every step."""
 
 
 def answer_question(
@@ -253,16 +240,8 @@ def answer_question(
         step("research", t, usage)
 
     t = time.perf_counter()
-    write_warnings: list[str] = []
     with counting() as usage:
-        try:
-            draft = pipeline.writer.write(plan, reading, shelves)
-        except ModelError as exc:
-            draft = _extractive(settings).write(plan, reading, shelves)
-            write_warnings.append(f"{exc}; this answer quotes the documents (extractive writer) instead")
-    write_warnings += getattr(draft, "notes", [])
-    invented = [record.model_dump() for record in getattr(draft, "invented", [])]
-    unanswered = set(getattr(draft, "unanswered", []))
+        draft, write_warnings = _write(pipeline, plan, reading, shelves)
     step("write", t, usage)
 
     t = time.perf_counter()
@@ -273,106 +252,102 @@ def answer_question(
     step("check", t, usage)
 
     t = time.perf_counter()
-    gated = pipeline.gate(draft)
-    covered, fill_line, written = draft.covered, "", list(draft.units)
-    if draft.writer != "extractive":
-        filled = fill_failed_parts(plan, reading, shelves, draft, gated, _extractive(settings), unanswered=unanswered)
-        gated, covered, fill_line = filled.gated, filled.covered, filled.line
-        write_warnings += filled.warnings
-        written += [u for u in (filled.fill_draft.units if filled.fill_draft else []) if u.obligation in filled.filled]
-    unstated = unstated_obligations(plan, reading, shelves)
-    about = set()
-    for index, names in unheld_subjects(plan, gated.shown, shelves).items():  # what would be shown is about something else
-        if index not in unstated:
-            unstated[index] = names
-            about.add(index)
-    correction = correction_unit(plan.question, reading, shelves)
-    checked = [u for u in _distinct(gated.shown) if u.obligation not in unstated]
-    verdicts = derive_verdicts(plan.question, [(o.kind, o.ask) for o in plan.obligations], checked) if draft.writer == "extractive" else []
-    candidates = [*([correction] if correction else []), *verdicts, *checked]
-    # the computed comparison shown beside these obligations takes its part of the size limit first
-    room = settings.answer.max_answer_chars - (len(comparisons.markdown) + COMPARE_LINES if comparisons is not None else 0)
-    room = max(room, settings.answer.max_answer_chars // 4)
-    limit = room
-    not_shown = "\n\n".join(line for line in (fill_line, not_shown_line(gated)) if line)
-    for _ in range(REFITS):  # the gap lines and footers are known only once the answer is shaped: refit when over the limit
-        shown, short = shape_answer(candidates, [o.ask for o in plan.obligations], shelves, max_chars=limit,
-                                    extractive=draft.writer == "extractive")
-        completion = complete_answer(plan, shown, covered, COVERED, unstated=unstated, short=short, about=about,
-                                     false_premise=correction is not None)
-        shown = shown if completion.label != "not_in_documents" else []
-        quoted = draft.writer == "extractive" or (fill_line and all(u.id.startswith("x") for u in shown if u.kind != "heading"))
-        markdown = render_markdown(plan, shown, completion, shelves, "model-free" if quoted else "model", not_shown=not_shown)
-        over = len(markdown) - room
-        if over <= 0 or limit <= room // 2:
-            break
-        limit = max(limit - over - REFIT_MARGIN, room // 2)
+    showing = _show(pipeline, plan, reading, shelves, draft, comparisons)
     step("complete", t)
 
-    trace_id = new_trace_id()
+    warnings = [*plan.warnings, *recall.warnings, *(research.warnings if research else []), *write_warnings, *showing.warnings,
+                *draft.warnings]
+    response = _response(pipeline, plan, showing, scope, shelves, warnings, started)
+    if comparisons is not None:
+        response, comparisons = _merge_compared(settings, response, full_plan, rest, comparisons, shelves, scope)
+        showing.written += comparisons.written
+        showing.gated = showing.gated.model_copy(update={"removed": [*showing.gated.removed, *comparisons.removed]})
+        showing.steps.append(show.Shown(step="compare", kept=comparisons.units, removed=comparisons.removed))
+    if traces is not None:
+        traces.put(_trace(pipeline, request, token, full_plan, recall, reading, research, draft, showing, comparisons, steps, response))
+    return response
+
+
+def _trace(pipeline: Pipeline, request: AskRequest, token: str, plan: Plan, recall, reading, research, draft: Draft,
+           showing: show.Showing, comparisons, steps: list[StepCost], response: AskResponse) -> Trace:
+    """The stored account of one answer: what was planned, recalled, read, written, checked and shown, and why."""
+    return Trace(
+        trace_id=response.trace_id, created=now_iso(), token=token, shelves=response.shelves, question=request.question,
+        history=[turn.question for turn in request.history], mode=pipeline.mode, models=pipeline.models,
+        plan=plan.model_dump(), recall=[r.model_dump() for r in recall.obligations],
+        read=[r.model_dump() for r in reading.sections] + (comparisons.read if comparisons else []),
+        not_opened=[n.model_dump() for n in reading.not_opened],
+        reading={**reading.model_dump(exclude={"sections", "not_opened"}), **({"compared": comparisons.pairs} if comparisons else {})},
+        written=[u.model_dump() for u in showing.written], removed=[r.model_dump() for r in showing.gated.removed],
+        shown_steps=[s.record() for s in showing.steps], shown=_shown_ids(showing.steps),
+        checked=[c.model_dump() for c in draft.claims], warnings=response.warnings,
+        invented_citations=[record.model_dump() for record in draft.invented], completion=showing.completion.model_dump(),
+        steps=steps, seconds=response.seconds, answer=response.model_dump(), research=research.trace if research else {},
+    )
+
+
+def _write(pipeline: Pipeline, plan: Plan, reading, shelves: dict[str, OpenShelf]) -> tuple[Draft, list[str]]:
+    """The writer's draft and its warnings; a failed model writer gives way to the extractive writer, saying so."""
+    warnings: list[str] = []
+    try:
+        draft = pipeline.writer.write(plan, reading, shelves)
+    except ModelError as exc:
+        draft = _extractive(pipeline.settings).write(plan, reading, shelves)
+        warnings.append(f"{exc}; this answer quotes the documents (extractive writer) instead")
+    return draft, [*warnings, *draft.notes]
+
+
+def _show(pipeline: Pipeline, plan: Plan, reading, shelves: dict[str, OpenShelf], draft: Draft, comparisons) -> show.Showing:
+    """Run ``SHOWN_STEPS`` on the checked draft. A computed comparison shown beside these obligations takes its part
+    of the size limit first."""
+    settings = pipeline.settings
+    room = settings.answer.max_answer_chars - (len(comparisons.markdown) + COMPARE_LINES if comparisons is not None else 0)
+    showing = show.Showing(plan=plan, reading=reading, shelves=shelves, draft=draft, gate=pipeline.gate,
+                           fill_writer=lambda: _extractive(settings), room=max(room, settings.answer.max_answer_chars // 4))
+    for shown_step in SHOWN_STEPS:
+        showing.steps.append(shown_step(showing.shown, showing))
+    return showing
+
+
+def _shown_ids(records: list[show.Shown]) -> list[str]:
+    """Ids of the units the answer shows: what the last step kept, and a computed comparison's units."""
+    last = [s for s in records if s.step != "compare"][-1:]
+    return [u.id for s in [*last, *(s for s in records if s.step == "compare")] for u in s.kept]
+
+
+def _response(pipeline: Pipeline, plan: Plan, showing: show.Showing, scope, shelves: dict[str, OpenShelf], warnings: list[str],
+              started: float) -> AskResponse:
+    """The answer JSON of what is shown."""
+    shown, completion, markdown = showing.shown, showing.completion, showing.markdown
     if completion.label == "not_in_documents" and not markdown.startswith(NOT_IN_DOCUMENTS):
         markdown = f"{NOT_IN_DOCUMENTS}. {markdown}"
-    response = AskResponse(
+    return AskResponse(
         answer_markdown=markdown,
         sentences=[AnswerSentence(text=u.text, citations=u.citations, shelf=u.shelf, kind=u.kind, obligation=u.obligation, status=u.status,
                                   source=u.source, superseded_by=u.superseded_by, cells=u.cells) for u in shown],
-        not_covered=completion.gaps,
-        label=completion.label,
-        trace_id=trace_id,
-        mode=pipeline.mode,
-        models=pipeline.models,
-        shelves=sorted(scope),
-        resolved_question=plan.resolved_question,
-        obligations=[o.model_dump() for o in completion.obligations],
-        sources=sources_of(shown, shelves),
-        not_shown=len(gated.removed),
-        warnings=[*plan.warnings, *recall.warnings, *(research.warnings if research else []), *write_warnings, *getattr(draft, "warnings", [])],
+        not_covered=completion.gaps, label=completion.label, trace_id=new_trace_id(), mode=pipeline.mode, models=pipeline.models,
+        shelves=sorted(scope), resolved_question=plan.resolved_question, obligations=[o.model_dump() for o in completion.obligations],
+        sources=sources_of(shown, shelves), not_shown=len(showing.gated.removed), warnings=warnings,
         seconds=round(time.perf_counter() - started, 4),
     )
-    if comparisons is not None:
-        merged = merge_comparisons(response, full_plan, rest, comparisons, shelves)
-        table_chars = int(settings.answer.max_answer_chars * COMPARE_SHARE)
-        for _ in range(REFITS):  # the rest could not shrink to its room: the computed table gives way
-            excess = len(merged.answer_markdown) - settings.answer.max_answer_chars
-            table_chars -= excess + REFIT_MARGIN
-            if excess <= 0 or comparisons.model_used or table_chars < settings.answer.max_answer_chars // 4:
-                break
-            smaller = answer_comparisons(full_plan, shelves, scope, chat=None, max_chars=table_chars)
-            if smaller is None or smaller.obligations != comparisons.obligations:
-                break
-            comparisons, merged = smaller, merge_comparisons(response, full_plan, rest, smaller, shelves)
-        response = merged
-        written += comparisons.written
-        gated = gated.model_copy(update={"removed": [*gated.removed, *comparisons.removed]})
-    if traces is not None:
-        traces.put(
-            Trace(
-                trace_id=trace_id,
-                created=now_iso(),
-                token=token,
-                shelves=sorted(scope),
-                question=request.question,
-                history=[turn.question for turn in request.history],
-                mode=pipeline.mode,
-                models=pipeline.models,
-                plan=full_plan.model_dump(),
-                recall=[r.model_dump() for r in recall.obligations],
-                read=[r.model_dump() for r in reading.sections] + (comparisons.read if comparisons else []),
-                not_opened=[n.model_dump() for n in reading.not_opened],
-                reading={**reading.model_dump(exclude={"sections", "not_opened"}), **({"compared": comparisons.pairs} if comparisons else {})},
-                written=[u.model_dump() for u in written],
-                removed=[r.model_dump() for r in gated.removed],
-                checked=[c.model_dump() for c in getattr(draft, "claims", [])],
-                warnings=response.warnings,
-                invented_citations=invented,
-                completion=completion.model_dump(),
-                steps=steps,
-                seconds=response.seconds,
-                answer=response.model_dump(),
-                research=research.trace if research else {},
-            )
-        )
-    return response
+
+
+def _merge_compared(settings: Settings, response: AskResponse, full_plan: Plan, rest: list[int], comparisons,
+                    shelves: dict[str, OpenShelf], scope) -> tuple[AskResponse, object]:
+    """The answer with the computed comparison put in its place; when the rest could not shrink to its room, the
+    computed table gives way (cut to a smaller share of answer.max_answer_chars)."""
+    merged = merge_comparisons(response, full_plan, rest, comparisons, shelves)
+    table_chars = int(settings.answer.max_answer_chars * COMPARE_SHARE)
+    for _ in range(show.REFITS):
+        excess = len(merged.answer_markdown) - settings.answer.max_answer_chars
+        table_chars -= excess + show.REFIT_MARGIN
+        if excess <= 0 or comparisons.model_used or table_chars < settings.answer.max_answer_chars // 4:
+            break
+        smaller = answer_comparisons(full_plan, shelves, scope, chat=None, max_chars=table_chars)
+        if smaller is None or smaller.obligations != comparisons.obligations:
+            break
+        comparisons, merged = smaller, merge_comparisons(response, full_plan, rest, smaller, shelves)
+    return merged, comparisons
 
 
 def _store_compared(pipeline: Pipeline, request: AskRequest, shelves: dict[str, OpenShelf], scope, plan: Plan, comparisons,
@@ -386,12 +361,16 @@ def _store_compared(pipeline: Pipeline, request: AskRequest, shelves: dict[str, 
                                    warnings=[*plan.warnings, *comparisons.warnings], seconds=round(time.perf_counter() - started, 4))
     if traces is not None:
         traces.put(Trace(
-            trace_id=response.trace_id, created=now_iso(), token=token, shelves=sorted(scope), question=request.question,
+            trace_id=response.trace_id, created=now_iso(), token=token, shelves=response.shelves, question=request.question,
             history=[turn.question for turn in request.history], mode=pipeline.mode, models=response.models,
             plan=plan.model_dump(), recall=[], read=comparisons.read, not_opened=[],
             reading={"budget": pipeline.settings.answer.reading_budget_chars, "chars_read": sum(r["chars"] for r in comparisons.read),
                      "scope_chars": sum(r["chars"] for r in comparisons.read), "whole_scope": False, "compared": comparisons.pairs},
-            written=[u.model_dump() for u in comparisons.written], removed=[r.model_dump() for r in comparisons.removed],
+            written=[u.model_dump() for u in [*([correction] if correction else []), *comparisons.written]],
+            removed=[r.model_dump() for r in comparisons.removed],
+            shown_steps=[show.Shown(step="premise", kept=[correction] if correction else []).record(),
+                         show.Shown(step="compare", kept=comparisons.units, removed=comparisons.removed).record()],
+            shown=[u.id for u in [*([correction] if correction else []), *comparisons.units]],
             warnings=response.warnings, completion={"label": response.label, "obligations": response.obligations, "gaps": []},
             steps=steps, seconds=response.seconds, answer=response.model_dump(),
         ))

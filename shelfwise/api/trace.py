@@ -19,7 +19,8 @@ from pydantic import BaseModel, Field
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.store.store import sqlite3
 
-__all__ = ["StepCost", "Trace", "TraceStore", "new_trace_id", "format_trace", "now_iso", "TRACE_SCHEMA", "FEEDBACK_RATINGS"]
+__all__ = ["StepCost", "Trace", "TraceStore", "new_trace_id", "format_trace", "shown_lines", "unit_fates", "now_iso", "TRACE_SCHEMA",
+           "FEEDBACK_RATINGS"]
 
 
 class StepCost(BaseModel):
@@ -51,6 +52,10 @@ class Trace(BaseModel):
     reading: dict = Field(description="Budget, scope characters, characters read, whole scope or not.")
     written: list[dict] = Field(description="Every unit the writer produced.")
     removed: list[dict] = Field(description="Units removed by the checker or the gate, with the reason.")
+    shown_steps: list[dict] = Field(default_factory=list, description="Each step of what is shown (``shelfwise.api.present.show.STEPS``, "
+                                    "and 'compare' for a computed comparison), in order: step, kept (unit ids), removed (per unit: "
+                                    "unit id, stage, reason, cell).")
+    shown: list[str] = Field(default_factory=list, description="Ids of the units the answer shows.")
     checked: list[dict] = Field(default_factory=list, description="Every claim the checker saw: verdict, verified span, reason.")
     warnings: list[str] = Field(default_factory=list, description="What went wrong while answering (a model failure), in words.")
     invented_citations: list[dict] = Field(default_factory=list, description="Section ids the model writer cited without being "
@@ -216,9 +221,45 @@ def format_trace(trace: Trace) -> str:
         lines.append(f"checked {len(trace.checked)} claims: " + ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())))
     for item in trace.removed:
         lines.append(f"  removed {item['unit']['id']} ({item['stage']}): {item['reason']}")
+    lines += shown_lines(trace)
     for warning in trace.warnings:
         lines.append(f"  warning: {warning}")
     for step in trace.steps:
         tokens = f"  tokens {step.prompt_tokens}+{step.completion_tokens}" if step.prompt_tokens or step.completion_tokens else ""
         lines.append(f"  step {step.step:<9} {step.seconds:8.4f} s  {step.model}  calls {step.calls}{tokens}")
     return "\n".join(lines)
+
+
+def unit_fates(trace: Trace) -> list[tuple[dict, bool, list[dict]]]:
+    """Per written unit (in the order written): (the unit, whether the answer shows it, the removals recorded for it by
+    the steps of what is shown: for a shown unit, its blanked table cells; for one not shown, the step that removed it
+    and why). A unit not shown with no removal recorded would be a silent drop (none is: tests/test_shown.py)."""
+    removals: dict[str, list[dict]] = {}
+    for record in trace.shown_steps:
+        for item in record["removed"]:
+            removals.setdefault(item["unit"], []).append({**item, "step": record["step"]})
+    shown = set(trace.shown)
+    return [(unit, unit["id"] in shown, removals.get(unit["id"], [])) for unit in trace.written]
+
+
+def shown_lines(trace: Trace) -> list[str]:
+    """For each written unit, whether it was shown, and if not which step removed it and why."""
+    if not trace.shown_steps:
+        return []
+    fates = unit_fates(trace)
+    lines = [f"shown {sum(1 for _, shown, _ in fates if shown)} of {len(fates)} written units; steps: "
+             + ", ".join(f"{r['step']} -{len(r['removed'])}" for r in trace.shown_steps)]
+    for unit, shown, removals in fates:
+        text = " ".join(unit["text"].split())
+        text = f"{text[:70]}..." if len(text) > 73 else text
+        if shown:
+            cells = "".join(f"; cell {r['cell']} blanked by {r['stage']}: {r['reason']}" for r in removals if r["cell"] is not None)
+            lines.append(f"  {unit['id']:<6} shown{cells}  {text!r}")
+        elif removals:
+            first = next((r for r in removals if r["cell"] is None), removals[0])
+            what = "not shown" if first["cell"] is None else f"every cell removed, first cell {first['cell']}"
+            where = first["step"] if first["stage"] == first["step"] else f"{first['step']} ({first['stage']})"
+            lines.append(f"  {unit['id']:<6} {what}: {where}: {first['reason']}  {text!r}")
+        else:
+            lines.append(f"  {unit['id']:<6} not shown: no step recorded its removal  {text!r}")
+    return lines

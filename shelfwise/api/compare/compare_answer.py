@@ -23,14 +23,13 @@ from dataclasses import dataclass, field
 from shelfwise.api.present.complete import ObligationStatus
 from shelfwise.api.compare.compare_check import explain_changes
 from shelfwise.api.compare.compare_resolve import ComparePair, resolve_pairs, revisions_in, years_in
-from shelfwise.api.draft.gate import Removal
 from shelfwise.api.reading.plan import Plan
 from shelfwise.api.reading.read import ReadSection
 from shelfwise.api.present.render import correction_block, sources_of
 from shelfwise.api.schemas import AnswerSentence, AskResponse
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import stems
-from shelfwise.api.draft.write import Unit
+from shelfwise.api.records import Removal, Unit
 from shelfwise.compiler.compare import Change, ChangeSet, DocView, compare_documents
 from shelfwise.compiler.compare.render import change_cells, render_pair
 from shelfwise.compiler.ledger.rules import sentences
@@ -173,15 +172,15 @@ def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str],
     name = pair.identity.label
     group = f"compare-{number}"
     units = [Unit(id=f"c{number}-0", kind="heading", text=f"{name}: {shown.title_a} → {shown.title_b}" if name else
-                  f"{shown.title_a} → {shown.title_b}", shelf=pair.shelf, obligation=obligation, status="label", group=group)]
+                  f"{shown.title_a} → {shown.title_b}", shelf=pair.shelf, obligation=obligation, status="label", group=group, origin="comparison")]
     if shown.changes:
         units.append(Unit(id=f"c{number}-h", kind="table_header", text=row_text(ROW_HEADER), cells=list(ROW_HEADER), shelf=pair.shelf,
-                          obligation=obligation, status="label", group=group))
+                          obligation=obligation, status="label", group=group, origin="comparison"))
     for n, change in enumerate(shown.changes, start=1):
         cites = [sid for sid in (change.section_a, change.section_b) if sid]
         cells = change_cells(change, _no_cite)
         units.append(Unit(id=f"c{number}-{n}", kind="table_row", text=row_text(cells), cells=cells, shelf=pair.shelf,
-                          citations=list(dict.fromkeys(cites)), obligation=obligation, status="computed", group=group))
+                          citations=list(dict.fromkeys(cites)), obligation=obligation, status="computed", group=group, origin="comparison"))
     markdown, cut = render_pair(shown, name, _cite), ""
     if len(shown.changes) < len(full.changes):
         why = [f"about {_focus_words(ask, focus)}"] if len(focused.changes) < len(full.changes) else []
@@ -195,7 +194,7 @@ def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str],
         text = _in_their_words(pair, change)
         if text:
             units.append(Unit(id=f"c{number}-q{n}", kind="list_item", text=text, shelf=pair.shelf, obligation=obligation,
-                              citations=[change.section_a, change.section_b], status="computed", group=group))
+                              citations=[change.section_a, change.section_b], status="computed", group=group, origin="comparison"))
             quoted.append(f"- {text} [{change.section_a}] [{change.section_b}]")
     if quoted:
         markdown += "\n\nQuoted:\n\n" + "\n".join(quoted)
@@ -250,7 +249,7 @@ def answer_comparisons(plan: Plan, shelves: dict[str, OpenShelf], scope: dict[st
             out.cut.setdefault(index, []).append(line)
     if not out.obligations:
         return None
-    out.written = [*out.written, *(u for u in out.units if u.id.startswith("c"))]
+    out.written = [*out.written, *(u for u in out.units if u.origin == "comparison")]
     out.markdown = "\n\n".join(parts)
     return out
 

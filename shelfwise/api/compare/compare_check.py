@@ -27,10 +27,9 @@ from dataclasses import dataclass, field
 
 from shelfwise.api.draft.claims import parse_answer, strip_citations
 from shelfwise.api.compare.compare_resolve import ComparePair
-from shelfwise.api.draft.gate import Removal
 from shelfwise.api.prompts import CANNOT_ANSWER, COMPARE_SYSTEM, COMPARE_USER
 from shelfwise.api.terms import stems, unit_cells
-from shelfwise.api.draft.write import Unit
+from shelfwise.api.records import Removal, Unit
 from shelfwise.compiler.compare import Change, ChangeSet
 from shelfwise.compiler.compare.values import Value, values_in
 from shelfwise.compiler.store.records import table_line

@@ -1,6 +1,6 @@
 """The claim checker: each claim with its cited sections' text to a checker, verified spans, code guards, a second look.
 
-``ClaimChecker(judge)`` is the pipeline's ``Checker``: ``checker(draft, shelves) -> CheckedDraft``.
+``ClaimChecker(judge)`` is the pipeline's ``Checker``: ``checker(draft, shelves) -> Draft``.
 - A claim that stands verbatim in a cited section is confirmed by code, with no model call.
 - The rest go to ``judge`` in batches (per cited set; the reply budget scales with the claims);
   the judge answers supports / contradicts / not_found with a span. Code verifies the span
@@ -25,18 +25,18 @@ from datetime import date
 from collections import OrderedDict
 from typing import Literal, Protocol
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 
-from shelfwise.api.draft.claims import Claim, claims_of, split_sentences
+from shelfwise.api.draft.claims import claims_of, split_sentences
 from shelfwise.api.draft.guards import change_cell_ok, fold, guard
 from shelfwise.api.prompts import CHECK_SYSTEM, CHECK_USER
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import stems, unit_cells
-from shelfwise.api.draft.write import Draft, Unit
+from shelfwise.api.records import Claim, Draft, Unit
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.models import ChatModel, ModelError
 
-__all__ = ["section_sentences", "RawVerdict", "Judge", "ModelJudge", "ClaimChecker", "CheckedDraft", "CONFIRMED", "section_texts",
+__all__ = ["section_sentences", "RawVerdict", "Judge", "ModelJudge", "ClaimChecker", "CONFIRMED", "section_texts",
            "dates_in", "require_checker", "salvage", "with_day_counts"]
 
 CONFIRMED = ("verbatim", "supports", "restated", "carried", "computed")
@@ -76,15 +76,6 @@ class ModelJudge:
         messages = [{"role": "system", "content": CHECK_SYSTEM},
                     {"role": "user", "content": CHECK_USER.format(sections=docs, claims=lines)}]
         return self.chat.complete(messages, json_object=True, max_tokens=max_tokens)
-
-
-class CheckedDraft(Draft):
-    """A draft after checking: units carry their status; the claims keep verdicts, spans and reasons."""
-
-    claims: list[Claim] = Field(default_factory=list, description="Every claim with its verdict, verified span and reason.")
-    checker: str = Field(default="", description="The checker's name (model id or a fake's).")
-    calls: int = Field(default=0, description="Checker calls made.")
-    warnings: list[str] = Field(default_factory=list, description="What went wrong while checking, in words.")
 
 
 def section_texts(shelf: OpenShelf | None, citations: list[str]) -> dict[str, str]:
@@ -151,10 +142,10 @@ class ClaimChecker:
         self._cache_lock = threading.Lock()
         self.verbatim_shortcut = verbatim_shortcut
 
-    def __call__(self, draft: Draft, shelves: dict[str, OpenShelf]) -> CheckedDraft:
+    def __call__(self, draft: Draft, shelves: dict[str, OpenShelf]) -> Draft:
         claims = claims_of(draft)
         units = {u.id: u for u in draft.units}
-        checked = CheckedDraft(**draft.model_dump(exclude={"units"}), units=[], checker=self.name)
+        checked = Draft(**{**draft.model_dump(exclude={"units"}), "checker": self.name}, units=[])
         pending: list[Claim] = []
         for claim in claims:
             shelf = shelves.get(claim.shelf)
@@ -194,7 +185,7 @@ class ClaimChecker:
             while len(self.cache) > self.cache_size:
                 self.cache.popitem(last=False)
 
-    def _rounds(self, pending: list[Claim], shelves: dict[str, OpenShelf], checked: CheckedDraft) -> None:
+    def _rounds(self, pending: list[Claim], shelves: dict[str, OpenShelf], checked: Draft) -> None:
         size = self.batch_size
         for round_no in range(1, self.max_rounds + 1):
             if not pending:
@@ -341,7 +332,7 @@ def with_day_counts(units: list[Unit]) -> list[Unit]:
             text = f"{abs((d2 - d1).days)} days from {d1.isoformat()} to {d2.isoformat()} (counted by code)."
             out.append(Unit(id=f"{unit.id}d{len(out)}", kind="sentence", text=text, shelf=unit.shelf,
                             citations=list(dict.fromkeys([*p1.citations, *p2.citations])), obligation=unit.obligation,
-                            status="computed", group="computed"))
+                            status="computed", group="computed", origin="computed"))
     return out
 
 

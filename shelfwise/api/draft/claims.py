@@ -19,17 +19,13 @@ of connective text that the gate would remove.
 from __future__ import annotations
 
 import re
-from typing import Literal
-
-from pydantic import BaseModel, Field
-
 from shelfwise.api.terms import normalise, stems, unit_cells
 from shelfwise.compiler.store.records import row_text
-from shelfwise.api.draft.write import Draft, Unit
+from shelfwise.api.records import Claim, Draft, Unit
 from shelfwise.compiler.prose import sentences as prose_sentences
 from shelfwise.compiler.refs import SECTION_ID
 
-__all__ = ["Claim", "split_sentences", "citations_in", "strip_citations", "parse_answer", "claims_of",
+__all__ = ["split_sentences", "citations_in", "strip_citations", "parse_answer", "claims_of",
            "CITATION", "CHANGE_HEADERS"]
 
 SID = SECTION_ID
@@ -44,24 +40,6 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _VERDICT = re.compile(r"^\s*\**\s*verdict\s*:?\s*\**\s*:?\s*(.*)$", re.I)
 _BECAUSE = re.compile(r"^\s*\**\s*(because|premises|it rests on|based on)\s*:?\s*\**\s*:?\s*$", re.I)
 _EMPHASIS = re.compile(r"(\*\*|__|`)")
-
-
-class Claim(BaseModel):
-    """One checkable statement: a unit, or one cell of a table row."""
-
-    id: str = Field(description="c1, c2, ... in draft order.")
-    unit_id: str = Field(description="The unit it comes from.")
-    cell: int | None = Field(default=None, description="Column of the table cell it is; None for a whole unit.")
-    kind: Literal["sentence", "list_item", "step", "figure", "table_cell", "change_cell"]
-    text: str = Field(description="What is checked, as displayed.")
-    context: str = Field(default="", description="What the checker needs to read a cell: its column header and row.")
-    shelf: str = ""
-    citations: list[str] = Field(default_factory=list)
-    verdict: str = Field(default="pending", description="verbatim, supports, restated, contradicts, unconfirmed, unchecked, computed, carried.")
-    span: str = Field(default="", description="The verified span of the cited section that decided it.")
-    reason: str = Field(default="", description="Why it was not confirmed, in words.")
-    restated: str = Field(default="", description="The cited section's sentence shown in its place after the second look.")
-    tries: int = Field(default=0, description="Checker calls that carried it.")
 
 
 def strip_citations(text: str) -> str:

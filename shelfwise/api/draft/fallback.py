@@ -18,7 +18,7 @@ from shelfwise.api.draft.gate import Gated, gate, verify_verbatim
 from shelfwise.api.reading.plan import Plan
 from shelfwise.api.reading.read import Reading
 from shelfwise.api.shelves import OpenShelf
-from shelfwise.api.draft.write import Draft, Unit, Writer
+from shelfwise.api.records import Draft, Unit, Writer
 
 __all__ = ["Filled", "fill_failed_parts", "ANSWERING", "fill_line"]
 
@@ -77,7 +77,7 @@ def fill_failed_parts(plan: Plan, reading: Reading, shelves: dict[str, OpenShelf
     if not empty:
         return Filled(gated=gated, covered=covered)
     quotes = verify_verbatim(extractive.write(plan, reading, shelves), shelves)
-    quotes = quotes.model_copy(update={"units": [u.model_copy(update={"id": f"x{u.id.lstrip('u')}"}) for u in quotes.units]})
+    quotes = quotes.model_copy(update={"units": [u.model_copy(update={"id": f"x{u.id.lstrip('u')}", "origin": "fallback"}) for u in quotes.units]})
     quoted = gate(quotes)
     filled = [i for i in empty if _answering(quoted.shown, i)]
     if not filled:

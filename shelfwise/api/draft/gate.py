@@ -15,15 +15,15 @@ Every removal is returned with its stage and reason; ``not_shown_line`` says how
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from shelfwise.api.draft.guards import MODALS, markers, names, numbers
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import normalise, stems, unit_cells
 from shelfwise.compiler.store.records import row_text
-from shelfwise.api.draft.write import Draft, Unit
+from shelfwise.api.records import Draft, Removal, Unit
 
-__all__ = ["Removal", "Gated", "verify_verbatim", "gate", "not_shown_line", "CHECKED", "FIXED_LABELS", "DERIVED_LABEL"]
+__all__ = ["Gated", "verify_verbatim", "gate", "not_shown_line", "CHECKED", "FIXED_LABELS", "DERIVED_LABEL"]
 
 CHECKED = ("verbatim", "supports", "restated", "carried", "computed")
 CHECK_FAILURES = ("contradicts", "unconfirmed", "unchecked", "not_found", "cells-failed")
@@ -37,15 +37,6 @@ FIXED_LABELS = frozenset(
 CONNECTIVE_WORDS = frozenset(stems("short summary however addition example instance therefore thus hence first second "
                                    "third finally next then further furthermore moreover words put simply together "
                                    "following below above briefly overall contrast likewise similarly meanwhile"))
-
-
-class Removal(BaseModel):
-    """A unit (or one table cell of it) that was written but not shown."""
-
-    unit: Unit
-    stage: str = Field(description="'check' (the claim checker's verdict) or 'gate' (the display rules).")
-    reason: str
-    cell: int | None = Field(default=None, description="The blanked cell's column when only a table cell was removed.")
 
 
 class Gated(BaseModel):
@@ -82,7 +73,7 @@ def _is_label(text: str) -> bool:
 
 def _claims_by_unit(draft: Draft) -> dict[str, list]:
     out: dict[str, list] = {}
-    for claim in getattr(draft, "claims", []) or []:
+    for claim in draft.claims:
         out.setdefault(claim.unit_id, []).append(claim)
     return out
 

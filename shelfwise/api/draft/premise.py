@@ -29,7 +29,8 @@ from dataclasses import dataclass
 
 from shelfwise.api.currency import same_rule, superseded_documents
 from shelfwise.api.terms import normalise, word_stems
-from shelfwise.api.draft.write import Unit, section_units
+from shelfwise.api.draft.write import section_units
+from shelfwise.api.records import Unit
 from shelfwise.compiler.ledger.rules import sentences
 
 __all__ = ["Premise", "premises_of", "find_false_premise", "correction_unit", "CORRECTION_LABEL"]
@@ -277,4 +278,4 @@ def correction_unit(question: str, reading, shelves: dict) -> Unit | None:
     if found.sentence not in section_text:
         return None
     return Unit(id="u0", kind="sentence", text=found.sentence, shelf=found.shelf, citations=[found.section_id], obligation=0,
-                score=1.0, status="verbatim", group="correction")
+                score=1.0, status="verbatim", group="correction", origin="correction")

@@ -18,7 +18,7 @@ from datetime import date
 
 from shelfwise.api.draft.gate import CHECKED, DERIVED_LABEL
 from shelfwise.api.terms import identifier_key, identifiers, unit_cells, word_stems
-from shelfwise.api.draft.write import Unit
+from shelfwise.api.records import Unit
 
 __all__ = ["derive_verdicts", "question_date", "add_months"]
 
@@ -126,6 +126,6 @@ def derive_verdicts(question: str, asks: list[tuple[str, str]], shown: list[Unit
         ident = next(named[k] for k in named if k in {identifier_key(i) for i in identifiers(record.text)})
         text = f"{DERIVED_LABEL} {_verdict_text(ident, dates[0], end, event is not None, unit, number)}"
         out.append(Unit(id=f"v{index}", kind="sentence", text=text, shelf=record.shelf, obligation=index, status="computed",
-                        citations=list(dict.fromkeys([*record.citations, *rule.citations])), group="verdict", score=1.0,
+                        citations=list(dict.fromkeys([*record.citations, *rule.citations])), group="verdict", score=1.0, origin="verdict",
                         source=record.source))
     return out

@@ -1,6 +1,6 @@
 """Write: the draft answer as units (sentence, list item, step, table row, figure caption), each citing sections.
 
-``Writer`` is the seam: ``write(plan, reading, shelves) -> Draft``. This module
+``shelfwise.api.records.Writer`` is the seam: ``write(plan, reading, shelves) -> Draft``. This module
 holds the model-free ``ExtractiveWriter``: for each obligation the sentences,
 list items and table rows of the read sections that best establish it, in
 document order, each cited with its section id, with the header of a table it
@@ -12,12 +12,11 @@ checker and the gate then work on its units.
 from __future__ import annotations
 
 import re
-from typing import Literal, NamedTuple, Protocol
-
-from pydantic import BaseModel, Field
+from typing import NamedTuple
 
 from shelfwise.api.reading.plan import Plan
 from shelfwise.api.reading.read import Reading
+from shelfwise.api.records import Draft, Unit
 from shelfwise.api.draft.semantic import semantic_rerank
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.draft.rank_model import RankModel, load_rank_model
@@ -26,9 +25,8 @@ from shelfwise.api.terms import capitalised_phrases, identifiers, normalise, wor
 from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.compiler.store.records import table_text
 
-__all__ = ["Unit", "Draft", "Writer", "ExtractiveWriter", "section_units", "SectionUnit", "introduces_code", "coverage", "is_question", "COVERED", "MIN_SHOWN"]
+__all__ = ["ExtractiveWriter", "section_units", "SectionUnit", "introduces_code", "coverage", "is_question", "COVERED", "MIN_SHOWN"]
 
-UnitKind = Literal["sentence", "list_item", "step", "table_header", "table_row", "figure", "heading", "connective", "code"]
 COVERED = 0.75
 """An obligation is covered when its best shown unit holds this share of its words and asked facets, and the shown
 units hold its key targets (``ExtractiveWriter._covered``)."""
@@ -65,42 +63,6 @@ PROSE_CELL = 200
 def introduces_code(text: str) -> bool:
     """Whether a sentence introduces what follows it ("you would write:", "the definition::")."""
     return text.rstrip().endswith(":")
-
-
-class Unit(BaseModel):
-    """One displayable unit of the draft."""
-
-    id: str = Field(description="u1, u2, ... in draft order.")
-    kind: UnitKind
-    text: str = Field(description="The unit's text as displayed (without citation marks).")
-    shelf: str = Field(default="", description="Shelf of the cited sections.")
-    citations: list[str] = Field(default_factory=list, description="Section ids it rests on.")
-    obligation: int = Field(description="Index of the obligation it serves.")
-    score: float = Field(default=0.0, description="How well it establishes the obligation (extractive writer).")
-    status: str = Field(default="written", description="written, verbatim, supports, unconfirmed, ... as the checker sets it.")
-    group: str = Field(default="", description="Units that display together (one table, one procedure).")
-    cells: list[str] = Field(default_factory=list, description="A table row's or header's cells as its table holds them "
-                             "(``text`` is them joined by ``row_text``); empty for other units and for a row known only as text.")
-    also: list[int] = Field(default_factory=list, description="Other obligations this unit establishes (it is shown once).")
-    source: str = Field(default="", description="Short name of the cited document (\"QM-001 Rev D\"), set by shelfwise.api.currency.label_units.")
-    superseded_by: str = Field(default="", description="Short name of the document superseding the cited one; empty when current.")
-
-
-class Draft(BaseModel):
-    """What a writer produced."""
-
-    writer: str = Field(description="'extractive' or the writer model id.")
-    units: list[Unit]
-    covered: dict[int, float] = Field(default_factory=dict, description="Per obligation, the share of its words its best unit holds.")
-    raw: str | None = Field(default=None, description="A model writer's raw text, kept for the trace.")
-
-
-class Writer(Protocol):
-    """Turns what was read into a draft."""
-
-    name: str
-
-    def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> Draft: ...
 
 
 def is_question(text: str) -> bool:

@@ -22,44 +22,19 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from pydantic import BaseModel, Field
-
 from shelfwise.api.draft.claims import parse_answer
 from shelfwise.api.reading.plan import Plan
 from shelfwise.api.prompts import CANNOT_ANSWER, COMPOSE_SYSTEM, FORMATS, WRITE_MORE, WRITE_SYSTEM, WRITE_USER
 from shelfwise.api.reading.read import Reading, read_text
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import stems
-from shelfwise.api.draft.write import Draft, Unit
+from shelfwise.api.records import Draft, InventedCitation, Unit
 from shelfwise.compiler.models import ChatModel
 
-__all__ = ["ModelWriter", "ModelDraft", "InventedCitation", "section_xml", "document_status", "batches", "WRITER_BUDGET"]
+__all__ = ["ModelWriter", "section_xml", "document_status", "batches", "WRITER_BUDGET"]
 
 WRITER_BUDGET = 48_000
 """Characters of sections one writer call receives."""
-
-
-class InventedCitation(BaseModel):
-    """Section ids one unit cited that the writer was not given: dropped from the unit, recorded in the trace."""
-
-    unit: str = Field(description="The unit's id in the draft ('u3').")
-    text: str = Field(description="The unit's text, as the writer wrote it.")
-    ids: list[str] = Field(description="The section ids it cited that were not among the sections read, in its order.")
-    kept: list[str] = Field(description="The citations left on the unit; none: it cites nothing else and is not shown.")
-
-    def note(self) -> str:
-        """The warning naming them (the answer's warnings say it in words)."""
-        return (f"the model writer cited section id(s) {', '.join(self.ids)} that it was not given, in {self.unit} "
-                f"{self.text[:120]!r}; {'those citations were dropped' if self.kept else 'it cites nothing else and is not shown'}")
-
-
-class ModelDraft(Draft):
-    """A model writer's draft: the units, and what the writer did that the answer must say."""
-
-    notes: list[str] = Field(default_factory=list, description="Invented citation ids dropped, sentences attributed, in words.")
-    invented: list[InventedCitation] = Field(default_factory=list, description="Each unit's invented citation ids (the notes "
-                                                                               "name them in words; the trace keeps these).")
-    unanswered: list[int] = Field(default_factory=list, description="Parts the writer said the documents do not answer.")
 
 
 def document_status(shelf: OpenShelf) -> dict[str, str]:
@@ -132,7 +107,7 @@ class ModelWriter:
     def _room(self, chars: int) -> int:
         return max(self.min_tokens, min(self.max_tokens, int(chars * self.tokens_per_char)))
 
-    def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> ModelDraft:
+    def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> Draft:
         blocks = [(r.shelf, r.section_id, section_xml(shelves[r.shelf], r.section_id, read_text(shelves[r.shelf], r))) for r in reading.sections
                   if r.shelf in shelves and r.section_id in shelves[r.shelf].sections]
         shelf_of: dict[str, list[str]] = {}  # section id -> the shelves holding it, in reading order (ids are unique per shelf only)
@@ -161,7 +136,7 @@ class ModelWriter:
         covered = {i: (0.0 if i in unanswered and not any(u.obligation == i for u in units) else
                        1.0 if any(u.obligation == i and u.citations for u in units) else 0.0)
                    for i in range(len(plan.obligations))}
-        return ModelDraft(writer=self.name, units=units, covered=covered, raw=raw if len(parts) <= 1 else "\n\n".join([*parts, raw]),
+        return Draft(writer=self.name, units=units, covered=covered, raw=raw if len(parts) <= 1 else "\n\n".join([*parts, raw]),
                           notes=notes, invented=records, unanswered=sorted(unanswered))
 
     def _units(self, markdown: str, plan: Plan, shelf_of: dict[str, list[str]], notes: list[str] | None = None

@@ -1,3 +1,3 @@
-"""The shown answer: completeness per obligation, its Markdown, its shape."""
+"""The shown answer: what is shown (the steps after the writer, each recording what it removed and why), its shape, completeness per obligation, its Markdown."""
 
 __all__: list[str] = []

@@ -21,7 +21,8 @@ from pydantic import BaseModel, Field
 
 from shelfwise.api.reading.evidence import asked_head
 from shelfwise.api.reading.plan import Plan
-from shelfwise.api.draft.write import COVERED, Unit
+from shelfwise.api.draft.write import COVERED
+from shelfwise.api.records import Unit
 from shelfwise.api.terms import normalise, word_stems
 
 __all__ = ["ObligationStatus", "Completion", "complete_answer", "names_what_was_asked", "gap_line", "part_line", "unstated_line", "NOT_IN_DOCUMENTS"]

@@ -24,7 +24,7 @@ from shelfwise.api.schemas import Source
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import unit_cells
 from shelfwise.compiler.store.records import table_line
-from shelfwise.api.draft.write import Unit
+from shelfwise.api.records import Unit
 from shelfwise.compiler.refs import SectionRef
 
 __all__ = ["render_markdown", "sources_of", "markdown_chars", "correction_block", "NO_REFERENCES", "MODE_LINES"]

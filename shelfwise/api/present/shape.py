@@ -1,6 +1,8 @@
 """Shape the shown answer: labelled, without repeats or question sentences, current first, most relevant first, sized.
 
-``shape_answer`` runs after the gate, on what will be displayed, for every writer:
+The parts below run after the gate, on what will be displayed, for every writer; the answer driver runs them as the
+repeats, order and fit steps of what is shown (``shelfwise.api.present.show``, which records what each removed and why;
+question sentences go in its evidence step), and ``shape_answer`` runs them in one call:
 
 1. each unit gets its document's short name and, for a superseded document, what superseded it
    (``shelfwise.api.currency.label_units``);
@@ -10,7 +12,7 @@
 4. the extractive writer's units stay on the question: an obligation that names the documents it is about by their
    own identifiers ("Which section of the Quality Manual does SOP-014 implement") is served by those documents and by
    the sentences of others that name one of them; "It implements section 7.3 of the Quality Manual." of SOP-030
-   serves no obligation and is not shown (``_about_named``);
+   serves no obligation and is not shown (``about_named``);
 5. per obligation, current documents first and superseded ones only where they matter (``shelfwise.api.currency.current_first``);
 6. the extractive writer's units: per obligation the section (or table, or procedure) holding the best unit leads,
    its units in document order, so the direct answer comes first and a rule keeps its exception after it;
@@ -25,13 +27,15 @@ import re
 
 from shelfwise.api.currency import current_first, label_units
 from shelfwise.api.shelves import OpenShelf
-from shelfwise.api.draft.write import STRONG, Unit, introduces_code, is_question
+from shelfwise.api.draft.write import STRONG, introduces_code, is_question
+from shelfwise.api.records import Removal, Unit
 from shelfwise.api.terms import identifier_key, identifiers, normalise, word_stems
 
-__all__ = ["shape_answer", "is_question", "statement_key"]
+__all__ = ["shape_answer", "is_question", "statement_key", "distinct", "about_named", "most_relevant_first", "fit_units", "FIXED"]
 
 _CITE = re.compile(r"\[[^\]]*\]")
-_FIXED = ("table_header", "heading", "connective", "figure")
+FIXED = ("table_header", "heading", "connective", "figure")
+"""Unit kinds that are never compared as statements, nor dropped as questions."""
 
 
 def statement_key(text: str) -> str:
@@ -78,19 +82,23 @@ def _marks(unit: Unit) -> tuple[set[str], list[str], set[str]]:
     return set(word_stems(unit.text)), _force(unit.text), set(_FIGURES.findall(unit.text))
 
 
-def _distinct(units: list[Unit]) -> list[Unit]:
+def distinct(units: list[Unit]) -> tuple[list[Unit], list[Removal]]:
     """Each statement once: the same words (``statement_key``), or nearly the same sentence from another copy of a text
-    (``_restates``); the one kept also serves the obligations of those left out."""
-    seen: set[str] = set()
+    (``_restates``); the one kept also serves the obligations of those left out. Returns (kept, removed with the
+    reason: the unit it repeats)."""
+    seen: dict[str, Unit] = {}
     kept: list[tuple[Unit, tuple]] = []
-    out = []
+    out: list[Unit] = []
+    removed: list[Removal] = []
     for unit in units:
-        if unit.kind in _FIXED or unit.group in ("verdict", "correction"):
+        if unit.kind in FIXED or unit.group in ("verdict", "correction"):
             out.append(unit)
-            seen.add(statement_key(unit.text)) if unit.group == "correction" else None
+            if unit.group == "correction":
+                seen.setdefault(statement_key(unit.text), unit)
             continue
         key = statement_key(unit.text)
         if key and key in seen:
+            removed.append(Removal(unit=unit, stage="repeats", reason=f"the same statement as {seen[key].id}, shown"))
             continue
         marks = _marks(unit)
         same = _restates(unit, marks, kept)
@@ -98,11 +106,12 @@ def _distinct(units: list[Unit]) -> list[Unit]:
             for index in (unit.obligation, *unit.also):
                 if index != same.obligation and index not in same.also:
                     same.also.append(index)
+            removed.append(Removal(unit=unit, stage="repeats", reason=f"nearly the same sentence as {same.id}, shown (another copy of the text)"))
             continue
-        seen.add(key)
+        seen.setdefault(key, unit)
         kept.append((unit, marks))
         out.append(unit)
-    return out
+    return out, removed
 
 
 def _own_keys(shelf: OpenShelf) -> dict[str, set[str]]:
@@ -128,7 +137,7 @@ def _title_words(title: str) -> str:
     return _REVISION.sub(" ", title)
 
 
-def _about_named(units: list[Unit], asks: list[str], shelves: dict[str, OpenShelf]) -> list[Unit]:
+def about_named(units: list[Unit], asks: list[str], shelves: dict[str, OpenShelf]) -> list[Unit]:
     """Units of an obligation whose ask names documents by their own identifiers, kept only when they come from one of
     those documents, from a document whose title words the ask holds ("the Quality Manual"), or name one of the named
     documents themselves. Headings, connectives, verdicts and corrections always stay."""
@@ -171,7 +180,7 @@ def _block(unit: Unit) -> str:
     return unit.group or (unit.citations[0] if unit.citations else unit.id)
 
 
-def _most_relevant_first(units: list[Unit]) -> list[Unit]:
+def most_relevant_first(units: list[Unit]) -> list[Unit]:
     """Per obligation: blocks (a section's sentences, a table, a procedure) by their best score, units kept in order."""
     out = []
     for obligation in dict.fromkeys(u.obligation for u in units):
@@ -227,7 +236,7 @@ FOOTER = 250
 """Characters kept for what follows the quotes: gap lines, the not-shown line and the mode line."""
 
 
-def _fit(units: list[Unit], max_chars: int, quoted: bool) -> tuple[list[Unit], set[int]]:
+def fit_units(units: list[Unit], max_chars: int, quoted: bool) -> tuple[list[Unit], set[int]]:
     """Drop the least relevant units until the rendered answer (``shelfwise.api.present.render.markdown_chars``) fits ``max_chars``."""
     from shelfwise.api.present.render import markdown_chars
 
@@ -253,7 +262,7 @@ def _fit(units: list[Unit], max_chars: int, quoted: bool) -> tuple[list[Unit], s
 
     for index in candidates:
         unit = units[index]
-        same = [i for i, u in enumerate(units) if u.obligation == unit.obligation and i not in dropped and u.kind not in _FIXED]
+        same = [i for i, u in enumerate(units) if u.obligation == unit.obligation and i not in dropped and u.kind not in FIXED]
         if len(same) <= 1:
             continue
         dropped.add(index)
@@ -266,13 +275,14 @@ def _fit(units: list[Unit], max_chars: int, quoted: bool) -> tuple[list[Unit], s
 
 def shape_answer(units: list[Unit], asks: list[str], shelves: dict[str, OpenShelf], *, max_chars: int,
                  extractive: bool) -> tuple[list[Unit], set[int]]:
-    """(the units to display, the obligations that lost units to the size limit); see the module text."""
+    """(the units to display, the obligations that lost units to the size limit); see the module text. The answer
+    driver runs the same parts as steps that record what each removed (``shelfwise.api.present.show``)."""
     units = label_units(units, shelves)
-    units = [u for u in units if u.kind in _FIXED or u.group in ("verdict", "correction") or not is_question(u.text)]
-    units = _distinct(units)
+    units = [u for u in units if u.kind in FIXED or u.group in ("verdict", "correction") or not is_question(u.text)]
+    units, _ = distinct(units)
     if extractive:
-        units = _about_named(units, asks, shelves)
+        units = about_named(units, asks, shelves)
     units = current_first(units, asks)
     if extractive:
-        units = _most_relevant_first(units)
-    return _fit(units, max_chars, extractive)
+        units = most_relevant_first(units)
+    return fit_units(units, max_chars, extractive)
