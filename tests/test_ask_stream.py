@@ -144,3 +144,4 @@ def test_a_client_that_goes_away_stops_the_answer_at_the_next_stage(builds, tmp_
     (None, None, False), ("*/*", None, False), ("text/event-stream", False, False), ("application/json", True, True)])
 def test_streaming_is_chosen_by_accept_or_the_flag(accept, flag, wanted):
     assert wants_stream(accept, flag) is wanted
+
