@@ -17,8 +17,9 @@ before ``answer``. The answer is checked whole before any of it is shown, so its
 
 The answer runs on its own thread and hands each stage's event over in lockstep: it goes on to the next stage only
 once the event was sent. When the client goes away (Litestar cancels the stream on ``http.disconnect``), the
-response's background task marks the run stopped, and the answer stops at its next stage boundary (no trace is
-stored).
+response's background task (and the event generator's ``finally``) marks the run stopped, and the answer stops at
+its next stage boundary (no trace is stored). The ask route's ``prepare_ask`` runs before the stream starts, so a
+request refused (401, 403, 404, 400 over a limit) gets its plain status and error body.
 """
 
 from __future__ import annotations
@@ -28,10 +29,9 @@ import logging
 import queue
 import threading
 from collections.abc import AsyncIterator, Callable
-
-import anyio.to_thread
 from dataclasses import dataclass
 
+import anyio.to_thread
 from litestar.background_tasks import BackgroundTask
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIType, Operation, Schema
 from litestar.response import Stream
