@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_ask_stream import events
 from tests.test_browser import ARTIFACTS, CHROMIUM, _free_port, _wait, launch_chromium
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -117,9 +118,85 @@ def _ask(page, question: str) -> dict:
     page.locator("#sw-ask-input").fill(question)
     with page.expect_response(lambda r: r.url.endswith("/api/ask") and r.request.method == "POST", timeout=240000) as info:
         page.keyboard.press("Enter")
-    answer = info.value.json()
+    answer = answer_of(info.value)
     page.locator(".sw-ask-turn .sw-ask-trace").last.wait_for()
     return answer
+
+
+def answer_of(response) -> dict:
+    """The answer an /api/ask response carried: the widget asks for events, so its last event (plain JSON otherwise)."""
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
+        streamed = events(response.text())
+        assert streamed[-1][0] == "answer", [name for name, _ in streamed]
+        return streamed[-1][1]
+    return response.json()
+
+
+def _open_widget(page, base: str) -> None:
+    page.goto(base + "/sites/northwind/index.html")
+    if page.locator("#sw-ask-panel").is_hidden():
+        page.locator(".sw-ask-toggle").click()
+
+
+def test_the_widget_shows_each_stage_as_it_completes_then_the_answer(demo_live):
+    page, base, _ = demo_live
+    _open_widget(page, base)
+    page.evaluate("""() => { window.swStatus = []; new MutationObserver((records) => records.forEach((r) =>
+        r.addedNodes.forEach((n) => window.swStatus.push(n.textContent)))).observe(
+        document.querySelector('.sw-ask-status'), {childList: true, subtree: true}); }""")
+    answer = _ask(page, QUESTIONS[3])
+    shown = page.evaluate("window.swStatus")
+    progress = [text for text in shown if text.startswith("Planned")]
+    assert progress, shown
+    asks = "; ".join(f"\u201c{o['ask']}\u201d" for o in answer["obligations"])
+    assert re.fullmatch(rf"Planned \d+ parts?: {re.escape(asks)} · Read \d+ sections? of \d+ documents? · Drafted \d+ statements? · "
+                        r"Checked \d+ statements? against the documents \(\d+ confirmed\)… \(Stop cancels\)", progress[-1]), progress
+    assert progress == sorted(progress, key=len)  # one stage added at a time, in order
+    assert not page.locator(".sw-ask-status").inner_text().startswith("Planned")  # the answer replaced the progress
+    turn = _flat(page.locator(".sw-ask-turn").last.inner_text())
+    assert all(m in turn for m in marks(answer["answer_markdown"])), turn
+
+
+def test_a_compare_question_streams_its_plan_and_the_computed_change_set_then_the_answer(demo_live):
+    """'What changed between Rev C and Rev D' is answered from the change set alone: recall, read and write do not run,
+    so the served stream is planned, compared, answer."""
+    _, base, _ = demo_live
+    request = urllib.request.Request(base + "/api/ask", data=json.dumps({"question": QUESTIONS[1], "shelf": "northwind"}).encode(),
+                                     headers={"Authorization": "Bearer demo-token", "Content-Type": "application/json",
+                                              "Accept": "text/event-stream"})
+    with urllib.request.urlopen(request, timeout=240) as response:
+        assert response.headers["Content-Type"].startswith("text/event-stream")
+        got = events(response.read().decode("utf-8"))
+    assert [name for name, _ in got] == ["planned", "compared", "answer"]
+    compared, answer = got[1][1], got[2][1]
+    assert compared["obligations"] == 1 and compared["pairs"] >= 1
+    assert answer["models"]["comparison"] == "code" and re.search(r"Shown: the \d+ of \d+ changes", answer["answer_markdown"])
+
+
+def test_stop_aborts_a_streamed_answer_after_its_first_stage(demo_live):
+    """The network slowed to 1.5 kB/s: the plan's event arrives, the answer's would take seconds; Stop aborts the
+    request, no answer is shown, and the question stays in the box."""
+    page, base, _ = demo_live
+    _open_widget(page, base)
+    if page.locator(".sw-ask-reset").is_visible():
+        page.locator(".sw-ask-reset").click()
+    turns = page.locator(".sw-ask-turn").count()
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": 1500, "uploadThroughput": -1})
+    try:
+        page.locator("#sw-ask-input").fill(QUESTIONS[5])
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.querySelector('.sw-ask-status').textContent.startsWith('Planned')", timeout=60000)
+        page.get_by_role("button", name="Stop").click()
+        page.wait_for_function("document.querySelector('.sw-ask-status').textContent.startsWith('Stopped')")
+        page.wait_for_timeout(3000)
+        assert page.locator(".sw-ask-turn").count() == turns
+        assert page.locator("#sw-ask-input").input_value() == QUESTIONS[5]
+        assert page.get_by_role("button", name="Stop").is_hidden()
+    finally:
+        cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        cdp.detach()
 
 
 def test_ten_newcomer_questions_show_every_mark_table_and_document_the_api_returns(demo_live):

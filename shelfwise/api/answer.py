@@ -185,8 +185,12 @@ def answer_question(
     *,
     token: str,
     traces: TraceStore | None,
+    progress: Callable[[str, dict], None] | None = None,
 ) -> AskResponse:
-    """Answer ``request`` from ``shelves`` (already authorised for ``token``) and store the trace."""
+    """Answer ``request`` from ``shelves`` (already authorised for ``token``) and store the trace. ``progress(stage,
+    detail)`` is called as each stage completes (planned, compared, read, written, checked; a streamed answer shows
+    them); an exception it raises stops the answer there, and no trace is stored."""
+    report = progress or (lambda stage, detail: None)
     settings = pipeline.settings
     started = time.perf_counter()
     deadline = time.monotonic() + settings.api.answer_timeout_s
@@ -209,6 +213,7 @@ def answer_question(
     with counting() as usage:
         plan = _plan(pipeline, request, shelves, scope)
     step("plan", t, usage)
+    report("planned", {"obligations": [{"kind": o.kind, "ask": o.ask} for o in plan.obligations]})
 
     t = time.perf_counter()
     with counting() as usage:
@@ -217,6 +222,7 @@ def answer_question(
     full_plan, rest = plan, list(range(len(plan.obligations)))
     if comparisons is not None:
         step("compare", t, usage)
+        report("compared", {"obligations": len(comparisons.obligations), "pairs": len(comparisons.pairs)})
         rest = [i for i in rest if i not in comparisons.obligations]
         if not rest:
             return _store_compared(pipeline, request, shelves, scope, plan, comparisons, traces, token, steps, started)
@@ -238,11 +244,13 @@ def answer_question(
         reading = research.reading
         plan = with_bridges(plan, research.bridges)
         step("research", t, usage)
+    report("read", {"sections": len(reading.sections), "documents": len({r.doc_id for r in reading.sections})})
 
     t = time.perf_counter()
     with counting() as usage:
         draft, write_warnings = _write(pipeline, plan, reading, shelves)
     step("write", t, usage)
+    report("written", {"units": len(draft.units), "writer": draft.writer})
 
     t = time.perf_counter()
     with counting() as usage:
@@ -250,6 +258,8 @@ def answer_question(
         if pipeline.checker is not None:
             draft = pipeline.checker(draft, shelves)
     step("check", t, usage)
+    statuses = [u.status for u in draft.units]
+    report("checked", {"units": len(statuses), "statuses": {s: statuses.count(s) for s in sorted(set(statuses))}})
 
     t = time.perf_counter()
     showing = _show(pipeline, plan, reading, shelves, draft, comparisons)

@@ -56,10 +56,11 @@ def prepare_ask(state, principal: Principal, data: AskRequest) -> AskRequest:
     return data
 
 
-def answer_prepared(state, principal: Principal, data: AskRequest) -> AskResponse:
-    """The checked answer to a request ``prepare_ask`` passed; the trace is stored under the token's name."""
+def answer_prepared(state, principal: Principal, data: AskRequest, *, progress=None) -> AskResponse:
+    """The checked answer to a request ``prepare_ask`` passed; the trace is stored under the token's name. ``progress``
+    goes to ``answer_question`` (called as each stage completes)."""
     with state.shelves.use(data.shelf_names()) as shelves:
-        return answer_question(state.pipeline, data, shelves, token=principal.name, traces=state.traces)
+        return answer_question(state.pipeline, data, shelves, token=principal.name, traces=state.traces, progress=progress)
 
 
 def ask_as(state, principal: Principal, data: AskRequest) -> AskResponse:

@@ -18,7 +18,8 @@ from typing import Annotated
 
 from litestar.params import FromQuery, JSONBody, PathParameter, QueryParameter
 
-from shelfwise.api.server.asking import ask_as, check_served
+from shelfwise.api.server.ask_stream import STREAMED, StreamedOperation, stream_answer, wants_stream
+from shelfwise.api.server.asking import ask_as, check_served, prepare_ask
 from shelfwise.api.cite_links import server_links, with_urls
 from shelfwise.api.errors import Forbidden, NotFound
 from shelfwise.api.schemas import (AskRequest, AskResponse, FeedbackRequest, FeedbackResponse, HealthResponse, SearchHitOut,
@@ -64,13 +65,26 @@ def _check_served(request: Request, names: list[str]) -> None:
 
 
 @post("/api/ask", status_code=200, guards=[authenticate], sync_to_thread=True, summary="Answer a question from a shelf",
-      before_request=check_json_depth, security=TOKEN_REQUIRED, responses=error_responses(400, 401, 403, 404, 413, 429, 502, 504))
-def ask(request: Request, data: JSONBody[AskRequest]) -> AskResponse:
+      description=STREAMED, operation_class=StreamedOperation, before_request=check_json_depth, security=TOKEN_REQUIRED,
+      responses={200: ResponseSpec(data_container=AskResponse, generate_examples=False, description="The checked answer."),
+                 **error_responses(400, 401, 403, 404, 413, 429, 502, 504)})
+def ask(
+    request: Request,
+    data: JSONBody[AskRequest],
+    stream: Annotated[bool | None, QueryParameter(description="true: answer as server-sent events (as Accept: text/event-stream "
+                                                              "does); false: one JSON answer whatever Accept says.")] = None,
+) -> Response[AskResponse]:
     state = request.app.state
-    response = ask_as(state, _principal(request), data)
-    if "ask" in state.settings.api.inert_markup:
-        response = response.model_copy(update={"answer_markdown": inert_markdown(response.answer_markdown)})
-    return with_urls(response, server_links(state, str(request.base_url)))
+    principal = _principal(request)
+
+    def finish(response: AskResponse) -> AskResponse:
+        if "ask" in state.settings.api.inert_markup:
+            response = response.model_copy(update={"answer_markdown": inert_markdown(response.answer_markdown)})
+        return with_urls(response, server_links(state, str(request.base_url)))
+
+    if wants_stream(request.headers.get("accept"), stream):
+        return stream_answer(state, principal, prepare_ask(state, principal, data), finish)
+    return Response(finish(ask_as(state, principal, data)))
 
 
 @get("/api/search", guards=[authenticate], sync_to_thread=True, summary="Search a shelf's sections", security=TOKEN_REQUIRED,

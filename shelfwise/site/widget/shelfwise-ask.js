@@ -22,9 +22,11 @@
  * citation [section id] becomes a chip naming the cited section's own document (its sources entry's doc id, else the
  * site's assets/shelfwise/sections.json: section id -> [page URL#anchor, label, doc id], documents: doc id ->
  * [short name, title]), and a document table's row citation lands on the row's anchor (#<section id>-r<n>) when the
- * cited page has it. An answer without Markdown (an older endpoint) is shown from its sentences. While an answer is
- * on its way, Stop aborts the request (the API answers whole: every sentence is checked before any is shown, so
- * there is nothing partial to stream). Each answer has Copy (its Markdown) and Helpful / Not helpful, sent to
+ * cited page has it. An answer without Markdown (an older endpoint) is shown from its sentences. The widget asks for
+ * server-sent events (Accept: text/event-stream): each stage the API reports as it completes (planned, compared, read,
+ * written, checked) is shown as progress, and the final "answer" event is the answer (every sentence is checked before
+ * any is shown, so its text comes whole); an endpoint answering plain JSON is read as before. While an answer is on
+ * its way, Stop aborts the request, and the API stops at its next stage. Each answer has Copy (its Markdown) and Helpful / Not helpful, sent to
  * {endpoint}/api/answers/{trace_id}/feedback and kept with the answer's trace. Before the first question the
  * panel offers the shelf's example questions (shelf.toml "examples", in sections.json). The conversation is kept in
  * sessionStorage (per shelf and site), so it survives following a citation; a follow-up sends the earlier turns as
@@ -278,14 +280,14 @@
     var controller = new AbortController();
     busy(controller);
     var timer = setTimeout(function () { controller.abort(); }, cfg.timeout);
-    var headers = { "Content-Type": "application/json", "Accept": "application/json" };
+    var headers = { "Content-Type": "application/json", "Accept": "text/event-stream, application/json" };
     if (cfg.token) { headers.Authorization = "Bearer " + cfg.token; }
     return fetch(endpoint + "/api/ask", {
       method: "POST", headers: headers, signal: controller.signal,
       body: JSON.stringify({ question: question, shelf: cfg.shelf, history: history() })
     }).then(function (response) {
       if (!response.ok) { throw new Error("it answered HTTP " + response.status); }
-      return response.json();
+      return readAnswer(response);
     }).then(function (answer) {
       clearTimeout(timer);
       busy(null);
@@ -304,6 +306,57 @@
       var why = error && error.name === "AbortError" ? "it did not answer in time" : (error && error.message) || "unreachable";
       return fallback(question, "The answering service could not be reached (" + why + "); showing site search results instead.");
     });
+  }
+
+  // --- a streamed answer: one server-sent event per stage, then the answer ------------------------------
+  var CONFIRMED = ["verbatim", "supports", "restated", "carried", "computed"];
+  function stageLine(name, data) {
+    if (name === "planned") {
+      var asks = (data.obligations || []).map(function (o) { return "\u201c" + o.ask + "\u201d"; });
+      return "Planned " + count(asks.length, "part") + (asks.length ? ": " + asks.join("; ") : "");
+    }
+    if (name === "compared") { return "Compared the versions (computed, no model)"; }
+    if (name === "read") { return "Read " + count(data.sections || 0, "section") + " of " + count(data.documents || 0, "document"); }
+    if (name === "written") { return "Drafted " + count(data.units || 0, "statement"); }
+    if (name === "checked") {
+      var statuses = data.statuses || {};
+      var confirmed = CONFIRMED.reduce(function (n, s) { return n + (statuses[s] || 0); }, 0);
+      return "Checked " + count(data.units || 0, "statement") + " against the documents (" + confirmed + " confirmed)";
+    }
+    return "";
+  }
+
+  function readAnswer(response) {
+    // a plain JSON answer (an endpoint that does not stream), or the events of a streamed one
+    if ((response.headers.get("Content-Type") || "").indexOf("text/event-stream") !== 0 || !response.body) { return response.json(); }
+    var reader = response.body.getReader(), decoder = new TextDecoder(), buffer = "", done = [];
+    function event(block) {
+      var name = "message", data = "";
+      block.split("\n").forEach(function (line) {
+        if (line.indexOf("event:") === 0) { name = line.slice(6).trim(); }
+        if (line.indexOf("data:") === 0) { data += line.slice(5).trim(); }
+      });
+      var body = data ? JSON.parse(data) : {};
+      if (name === "answer") { return body; }
+      if (name === "error") { throw new Error("it answered HTTP " + (body.status || "error") + ": " + (body.error || "")); }
+      var line = stageLine(name, body);
+      if (line) { done.push(line); status.textContent = done.join(" \u00b7 ") + "\u2026 (Stop cancels)"; }
+      return null;
+    }
+    function pump() {
+      return reader.read().then(function (chunk) {
+        buffer = (buffer + decoder.decode(chunk.value || new Uint8Array(), { stream: !chunk.done })).replace(/\r\n/g, "\n");
+        var blocks = buffer.split("\n\n");
+        buffer = chunk.done ? "" : blocks.pop();
+        for (var i = 0; i < blocks.length; i++) {
+          var answer = blocks[i].trim() ? event(blocks[i]) : null;
+          if (answer) { return answer; }
+        }
+        if (chunk.done) { throw new Error("its stream ended without an answer"); }
+        return pump();
+      });
+    }
+    return pump();
   }
 
   function slim(answer) {
