@@ -21,7 +21,7 @@ __all__ = ["stems", "word_stems", "QUESTION_WORDS", "normalise", "table_cells", 
            "document_keys"]
 
 QUESTION_WORDS = frozenset(
-    """what whats which who whom whose when where why how does do did has had is are was were can could should must may might
+    """what whats which who whom whose when where why how does do did is are was were can could should must may might
     will would shall please tell describe explain list give show name according documents document say says said
     about also other one ones same then there their them they it its this that these those between mean means
     happen happens kind kinds type types thing things way ways much many often long soon quickly fast
