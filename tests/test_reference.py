@@ -15,7 +15,7 @@ from answer_shelves import HashEmbedder, compile_shelf
 from shelfwise.api.draft.rank_model import HAND_SET, RankModel, load_rank_model
 from shelfwise.compiler.errors import SettingsError
 from shelfwise.compiler.settings import Settings
-from shelfwise.eval.fit import STRENGTHS, collect, fit_weights, label_unit
+from shelfwise.eval.fit import STRENGTHS, collect, fit_weights, label_unit, sampled
 from shelfwise.eval.questions import Question, load_questions
 from shelfwise.eval.reference import number_keys, reference_facts, reference_table, run_reference_eval
 from shelfwise.eval.run import run_answers
@@ -229,3 +229,13 @@ def test_a_capitalised_first_word_is_no_name_even_before_one():
 
     assert asked_names("Since RAFT always trains with the oracle document, how many distractors does it add?") == ["RAFT"]
     assert asked_names("RAPTOR: how does it cluster?") == ["RAPTOR"]
+
+
+def test_a_sample_with_an_offset_is_a_disjoint_validation_sample(tmp_path):
+    """The filings set's two samples: 30 evenly spaced questions, and the 30 two places after each (none shared)."""
+    source = tmp_path / "set.yaml"
+    source.write_text(yaml.safe_dump([{"id": f"q{i:03d}", "shelf": "s", "question": f"question {i}?"} for i in range(119)]))
+    first = [q["id"] for q in yaml.safe_load(sampled(source, 30, tmp_path).read_text())]
+    second = [q["id"] for q in yaml.safe_load(sampled(source, 30, tmp_path, offset=2).read_text())]
+    assert len(first) == len(second) == 30 and not set(first) & set(second)
+    assert sampled(source, 200, tmp_path) == source
