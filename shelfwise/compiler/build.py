@@ -39,7 +39,7 @@ __all__ = ["build_shelf", "shelf_name", "shelf_build_dir", "shelf_dir_for", "cur
 
 
 # Bump when a reader's output changes, so stores compiled by older code reconvert.
-READER_EPOCH = 6  # 6: PDF numeric tables with column headers; definition list items (RFC text, rST, Markdown)
+READER_EPOCH = 7  # 6: PDF numeric tables with column headers; definition list items (RFC text, rST, Markdown); 7: PDF headings from tags and layout cues
 
 log = logging.getLogger("shelfwise.build")
 
