@@ -30,7 +30,6 @@ __all__ = ["FEATURES", "WEIGHTS_FILE", "CueContext", "HeadingModel", "cue_contex
 
 WEIGHTS_FILE = Path(__file__).with_name("pdf_heading_weights.json")
 FEATURES = (
-    "bias",
     "size_ratio",  # log(line size / body size): larger or smaller type
     "bold",  # bold where the body is not
     "caps",  # all capitals
@@ -140,7 +139,6 @@ def line_features(lines: Sequence[PageItem], index: int, context: CueContext, te
     set_apart = abs(math.log(max(line.size, 1.0) / body)) > 0.04 or (line.bold and not line.mono) or other_family or text_cues["caps"]
     first = (after.text.strip()[:1] if after is not None else "")
     values = {
-        "bias": 1.0,
         "size_ratio": math.log(max(line.size, 1.0) / body),
         "bold": float(line.bold),
         "caps": float(text_cues["caps"]),
