@@ -11,7 +11,7 @@ import pytest
 from reportlab.pdfgen import canvas
 
 from shelfwise.compiler.ingest.convert import ReadOptions
-from shelfwise.compiler.ingest.convert.pdf import read_text_layer
+from shelfwise.compiler.ingest.convert.pdf import read, read_text_layer
 from shelfwise.compiler.ingest.convert.pdf_heading_cues import FEATURES, WEIGHTS_FILE, heading_model, load_heading_model
 from shelfwise.compiler.ingest.convert.pdf_structure import heading_like
 
@@ -66,6 +66,7 @@ def test_a_tagged_heading_set_like_body_text_is_read_from_the_structure_tree(tmp
     assert [e.text for e in tagged.elements][2].startswith("Records are kept for ninety days")
     hidden = read_text_layer(path, ReadOptions(), use_outline=False)  # the same line in the same type: no heading without the tags
     assert [e for e in hidden.elements if e.kind == "heading"] == []
+    assert [e for e in read(path, ReadOptions(use_outline=False)).elements if e.kind == "heading"] == []  # pdf.use_outline = false
 
 
 def test_paragraphs_tagged_as_headings_are_not_taken_for_headings(tmp_path: Path) -> None:

@@ -227,4 +227,4 @@ def read(path: Path, options: ReadOptions) -> Converted:
         from shelfwise.compiler.ingest.convert import pdf_docling
 
         return pdf_docling.read(path, Path(artifacts))
-    return read_text_layer(path, options)
+    return read_text_layer(path, options, use_outline=options.use_outline)
