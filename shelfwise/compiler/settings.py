@@ -47,7 +47,7 @@ class _Strict(BaseModel):
 
 class PdfSettings(_Strict):
     window_pages: int = Field(default=10, ge=1, le=1000, description="PDF pages read per checkpointed window.")
-    use_outline: bool = Field(default=True, description="Take PDF headings from the file's outline (bookmarks) when it has one.")
+    use_outline: bool = Field(default=True, description="Take PDF headings from the file's outline (bookmarks), else its tagged structure (H1-H6), when it has one.")
     ocr: bool = Field(default=True, description="Read PDF pages without a text layer (scans) by offline OCR (rapidocr-onnxruntime); false leaves them empty.")
     docling_artifacts_path: Path | None = Field(
         default=None, description="Folder of local docling model weights; when set, PDFs go through docling's standard pipeline."

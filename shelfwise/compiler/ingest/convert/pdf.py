@@ -24,13 +24,14 @@ from pydantic import BaseModel, Field, ValidationError
 
 from shelfwise.compiler.ingest.convert import ReadOptions
 from shelfwise.compiler.ingest.convert.pdf_layout import PageData, read_page
+from shelfwise.compiler.ingest.convert.pdf_structure import tagged_headings
 from shelfwise.compiler.ingest.convert.pdf_tree import Bookmark, assemble
 from shelfwise.compiler.errors import ConversionError
 from shelfwise.compiler.store.records import Converted
 
 __all__ = ["read", "read_text_layer", "outline", "WINDOW_FORMAT", "WindowFile"]
 
-WINDOW_FORMAT = 4  # bump when PageData or read_page changes what a stored window means (4: numeric tables with headers)
+WINDOW_FORMAT = 5  # bump when PageData or read_page changes what a stored window means (4: numeric tables with headers; 5: a line's font family)
 _ENCRYPTED = "PDF is encrypted (password-protected); remove the password and compile again"
 _PDFIUM_PASSWORD_ERROR = 4
 
@@ -134,12 +135,14 @@ def _read_window(document: pdfium.PdfDocument, first: int, last: int, ocr: bool)
     return pages
 
 
-def read_text_layer(path: Path, options: ReadOptions, *, use_outline: bool = True) -> Converted:
-    """The model-free read; ``use_outline=False`` ignores the bookmarks (headings from the text layer alone)."""
+def read_text_layer(path: Path, options: ReadOptions, *, use_outline: bool = True, heading_cues: bool = True) -> Converted:
+    """The model-free read; headings from the bookmarks, else from the tagged structure, and from the text layer;
+    ``use_outline=False`` ignores bookmarks and tags (headings from the text layer alone);
+    ``heading_cues=False`` picks headings by the style and numbering rules alone (no fitted layout cues)."""
     document = _open(path)
     try:
         count = len(document)
-        marks = outline(document) if use_outline else []
+        marks = (outline(document) or tagged_headings(document)) if use_outline else []
         window = max(1, options.window_pages)
         expected_base = {
             "format": WINDOW_FORMAT,
@@ -166,7 +169,7 @@ def read_text_layer(path: Path, options: ReadOptions, *, use_outline: bool = Tru
     finally:
         document.close()
     report = None if options.progress is None else (lambda line: options.progress(f"{path.name}: {line}"))
-    elements = assemble(pages, marks or None, progress=report, window=window)
+    elements = assemble(pages, marks or None, progress=report, window=window, heading_cues=heading_cues)
     scanned = [page.page for page in pages if page.ocr]
     blank = [page.page for page in pages if page.no_text]
     warnings = []
@@ -224,4 +227,4 @@ def read(path: Path, options: ReadOptions) -> Converted:
         from shelfwise.compiler.ingest.convert import pdf_docling
 
         return pdf_docling.read(path, Path(artifacts))
-    return read_text_layer(path, options)
+    return read_text_layer(path, options, use_outline=options.use_outline)

@@ -25,7 +25,7 @@ from shelfwise.compiler.ingest.convert.pdf_bidi import is_rtl, logical_order
 from shelfwise.compiler.ingest.convert.pdf_grid import numeric_tables
 from shelfwise.compiler.ingest.convert.pdf_tables import find_tables, text_tables
 
-__all__ = ["PageItem", "PageData", "read_page", "CAPTION"]
+__all__ = ["PageItem", "PageData", "read_page", "monospace_family", "CAPTION"]
 
 _BOLD = re.compile(r"bold|black|heavy|demi|semibold|cmbx|cmb\d|-medi\b|medi$|\.b$|-b$|,b$", re.IGNORECASE)
 _MONO = re.compile(r"mono|courier|consol|typewriter|cmtt|sltt|inconsolata|menlo|code", re.IGNORECASE)
@@ -53,6 +53,7 @@ class PageItem(BaseModel):
     size: float = Field(default=0.0, description="Median font size of the line's characters.")
     bold: bool = Field(default=False, description="Nearly all letters are set in a bold font.")
     mono: bool = Field(default=False, description="Nearly all characters are set in a monospace font.")
+    font: str = Field(default="", description="The font family most of the line's letters are set in (lower case, no subset prefix or style suffix).")
     rtl: bool = Field(default=False, description="A right-to-left line (Arabic, Hebrew): its text is in logical order, its edge is x1.")
     rows: list[list[str]] | None = Field(default=None, description="Table cells, row by row.")
     header_rows: int | None = Field(default=None, description="A numeric table's header rows (its column headers); None: the first row.")
@@ -100,6 +101,17 @@ def _segments(line: list[dict], width: float) -> list[list[dict]]:
     return parts
 
 
+def monospace_family(family: str) -> bool:
+    """Whether a font family's name says it is monospace (Courier, a TeX typewriter face, a code font)."""
+    return bool(_MONO.search(family))
+
+
+@functools.lru_cache(maxsize=512)
+def _font_family(fontname: str) -> str:
+    """'ABCDEF+TimesNewRomanPS-BoldMT' -> 'timesnewromanps': the family a font's name starts with."""
+    return re.split(r"[-,]", fontname.split("+")[-1])[0].lower()
+
+
 @functools.lru_cache(maxsize=512)
 def _font_style(fontname: str) -> tuple[bool, bool]:
     """(bold, monospace) from a font's name, its subset prefix (ABCDEF+) dropped."""
@@ -123,6 +135,9 @@ def _line_item(words: list[dict], page_no: int) -> PageItem:
     bold = sum(n for n, style in letters if style[0]) / total >= 0.9
     mono = sum(n for n, style in letters if style[1]) / total >= 0.8
     sizes = sorted(w["size"] for w in words for _ in range(len(w["text"])))
+    families = Counter()
+    for word in words:
+        families[_font_family(word["fontname"])] += len(word["text"])
     return PageItem(
         kind="line",
         page=page_no,
@@ -134,6 +149,7 @@ def _line_item(words: list[dict], page_no: int) -> PageItem:
         size=round(sizes[len(sizes) // 2], 2),
         bold=bold,
         mono=mono,
+        font=families.most_common(1)[0][0],
         rtl=rtl,
     )
 

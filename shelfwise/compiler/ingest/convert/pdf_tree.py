@@ -21,7 +21,7 @@ from shelfwise.compiler.prose import normalise
 from shelfwise.compiler.store.records import Element
 from shelfwise.compiler.ingest.sections import numbering_depth
 
-__all__ = ["Bookmark", "assemble", "normalize_heading"]
+__all__ = ["Bookmark", "assemble", "normalize_heading", "reading_lines"]
 
 Bookmark = tuple[int, str, int | None]  # (level, 1 = top; title; 1-based page or None)
 
@@ -105,6 +105,14 @@ def _body_size(lines: list[PageItem]) -> float:
         if not line.mono:
             weights[round(line.size * 2) / 2] += len(line.text)
     return weights.most_common(1)[0][0] if weights else 10.0
+
+
+def reading_lines(pages: list[PageData], drop: set[int] | None = None) -> tuple[list[PageItem], float]:
+    """The text lines of all pages in reading order, running headers and footers (``drop``: their ids) left out,
+    and the body text's font size."""
+    drop = _running_lines(pages) if drop is None else drop
+    lines = [item for page in pages for item in page.items if item.kind == "line" and id(item) not in drop]
+    return lines, _body_size(lines)
 
 
 def _merge_heading_lines(lines: list[PageItem], heads: set[int], absorbed: set[int]) -> dict[int, str]:
@@ -240,13 +248,13 @@ def _report(progress: Callable[[str], None], page: int, count: int, window: int)
 
 
 def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
-             progress: Callable[[str], None] | None = None, window: int = 10) -> list[Element]:
-    """The document's element stream from all its pages' items; ``progress`` hears each ``window`` of pages reached."""
+             progress: Callable[[str], None] | None = None, window: int = 10, heading_cues: bool = True) -> list[Element]:
+    """The document's element stream from all its pages' items; ``progress`` hears each ``window`` of pages reached;
+    ``heading_cues=False``: headings by the style and numbering rules alone."""
     drop = _running_lines(pages)
     items = [item for page in pages for item in page.items if id(item) not in drop]
-    lines = [item for item in items if item.kind == "line"]
-    body = _body_size(lines)
-    heads = {id(lines[index]) for index in heading_lines(lines, body, len(pages))}
+    lines, body = reading_lines(pages, drop)
+    heads = {id(lines[index]) for index in heading_lines(lines, body, len(pages), cues=heading_cues)}
     absorbed: set[int] = set()
     texts = _merge_heading_lines(lines, heads, absorbed)
     heads -= absorbed

@@ -1,0 +1,208 @@
+"""Layout cues that tell a heading line from body text, and the fitted model that weighs them.
+
+The rules of ``pdf_headings`` catch headings set larger, bold, numbered or in
+capitals. Many layouts set headings otherwise: small capitals a point below the
+body size, a sans-serif family over a serif body, a lettered appendix heading
+("B ABLATION STUDY") with no final dot. What such lines share is where they
+stand and how often their style recurs: a clear gap above and a smaller one
+below (a heading binds to the paragraph it opens), a line that stops short of
+the column's edge, a style that differs from the line after it, used by few
+characters but on several pages. ``line_features`` measures these cues for one
+line; ``HeadingModel`` calls a line a heading when its cues pass bounds that
+``python -m shelfwise.eval.fit_pdf_headings`` fits on PDFs whose outline names
+their headings (leave-one-document-out); they ship in
+``pdf_heading_weights.json`` beside this module.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from shelfwise.compiler.ingest.convert.pdf_layout import PageItem
+
+__all__ = ["FEATURES", "WEIGHTS_FILE", "CueContext", "HeadingModel", "cue_context", "heading_model", "line_features", "load_heading_model"]
+
+WEIGHTS_FILE = Path(__file__).with_name("pdf_heading_weights.json")
+FEATURES = (
+    "size_ratio",  # log(line size / body size): larger or smaller type
+    "bold",  # bold where the body is not
+    "caps",  # all capitals
+    "numbered",  # a section number before a title-cased word
+    "sentence_end",  # ends with . , ;
+    "colon_end",  # ends with a colon (a run-in label)
+    "words",  # log(1 + words)
+    "gap_above",  # space above over the body size (0 at the top of a column)
+    "column_top",  # first line of its column on the page
+    "gap_below",  # space below over the body size (0 at the foot of a column)
+    "column_foot",  # last line of its column on the page
+    "gap_balance",  # (space above - space below) over the body size: a heading binds to what follows
+    "width_used",  # share of the column's width the line fills
+    "next_differs",  # the next line's style (size, weight, family) differs
+    "other_family",  # set in another font family than the body
+    "style_share",  # log10 share of the document's characters set in this line's style
+    "style_pages",  # log(1 + pages where the style starts a line)
+    "prev_ended",  # the line before ends a sentence (or there is none in this column)
+    "next_capital",  # the next line starts with a capital or a digit
+    "indent",  # start past the column's left edge over the body size
+    "set_apart_gap",  # a style unlike the body's times the space above
+    "style_alone",  # share of the lines in this style that stand alone: short, no final period, space above
+    "style_words",  # log(1 + mean words per line in this style)
+    "style_lines",  # log(1 + lines in this style)
+    "above_text_block",  # set above where the body text of a page usually starts (a page header, a cover line)
+    "isolated",  # a paragraph break above (or the column's top), stops short of the edge, no final period
+    "isolated_set_apart",  # isolated and in a style unlike the body's
+    "style_alone_set_apart",  # style_alone, for a style unlike the body's
+    "letter_share",  # share of letters among the line's characters (a chart's "Q1 2022 Q1 2023" has few)
+)
+
+
+@dataclass
+class CueContext:
+    """What the cues of every line are measured against: the body's style and each column's edges."""
+
+    body: float
+    body_family: str
+    line_gap: float
+    edges: dict[tuple[int, int], tuple[float, float]]
+    style_chars: Counter
+    style_pages: dict[tuple, set[int]]
+    total_chars: int
+    style_lines: Counter
+    style_words: Counter
+    style_alone: Counter
+    block_top: float
+
+
+def _style(line: PageItem) -> tuple:
+    return (round(line.size * 2) / 2, line.bold, line.font)
+
+
+def cue_context(lines: Sequence[PageItem], body: float, line_gap: float, edges: dict[tuple[int, int], tuple[float, float]]) -> CueContext:
+    """The document-wide measures the cues need (body family, style frequencies)."""
+    families: Counter = Counter()
+    style_chars: Counter = Counter()
+    style_pages: dict[tuple, set[int]] = defaultdict(set)
+    style_lines: Counter = Counter()
+    style_words: Counter = Counter()
+    style_alone: Counter = Counter()
+    for index, line in enumerate(lines):
+        length = len(line.text)
+        style = _style(line)
+        style_chars[style] += length
+        style_pages[style].add(line.page)
+        style_lines[style] += 1
+        words = len(line.text.split())
+        style_words[style] += words
+        prev = lines[index - 1] if index else None
+        spaced = not _same_column(prev, line) or line.top < prev.top or line.top - prev.bottom > line_gap + 0.35 * line.size
+        style_alone[style] += words <= 12 and spaced and not line.text.rstrip().endswith((".", ",", ";"))
+        if abs(line.size - body) < 0.5 and not line.bold:
+            families[line.font] += length
+    body_family = families.most_common(1)[0][0] if families else ""
+    first_body: dict[int, float] = {}
+    for line in lines:
+        if abs(line.size - body) < 0.5 and not line.bold and line.page not in first_body:
+            first_body[line.page] = line.top
+    tops = sorted(first_body.values())
+    block_top = tops[len(tops) // 2] if tops else 0.0
+    return CueContext(body, body_family, line_gap, edges, style_chars, style_pages, max(1, sum(style_chars.values())),
+                      style_lines, style_words, style_alone, block_top)
+
+
+def _same_column(a: PageItem | None, b: PageItem) -> bool:
+    return a is not None and a.page == b.page and a.column == b.column
+
+
+def line_features(lines: Sequence[PageItem], index: int, context: CueContext, text_cues: dict[str, bool]) -> list[float]:
+    """The cue values of line ``index`` in the order of ``FEATURES``; ``text_cues`` holds numbered, caps,
+    sentence_end and colon_end (read from the text by the caller)."""
+    line = lines[index]
+    body = max(context.body, 1.0)
+    prev = lines[index - 1] if index else None
+    after = lines[index + 1] if index + 1 < len(lines) else None
+    top = not _same_column(prev, line) or line.top < prev.top
+    foot = after is None or not _same_column(line, after) or after.top < line.top
+    above = 0.0 if top else min(max(line.top - prev.bottom, 0.0) / body, 3.0)
+    below = 0.0 if foot else min(max(after.top - line.bottom, 0.0) / body, 3.0)
+    left, right = context.edges.get((line.page, line.column), (line.x0, line.x1))
+    width = max(right - left, 1.0)
+    used = (right - line.x0) if line.rtl else (line.x1 - left)
+    style = _style(line)
+    differs = after is not None and (abs(after.size - line.size) > 0.5 or after.bold != line.bold or after.font != line.font)
+    other_family = bool(line.font) and bool(context.body_family) and line.font != context.body_family
+    set_apart = abs(math.log(max(line.size, 1.0) / body)) > 0.04 or (line.bold and not line.mono) or other_family or text_cues["caps"]
+    first = (after.text.strip()[:1] if after is not None else "")
+    values = {
+        "size_ratio": math.log(max(line.size, 1.0) / body),
+        "bold": float(line.bold),
+        "caps": float(text_cues["caps"]),
+        "numbered": float(text_cues["numbered"]),
+        "sentence_end": float(text_cues["sentence_end"]),
+        "colon_end": float(text_cues["colon_end"]),
+        "words": math.log1p(len(line.text.split())),
+        "gap_above": above,
+        "column_top": float(top),
+        "gap_below": below,
+        "column_foot": float(foot),
+        "gap_balance": above - below if not (top or foot) else 0.0,
+        "width_used": min(used / width, 1.2),
+        "next_differs": float(differs),
+        "other_family": float(other_family),
+        "style_share": math.log10(max(context.style_chars[style], 1) / context.total_chars),
+        "style_pages": math.log1p(len(context.style_pages[style])),
+        "prev_ended": float(top or prev.text.rstrip().endswith((".", "!", "?", ":", "。"))),
+        "next_capital": float(bool(first) and (first.isupper() or first.isdigit())),
+        "indent": min(max((right - line.x1) if line.rtl else (line.x0 - left), 0.0) / body, 5.0),
+        "set_apart_gap": float(set_apart) * (3.0 if top else above),
+        "style_alone": context.style_alone[style] / max(context.style_lines[style], 1),
+        "style_words": math.log1p(context.style_words[style] / max(context.style_lines[style], 1)),
+        "style_lines": math.log1p(context.style_lines[style]),
+        "above_text_block": float(line.bottom < context.block_top - 0.5 * body),
+    }
+    spaced = top or (line.top - prev.bottom > context.line_gap + 0.35 * line.size)
+    isolated = spaced and used < 0.75 * width and not text_cues["sentence_end"]
+    values["isolated"] = float(isolated)
+    values["isolated_set_apart"] = float(isolated and set_apart)
+    values["style_alone_set_apart"] = values["style_alone"] * float(set_apart)
+    visible = [ch for ch in line.text if not ch.isspace()]
+    values["letter_share"] = sum(ch.isalpha() for ch in visible) / max(len(visible), 1)
+    return [values[name] for name in FEATURES]
+
+
+@dataclass(frozen=True)
+class HeadingModel:
+    """A line is a heading when every cue named in ``minimums`` is at least its bound and every cue named in
+    ``maximums`` at most its bound (bounds fitted by ``python -m shelfwise.eval.fit_pdf_headings``)."""
+
+    minimums: tuple[tuple[int, float], ...]
+    maximums: tuple[tuple[int, float], ...]
+
+    def is_heading(self, features: Sequence[float]) -> bool:
+        return all(features[i] >= bound for i, bound in self.minimums) and all(features[i] <= bound for i, bound in self.maximums)
+
+
+def heading_model(minimums: dict[str, float], maximums: dict[str, float]) -> HeadingModel:
+    """The model with these bounds, by cue name (a name not in ``FEATURES`` is a ValueError)."""
+    unknown = sorted((set(minimums) | set(maximums)) - set(FEATURES))
+    if unknown:
+        raise ValueError(f"unknown heading cues {unknown}; the reader measures {list(FEATURES)}")
+    return HeadingModel(tuple((FEATURES.index(k), float(v)) for k, v in sorted(minimums.items())),
+                        tuple((FEATURES.index(k), float(v)) for k, v in sorted(maximums.items())))
+
+
+@lru_cache(maxsize=4)
+def load_heading_model(path: Path = WEIGHTS_FILE) -> HeadingModel | None:
+    """The fitted model in ``path``; None when no fit ships (the rules alone then pick headings)."""
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if tuple(data.get("features", ())) != FEATURES:
+        raise ValueError(f"{path}: fitted for features {data.get('features')}, the reader measures {list(FEATURES)}; "
+                         "run python -m shelfwise.eval.fit_pdf_headings")
+    return heading_model(data["minimums"], data["maximums"])

@@ -1,0 +1,152 @@
+"""PDF headings from more than size and numbering: the tagged structure tree, and the fitted layout cues (a heading's
+gap above and below, a style repeated across pages, a line's relation to the next paragraph), on real papers of
+../shared/corpora and on PDFs written here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from reportlab.pdfgen import canvas
+
+from shelfwise.compiler.ingest.convert import ReadOptions
+from shelfwise.compiler.ingest.convert.pdf import read, read_text_layer
+from shelfwise.compiler.ingest.convert.pdf_heading_cues import FEATURES, WEIGHTS_FILE, heading_model, load_heading_model
+from shelfwise.compiler.ingest.convert.pdf_structure import heading_like
+
+PAPERS = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "papers"
+
+
+def _tagged_pdf(lines: list[tuple[str, int, str]], elements: list[tuple[str, list[int]]]) -> bytes:
+    """A one-page tagged PDF: each line (text, MCID, tag) set in 11 pt Helvetica 14 pt apart, and a structure tree
+    of ``elements`` (type, MCIDs) under one Document element. Written object by object with its cross-reference table."""
+    content = "\n".join(f"/{tag} <</MCID {mcid}>> BDC BT /F1 11 Tf 72 {780 - 14 * n} Td ({text}) Tj ET EMC"
+                        for n, (text, mcid, tag) in enumerate(lines)).encode()
+    ids = list(range(9, 9 + len(elements)))
+    objects = {
+        1: b"<< /Type /Catalog /Pages 2 0 R /StructTreeRoot 5 0 R /MarkInfo << /Marked true >> >>",
+        2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 8 0 R /StructParents 0 >>",
+        4: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        5: b"<< /Type /StructTreeRoot /K 6 0 R /ParentTree 7 0 R >>",
+        6: ("<< /Type /StructElem /S /Document /P 5 0 R /K [" + " ".join(f"{i} 0 R" for i in ids) + "] >>").encode(),
+        8: b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+    }
+    owner = {}
+    for number, (kind, mcids) in zip(ids, elements):
+        objects[number] = f"<< /Type /StructElem /S /{kind} /P 6 0 R /Pg 3 0 R /K [{' '.join(map(str, mcids))}] >>".encode()
+        owner.update({mcid: number for mcid in mcids})
+    objects[7] = ("<< /Nums [0 [" + " ".join(f"{owner[m]} 0 R" for m in sorted(owner)) + "]] >>").encode()
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = {}
+    for number in sorted(objects):
+        offsets[number] = len(out)
+        out += b"%d 0 obj\n" % number + objects[number] + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (max(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offsets[number] for number in range(1, max(objects) + 1))
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (max(objects) + 1, xref)
+    return bytes(out)
+
+
+LINES = [
+    ("The service keeps records of every request it answers and the time it took to answer.", 0, "P"),
+    ("Retention of request records", 1, "H2"),
+    ("Records are kept for ninety days and then deleted from every store that we run.", 2, "P"),
+    ("Nothing in them names a person or a device that made the request to the service.", 3, "P"),
+]
+
+
+def test_a_tagged_heading_set_like_body_text_is_read_from_the_structure_tree(tmp_path: Path) -> None:
+    path = tmp_path / "tagged.pdf"
+    path.write_bytes(_tagged_pdf(LINES, [("P", [0]), ("H2", [1]), ("P", [2, 3])]))
+    tagged = read_text_layer(path, ReadOptions())
+    assert [(e.kind, e.level, e.text) for e in tagged.elements if e.kind == "heading"] == [("heading", 2, "Retention of request records")]
+    assert [e.text for e in tagged.elements][2].startswith("Records are kept for ninety days")
+    hidden = read_text_layer(path, ReadOptions(), use_outline=False)  # the same line in the same type: no heading without the tags
+    assert [e for e in hidden.elements if e.kind == "heading"] == []
+    assert [e for e in read(path, ReadOptions(use_outline=False)).elements if e.kind == "heading"] == []  # pdf.use_outline = false
+
+
+def test_paragraphs_tagged_as_headings_are_not_taken_for_headings(tmp_path: Path) -> None:
+    """GDPR's export tags every paragraph H1: tags whose text runs to sentences are not used."""
+    long = [(f"Paragraph {n} of the regulation says that a controller shall keep records of the processing it does for each purpose.", n, "H1")
+            for n in range(4)]
+    path = tmp_path / "paragraphs.pdf"
+    path.write_bytes(_tagged_pdf(long, [("H1", [n]) for n in range(4)]))
+    assert [e for e in read_text_layer(path, ReadOptions()).elements if e.kind == "heading"] == []
+    assert heading_like([(1, "Scope", 1), (1, "A sentence that runs on well past any heading " * 3, 2), (2, "Terms", 2)]) == [(1, "Scope", 1), (2, "Terms", 2)]
+
+
+def _small_sans_headings(path: Path) -> list[str]:
+    """A manual whose headings are set a size below the body in a bold sans-serif family over a serif body, with
+    space above (gutenprint's user manual does this): size alone calls them footnotes."""
+    titles = ["Page Size", "Media Type", "Media Source", "Output Type", "Color Correction", "Image Type", "Print Quality",
+              "Resolution", "Ink Set", "Saturation", "Contrast", "Brightness", "Density", "Gamma", "Dither Algorithm", "Ink Limit"]
+    body = ("The driver reads this option from the queue and sends the printer the commands that set it; when the printer "
+            "does not offer the value asked for it falls back to the nearest one it has and says so in the log.")
+    drawing = canvas.Canvas(str(path), pagesize=(595, 842))
+    y = 780
+
+    def line(text: str, font: str, size: float, step: float) -> None:
+        nonlocal y
+        if y < 90:  # the text flows on to the next page wherever it stands
+            drawing.showPage()
+            y = 780
+        drawing.setFont(font, size)
+        drawing.drawString(72, y, text)
+        y -= step
+
+    for title in titles:
+        y = 50 if y < 140 else y - 16  # no heading left alone at the foot of a page
+        line(title, "Helvetica-Bold", 10.5, 18)
+        base = body.split()
+        words, text = [word for turn in range(8) for word in base[3 * turn:] + base[:3 * turn]], ""  # no line repeats
+        for word in words + [""]:
+            if word and drawing.stringWidth(f"{text} {word}".strip(), "Times-Roman", 12) < 450:
+                text = f"{text} {word}".strip()
+                continue
+            line(text, "Times-Roman", 12, 14.5)
+            text = word
+    drawing.save()
+    return titles
+
+
+@pytest.mark.skipif(load_heading_model() is None, reason="no fitted heading model ships")
+def test_headings_set_smaller_in_another_family_are_found_by_their_layout(tmp_path: Path) -> None:
+    path = tmp_path / "manual.pdf"
+    titles = _small_sans_headings(path)
+    found = [e.text for e in read_text_layer(path, ReadOptions()).elements if e.kind == "heading"]
+    assert found == titles
+    rules_only = [e.text for e in read_text_layer(path, ReadOptions(), heading_cues=False).elements if e.kind == "heading"]
+    assert rules_only == []
+
+
+@pytest.mark.skipif(not (PAPERS / "ReAct.pdf").is_file(), reason="../shared/corpora is not present")
+def test_small_capital_section_headings_of_real_papers_are_found_without_the_outline() -> None:
+    """ICLR's style sets subsection and appendix headings in small capitals below the body size."""
+    react = [e.text for e in read_text_layer(PAPERS / "ReAct.pdf", ReadOptions(), use_outline=False).elements if e.kind == "heading"]
+    assert {"3.2 METHODS", "3.3 RESULTS AND OBSERVATIONS", "B.1 HOTPOTQA FINETUNING DETAILS", "D.1 FEVER TRAJECTORIES"} <= set(react)
+    raptor = [e.text for e in read_text_layer(PAPERS / "RAPTOR.pdf", ReadOptions(), use_outline=False).elements if e.kind == "heading"]
+    assert {"B.1 METHODOLOGY", "B.2 RESULTS & DISCUSSION", "E.2 FINDINGS", "I.2 WHICH LAYERS DO RETRIEVED NODES COME FROM ?"} <= set(raptor)
+    assert not any(text.startswith("To assess the effectiveness") for text in raptor)
+
+
+def test_a_model_file_for_other_cues_is_refused_by_name(tmp_path: Path) -> None:
+    stale = tmp_path / "weights.json"
+    stale.write_text(json.dumps({"features": ["bias", "size"], "minimums": {"size": 1.0}, "maximums": {}}), encoding="utf-8")
+    with pytest.raises(ValueError, match="weights.json: fitted for features"):
+        load_heading_model(stale)
+    with pytest.raises(ValueError, match="unknown heading cues"):
+        heading_model({"size": 1.0}, {})
+    shipped = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+    assert shipped["features"] == list(FEATURES) and set(shipped["minimums"]) | set(shipped["maximums"]) <= set(FEATURES)
+
+
+def test_the_model_calls_a_line_a_heading_when_every_bound_holds() -> None:
+    model = heading_model({"isolated_set_apart": 1.0, "style_alone": 0.5}, {"words": 2.0})
+    cues = dict.fromkeys(FEATURES, 0.0) | {"isolated_set_apart": 1.0, "style_alone": 0.8, "words": 1.5}
+    assert model.is_heading([cues[name] for name in FEATURES])
+    assert not model.is_heading([(cues | {"words": 2.5})[name] for name in FEATURES])
+    assert not model.is_heading([(cues | {"style_alone": 0.4})[name] for name in FEATURES])
