@@ -1,0 +1,38 @@
+"""One concept, one place (issue 33): the English word lists the compiler and the answering stages share, and each
+former reader of a list now giving the same answer as the others."""
+
+from __future__ import annotations
+
+import pytest
+
+from shelfwise.api.currency import current_first
+from shelfwise.api.draft.rank import FACETS
+from shelfwise.api.records import Unit
+from shelfwise.compiler.language.versions import asks_about_versions
+
+
+def _orders_as_versions(ask: str) -> bool:
+    """Whether the current-first ordering treats ``ask`` as a versions question: it then keeps a superseded sentence
+    the current document restates word for word."""
+    units = [Unit(id=uid, kind="sentence", text="The implicit grant returns the access token in the redirect URI.",
+                  shelf="mem", citations=["s1"], obligation=0, superseded_by=newer)
+             for uid, newer in (("old", "RFC 9700"), ("new", ""))]
+    return [u.id for u in current_first(units, [ask])] == ["new", "old"]
+
+
+def _ranks_as_versions(ask: str) -> bool:
+    """Whether the ranking gives ``ask`` the versions facet."""
+    return bool(FACETS["@version"][0].search(ask))
+
+
+@pytest.mark.parametrize("ask, versions", [
+    ("Is the implicit grant deprecated?", True),  # the ranking said yes, the ordering no
+    ("Which OWASP Top 10 2013 categories were dropped in the 2017 edition?", True),  # the ordering said yes, the ranking no
+    ("Is a pump malfunction a Reportable Event? Was that always so?", True),  # the same
+    ("Which revision of SOP-014 is current?", True),
+    ("How are staff trained?", False),
+])
+def test_the_ranking_and_the_current_first_ordering_share_one_versions_test(ask, versions):
+    assert asks_about_versions(ask) is versions
+    assert _ranks_as_versions(ask) is versions
+    assert _orders_as_versions(ask) is versions
