@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from shelfwise.api.currency import current_first
+from shelfwise.api.currency import changed_rule, current_first
+from shelfwise.api.draft.guards import numbers
 from shelfwise.api.draft.rank import FACETS
 from shelfwise.api.records import Unit
+from shelfwise.compiler.language.numbers import NUMBER_WORDS
 from shelfwise.compiler.language.versions import asks_about_versions
+from shelfwise.compiler.ledger.rules import find_thresholds
 
 
 def _orders_as_versions(ask: str) -> bool:
@@ -36,3 +39,12 @@ def test_the_ranking_and_the_current_first_ordering_share_one_versions_test(ask,
     assert asks_about_versions(ask) is versions
     assert _ranks_as_versions(ask) is versions
     assert _orders_as_versions(ask) is versions
+
+
+@pytest.mark.parametrize("word", ["two", "twelve", "fifteen", "forty", "ninety"])
+def test_the_ledger_the_number_guard_and_the_same_rule_test_read_one_table_of_number_words(word):
+    value = str(NUMBER_WORDS[word])
+    assert [t.value for t in find_thresholds(f"Complaints are closed within {word} days.")] == [word]
+    assert numbers(f"Complaints are closed within {word} days.") == [value]
+    # a rule restated with another figure in words is a rule that changed, whichever number word it uses
+    assert changed_rule(f"Complaints are closed within {word} days of receipt.", ["Complaints are closed within 7 days of receipt."])

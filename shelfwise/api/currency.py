@@ -21,11 +21,12 @@ import re
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import word_stems
 from shelfwise.compiler.digests.names import short_name
+from shelfwise.compiler.language.numbers import NUMBER_WORDS, alternation
 from shelfwise.compiler.language.versions import asks_about_versions
 
 __all__ = ["doc_label", "superseded_documents", "label_units", "current_first", "changed_rule", "same_rule", "superseded_prefix"]
 
-_DIGITS = re.compile(r"\d+(?:[.,]\d+)?|\b(?:once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b", re.I)
+_DIGITS = re.compile(rf"\d+(?:[.,]\d+)?|\b(?:{alternation(NUMBER_WORDS)})\b", re.I)
 SAME_RULE = 0.6
 """Two sentences state the same rule when this share of their words (numbers left out) is shared."""
 

@@ -18,13 +18,12 @@ from __future__ import annotations
 import re
 
 from shelfwise.api.terms import identifiers, normalise, stems
+from shelfwise.compiler.language.numbers import NUMBER_WORDS
 
 __all__ = ["guard", "numbers", "markers", "change_cell_ok", "parse_number", "fold", "aligned_sentences", "marker_counts", "names"]
 
-NUMBER_WORDS = {w: str(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
-    "eighteen nineteen twenty".split())} | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "ninety": "90",
-                                           "hundred": "100", "thousand": "1000", "once": "1", "twice": "2", "single": "1"}
+NUMBER_WORDS = {word: str(value) for word, value in NUMBER_WORDS.items()} | {"single": "1"}
+"""A number word -> the figure it stands for (``shelfwise.compiler.language.numbers``; "a single" is one)."""
 UNITS = ("%", "percent", "second", "minute", "hour", "day", "week", "month", "year", "byte", "bit", "character", "octet",
          "mg", "kg", "g", "ml", "l", "km", "m", "cm", "mm", "usd", "eur", "$", "€", "working day", "business day",
          "calendar day", "time", "attempt", "request", "page", "item", "version", "revision")

@@ -31,6 +31,7 @@ from shelfwise.api.currency import same_rule, superseded_documents
 from shelfwise.api.terms import normalise, word_stems
 from shelfwise.api.draft.write import section_units
 from shelfwise.api.records import Unit
+from shelfwise.compiler.language.numbers import CARDINALS, MULTIPLES, NUMBER_WORDS, alternation
 from shelfwise.compiler.ledger.rules import sentences
 
 __all__ = ["Premise", "premises_of", "find_false_premise", "correction_unit", "CORRECTION_LABEL"]
@@ -97,9 +98,8 @@ def _direction(text: str) -> list[int]:
     return out
 
 
-_TIMES = {"once": 1, "twice": 2, "three times": 3, "four times": 4}
 _PER = {"year": 1, "month": 12, "week": 52}
-_FREQUENCY = re.compile(r"\b(once|twice|three times|four times) (?:a|per|each) (year|month|week)\b|\bevery (\d+) (months?|weeks?)\b", re.I)
+_FREQUENCY = re.compile(rf"\b((?:{alternation(MULTIPLES)})|(?:{alternation(CARDINALS)}) times) (?:a|per|each) (year|month|week)\b|\bevery (\d+) (months?|weeks?)\b", re.I)
 
 
 def _per_year(text: str) -> set[str]:
@@ -107,7 +107,7 @@ def _per_year(text: str) -> set[str]:
     out = set()
     for times, per, every, unit in _FREQUENCY.findall(text):
         if times:
-            out.add(f"{_TIMES[times.lower()] * _PER[per.lower()]:g}")
+            out.add(f"{NUMBER_WORDS[times.lower().split()[0]] * _PER[per.lower()]:g}")
         elif int(every):
             out.add(f"{(12 if unit.lower().startswith('month') else 52) / int(every):g}")
     return out

@@ -36,6 +36,7 @@ from shelfwise.api.reading.plan import Obligation, Plan
 from shelfwise.api.reading.read import Reading, read_blocks
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import document_keys, identifier_key, identifiers, word_stems
+from shelfwise.compiler.language.numbers import MULTIPLES, alternation
 from shelfwise.compiler.language.versions import ASKS_VERSIONS, VERSION_WORDS, asks_about_versions
 from shelfwise.compiler.ledger.rules import find_thresholds
 
@@ -76,7 +77,7 @@ FACETS: dict[str, tuple[re.Pattern, float]] = {
 strongest word (a version question looks for what documents say of versions, a numeric one for numbers with units,
 a conditions one for if/unless/except, a definition one for defining sentences and the ledger's definitions)."""
 _AMOUNT_IN_WORDS = re.compile(r"\b(?:(?:a few|several|a couple of|a small number of)\s+(?:seconds|minutes|hours|days|weeks|months|"
-                              r"years)|(?:annually|yearly|quarterly|monthly|weekly|daily|hourly)|(?:once|twice) (?:a|per|every) "
+                              rf"years)|(?:annually|yearly|quarterly|monthly|weekly|daily|hourly)|(?:{alternation(MULTIPLES)}) (?:a|per|every) "
                               r"(?:day|week|month|quarter|year)|every (?:other |second )?(?:day|week|month|quarter|year))\b", re.I)
 """An amount or a frequency a sentence gives without a figure ("usually no more than a few minutes", "reviewed
 annually"): still the value a numeric ask wants (``find_thresholds`` finds only figures with units)."""
