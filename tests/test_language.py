@@ -6,12 +6,15 @@ from __future__ import annotations
 import pytest
 
 from shelfwise.api.currency import changed_rule, current_first
-from shelfwise.api.draft.guards import numbers
+from shelfwise.api.draft.guards import names, numbers
 from shelfwise.api.draft.rank import FACETS
 from shelfwise.api.records import Unit
+from shelfwise.compiler.ingest.sections import build_sections
+from shelfwise.compiler.language.force import KEYWORDS
 from shelfwise.compiler.language.numbers import NUMBER_WORDS
+from shelfwise.compiler.store.records import Converted, Element
 from shelfwise.compiler.language.versions import asks_about_versions
-from shelfwise.compiler.ledger.rules import find_thresholds
+from shelfwise.compiler.ledger.rules import extract_rules, find_thresholds
 
 
 def _orders_as_versions(ask: str) -> bool:
@@ -48,3 +51,13 @@ def test_the_ledger_the_number_guard_and_the_same_rule_test_read_one_table_of_nu
     assert numbers(f"Complaints are closed within {word} days.") == [value]
     # a rule restated with another figure in words is a rule that changed, whichever number word it uses
     assert changed_rule(f"Complaints are closed within {word} days of receipt.", ["Complaints are closed within 7 days of receipt."])
+
+
+@pytest.mark.parametrize("keyword", KEYWORDS)
+def test_a_requirement_keyword_is_the_ledgers_modality_and_never_a_name_to_the_guard(keyword):
+    sentence = f"The Client {keyword} send the Token to the Server."
+    sections, _ = build_sections("d", Converted(title="Policy", reader="t", reader_version="1", elements=[
+        Element(kind="heading", text="3 Tokens", level=1), Element(kind="paragraph", text=sentence)]))
+    rules = [a for section in sections for a in extract_rules(section).assertions if a.kind == "rule"]
+    assert [r.modality for r in rules] == [keyword]
+    assert names(sentence) == ["Client", "Token", "Server"]

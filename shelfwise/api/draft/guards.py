@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from shelfwise.api.terms import identifiers, normalise, stems
+from shelfwise.compiler.language.force import KEYWORD_WORDS, MODAL_VERBS
 from shelfwise.compiler.language.numbers import NUMBER_WORDS
 
 __all__ = ["guard", "numbers", "markers", "change_cell_ok", "parse_number", "fold", "aligned_sentences", "marker_counts", "names"]
@@ -28,7 +29,7 @@ UNITS = ("%", "percent", "second", "minute", "hour", "day", "week", "month", "ye
          "mg", "kg", "g", "ml", "l", "km", "m", "cm", "mm", "usd", "eur", "$", "€", "working day", "business day",
          "calendar day", "time", "attempt", "request", "page", "item", "version", "revision")
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "cannot", "without", "nothing", "nobody", "nowhere"})
-MODALS = frozenset({"must", "may", "might", "should", "shall", "can", "could", "required", "require", "requires",
+MODALS = frozenset(MODAL_VERBS) | frozenset({"required", "require", "requires",
                     "optional", "need", "needs", "recommended", "forbidden", "prohibited", "mandatory"})
 SCOPES = frozenset({"all", "every", "always", "any", "only", "each", "whole", "entire", "whenever", "everything", "everyone"})
 CONDITIONS = frozenset({"if", "unless", "except", "provided", "only", "whenever", "until", "otherwise"})
@@ -39,7 +40,6 @@ DOWN = re.compile(r"\b(decreas\w*|declin\w*|fall\w*|fell|drop\w*|reduc\w*|lower\
 FROM_TO = re.compile(r"\bfrom\s+(\S+?)\s+to\s+(\S+?)(?=[\s.,;:]|$)", re.I)
 _NUM = re.compile(r"(?<![\w.])[-+−]?\$?\d[\d,]*(?:\.\d+)*%?|(?<=\w-)\d+(?:\.\d+)*")
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
-_MODAL_CAPS = {"MUST", "SHOULD", "MAY", "SHALL", "REQUIRED", "OPTIONAL", "NOT", "RECOMMENDED"}
 MAX_SPAN = 400
 SPAN_SHARE = 1.0
 
@@ -120,7 +120,7 @@ def names(text: str) -> list[str]:
     found = list(identifiers(text))
     tokens = re.findall(r"[A-Za-z][A-Za-z0-9\-]*", text)
     for index, token in enumerate(tokens):
-        if index == 0 or token in _MODAL_CAPS:
+        if index == 0 or token in KEYWORD_WORDS:
             continue
         if token[0].isupper() and token.lower() not in ("i", "a"):
             found.append(token)

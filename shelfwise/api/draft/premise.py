@@ -31,6 +31,7 @@ from shelfwise.api.currency import same_rule, superseded_documents
 from shelfwise.api.terms import normalise, word_stems
 from shelfwise.api.draft.write import section_units
 from shelfwise.api.records import Unit
+from shelfwise.compiler.language.force import PERMITS, REQUIRES
 from shelfwise.compiler.language.numbers import CARDINALS, MULTIPLES, NUMBER_WORDS, alternation
 from shelfwise.compiler.ledger.rules import sentences
 
@@ -150,10 +151,7 @@ def _contradiction(premise: str, sentence: str) -> str:
     return ""
 
 
-_MODALS = {
-    "required": re.compile(r"\b(requir\w*|must|shall|mandatory|obliged|obligat\w*|need(?:s|ed)? to|ha(?:s|ve) to)\b", re.I),
-    "permitted": re.compile(r"\b(permit\w*|allow\w*|grant\w*|entitle\w*)\b", re.I),  # not "may", "can": they also say what is possible
-}
+_MODALS = {"required": REQUIRES, "permitted": PERMITS}
 _NEGATION = re.compile(r"\b(not|no|never|neither|nor|without|cannot)\b|n't\b", re.I)
 _FORBIDS = re.compile(r"\b(prohibit\w*|forbid\w*)\b", re.I)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 
+from shelfwise.compiler.language.force import KEYWORDS, RULE_MODALS
 from shelfwise.compiler.language.numbers import CARDINALS, alternation
 from shelfwise.compiler.prose import normalise, sentences
 from shelfwise.compiler.store.records import Section, Threshold, Assertion, Extraction
@@ -112,8 +113,7 @@ def verify(extraction: Extraction, section_text: str) -> Extraction:
 # --- the rule-based extractor ----------------------------------------------------
 
 _MODAL = re.compile(
-    r"\b(MUST NOT|MUST|SHALL NOT|SHALL|SHOULD NOT|SHOULD|MAY NOT|MAY|REQUIRED|NOT RECOMMENDED|RECOMMENDED|OPTIONAL|"
-    r"must not|must|shall not|shall|should not|may not|may|cannot|(?:is|are) required to|(?:is|are) not permitted to|"
+    rf"\b({alternation(KEYWORDS)}|{alternation(RULE_MODALS)}|(?:is|are) required to|(?:is|are) not permitted to|"
     r"(?:is|are) prohibited from)\b"
 )
 _CONDITION = re.compile(r"\b(?:if|when|whenever|provided that|in case|once|as long as)\b[^,;:]*", re.IGNORECASE)
