@@ -61,3 +61,23 @@ def test_a_requirement_keyword_is_the_ledgers_modality_and_never_a_name_to_the_g
     rules = [a for section in sections for a in extract_rules(section).assertions if a.kind == "rule"]
     assert [r.modality for r in rules] == [keyword]
     assert names(sentence) == ["Client", "Token", "Server"]
+
+
+def test_the_language_package_says_the_rules_are_english_and_every_place_it_names_exists():
+    import importlib
+    import re
+
+    import shelfwise.compiler.language as language
+    from shelfwise.api import terms
+    from shelfwise.compiler.language import questions
+
+    assert "English" in language.__doc__.splitlines()[0]
+    named = set(re.findall(r"``(shelfwise(?:\.\w+|\s*\n\s*\.\w+)+)``", language.__doc__))
+    modules = {re.sub(r"\s+", "", name) for name in named}
+    assert {"shelfwise.api.terms", "shelfwise.compiler.prose", "shelfwise.api.reading.plan"} <= modules
+    for module in modules:
+        importlib.import_module(module)
+    for concept in ("questions", "numbers", "force", "versions", "directions"):
+        assert f"``{concept}``" in language.__doc__
+        importlib.import_module(f"shelfwise.compiler.language.{concept}")
+    assert terms.QUESTION_WORDS is questions.QUESTION_WORDS

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from shelfwise.api.terms import identifiers, normalise, stems
+from shelfwise.compiler.language.directions import MOVED_DOWN, MOVED_UP
 from shelfwise.compiler.language.force import KEYWORD_WORDS, MODAL_VERBS
 from shelfwise.compiler.language.numbers import NUMBER_WORDS
 
@@ -35,8 +36,6 @@ SCOPES = frozenset({"all", "every", "always", "any", "only", "each", "whole", "e
 CONDITIONS = frozenset({"if", "unless", "except", "provided", "only", "whenever", "until", "otherwise"})
 REPORTING = frozenset(stem for word in "document documents state states stated say says section specify specifies "
                       "according describe describes define defines defined note notes also".split() for stem in stems(word))
-UP = re.compile(r"\b(increas\w*|ris\w*|rose|grow\w*|grew|rais\w*|went up|goes up|climb\w*|higher|up)\b", re.I)
-DOWN = re.compile(r"\b(decreas\w*|declin\w*|fall\w*|fell|drop\w*|reduc\w*|lower\w*|went down|goes down|down|cut)\b", re.I)
 FROM_TO = re.compile(r"\bfrom\s+(\S+?)\s+to\s+(\S+?)(?=[\s.,;:]|$)", re.I)
 _NUM = re.compile(r"(?<![\w.])[-+−]?\$?\d[\d,]*(?:\.\d+)*%?|(?<=\w-)\d+(?:\.\d+)*")
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
@@ -146,9 +145,9 @@ def _direction(claim: str) -> str | None:
         if a is None or b is None or a == b:
             continue
         before = claim[max(0, match.start() - 60): match.start()]
-        if UP.search(before) and a > b:
+        if MOVED_UP.search(before) and a > b:
             return f"it says the value went up from {match.group(1)} to {match.group(2)}"
-        if DOWN.search(before) and a < b:
+        if MOVED_DOWN.search(before) and a < b:
             return f"it says the value went down from {match.group(1)} to {match.group(2)}"
     return None
 
