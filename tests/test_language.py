@@ -81,3 +81,25 @@ def test_the_language_package_says_the_rules_are_english_and_every_place_it_name
         assert f"``{concept}``" in language.__doc__
         importlib.import_module(f"shelfwise.compiler.language.{concept}")
     assert terms.QUESTION_WORDS is questions.QUESTION_WORDS
+
+
+@pytest.mark.parametrize("question", ["Is the 45-day complaint closure target deprecated?",
+                                      "Were complaints closed within 45 days in an older edition?"])
+def test_the_rankings_superseded_weight_is_lifted_by_the_same_versions_test(question):
+    """A versions question weighs a superseded revision's sentences as the current ones (the ranking) and keeps them
+    shown (the ordering): both by ``asks_about_versions``, "deprecated" and "edition" included."""
+    from test_answer import _memory_shelf
+    from test_answer_shape import REVISIONS, _reading
+
+    from shelfwise.api.draft.rank import build_pool, score_units
+    from shelfwise.api.draft.write import section_units
+    from shelfwise.api.reading.plan import plan_by_rules
+
+    shelf = _memory_shelf(REVISIONS, links=[("supersedes", "qm-rev-d", "qm-rev-c")])
+    plan = plan_by_rules(question, [], {d: row["title"] for d, row in shelf.documents.items()}, [], [], [])
+    pool = build_pool(_reading(shelf), {"mem": shelf}, section_units)
+    explained: list = []
+    score_units(plan, pool, explain=explained)
+    old = [features["superseded"] for _, index, features in explained if pool.units[index].superseded_by]
+    assert old and set(old) == {0.0}
+    assert all(asks_about_versions(o.ask) for o in plan.obligations)

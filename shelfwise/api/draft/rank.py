@@ -386,7 +386,7 @@ def score_units(plan: Plan, pool: Pool, model: RankModel | None = None, explain:
     for o_index, (obligation, (docs, explicit, naming)) in enumerate(zip(plan.obligations, named)):
         query = obligation_query(obligation, pool, naming | set().union(*(n for _, _, n in named)))
         wanted = docs or question_docs
-        changes = obligation.kind == "compare" or bool(re.search(r"\b(revision|version|changed?|previous|earlier)\b", obligation.ask, re.I))
+        changes = obligation.kind == "compare" or asks_about_versions(obligation.ask)
         lead = bool(docs) and len([t for t in query if not t.startswith("@")]) <= 1
         words_only = {t: w for t, w in query.items() if not t.startswith("@")}
         cites = bool(CITES_ASKED.search(obligation.ask))
