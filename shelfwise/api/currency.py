@@ -21,12 +21,12 @@ import re
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import word_stems
 from shelfwise.compiler.digests.names import short_name
+from shelfwise.compiler.language.numbers import NUMBER_WORDS, alternation
+from shelfwise.compiler.language.versions import asks_about_versions
 
-__all__ = ["doc_label", "superseded_documents", "label_units", "current_first", "changed_rule", "same_rule", "asks_about_versions", "superseded_prefix"]
+__all__ = ["doc_label", "superseded_documents", "label_units", "current_first", "changed_rule", "same_rule", "superseded_prefix"]
 
-_VERSIONS = re.compile(r"\b(revisions?|versions?|editions?|changed?|changes|previous|earlier|prior|older|superseded|"
-                       r"supersedes|replaced?|history|used to|in force|was (?:it|that) always|always so)\b", re.I)
-_DIGITS = re.compile(r"\d+(?:[.,]\d+)?|\b(?:once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b", re.I)
+_DIGITS = re.compile(rf"\d+(?:[.,]\d+)?|\b(?:{alternation(NUMBER_WORDS)})\b", re.I)
 SAME_RULE = 0.6
 """Two sentences state the same rule when this share of their words (numbers left out) is shared."""
 
@@ -94,11 +94,6 @@ def label_units(units: list, shelves: dict[str, OpenShelf]) -> list:
         out.append(unit.model_copy(update={"citations": citations, "source": doc_label(shelf, doc),
                                            "superseded_by": doc_label(shelf, newer) if newer else ""}))
     return out
-
-
-def asks_about_versions(text: str) -> bool:
-    """Whether a question or obligation asks about revisions, versions or what changed."""
-    return bool(_VERSIONS.search(text))
 
 
 def _rule_words(text: str) -> set[str]:

@@ -14,19 +14,12 @@ from functools import lru_cache
 from whoosh.analysis import StemmingAnalyzer
 
 from shelfwise.compiler.document_ids import key as identifier_key
+from shelfwise.compiler.language.questions import QUESTION_WORDS
 from shelfwise.compiler.written_ids import identifiers, written
 from shelfwise.compiler.prose import normalise
 
 __all__ = ["stems", "word_stems", "QUESTION_WORDS", "normalise", "table_cells", "unit_cells", "CELL_SEPARATOR", "identifiers", "capitalised_phrases", "identifier_key",
            "document_keys"]
-
-QUESTION_WORDS = frozenset(
-    """what whats which who whom whose when where why how does do did is are was were can could should must may might
-    will would shall please tell describe explain list give show name according documents document say says said
-    about also other one ones same then there their them they it its this that these those between mean means
-    happen happens kind kinds type types thing things way ways much many often long soon quickly fast
-    exactly currently still ever always now actually really any some""".split()
-)
 
 _ANALYZER = StemmingAnalyzer()
 _QUESTION_STEMS = frozenset({token.text for word in QUESTION_WORDS for token in _ANALYZER(word)} | QUESTION_WORDS)

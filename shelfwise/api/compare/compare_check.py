@@ -33,12 +33,11 @@ from shelfwise.api.records import Removal, Unit
 from shelfwise.compiler.compare import Change, ChangeSet
 from shelfwise.compiler.compare.values import Value, values_in
 from shelfwise.compiler.store.records import table_line
+from shelfwise.compiler.language.directions import CHANGED_DOWN, CHANGED_UP
 from shelfwise.compiler.models import ChatModel, ModelError
 
 __all__ = ["Explained", "explain_changes", "check_statement", "change_listing"]
 
-UP = re.compile(r"\b(increas\w*|rais\w*|ris(?:e|es|ing|en)|rose|extend\w*|lengthen\w*|longer|more|higher|grew|grow\w*|added)\b", re.I)
-DOWN = re.compile(r"\b(decreas\w*|reduc\w*|shorten\w*|shorter|cut|lower\w*|less|fewer|fell|fall\w*|drop\w*|declin\w*)\b", re.I)
 _ARROW = re.compile(r"^\s*(?:(?:calendar |working |business )?(?:days?|months?|years?|weeks?|hours?)\s+)?(?:to|→|->|into|became|becomes)\s*$", re.I)
 _BY = re.compile(r"\bby\s*$", re.I)
 _NAMES = re.compile(r"(?i:\brev(?:ision)?s?\.?|\bversions?|\bv\.)\s*(?:[A-Z]{1,2}|\d{1,3})\b")
@@ -147,7 +146,7 @@ def check_statement(text: str, citations: list[str], changes: list[Change], row:
         if not any(_same(stated, d) and sign in (0, _sign(c)) for c in matched if c.difference for d in _values(c.difference)):
             computed = ", ".join(c.difference for c in matched if c.difference) or "none"
             return False, f"wrong difference: it states {'+' if sign > 0 else ''}{stated.text}, code computes {computed}"
-    up, down = bool(UP.search(plain)), bool(DOWN.search(plain))
+    up, down = bool(CHANGED_UP.search(plain)), bool(CHANGED_DOWN.search(plain))
     signs = {_sign(c) for c in matched if _sign(c)}
     if up != down and signs and len(signs) == 1:
         sign = signs.pop()

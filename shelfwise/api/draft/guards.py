@@ -18,29 +18,27 @@ from __future__ import annotations
 import re
 
 from shelfwise.api.terms import identifiers, normalise, stems
+from shelfwise.compiler.language.directions import MOVED_DOWN, MOVED_UP
+from shelfwise.compiler.language.force import KEYWORD_WORDS, MODAL_VERBS
+from shelfwise.compiler.language.numbers import NUMBER_WORDS
 
 __all__ = ["guard", "numbers", "markers", "change_cell_ok", "parse_number", "fold", "aligned_sentences", "marker_counts", "names"]
 
-NUMBER_WORDS = {w: str(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
-    "eighteen nineteen twenty".split())} | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "ninety": "90",
-                                           "hundred": "100", "thousand": "1000", "once": "1", "twice": "2", "single": "1"}
+NUMBER_WORDS = {word: str(value) for word, value in NUMBER_WORDS.items()} | {"single": "1"}
+"""A number word -> the figure it stands for (``shelfwise.compiler.language.numbers``; "a single" is one)."""
 UNITS = ("%", "percent", "second", "minute", "hour", "day", "week", "month", "year", "byte", "bit", "character", "octet",
          "mg", "kg", "g", "ml", "l", "km", "m", "cm", "mm", "usd", "eur", "$", "€", "working day", "business day",
          "calendar day", "time", "attempt", "request", "page", "item", "version", "revision")
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "cannot", "without", "nothing", "nobody", "nowhere"})
-MODALS = frozenset({"must", "may", "might", "should", "shall", "can", "could", "required", "require", "requires",
+MODALS = frozenset(MODAL_VERBS) | frozenset({"required", "require", "requires",
                     "optional", "need", "needs", "recommended", "forbidden", "prohibited", "mandatory"})
 SCOPES = frozenset({"all", "every", "always", "any", "only", "each", "whole", "entire", "whenever", "everything", "everyone"})
 CONDITIONS = frozenset({"if", "unless", "except", "provided", "only", "whenever", "until", "otherwise"})
 REPORTING = frozenset(stem for word in "document documents state states stated say says section specify specifies "
                       "according describe describes define defines defined note notes also".split() for stem in stems(word))
-UP = re.compile(r"\b(increas\w*|ris\w*|rose|grow\w*|grew|rais\w*|went up|goes up|climb\w*|higher|up)\b", re.I)
-DOWN = re.compile(r"\b(decreas\w*|declin\w*|fall\w*|fell|drop\w*|reduc\w*|lower\w*|went down|goes down|down|cut)\b", re.I)
 FROM_TO = re.compile(r"\bfrom\s+(\S+?)\s+to\s+(\S+?)(?=[\s.,;:]|$)", re.I)
 _NUM = re.compile(r"(?<![\w.])[-+−]?\$?\d[\d,]*(?:\.\d+)*%?|(?<=\w-)\d+(?:\.\d+)*")
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
-_MODAL_CAPS = {"MUST", "SHOULD", "MAY", "SHALL", "REQUIRED", "OPTIONAL", "NOT", "RECOMMENDED"}
 MAX_SPAN = 400
 SPAN_SHARE = 1.0
 
@@ -121,7 +119,7 @@ def names(text: str) -> list[str]:
     found = list(identifiers(text))
     tokens = re.findall(r"[A-Za-z][A-Za-z0-9\-]*", text)
     for index, token in enumerate(tokens):
-        if index == 0 or token in _MODAL_CAPS:
+        if index == 0 or token in KEYWORD_WORDS:
             continue
         if token[0].isupper() and token.lower() not in ("i", "a"):
             found.append(token)
@@ -147,9 +145,9 @@ def _direction(claim: str) -> str | None:
         if a is None or b is None or a == b:
             continue
         before = claim[max(0, match.start() - 60): match.start()]
-        if UP.search(before) and a > b:
+        if MOVED_UP.search(before) and a > b:
             return f"it says the value went up from {match.group(1)} to {match.group(2)}"
-        if DOWN.search(before) and a < b:
+        if MOVED_DOWN.search(before) and a < b:
             return f"it says the value went down from {match.group(1)} to {match.group(2)}"
     return None
 

@@ -31,6 +31,9 @@ from shelfwise.api.currency import same_rule, superseded_documents
 from shelfwise.api.terms import normalise, word_stems
 from shelfwise.api.draft.write import section_units
 from shelfwise.api.records import Unit
+from shelfwise.compiler.language.directions import CLAIMED_DOWN, CLAIMED_UP, OPPOSITES
+from shelfwise.compiler.language.force import PERMITS, REQUIRES
+from shelfwise.compiler.language.numbers import CARDINALS, MULTIPLES, NUMBER_WORDS, alternation
 from shelfwise.compiler.ledger.rules import sentences
 
 __all__ = ["Premise", "premises_of", "find_false_premise", "correction_unit", "CORRECTION_LABEL"]
@@ -46,14 +49,6 @@ _FIGURE = re.compile(r"\b(\d+(?:\.\d+)?)[\s-]*(calendar days?|working days?|busi
 _ALWAYS = re.compile(r"\b(always|every|all|each|in every case|without exception)\b", re.I)
 _QUALIFIED = re.compile(r"\b(not always|some (?:instances|cases)|without (?:the|a|an)|unless|except|does not apply|do not apply|"
                         r"only (?:if|when|where)|a portion|part of the|not every|not all|removing)\b", re.I)
-_DIRECTIONS = [
-    (r"\b(extend\w*|lengthen\w*|increas\w*|rais\w*|longer|more)\b", r"\b(shorten\w*|reduc\w*|decreas\w*|lower\w*|shorter|fewer|less)\b"),
-    (r"\b(add\w*|introduc\w*|insert\w*)\b", r"\b(remov\w*|delet\w*|drop\w*|withdr\w*)\b"),
-    (r"\bbefore\b", r"\bafter\b"),
-]
-# a change's verb, never "more"/"less" (which also say how much of something there is)
-_CHANGED_UP = re.compile(r"\b(extend\w*|lengthen\w*|increas\w*|rais(?:e|ed|es|ing)|doubl\w*)\b", re.I)
-_CHANGED_DOWN = re.compile(r"\b(shorten\w*|reduc\w*|decreas\w*|lower(?:ed|s|ing)?|cut|halv\w*)\b", re.I)
 _UNIT_STEMS = frozenset(word_stems("day days calendar working business week weeks month months year years hour hours minute minutes"))
 
 
@@ -83,7 +78,7 @@ def premises_of(question: str) -> list[str]:
 def _content(text: str) -> set[str]:
     text = re.sub(r"\bRev\b\.?", "Revision", text)
     words = set(word_stems(re.sub(r"\d+(?:\.\d+)?", " ", text)))
-    for up, down in _DIRECTIONS:
+    for up, down in OPPOSITES:
         words -= {w for w in words if re.fullmatch(up, w) or re.fullmatch(down, w)}
     return words - _UNIT_STEMS - {"alwai", "everi", "all", "each"}
 
@@ -91,15 +86,14 @@ def _content(text: str) -> set[str]:
 def _direction(text: str) -> list[int]:
     """Per direction pair, +1 (extended, added, before), -1 (the opposite) or 0."""
     out = []
-    for up, down in _DIRECTIONS:
+    for up, down in OPPOSITES:
         has_up, has_down = bool(re.search(up, text, re.I)), bool(re.search(down, text, re.I))
         out.append(1 if has_up and not has_down else -1 if has_down and not has_up else 0)
     return out
 
 
-_TIMES = {"once": 1, "twice": 2, "three times": 3, "four times": 4}
 _PER = {"year": 1, "month": 12, "week": 52}
-_FREQUENCY = re.compile(r"\b(once|twice|three times|four times) (?:a|per|each) (year|month|week)\b|\bevery (\d+) (months?|weeks?)\b", re.I)
+_FREQUENCY = re.compile(rf"\b((?:{alternation(MULTIPLES)})|(?:{alternation(CARDINALS)}) times) (?:a|per|each) (year|month|week)\b|\bevery (\d+) (months?|weeks?)\b", re.I)
 
 
 def _per_year(text: str) -> set[str]:
@@ -107,7 +101,7 @@ def _per_year(text: str) -> set[str]:
     out = set()
     for times, per, every, unit in _FREQUENCY.findall(text):
         if times:
-            out.add(f"{_TIMES[times.lower()] * _PER[per.lower()]:g}")
+            out.add(f"{NUMBER_WORDS[times.lower().split()[0]] * _PER[per.lower()]:g}")
         elif int(every):
             out.add(f"{(12 if unit.lower().startswith('month') else 52) / int(every):g}")
     return out
@@ -150,10 +144,7 @@ def _contradiction(premise: str, sentence: str) -> str:
     return ""
 
 
-_MODALS = {
-    "required": re.compile(r"\b(requir\w*|must|shall|mandatory|obliged|obligat\w*|need(?:s|ed)? to|ha(?:s|ve) to)\b", re.I),
-    "permitted": re.compile(r"\b(permit\w*|allow\w*|grant\w*|entitle\w*)\b", re.I),  # not "may", "can": they also say what is possible
-}
+_MODALS = {"required": REQUIRES, "permitted": PERMITS}
 _NEGATION = re.compile(r"\b(not|no|never|neither|nor|without|cannot)\b|n't\b", re.I)
 _FORBIDS = re.compile(r"\b(prohibit\w*|forbid\w*)\b", re.I)
 
@@ -193,7 +184,7 @@ def _stated_direction(premise: str) -> int:
     if pairs:
         signs = {(float(b) > float(a)) - (float(b) < float(a)) for a, b in pairs}
         return signs.pop() if len(signs) == 1 else 0
-    up, down = bool(_CHANGED_UP.search(premise)), bool(_CHANGED_DOWN.search(premise))
+    up, down = bool(CLAIMED_UP.search(premise)), bool(CLAIMED_DOWN.search(premise))
     return 1 if up and not down else -1 if down and not up else 0
 
 

@@ -36,6 +36,8 @@ from shelfwise.api.reading.plan import Obligation, Plan
 from shelfwise.api.reading.read import Reading, read_blocks
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import document_keys, identifier_key, identifiers, word_stems
+from shelfwise.compiler.language.numbers import MULTIPLES, alternation
+from shelfwise.compiler.language.versions import ASKS_VERSIONS, VERSION_WORDS, asks_about_versions
 from shelfwise.compiler.ledger.rules import find_thresholds
 
 __all__ = ["Candidate", "Pool", "build_pool", "changed_rules", "expansion_terms", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
@@ -57,14 +59,12 @@ PRIOR_DEPTH = 40
 """A section's rank in recall (search over whole sections, headings and the ledger) lifts its units down to this rank."""
 PRIOR_FLOOR = 0.6
 """Score factor of a unit whose section recall did not rank (or ranked past PRIOR_DEPTH) for the obligation."""
-VERSIONS = re.compile(r"\b(replace[sd]?|supersed\w*|earlier|previous|prior|older|newer|revisions?|versions?|changed?|changes|"
-                      r"obsolete[sd]?|deprecat\w*|updated?|status|in force|current)\b", re.I)
-VERSION_STEMS = frozenset(word_stems("supersedes superseded replaces replaced obsoletes obsoleted updates updated deprecated "
-                                     "deprecation revision revised changes changed earlier previous prior older retire retired"))
+VERSION_STEMS = frozenset(word_stems(VERSION_WORDS))
+"""What a unit says of its versions (stemmed ``shelfwise.compiler.language.versions.VERSION_WORDS``)."""
 SHAPE_HELD = frozenset({"@number"})
 """Facets whose naming words a unit of that shape holds when it is weighed for showing (see _shape_words)."""
 FACETS: dict[str, tuple[re.Pattern, float]] = {
-    "@version": (VERSIONS, 1.0),
+    "@version": (ASKS_VERSIONS, 1.0),
     "@number": (re.compile(r"\bhow (often|long|quickly|soon|many|much|frequently|large|big|fast)\b|\b(lifetimes?|time limits?|"
                            r"lengths?|deadlines?|intervals?|thresholds?|minimum|maximum|limits?|durations?|within|rates?)\b", re.I), 0.8),
     "@condition": (re.compile(r"\bwhen (may|must|can|should|is|are|does|do)\b|\bconditions?\b|\bexceptions?\b|\bunless\b|"
@@ -77,7 +77,7 @@ FACETS: dict[str, tuple[re.Pattern, float]] = {
 strongest word (a version question looks for what documents say of versions, a numeric one for numbers with units,
 a conditions one for if/unless/except, a definition one for defining sentences and the ledger's definitions)."""
 _AMOUNT_IN_WORDS = re.compile(r"\b(?:(?:a few|several|a couple of|a small number of)\s+(?:seconds|minutes|hours|days|weeks|months|"
-                              r"years)|(?:annually|yearly|quarterly|monthly|weekly|daily|hourly)|(?:once|twice) (?:a|per|every) "
+                              rf"years)|(?:annually|yearly|quarterly|monthly|weekly|daily|hourly)|(?:{alternation(MULTIPLES)}) (?:a|per|every) "
                               r"(?:day|week|month|quarter|year)|every (?:other |second )?(?:day|week|month|quarter|year))\b", re.I)
 """An amount or a frequency a sentence gives without a figure ("usually no more than a few minutes", "reviewed
 annually"): still the value a numeric ask wants (``find_thresholds`` finds only figures with units)."""
@@ -301,7 +301,7 @@ def obligation_query(obligation: Obligation, pool: Pool, naming: set[str]) -> di
     framing = FRAMING.get(obligation.kind, set())
     asked = obligation.ask.lower()
     weighted = [(obligation.ask, 1.0), *((t, 1.2 if t.lower() in asked else 0.5) for t in obligation.targets)]
-    versions = bool(VERSIONS.search(obligation.ask))
+    versions = asks_about_versions(obligation.ask)
     ask = obligation.ask.strip()
     for text, weight in weighted:
         for word in [*word_stems(text), *(identifier_key(i) for i in identifiers(text))]:
@@ -386,7 +386,7 @@ def score_units(plan: Plan, pool: Pool, model: RankModel | None = None, explain:
     for o_index, (obligation, (docs, explicit, naming)) in enumerate(zip(plan.obligations, named)):
         query = obligation_query(obligation, pool, naming | set().union(*(n for _, _, n in named)))
         wanted = docs or question_docs
-        changes = obligation.kind == "compare" or bool(re.search(r"\b(revision|version|changed?|previous|earlier)\b", obligation.ask, re.I))
+        changes = obligation.kind == "compare" or asks_about_versions(obligation.ask)
         lead = bool(docs) and len([t for t in query if not t.startswith("@")]) <= 1
         words_only = {t: w for t, w in query.items() if not t.startswith("@")}
         cites = bool(CITES_ASKED.search(obligation.ask))

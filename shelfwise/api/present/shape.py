@@ -30,6 +30,8 @@ from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.draft.write import STRONG, introduces_code, is_question
 from shelfwise.api.records import Removal, Unit
 from shelfwise.api.terms import identifier_key, identifiers, normalise, word_stems
+from shelfwise.compiler.language.force import LABEL_KEYWORDS, MODAL_VERBS
+from shelfwise.compiler.language.numbers import alternation
 
 __all__ = ["shape_answer", "is_question", "statement_key", "distinct", "about_named", "most_relevant_first", "fit_units", "FIXED"]
 
@@ -52,8 +54,8 @@ SAME_STATEMENT_WORDS = 6
 """Shorter sentences are compared whole only (``statement_key``): "Use of this claim is OPTIONAL." under two claims."""
 
 
-_FORCE = re.compile(r"\b(must|shall|should|may|might|can|cannot|could|will|would|required|recommended|optional|not|never|no|"
-                    r"none|nor|without|unless|except|only|\w+n't)\b", re.I)
+_FORCE = re.compile(rf"\b({alternation(MODAL_VERBS)}|cannot|will|would|{alternation(w.lower() for w in LABEL_KEYWORDS if ' ' not in w)}|"
+                    r"not|never|no|none|nor|without|unless|except|only|\w+n't)\b", re.I)
 """Words that give a sentence its force, stop words to the ranking: "SHALL NOT store" and "SHALL store" are not one statement."""
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from shelfwise.compiler.language.force import MODAL_KEYWORDS, STRONG_KEYWORDS
 from shelfwise.compiler.store.records import Assertion, Link
 from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.compiler.links.links import ShelfIndex
@@ -21,7 +22,7 @@ __all__ = ["MAX_DEFINITIONS", "MAX_RULES", "build_briefs", "brief_markdown"]
 MAX_DEFINITIONS = 8
 MAX_RULES = 8
 _SCOPE = re.compile(r"\b(scope|purpose|abstract|summary|overview|introduction|applicability|motivation)\b", re.I)
-_STRONG = {"MUST", "MUST NOT", "SHALL", "SHALL NOT", "REQUIRED", "must", "must not", "shall", "shall not"}
+_STRONG = set(STRONG_KEYWORDS) | {keyword.lower() for keyword in STRONG_KEYWORDS if keyword in MODAL_KEYWORDS}
 
 
 def _first_sentence(index: ShelfIndex, doc_id: str, pattern: re.Pattern | None) -> dict | None:

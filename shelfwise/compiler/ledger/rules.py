@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 
 
+from shelfwise.compiler.language.force import KEYWORDS, RULE_MODALS
+from shelfwise.compiler.language.numbers import CARDINALS, alternation
 from shelfwise.compiler.prose import normalise, sentences
 from shelfwise.compiler.store.records import Section, Threshold, Assertion, Extraction
 
@@ -26,10 +28,10 @@ __all__ = [
     "extract_rules",
 ]
 
-RULES_VERSION = "rules-4"  # rules-4: definition list items, no split after a run-in "REQUIRED."; a negated bound keeps its negation ("never less than fifteen years"); rules-2: sentences from shelfwise.compiler.prose (no split after "Jan." before a day, "No." before a number)
+RULES_VERSION = "rules-5"  # rules-5: every cardinal of shelfwise.compiler.language.numbers is a threshold's number ("forty days"); rules-4: definition list items, no split after a run-in "REQUIRED."; a negated bound keeps its negation ("never less than fifteen years"); rules-2: sentences from shelfwise.compiler.prose (no split after "Jan." before a day, "No." before a number)
 
 
-_NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|hundred"
+_NUMBER_WORDS = alternation(CARDINALS)
 _UNITS = (
     r"%|percent|per cent|seconds?|secs?|milliseconds?|ms|minutes?|mins?|hours?|days?|weeks?|months?|years?|"
     r"characters?|chars?|bits?|bytes?|octets?|digits?|attempts?|tries|times|KB|MB|GB|KiB|MiB|GiB|"
@@ -111,8 +113,7 @@ def verify(extraction: Extraction, section_text: str) -> Extraction:
 # --- the rule-based extractor ----------------------------------------------------
 
 _MODAL = re.compile(
-    r"\b(MUST NOT|MUST|SHALL NOT|SHALL|SHOULD NOT|SHOULD|MAY NOT|MAY|REQUIRED|NOT RECOMMENDED|RECOMMENDED|OPTIONAL|"
-    r"must not|must|shall not|shall|should not|may not|may|cannot|(?:is|are) required to|(?:is|are) not permitted to|"
+    rf"\b({alternation(KEYWORDS)}|{alternation(RULE_MODALS)}|(?:is|are) required to|(?:is|are) not permitted to|"
     r"(?:is|are) prohibited from)\b"
 )
 _CONDITION = re.compile(r"\b(?:if|when|whenever|provided that|in case|once|as long as)\b[^,;:]*", re.IGNORECASE)

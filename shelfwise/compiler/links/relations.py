@@ -18,6 +18,7 @@ from collections import defaultdict
 from itertools import combinations
 
 from shelfwise.compiler.store.records import Assertion, Link
+from shelfwise.compiler.language.numbers import CARDINALS, alternation
 from shelfwise.compiler.links.links import ShelfIndex, content_words, link_id
 
 __all__ = ["ALPHA", "PAIR_HOLDERS", "SUBJECT_PAIRS", "series_links", "document_names", "name_links", "contradiction_links"]
@@ -29,10 +30,9 @@ candidate's test): a name in every document (the company's) would otherwise make
 of them, and sharing it is what chance gives anyway (p ≈ 1 − e^−λ with λ ≥ 1)."""
 
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10}
-_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _MARKER = re.compile(
     r"\b(?P<kind>Part|Volume|Vol\.?|Book|Rev\.?|Revision|Edition|Release|Issue|Phase)\s+(?P<value>\d+|[A-Z]\b|[IVX]+\b|"
-    r"One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten)",
+    rf"{alternation(CARDINALS)})",
     re.IGNORECASE,
 )
 
@@ -41,8 +41,8 @@ def _marker_value(kind: str, value: str) -> int:
     low = value.lower()
     if low.isdigit():
         return int(low)
-    if low in _WORDS:
-        return _WORDS[low]
+    if low in CARDINALS:
+        return CARDINALS[low]
     roman_first = kind not in {"rev", "revision"}
     if value.isupper() and low in _ROMAN and (len(value) > 1 or roman_first):
         return _ROMAN[low]

@@ -24,6 +24,8 @@ from pathlib import Path
 
 from shelfwise.compiler.ingest.convert import ReadOptions
 from shelfwise.compiler.ingest.convert.textio import read_text
+from shelfwise.compiler.language.force import LABEL_KEYWORDS
+from shelfwise.compiler.language.numbers import alternation
 from shelfwise.compiler.store.records import Converted, Element, definition_text
 from shelfwise.compiler.ingest.sections import numbering_depth
 
@@ -43,7 +45,7 @@ _SYMBOLS = set("{}<>=&/:_\\|#@*^~`$%")
 _FIGURE = re.compile(r"^\s*(Figure|Table)\s+\d+[.:]?\s+\S")
 _RUN_IN = re.compile(r"^(\s*\d+(?:\.\d+)*\.)\s+([A-Z][^.]{2,70}\.)\s+(\S.*)$")
 _PLAIN_NUMBERED = re.compile(r"^\s*(\d+(?:\.\d+)*)[.)]?\s+(\S.*)$")
-_TERM_SAME_LINE = re.compile(r"^(\s*)([A-Za-z][\w.-]*[\w]) {2,}((?:REQUIRED|OPTIONAL|RECOMMENDED|NOT RECOMMENDED)\b.*)$")
+_TERM_SAME_LINE = re.compile(rf"^(\s*)([A-Za-z][\w.-]*[\w]) {{2,}}((?:{alternation(LABEL_KEYWORDS)})\b.*)$")
 """A parameter and its description on one line, as RFC 7009 sets them: "token   REQUIRED.  The token that ..." """
 _REFERENCE = re.compile(r"^\[[^\]]+\]$")  # "[RFC2119]" over its citation: a reference, kept a paragraph
 _TERM_INDENT = 12  # a term stands near the margin (nested lists included); lines indented further are centred (a title over its version line)

@@ -1,0 +1,35 @@
+"""Words that say which way a figure moved: up ("increased", "extended") or down ("reduced", "cut").
+
+Three readers, three word lists, kept apart because each reads a different kind of sentence (moved here as they
+were; making them one list would change answers and wants measuring):
+
+- ``MOVED_UP`` / ``MOVED_DOWN``: a sentence that reports a figure moving ("revenue rose from 5 to 7"); the answer's
+  number guard checks the figures agree with the word (``shelfwise.api.draft.guards``).
+- ``CHANGED_UP`` / ``CHANGED_DOWN``: a statement about what changed between two revisions ("the limit was extended
+  to 45 days", "fewer attempts"), checked against the compared values (``shelfwise.api.compare.compare_check``).
+- ``CLAIMED_UP`` / ``CLAIMED_DOWN``: a question's premise that a rule was changed ("since the window was extended"),
+  checked against what the documents say (``shelfwise.api.draft.premise``); only a change's verbs, never
+  "more"/"less" (which also say how much of something there is).
+- ``OPPOSITES``: pairs of words that contradict each other when a premise says one and a document the other
+  ("extended" / "shortened", "added" / "removed", "before" / "after": ``shelfwise.api.draft.premise``).
+
+The words are English.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["MOVED_UP", "MOVED_DOWN", "CHANGED_UP", "CHANGED_DOWN", "CLAIMED_UP", "CLAIMED_DOWN", "OPPOSITES"]
+
+MOVED_UP = re.compile(r"\b(increas\w*|ris\w*|rose|grow\w*|grew|rais\w*|went up|goes up|climb\w*|higher|up)\b", re.I)
+MOVED_DOWN = re.compile(r"\b(decreas\w*|declin\w*|fall\w*|fell|drop\w*|reduc\w*|lower\w*|went down|goes down|down|cut)\b", re.I)
+CHANGED_UP = re.compile(r"\b(increas\w*|rais\w*|ris(?:e|es|ing|en)|rose|extend\w*|lengthen\w*|longer|more|higher|grew|grow\w*|added)\b", re.I)
+CHANGED_DOWN = re.compile(r"\b(decreas\w*|reduc\w*|shorten\w*|shorter|cut|lower\w*|less|fewer|fell|fall\w*|drop\w*|declin\w*)\b", re.I)
+CLAIMED_UP = re.compile(r"\b(extend\w*|lengthen\w*|increas\w*|rais(?:e|ed|es|ing)|doubl\w*)\b", re.I)
+CLAIMED_DOWN = re.compile(r"\b(shorten\w*|reduc\w*|decreas\w*|lower(?:ed|s|ing)?|cut|halv\w*)\b", re.I)
+OPPOSITES = [
+    (r"\b(extend\w*|lengthen\w*|increas\w*|rais\w*|longer|more)\b", r"\b(shorten\w*|reduc\w*|decreas\w*|lower\w*|shorter|fewer|less)\b"),
+    (r"\b(add\w*|introduc\w*|insert\w*)\b", r"\b(remov\w*|delet\w*|drop\w*|withdr\w*)\b"),
+    (r"\bbefore\b", r"\bafter\b"),
+]

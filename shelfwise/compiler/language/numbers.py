@@ -1,0 +1,29 @@
+"""Numbers written as words: "two", "fifteen", "sixty", "twice".
+
+One table, read wherever a figure written in words counts as the figure: the ledger's thresholds ("fifteen days":
+``shelfwise.compiler.ledger.rules``), the parts of a series ("Part Two": ``shelfwise.compiler.links.relations``),
+the answer's number guard ("twice" stands for the source's "2": ``shelfwise.api.draft.guards``), same-rule figures
+(``shelfwise.api.currency``), frequencies ("twice a year": ``shelfwise.api.draft.premise``) and amounts a unit gives
+in words (``shelfwise.api.draft.rank``). The words are English.
+"""
+
+from __future__ import annotations
+
+__all__ = ["CARDINALS", "MULTIPLES", "NUMBER_WORDS", "alternation"]
+
+CARDINALS: dict[str, int] = {word: value for value, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty".split())} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+                                          "ninety": 90, "hundred": 100, "thousand": 1000}
+"""A cardinal number written as one word -> its value."""
+
+MULTIPLES: dict[str, int] = {"once": 1, "twice": 2, "thrice": 3}
+"""How many times, as one word -> the count ("twice a year")."""
+
+NUMBER_WORDS: dict[str, int] = CARDINALS | MULTIPLES
+"""Every number word -> its value."""
+
+
+def alternation(words) -> str:
+    """A regular-expression alternation of ``words``, longest first (so "sixteen" is tried before "six")."""
+    return "|".join(sorted(words, key=lambda w: (-len(w), w)))
