@@ -13,7 +13,7 @@ from shelfwise.compiler.errors import EmbeddingError
 from shelfwise.compiler.index.backends import LOCAL_MODEL_IDS, embedder_for_store, local_embedder, stored_model_id
 from shelfwise.compiler.index.embedders import LocalMiniLM, embedder_from_settings
 from shelfwise.compiler.index.indexes import index_shelf
-from shelfwise.compiler.index.onnx_minilm import OnnxMiniLM, export_onnx
+from shelfwise.compiler.index.onnx_minilm import OnnxMiniLM, export_onnx, physical_cores
 from shelfwise.compiler.search.search import ShelfSearcher
 from shelfwise.compiler.settings import Settings
 from shelfwise.compiler.store.store import Store
@@ -53,6 +53,30 @@ def test_the_float32_export_agrees_with_torch_on_real_sentences(onnx_cache, torc
         assert vectors.shape == (len(SENTENCES), 384)
         cosines = (vectors * torch_vectors).sum(axis=1) / np.linalg.norm(vectors, axis=1) / np.linalg.norm(torch_vectors, axis=1)
         assert cosines.min() > 0.999, cosines
+
+
+def test_texts_run_shortest_first_in_runs_of_at_most_one_window_of_token_slots(tmp_path):
+    onnx = OnnxMiniLM(tmp_path, quantized=False)
+    assert onnx.run_tokens == onnx.window_tokens == 256
+    lengths = [256, 10, 12, 90, 11, 256, 64, 9, 70, 130]
+    runs = onnx._runs(lengths)
+    assert runs == [[7, 1, 4, 2], [6, 8], [3], [9], [0], [5]]  # 4 x 12 = 48 slots; then 2 x 70; 2 x 130 would be 260
+    assert all(len(run) * max(lengths[i] for i in run) <= 256 for run in runs)
+    assert onnx._runs([400]) == [[0]]  # one text longer than the budget still runs (the tokenizer cuts it at the window)
+
+
+def test_batches_use_one_thread_per_physical_core(tmp_path):
+    sysfs = tmp_path / "cpu"
+    for cpu, (package, core) in enumerate([(0, 0), (0, 0), (0, 1), (0, 1), (1, 0)]):  # two hyperthreads on each of 2 cores, + 1
+        topology = sysfs / f"cpu{cpu}" / "topology"
+        topology.mkdir(parents=True)
+        (topology / "physical_package_id").write_text(f"{package}\n")
+        (topology / "core_id").write_text(f"{core}\n")
+    assert physical_cores({0, 1, 2, 3, 4}, sysfs) == 3
+    assert physical_cores({0, 1}, sysfs) == 1  # the process may run on one core's two hyperthreads
+    assert physical_cores({0, 7}, sysfs) == 2  # cpu7's topology cannot be read: every CPU counts
+    assert OnnxMiniLM(tmp_path, quantized=False).batch_threads == physical_cores()
+    assert OnnxMiniLM(tmp_path, quantized=False, threads=3).batch_threads == 3
 
 
 def test_the_int8_backend_stays_close_to_torch_and_ranks_alike(onnx_cache, torch_vectors):
