@@ -114,7 +114,7 @@ def test_a_corrupt_cached_export_is_named(tmp_path, onnx_cache):
 
 
 def test_settings_choose_the_backend_and_its_cache_beside_the_build(tmp_path):
-    assert embedder_from_settings(Settings(build_dir=tmp_path / "b")).model_id == "local:all-MiniLM-L6-v2:onnx"  # the default
+    assert embedder_from_settings(Settings(build_dir=tmp_path / "b")).model_id == "local:all-MiniLM-L6-v2:onnx-int8b"  # the default
     for backend, model_id in LOCAL_MODEL_IDS.items():
         embedder = embedder_from_settings(Settings(build_dir=tmp_path / "b", embeddings={"backend": backend}))
         assert embedder.model_id == model_id

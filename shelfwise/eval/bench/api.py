@@ -161,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     server = subprocess.Popen(command, cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
     headers = {"Authorization": f"Bearer {TOKEN}"}
-    result: dict = {"shelves": names, "embedder": args.embedder, "clients": args.clients, "seconds": args.seconds}
+    result: dict = {"shelves": names, "embedder": args.embedder, "embedder_model": _embedder(args.embedder, args.build_dir).model_id,
+                    "clients": args.clients, "seconds": args.seconds}
     try:
         started = time.perf_counter()
         while True:

@@ -219,7 +219,9 @@ def main() -> None:
         args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     for backend in [b for b in args.retrieval.split(",") if b]:
         figures = retrieval(args.build_dir, args.work, backend, cache_dir, [x for x in args.sets.split(",") if x])
-        entry = result.setdefault("retrieval", {}).setdefault(backend, {"commands": [], "reindexed": {}, "sets": {}})
+        entry = result.setdefault("retrieval", {}).get(backend)
+        if not entry or entry.get("model") != LOCAL_MODEL_IDS[backend]:  # figures of an earlier recipe of this backend: start anew
+            entry = result["retrieval"][backend] = {"model": LOCAL_MODEL_IDS[backend], "commands": [], "reindexed": {}, "sets": {}}
         entry["commands"].append("python -m shelfwise.eval.bench.embed " + " ".join(sys.argv[1:]))
         entry["reindexed"].update(figures["reindexed"])
         entry["sets"].update(figures["sets"])
