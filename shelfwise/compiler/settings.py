@@ -103,11 +103,11 @@ class EmbeddingSettings(_Strict):
         description="Torch threads the local model encodes with (0: torch's default). One thread: a query in ~11 ms; two on a busy 2-core machine: 20-450 ms.",
     )
     backend: Literal["torch", "onnx", "onnx-int8"] = Field(
-        default="onnx",
-        description="How provider 'local' runs all-MiniLM-L6-v2: 'onnx' (ONNX Runtime, float32: torch's vectors at 1.2x the passages/s on a quiet "
-        "2-core machine, 2.6x on a busy one, queries in 0.4x the time), 'onnx-int8' (int8 weights: 2.5x / 4.8x, but nDCG@10 -0.023 on northwind) "
-        "or 'torch'; each has its own model id, so switching re-embeds a shelf on its next build (until then it is searched with the backend "
-        "it was built with).",
+        default="onnx-int8",
+        description="How provider 'local' runs all-MiniLM-L6-v2: 'onnx-int8' (ONNX Runtime, blockwise int8 weights: hybrid nDCG@10 within "
+        "0.004 of torch's on dev, dev-formats and northwind, passages/s and query times in eval/results/embed.json), 'onnx' (ONNX Runtime, "
+        "float32: torch's vectors) or 'torch'; each has its own model id, so switching re-embeds a shelf on its next build (until then it is "
+        "searched with the backend it was built with).",
     )
     cache_dir: Path | None = Field(
         default=None, description="Where the ONNX backends keep the model exported from the packaged weights on first use; None: <build_dir>/.embedders."

@@ -2,12 +2,13 @@
 
     torch       LocalMiniLM (sentence-transformers on torch)      model id local:all-MiniLM-L6-v2
     onnx        OnnxMiniLM, float32 (ONNX Runtime)                model id local:all-MiniLM-L6-v2:onnx
-    onnx-int8   OnnxMiniLM, int8 weights (ONNX Runtime)           model id local:all-MiniLM-L6-v2:onnx-int8
+    onnx-int8   OnnxMiniLM, blockwise int8 weights (ONNX Runtime) model id local:all-MiniLM-L6-v2:onnx-int8b
 
 A store records the model id it was indexed with (meta ``index_state``). Query vectors must come from that
 model: ``embedder_for_store`` hands back the configured embedder when it matches, the store's own local backend
 (with a warning naming the fix) when both are local backends, and otherwise the configured one with a warning that
-the store's dense search finds nothing until it is re-embedded.
+the store's dense search finds nothing until it is re-embedded. A store embedded by a local recipe no longer
+produced (RETIRED_MODEL_IDS) gets that message with the recipe named and the build that re-embeds it.
 """
 
 from __future__ import annotations
@@ -20,16 +21,21 @@ from pathlib import Path
 from shelfwise.compiler.errors import EmbeddingError
 from shelfwise.compiler.index.embedders import Embedder, LocalMiniLM
 
-__all__ = ["LOCAL_MODEL_IDS", "local_embedder", "stored_model_id", "embedder_for_store"]
+__all__ = ["LOCAL_MODEL_IDS", "RETIRED_MODEL_IDS", "local_embedder", "stored_model_id", "embedder_for_store"]
 
 log = logging.getLogger("shelfwise.search")
 
 LOCAL_MODEL_IDS = {
     "torch": "local:all-MiniLM-L6-v2",
     "onnx": "local:all-MiniLM-L6-v2:onnx",
-    "onnx-int8": "local:all-MiniLM-L6-v2:onnx-int8",
+    "onnx-int8": "local:all-MiniLM-L6-v2:onnx-int8b",
 }
 """embeddings.backend -> the model id its vectors are stored and cached under."""
+
+RETIRED_MODEL_IDS = {
+    "local:all-MiniLM-L6-v2:onnx-int8": "the earlier 'onnx-int8' recipe (int8 per whole activation tensor, replaced by blockwise int8)",
+}
+"""Model ids of local recipes no longer produced -> what they were: a store embedded with one is re-embedded by a build."""
 
 _SHARED: dict[tuple[str, str], LocalMiniLM] = {}
 _SHARED_LOCK = threading.Lock()
@@ -74,6 +80,10 @@ def embedder_for_store(store, embedder: Embedder | None, *, name: str = "the she
             if key not in _SHARED:
                 _SHARED[key] = local_embedder(backend, cache_dir=cache_dir, threads=embedder.threads)
             return _SHARED[key]
+    if stored in RETIRED_MODEL_IDS:
+        log.warning("%s was embedded with %s, %s, which is no longer produced: its dense search finds nothing until "
+                    "'shelfwise build' re-embeds it with %s", name, stored, RETIRED_MODEL_IDS[stored], embedder.model_id)
+        return embedder
     log.warning("%s was embedded with %s, but the configured embedder is %s: its dense search finds nothing until the "
                 "embeddings it was built with are configured, or 'shelfwise build' re-embeds it", name, stored, embedder.model_id)
     return embedder

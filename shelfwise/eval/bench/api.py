@@ -33,11 +33,12 @@ ALL_SHELVES = ["northwind", "identity", "licenses", "make", "oauth", "office", "
 TOKEN = "bench-token"
 
 
-def _embedder(kind: str):
-    if kind == "local":
-        from shelfwise.compiler.index.embedders import LocalMiniLM
+def _embedder(kind: str, build_dir: Path):
+    if kind == "local":  # the configured local backend (embeddings.backend), as 'shelfwise serve' embeds queries
+        from shelfwise.compiler.index.embedders import embedder_from_settings
+        from shelfwise.compiler.settings import Settings
 
-        return LocalMiniLM()
+        return embedder_from_settings(Settings(build_dir=build_dir))
     sys.path.insert(0, str(ROOT / "tests"))
     from answer_shelves import HashEmbedder
 
@@ -61,7 +62,7 @@ def ensure_built(names: list[str], build_dir: Path, embedder_kind: str) -> dict[
             started = time.perf_counter()
             exclude = ["source/**", "*.py", "*.yaml"] if name == "northwind" else ["SOURCES.md"]
             build_shelf(_shelf_dir(name), Settings(build_dir=build_dir), progress=lambda line: None,
-                        stages=[index_stage(_embedder(embedder_kind)), links_stage()], exclude=exclude)
+                        stages=[index_stage(_embedder(embedder_kind, build_dir)), links_stage()], exclude=exclude)
             print(f"compiled {name} in {time.perf_counter() - started:.1f} s", flush=True)
         built[name] = out
     return built
@@ -79,7 +80,7 @@ def child(build_dir: Path, names: list[str], port: int, embedder_kind: str, trac
         "api": {"tokens": [{"name": "bench", "token": TOKEN, "shelves": names}], "rate_limit_per_minute": 1_000_000,
                 "trace_db": str(trace_db)},
     })
-    app = create_app(settings, chat=None, embedder=_embedder(embedder_kind), stores={n: build_dir / n for n in names})
+    app = create_app(settings, chat=None, embedder=_embedder(embedder_kind, build_dir), stores={n: build_dir / n for n in names})
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 
 
@@ -185,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build-dir", type=Path, default=ROOT / "build" / "bench-api")
     parser.add_argument("--seconds", type=float, default=60.0, help="length of the 8-client load test")
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--embedder", choices=["local", "hash"], default="local")
+    parser.add_argument("--embedder", choices=["local", "hash"], default="local", help="local: the configured embeddings.backend")
     parser.add_argument("--out", type=Path, default=ROOT / "eval" / "results" / "api.json")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
@@ -204,7 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     server = subprocess.Popen(command, cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
     headers = {"Authorization": f"Bearer {TOKEN}"}
-    result: dict = {"shelves": names, "embedder": args.embedder, "clients": args.clients, "seconds": args.seconds}
+    result: dict = {"shelves": names, "embedder": args.embedder, "embedder_model": _embedder(args.embedder, args.build_dir).model_id,
+                    "clients": args.clients, "seconds": args.seconds}
     try:
         result["startup_s"] = _wait_until_up(base, server)
         questions = _questions(names)

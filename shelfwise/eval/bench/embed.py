@@ -72,17 +72,20 @@ def _embed_as_built(embedder, texts: list[str]) -> np.ndarray:
     return np.asarray(vectors, dtype=np.float32)
 
 
-def throughput(embedders: dict, texts: list[str], rounds: int) -> tuple[dict, dict]:
-    """Passages/s per backend (turns taken round by round) and each backend's vectors of the last round."""
-    seconds = {name: 0.0 for name in embedders}
+def throughput(embedders: dict, texts: list[str], rounds: int) -> tuple[dict, dict, dict]:
+    """Passages/s per backend (turns taken round by round), each round's speedup over torch, and each backend's
+    vectors of the last round."""
+    seconds = {name: [] for name in embedders}
     vectors: dict[str, np.ndarray] = {}
     for round_number in range(rounds):
         for name, embedder in embedders.items():
             started = time.perf_counter()
             vectors[name] = _embed_as_built(embedder, texts)
-            seconds[name] += time.perf_counter() - started
-        print(f"  round {round_number + 1}/{rounds}: " + ", ".join(f"{n} {rounds and len(texts) * (round_number + 1) / seconds[n]:.1f}/s" for n in embedders), flush=True)
-    return {name: round(len(texts) * rounds / seconds[name], 2) for name in embedders}, vectors
+            seconds[name].append(time.perf_counter() - started)
+        print(f"  round {round_number + 1}/{rounds}: " + ", ".join(f"{n} {len(texts) / seconds[n][-1]:.1f}/s" for n in embedders), flush=True)
+    rates = {name: round(len(texts) * rounds / sum(values), 2) for name, values in seconds.items()}
+    per_round = {name: [round(torch_s / s, 2) for torch_s, s in zip(seconds["torch"], values)] for name, values in seconds.items()}
+    return rates, per_round, vectors
 
 
 def query_latency(embedders: dict, queries: list[str], rounds: int) -> dict:
@@ -173,8 +176,9 @@ def speed(build_dir: Path, work: Path, cache_dir: Path, per_shelf: int, rounds: 
         embedder.embed_batch(texts[:2])  # load (and, the first time, export) every model before timing
     print(f"models loaded in {time.perf_counter() - started:.1f} s; {len(texts)} passages of {len(shelves)} shelves", flush=True)
     load = os.getloadavg()[0]
-    rates, vectors = throughput(embedders, texts, rounds)
+    rates, per_round, vectors = throughput(embedders, texts, rounds)
     latency = query_latency(embedders, [question for _, question in questions_of(QUESTION_FILES)], rounds)
+    query_ratio = {name: {q: round(figures[q] / latency["torch"][q], 2) for q in ("p50_ms", "p95_ms")} for name, figures in latency.items()}
     reference = vectors["torch"]
     agreement = {name: {"cosine_min": round(float((v * reference).sum(axis=1).min()), 5),
                         "cosine_mean": round(float((v * reference).sum(axis=1).mean()), 5)} for name, v in vectors.items()}
@@ -182,11 +186,13 @@ def speed(build_dir: Path, work: Path, cache_dir: Path, per_shelf: int, rounds: 
         "machine": platform.platform(), "cores": os.cpu_count(), "load_average_1m_at_start": round(load, 2),
         "load_average_1m_at_end": round(os.getloadavg()[0], 2),
         "model_ids": {name: embedder.model_id for name, embedder in embedders.items()},
-        "torch_threads": threads, "onnx_batch_threads": embedders["onnx"].batch_threads,
+        "torch_threads": threads, "onnx_batch_threads": embedders["onnx"].batch_threads, "onnx_run_tokens": embedders["onnx"].run_tokens,
         "texts_per_embed_batch_call": {name: embedder.batch_size for name, embedder in embedders.items()},
         "passages": {shelf: len(passages[shelf]) for shelf in shelves},
         "passages_per_s": rates, "speedup_vs_torch": {name: round(rate / rates["torch"], 2) for name, rate in rates.items()},
-        "query_latency": latency, "agreement_with_torch": agreement,
+        "speedup_vs_torch_per_round": per_round,
+        "speedup_vs_torch_median_round": {name: statistics.median(values) for name, values in per_round.items()},
+        "query_latency": latency, "query_latency_vs_torch": query_ratio, "agreement_with_torch": agreement,
     }
 
 
@@ -208,11 +214,14 @@ def main() -> None:
     if not args.no_speed:
         result["speed"] = {"command": "python -m shelfwise.eval.bench.embed " + " ".join(sys.argv[1:]),
                            **speed(args.build_dir, args.work, cache_dir, args.per_shelf, args.rounds, [x for x in args.shelves.split(',') if x])}
-        print(json.dumps({k: result["speed"][k] for k in ("passages_per_s", "speedup_vs_torch", "query_latency", "agreement_with_torch")}, indent=1), flush=True)
+        print(json.dumps({k: result["speed"][k] for k in ("passages_per_s", "speedup_vs_torch", "speedup_vs_torch_per_round", "query_latency",
+                                                           "query_latency_vs_torch", "agreement_with_torch")}, indent=1), flush=True)
         args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     for backend in [b for b in args.retrieval.split(",") if b]:
         figures = retrieval(args.build_dir, args.work, backend, cache_dir, [x for x in args.sets.split(",") if x])
-        entry = result.setdefault("retrieval", {}).setdefault(backend, {"commands": [], "reindexed": {}, "sets": {}})
+        entry = result.setdefault("retrieval", {}).get(backend)
+        if not entry or entry.get("model") != LOCAL_MODEL_IDS[backend]:  # figures of an earlier recipe of this backend: start anew
+            entry = result["retrieval"][backend] = {"model": LOCAL_MODEL_IDS[backend], "commands": [], "reindexed": {}, "sets": {}}
         entry["commands"].append("python -m shelfwise.eval.bench.embed " + " ".join(sys.argv[1:]))
         entry["reindexed"].update(figures["reindexed"])
         entry["sets"].update(figures["sets"])

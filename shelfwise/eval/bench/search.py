@@ -30,9 +30,10 @@ from pathlib import Path
 
 import numpy as np
 
-from shelfwise.compiler.index.embedders import LocalMiniLM
+from shelfwise.compiler.index.embedders import embedder_from_settings
 from shelfwise.compiler.index.indexes import index_shelf
 from shelfwise.compiler.search.search import ROUTES, ShelfSearcher
+from shelfwise.compiler.settings import Settings
 from shelfwise.compiler.store.store import Store
 from shelfwise.compiler.index.vectors import DenseIndex, dense_sections, passage_matrix
 
@@ -168,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="use only the first N queries (short and long alternate)")
     args = parser.parse_args(argv)
     shelves = args.shelves or sorted(p.name for p in args.build_dir.iterdir() if (p / "store.sqlite").exists())
-    embedder = LocalMiniLM()
+    embedder = embedder_from_settings(Settings(build_dir=args.build_dir))  # the configured backend, as 'shelfwise serve' uses
     queries = _queries(args.questions)[: args.limit]
     import os
 
