@@ -47,6 +47,7 @@ from shelfwise.api.draft.verdict import derive_verdicts
 from shelfwise.api.trace import StepCost, Trace, TraceStore, new_trace_id, now_iso
 from shelfwise.api.draft.write import COVERED, Draft, ExtractiveWriter, Writer
 from shelfwise.api.draft.write_model import ModelWriter
+from shelfwise.api.draft.select_model import SelectingWriter
 from shelfwise.api.draft.rank_model import load_rank_model
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.models import ChatModel, ModelError, Usage, counting, make_client
@@ -87,6 +88,7 @@ class Pipeline:
             "planner": self.planner.model if self.planner else "rules",
             "writer": self.writer.name,
             "checker": getattr(self.checker, "name", "checker") if self.checker else "verbatim quotes (code)",
+            **({"writer_role": "select"} if isinstance(self.writer, SelectingWriter) else {}),
         }
 
     @property
@@ -107,14 +109,16 @@ def chat_models(settings: Settings, *, http_client=None) -> dict[str, ChatModel]
 def build_pipeline(settings: Settings, chat: Mapping[str, ChatModel] | None) -> Pipeline:
     """The pipeline for ``settings`` with the role models in ``chat`` (role -> ChatModel)."""
     chat = dict(chat or {})
-    if (settings.models.writer or "writer" in chat) and not (settings.models.checker or "checker" in chat):
+    quoting = settings.models.writer_role == "select"  # the writer model chooses quotes: no statement of its own to check
+    if (settings.models.writer or "writer" in chat) and not quoting and not (settings.models.checker or "checker" in chat):
         require_checker(None)
     for role in ("planner", "writer", "checker"):
         if getattr(settings.models, role) and role not in chat:
             raise ShelfwiseError(f"models.{role} is set ({getattr(settings.models, role)}) but no {role} model was built from it; "
                                  f"set models.base_url to the model server, or remove models.{role} to answer without it")
     checker = ClaimChecker(ModelJudge(chat["checker"])) if "checker" in chat else None
-    writer = ModelWriter(chat["writer"]) if "writer" in chat else _extractive(settings)
+    writer = _extractive(settings) if "writer" not in chat else (
+        SelectingWriter(chat["writer"], _extractive(settings)) if quoting else ModelWriter(chat["writer"]))
     return Pipeline(settings=settings, planner=chat.get("planner"), writer=writer, checker=checker)
 
 
@@ -288,7 +292,8 @@ def answer_question(
             about.add(index)
     correction = correction_unit(plan.question, reading, shelves)
     checked = [u for u in _distinct(gated.shown) if u.obligation not in unstated]
-    verdicts = derive_verdicts(plan.question, [(o.kind, o.ask) for o in plan.obligations], checked) if draft.writer == "extractive" else []
+    verbatim = draft.writer == "extractive" or getattr(draft, "verbatim", False)  # quotes only (a model may have chosen them)
+    verdicts = derive_verdicts(plan.question, [(o.kind, o.ask) for o in plan.obligations], checked) if verbatim else []
     candidates = [*([correction] if correction else []), *verdicts, *checked]
     # the computed comparison shown beside these obligations takes its part of the size limit first
     room = settings.answer.max_answer_chars - (len(comparisons.markdown) + COMPARE_LINES if comparisons is not None else 0)
@@ -302,7 +307,8 @@ def answer_question(
                                      false_premise=correction is not None)
         shown = shown if completion.label != "not_in_documents" else []
         quoted = draft.writer == "extractive" or (fill_line and all(u.id.startswith("x") for u in shown if u.kind != "heading"))
-        markdown = render_markdown(plan, shown, completion, shelves, "model-free" if quoted else "model", not_shown=not_shown)
+        mode = "model-free" if quoted else "model-chosen" if verbatim else "model"
+        markdown = render_markdown(plan, shown, completion, shelves, mode, not_shown=not_shown)
         over = len(markdown) - room
         if over <= 0 or limit <= room // 2:
             break
