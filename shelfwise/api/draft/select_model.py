@@ -8,7 +8,8 @@ cited nothing (issue 37). It can read a numbered list and name the numbers that 
 2. per obligation offers the model that draft's answering units and as many of the next best units of the reading
    (``score_units`` order, not already in the draft), numbered, each with its document and heading;
 3. the model replies ``{"ids": [..]}``: the units that answer the part, most important first. Its choices lead the part
-   (a table's rows or a list's items stay together, in document order, where the first of them was chosen); the
+   (a section's sentences, a table's rows or a list's items stay together, in document order, where the first of them
+   was chosen, so a passage reads as its document has it); the
    model-free draft's units it did not choose follow them, so nothing the model-free answer shows is lost to a weak
    choice; the further units it did not choose are not shown.
 
@@ -81,8 +82,17 @@ def _label(unit: Unit, shelves: dict[str, OpenShelf]) -> str:
 
 
 def _block(unit: Unit) -> str:
-    """Units shown together: a table's rows, a list's items, a procedure's steps; else the unit alone."""
-    return unit.group or unit.id
+    """Units shown together: a table's rows, a list's items, a procedure's steps, a section's sentences."""
+    return unit.group or (unit.citations[0] if unit.citations else unit.id)
+
+
+def _position(unit: Unit, shelves: dict[str, OpenShelf]) -> int:
+    """Where the unit stands in its section (its index among the section's units; after them when not found)."""
+    shelf = shelves.get(unit.shelf)
+    if shelf is None or not unit.citations or unit.citations[0] not in shelf.sections:
+        return 1 << 30
+    texts = [u.text for u in section_units(shelf, unit.citations[0])]
+    return texts.index(unit.text) if unit.text in texts else 1 << 30
 
 
 class SelectingWriter:
@@ -114,7 +124,7 @@ class SelectingWriter:
                 if not order and not selection.failed:
                     selection.failed = "it chose none of them"
                 if order:
-                    part, picked = self._arrange(own, offered, order)
+                    part, picked = self._arrange(own, offered, order, shelves)
                     chosen_ids |= picked
                     selection.chosen = len(picked)
                     selection.beyond = sum(1 for u in further.get(index, []) if u.id in picked)
@@ -173,19 +183,21 @@ class SelectingWriter:
         return list(dict.fromkeys(n - 1 for n in choice.ids if 1 <= n <= len(offered)))
 
     @staticmethod
-    def _arrange(own: list[Unit], offered: list[Unit], order: list[int]) -> tuple[list[Unit], set[str]]:
-        """(the part's units: the chosen blocks in the model's order — a table, a list or a procedure comes whole, with its
-        header, where its first chosen unit stands — then the model-free units not chosen, in their order), and the
-        chosen units' ids."""
+    def _arrange(own: list[Unit], offered: list[Unit], order: list[int], shelves: dict[str, OpenShelf]
+                 ) -> tuple[list[Unit], set[str]]:
+        """(the part's units: the chosen blocks in the model's order — a section's sentences, a table with its header, a
+        list or a procedure come together in document order where the first of them was chosen, with the model-free
+        units of that block, so a passage reads as its document has it — then the model-free units of blocks it did not
+        choose, in their order), and the chosen units' ids."""
         picked = {offered[i].id for i in order}
         mine = {u.id for u in own}
         candidates = [*own, *(u for u in offered if u.id not in mine and u.id in picked)]
         out: list[Unit] = []
         seen: set[str] = set()
         for block in dict.fromkeys(_block(offered[i]) for i in order):
-            for unit in candidates:
-                if _block(unit) == block and unit.id not in seen:
-                    out.append(unit)
-                    seen.add(unit.id)
+            members = [u for u in candidates if _block(u) == block and u.id not in seen]
+            for unit in sorted(members, key=lambda u: (u.kind != "table_header", _position(u, shelves))):
+                out.append(unit)
+                seen.add(unit.id)
         out += [u for u in own if u.id not in seen]
         return out, picked
