@@ -99,7 +99,7 @@ class SelectingWriter:
     """Writes the model-free draft, then lets the model choose and order its units per obligation; see the module text."""
 
     def __init__(self, chat: ChatModel, extractive: ExtractiveWriter, *, further: int | None = None):
-        self.chat = chat
+        self.chooser = chat  # not ``chat``: the pipeline lends a writer's ``chat`` to prose (a comparison's explanation); this one writes none
         self.name = chat.model
         self.extractive = extractive
         self.further = extractive.max_units if further is None else further
@@ -174,7 +174,7 @@ class SelectingWriter:
         """The model's choice: indexes into ``offered``, most important first (unknown numbers and repeats left out)."""
         listing = "\n".join(f"[{n}] {_label(u, shelves)}{u.text[:SHOWN_CHARS]}" for n, u in enumerate(offered, start=1))
         user = SELECT_USER.format(question=plan.resolved_question, part=ask, units=listing)
-        reply = self.chat.complete([{"role": "system", "content": SELECT_SYSTEM}, {"role": "user", "content": user}],
+        reply = self.chooser.complete([{"role": "system", "content": SELECT_SYSTEM}, {"role": "user", "content": user}],
                                    json_object=True, max_tokens=REPLY_TOKENS)
         try:
             choice = _Choice.model_validate(json.loads(reply))
