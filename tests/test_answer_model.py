@@ -242,7 +242,7 @@ def test_a_writer_citing_nothing_gives_the_model_free_quotes_and_says_so_never_n
     assert free.label != "not_in_documents" and free.sentences
     assert answer.label == free.label and answer.not_covered == free.not_covered
     assert [(s.text, s.citations, s.status) for s in answer.sentences] == [(s.text, s.citations, s.status) for s in free.sentences]
-    line = "The model's answer could not be verified, so the documents' own sentences are shown instead."
+    line = "The model's draft cited nothing, so the documents' own sentences are shown instead."
     removed = "2 statements could not be verified and are not shown."
     md = answer.answer_markdown
     assert not md.startswith("This is not in these documents") and f"{line}\n\n{removed}" in md
@@ -258,7 +258,7 @@ def test_only_the_part_whose_model_text_failed_is_filled_and_the_line_names_it(s
     answer, _ = _ask(shelves, tmp_path, roles, "How long do refresh tokens last, and how long are backups kept?", **WRITER_ONLY)
     assert [(s.obligation, s.text, s.status) for s in answer.sentences] == [
         (0, "Refresh tokens expire after 30 days.", "verbatim"), (1, "Backups are kept for 35 days.", "verbatim")]
-    assert ("The model's text for \u201chow long are backups kept\u201d could not be verified, so the documents' own sentences "
+    assert ("The model's text for \u201chow long are backups kept\u201d cited nothing, so the documents' own sentences "
             "are shown for it instead.") in answer.answer_markdown
     assert "_Written by a model; every statement shown was checked" in answer.answer_markdown  # part 1 is the model's
     assert answer.warnings == ["the model's text for part 2 ('how long are backups kept') could not be used: none of its 1 "

@@ -129,6 +129,23 @@ def test_what_the_question_asks_for_decides_not_in_the_documents():
     assert unstated_obligations(asked, _reading(shelf), {"mem": shelf}) == {0: ["frequency"]}
 
 
+def test_a_model_plan_decides_not_in_the_documents_only_on_the_questions_own_subject():
+    shelf = _memory_shelf(REVISIONS)
+    plan, _ = _write(shelf, "How soon must complaints be closed?")
+    # the model's rewrite of a question that stands alone holds a head the asker never used: it decides nothing
+    rewritten = plan.model_copy(update={"resolved_question": "What is the frequency of closure for complaints?", "planner": "a-model",
+                                        "obligations": [plan.obligations[0].model_copy(update={"ask": "What is the frequency of closure for complaints?"})]})
+    assert unstated_obligations(rewritten, _reading(shelf), {"mem": shelf}) == {}
+    # a word of the question that is not what it asks for ("warranty period" beside "how soon") decides nothing either
+    plan, _ = _write(shelf, "How soon must complaints be closed after the warranty period?")
+    narrowed = plan.model_copy(update={"planner": "a-model", "obligations": [plan.obligations[0].model_copy(
+        update={"ask": "What is the warranty period of complaints?"})]})
+    assert unstated_obligations(narrowed, _reading(shelf), {"mem": shelf}) == {}
+    # the question's own head still decides with a model plan
+    plan, _ = _write(shelf, "What is the warranty period of the complaint?")
+    assert unstated_obligations(plan.model_copy(update={"planner": "a-model"}), _reading(shelf), {"mem": shelf}) == {0: ["warranty", "period"]}
+
+
 def test_a_false_premise_is_named_with_the_documents_statement():
     shelf = _memory_shelf(REVISIONS, links=[("supersedes", "qm-rev-d", "qm-rev-c")])
     unit = correction_unit("Why did Rev D extend the complaint closure target from 30 to 45 days?", _reading(shelf), {"mem": shelf})

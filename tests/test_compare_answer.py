@@ -264,3 +264,13 @@ def test_a_true_premise_about_the_same_change_gets_no_correction(shelves):
     model_free = _ask(shelves, FALSE_PREMISE)
     assert model_free.answer_markdown.startswith("**Contrary to what the question assumes, the documents say:**")
     assert model_free.label == "partial"
+
+
+def test_a_chooser_model_is_not_lent_to_explain_the_changes(shelves):
+    # models.writer_role = "select": the writer model only chooses quotes; it writes no prose, a comparison's explanation included
+    settings = Settings.model_validate({"models": {"writer_role": "select"}})
+    pipeline = build_pipeline(settings, {"writer": Replay("compare_explain").chat("writer-rec")})
+    answer = answer_question(pipeline, AskRequest(question="What changed between WI-022 revision 1 and revision 2?", shelf="versions"),
+                             shelves, token="test", traces=None)
+    assert answer.answer_markdown.endswith(MODE_LINES["model-free"]) and "shortens the testing time" not in answer.answer_markdown
+    assert "| changed | Returned devices are tested within | 10 working days | 5 working days | −5 working days |" in answer.answer_markdown

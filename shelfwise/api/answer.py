@@ -46,6 +46,7 @@ from shelfwise.api.trace import StepCost, Trace, TraceStore, new_trace_id, now_i
 from shelfwise.api.draft.write import ExtractiveWriter
 from shelfwise.api.records import Draft, Writer
 from shelfwise.api.draft.write_model import ModelWriter
+from shelfwise.api.draft.select_model import SelectingWriter
 from shelfwise.api.draft.rank_model import load_rank_model
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.models import ChatModel, ModelError, Usage, counting, make_client
@@ -81,6 +82,7 @@ class Pipeline:
             "planner": self.planner.model if self.planner else "rules",
             "writer": self.writer.name,
             "checker": getattr(self.checker, "name", "checker") if self.checker else "verbatim quotes (code)",
+            **({"writer_role": "select"} if isinstance(self.writer, SelectingWriter) else {}),
         }
 
     @property
@@ -101,14 +103,16 @@ def chat_models(settings: Settings, *, http_client=None) -> dict[str, ChatModel]
 def build_pipeline(settings: Settings, chat: Mapping[str, ChatModel] | None) -> Pipeline:
     """The pipeline for ``settings`` with the role models in ``chat`` (role -> ChatModel)."""
     chat = dict(chat or {})
-    if (settings.models.writer or "writer" in chat) and not (settings.models.checker or "checker" in chat):
+    quoting = settings.models.writer_role == "select"  # the writer model chooses quotes: no statement of its own to check
+    if (settings.models.writer or "writer" in chat) and not quoting and not (settings.models.checker or "checker" in chat):
         require_checker(None)
     for role in ("planner", "writer", "checker"):
         if getattr(settings.models, role) and role not in chat:
             raise ShelfwiseError(f"models.{role} is set ({getattr(settings.models, role)}) but no {role} model was built from it; "
                                  f"set models.base_url to the model server, or remove models.{role} to answer without it")
     checker = ClaimChecker(ModelJudge(chat["checker"])) if "checker" in chat else None
-    writer = ModelWriter(chat["writer"]) if "writer" in chat else _extractive(settings)
+    writer = _extractive(settings) if "writer" not in chat else (
+        SelectingWriter(chat["writer"], _extractive(settings)) if quoting else ModelWriter(chat["writer"]))
     return Pipeline(settings=settings, planner=chat.get("planner"), writer=writer, checker=checker)
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 __all__ = ["PLAN_SYSTEM", "PLAN_USER", "WRITE_SYSTEM", "WRITE_USER", "WRITE_MORE", "COMPOSE_SYSTEM", "CHECK_SYSTEM", "CHECK_USER",
-           "FORMATS", "CANNOT_ANSWER", "CITATION_FORMAT", "COMPARE_SYSTEM", "COMPARE_USER", "RESEARCH_SYSTEM", "RESEARCH_USER"]
+           "FORMATS", "CANNOT_ANSWER", "CITATION_FORMAT", "COMPARE_SYSTEM", "COMPARE_USER", "RESEARCH_SYSTEM", "RESEARCH_USER",
+           "SELECT_SYSTEM", "SELECT_USER"]
 
 PLAN_SYSTEM = """You plan answers to questions about a shelf of documents. You do not answer.
 Split the question into the fewest obligations a complete answer needs. For each give:
@@ -133,3 +134,18 @@ Parts the answer must cover:
 Shelves: {shelves}
 Documents (id: title):
 {documents}"""
+
+
+SELECT_SYSTEM = """You choose, from numbered passages quoted from documents, the ones that answer one part of a question.
+You do not write an answer. Choose every passage that states what the part asks for (its value, rule, condition, step
+or reason); leave out passages that only mention its words. Put the most important first; a passage that another
+needs to be understood goes right before it.
+Reply with one JSON object only: {"ids": [3, 1, 4]} (the passages' numbers; [] when none answers the part)."""
+
+SELECT_USER = """Question: {question}
+
+Part to answer: {part}
+
+Passages (number, document > heading, text):
+{units}"""
+

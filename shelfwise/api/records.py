@@ -100,6 +100,8 @@ class Draft(BaseModel):
     checker: str = Field(default="", description="The checker's name (model id or a fake's); empty when no checker ran.")
     calls: int = Field(default=0, description="Checker calls made.")
     warnings: list[str] = Field(default_factory=list, description="What went wrong while checking, in words.")
+    verbatim: bool = Field(default=False, description="Every unit is the documents' own text though a model wrote the draft (a "
+                                                      "model that chose and ordered quotes: models.writer_role = 'select').")
 
 
 class Removal(BaseModel):

@@ -75,6 +75,10 @@ class ModelSettings(_Strict):
     extractor: str | None = Field(default=None, description="Model that extracts the ledger; None uses the rule-based extractor.")
     planner: str | None = Field(default=None, description="Model that plans answers; None plans by rules.")
     writer: str | None = Field(default=None, description="Model that writes answers; None uses the extractive writer.")
+    writer_role: Literal["write", "select"] = Field(
+        default="write", description="What the writer model does: 'write' answers in its own words, citing sections (a strong "
+        "model); 'select' chooses and orders, by id, the documents' own sentences for each part of the answer, shown verbatim "
+        "(a small model that cannot cite: chosen by measuring, see make eval-local-llm).")
     checker: str | None = Field(default=None, description="Model that checks claims.")
     judge: str | None = Field(default=None, description="Model that judges evaluation answers.")
 

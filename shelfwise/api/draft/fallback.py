@@ -54,15 +54,24 @@ def _why(index: int, draft: Draft, gated: Gated, unanswered: set[int]) -> str:
     return "the model wrote nothing for it"
 
 
-def fill_line(plan: Plan, filled: list[int]) -> str:
-    """The answer's plain line naming the parts filled with the documents' own sentences."""
+def fill_line(plan: Plan, filled: list[int], *, uncited: bool = False) -> str:
+    """The answer's plain line naming the parts filled with the documents' own sentences; ``uncited``: the model's
+    statements for them cited no section (it is said so, not "could not be verified")."""
     if not filled:
         return ""
+    failed = "cited nothing" if uncited else "could not be verified"
     if len(filled) == len(plan.obligations):
-        return "The model's answer could not be verified, so the documents' own sentences are shown instead."
+        what = "draft" if uncited else "answer"
+        return f"The model's {what} {failed}, so the documents' own sentences are shown instead."
     asks = ", ".join(f"\u201c{plan.obligations[i].ask.strip().rstrip('?.')}\u201d" for i in filled)
-    return (f"The model's text for {asks} could not be verified, so the documents' own sentences are shown for "
+    return (f"The model's text for {asks} {failed}, so the documents' own sentences are shown for "
             f"{'it' if len(filled) == 1 else 'them'} instead.")
+
+
+def _uncited(draft: Draft, filled: list[int]) -> bool:
+    """Whether the model wrote statements for the filled parts and none of them cites a section."""
+    said = [u for u in draft.units if u.obligation in filled and u.kind in ("connective", *ANSWERING) and u.group != "lead-in"]
+    return bool(said) and not any(u.citations for u in said)
 
 
 def fill_failed_parts(plan: Plan, reading: Reading, shelves: dict[str, OpenShelf], draft: Draft, gated: Gated,
@@ -96,4 +105,4 @@ def fill_failed_parts(plan: Plan, reading: Reading, shelves: dict[str, OpenShelf
         warnings.append(f"the model's text for part {i + 1} ({plan.obligations[i].ask!r}) could not be used: "
                         f"{_why(i, draft, gated, set(unanswered))}; the documents' own sentences are shown for it instead")
     return Filled(gated=Gated(shown=shown, removed=removed), covered=covered, filled=filled, warnings=warnings,
-                  line=fill_line(plan, filled), fill_draft=quotes)
+                  line=fill_line(plan, filled, uncited=_uncited(draft, filled)), fill_draft=quotes)

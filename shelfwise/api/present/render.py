@@ -33,6 +33,7 @@ NO_REFERENCES = "No section answers it, so no references are given."
 MODE_LINES = {
     "model-free": "_Model-free answer: every sentence above is quoted from the section it cites._",
     "model": "_Written by a model; every statement shown was checked against the section it cites._",
+    "model-chosen": "_Quotes chosen and ordered by a model: every sentence above is quoted from the section it cites._",
 }
 
 
@@ -170,7 +171,7 @@ def render_markdown(plan: Plan, shown: list[Unit], completion: Completion, shelv
         parts.append(NO_REFERENCES)
         return "\n\n".join(parts)
     for index in range(len(plan.obligations)):
-        parts.extend(_blocks([u for u in shown if u.obligation == index], split_by_source=mode == "model-free"))
+        parts.extend(_blocks([u for u in shown if u.obligation == index], split_by_source=mode in ("model-free", "model-chosen")))
     parts.extend(completion.gaps)
     if not_shown:
         parts.append(not_shown)

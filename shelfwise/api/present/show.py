@@ -82,6 +82,7 @@ class Showing:
     room: int
     """Characters the rendered answer may take."""
     extractive: bool = field(init=False)
+    verbatim: bool = field(init=False)
     gated: Gated | None = None
     covered: dict[int, float] = field(default_factory=dict)
     fill_line: str = ""
@@ -96,6 +97,7 @@ class Showing:
 
     def __post_init__(self) -> None:
         self.extractive = self.draft.writer == "extractive"
+        self.verbatim = self.extractive or self.draft.verbatim  # quotes only (a model may have chosen them)
         self.covered = dict(self.draft.covered)
         self.written = list(self.draft.units)
 
@@ -169,7 +171,7 @@ def premise(units: list[Unit], s: Showing) -> Shown:
 def verdict(units: list[Unit], s: Showing) -> Shown:
     """Verdicts derived by code from shown rules and records (extractive writer), after the correction."""
     shown = [u for u in units if u.origin != "correction"]
-    verdicts = derive_verdicts(s.plan.question, [(o.kind, o.ask) for o in s.plan.obligations], shown) if s.extractive else []
+    verdicts = derive_verdicts(s.plan.question, [(o.kind, o.ask) for o in s.plan.obligations], shown) if s.verbatim else []
     s.written += verdicts
     lead = [u for u in units if u.origin == "correction"]
     return Shown(step="verdict", kept=[*lead, *verdicts, *shown])
@@ -230,7 +232,8 @@ def fit(units: list[Unit], s: Showing) -> Shown:
                                        false_premise=s.correction is not None)
         shown = fitted if s.completion.label != "not_in_documents" else []
         quoted = s.extractive or (s.fill_line and all(u.origin == "fallback" for u in shown if u.kind != "heading"))
-        s.markdown = render_markdown(s.plan, shown, s.completion, s.shelves, "model-free" if quoted else "model", not_shown=not_shown)
+        mode = "model-free" if quoted else "model-chosen" if s.verbatim else "model"
+        s.markdown = render_markdown(s.plan, shown, s.completion, s.shelves, mode, not_shown=not_shown)
         over = len(s.markdown) - room
         if over <= 0 or limit <= room // 2:
             break

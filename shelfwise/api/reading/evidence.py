@@ -77,15 +77,26 @@ def _shelf_document_keys(shelf: OpenShelf) -> set[str]:
     return shelf.memo(("document_keys",), make)
 
 
+def _asked(plan) -> str:
+    """The asker's own words: the question, and its resolved form when the rules resolved it or it is a follow-up (a model
+    planner's rewrite of a question that stands alone adds words the asker never used, "the changes" for "what does ...
+    require": they decide no "not in these documents")."""
+    if plan.planner == "rules" or plan.follow_up:
+        return f"{plan.question} {plan.resolved_question}"
+    return plan.question
+
+
 def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) -> dict[int, list[str]]:
     """Obligation index -> the words it asks for that no read section holds (only obligations nothing read can state)."""
     words, keys = read_vocabulary(reading, shelves)
     for name in {r.shelf for r in reading.sections}:
         keys |= _shelf_document_keys(shelves[name])
     # only the asker's own words decide: a model planner's paraphrase ("the frequency of calibration" for "how often")
-    # adds words no document needs to hold
-    asked = f"{plan.question} {plan.resolved_question}"
+    # adds words no document needs to hold; a model plan's head words count only as the question's own head
+    asked = _asked(plan)
     asked_stems = set(word_stems(asked))
+    if plan.planner != "rules":
+        asked_stems = set(asked_head(plan.question)) | (set(asked_head(plan.resolved_question)) if plan.follow_up else set())
     asked_keys = {identifier_key(i) for i in identifiers(asked)}
     out: dict[int, list[str]] = {}
     for index, obligation in enumerate(plan.obligations):
@@ -140,7 +151,7 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
     (in its text, headings, or its document's title, identity and cover). A question about a system the shelf does not hold
     ("the Orion CRM"), named only in a catalogue or a reference list, gets units about other systems: none of them
     is about Orion, so the obligation is not in the documents. A catalogue's units hold nothing here."""
-    asked = f"{plan.question} {plan.resolved_question}"
+    asked = _asked(plan)
     asked_stems = set(word_stems(asked))
     by_obligation: dict[int, list] = {}
     for unit in units:

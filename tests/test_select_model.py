@@ -1,0 +1,109 @@
+"""The model as chooser (models.writer_role = "select"): recorded replies of a small model through the real openai client
+(httpx.MockTransport) on a compiled tenant shelf; the answer against the model-free one on the same shelf."""
+
+from __future__ import annotations
+
+import pytest
+
+from answer_shelves import HashEmbedder, tenant_builds
+from shelfwise.api.answer import Pipeline, answer_question, build_pipeline
+from shelfwise.api.draft.select_model import SelectingWriter
+from shelfwise.api.draft.write import ExtractiveWriter
+from shelfwise.api.schemas import AskRequest
+from shelfwise.api.shelves import close_shelves, open_shelves
+from shelfwise.api.terms import normalise
+from shelfwise.api.trace import TraceStore
+from shelfwise.compiler.settings import Settings
+from tests.claimshelf import Replay
+
+LIFETIMES = "How long do refresh tokens and access tokens last?"
+CHOSEN_LINE = "_Quotes chosen and ordered by a model: every sentence above is quoted from the section it cites._"
+FREE_LINE = "_Model-free answer: every sentence above is quoted from the section it cites._"
+
+
+@pytest.fixture(scope="module")
+def shelves(tmp_path_factory):
+    root = tmp_path_factory.mktemp("tenants")
+    opened = open_shelves({"alpha": tenant_builds(root / "build", root / "shelves")["alpha"]}, HashEmbedder())
+    yield opened
+    close_shelves(opened)
+
+
+def _settings(role: str = "select") -> Settings:
+    return Settings.model_validate({"models": {"base_url": "http://127.0.0.1:9/v1", "writer": "writer-rec", "writer_role": role}})
+
+
+def _ask(pipeline: Pipeline, shelves, tmp_path, question: str):
+    traces = TraceStore(tmp_path / "traces.sqlite")
+    try:
+        answer = answer_question(pipeline, AskRequest(question=question, shelf="alpha"), shelves, token="test", traces=traces)
+        return answer, traces.get(answer.trace_id)
+    finally:
+        traces.close()
+
+
+def _model_free(shelves, question: str):
+    return answer_question(build_pipeline(Settings(), None), AskRequest(question=question, shelf="alpha"), shelves, token="test", traces=None)
+
+
+def _verbatim(answer, shelves) -> bool:
+    shelf = shelves["alpha"]
+    return all(s.status == "verbatim" and any(normalise(s.text) in normalise(shelf.sections[c].text) for c in s.citations)
+               for s in answer.sentences)
+
+
+def test_the_model_chooses_and_orders_quotes_and_the_model_free_ones_it_left_out_follow(shelves, tmp_path):
+    replay = Replay("select_lifetimes")
+    answer, trace = _ask(build_pipeline(_settings(), {"writer": replay.chat("writer-rec")}), shelves, tmp_path, LIFETIMES)
+    free = _model_free(shelves, LIFETIMES)
+    # the model's choices lead, in its order; the model-free sentence it did not choose follows: nothing is lost
+    assert [s.text for s in answer.sentences] == ["Access tokens expire after 15 minutes.", "Refresh tokens expire after 30 days.",
+                                                  "A refresh token is revoked when the user logs out."]
+    assert sorted(s.text for s in answer.sentences) == sorted(s.text for s in free.sentences)
+    assert _verbatim(answer, shelves) and answer.label == free.label
+    assert [u["id"][0] for u in trace.written] == ["m", "m", "u"]  # the trace tells the model's choices from the fallback's
+    assert answer.answer_markdown.endswith(CHOSEN_LINE) and answer.mode == "model"
+    assert answer.models["writer_role"] == "select" and trace.models["writer_role"] == "select"
+    assert answer.warnings == ["the writer model writer-rec chose and ordered 2 of the 3 quoted units offered for part 1 "
+                               f"({LIFETIMES.rstrip('?')!r}), 0 of them beyond the model-free answer; the model-free answer's "
+                               "1 unit(s) it did not choose follow its choices"]
+    prompt = replay.messages(0)  # numbered quotes with their document and heading; the model never sees section ids
+    assert "[1] (Access Policy > Access Policy > Refresh tokens) Refresh tokens expire after 30 days." in prompt
+    assert "[3] (Access Policy > Access Policy > Access tokens) Access tokens expire after 15 minutes." in prompt
+    assert replay.requests[0]["response_format"] == {"type": "json_object"}
+
+
+def test_a_unit_the_model_free_answer_left_out_is_shown_when_the_model_chooses_it(shelves, tmp_path):
+    replay = Replay("select_beyond")
+    narrow = ExtractiveWriter(1, budget_chars=10)  # the model-free writer shows one sentence; the next best is offered too
+    question = "Which tokens expire?"
+    free = answer_question(Pipeline(settings=Settings(), planner=None, writer=narrow), AskRequest(question=question, shelf="alpha"),
+                           shelves, token="test", traces=None)
+    pipeline = Pipeline(settings=Settings(), planner=None, writer=SelectingWriter(replay.chat("writer-rec"), narrow, further=2))
+    answer, trace = _ask(pipeline, shelves, tmp_path, question)
+    offered = [line.split(") ", 1)[1] for line in replay.messages(0).splitlines() if line.startswith("[")]
+    assert len(offered) == 3 and [s.text for s in free.sentences] == offered[:1]  # the model-free sentence, then two further ones
+    assert [s.text for s in answer.sentences] == [offered[1], offered[0]] and _verbatim(answer, shelves)
+    assert [u["id"][0] for u in trace.written] == ["m", "m"]
+    assert "chose and ordered 2 of the 3 quoted units" in answer.warnings[0] and "1 of them beyond the model-free answer" in answer.warnings[0]
+
+
+@pytest.mark.parametrize("recording, why", [
+    ("select_garbage", "its reply is not {\"ids\": [numbers]}: Expecting value: line 1 column 1 (char 0)"),
+    ("select_none", "it chose none of them"),
+])
+def test_a_failed_choice_gives_the_model_free_answer_and_says_so(shelves, tmp_path, recording, why):
+    replay = Replay(recording)
+    answer, trace = _ask(build_pipeline(_settings(), {"writer": replay.chat("writer-rec")}), shelves, tmp_path, LIFETIMES)
+    free = _model_free(shelves, LIFETIMES)
+    assert [(s.text, s.citations, s.status) for s in answer.sentences] == [(s.text, s.citations, s.status) for s in free.sentences]
+    assert answer.answer_markdown == free.answer_markdown and answer.answer_markdown.endswith(FREE_LINE)
+    assert answer.warnings == [f"the writer model writer-rec could not choose the quotes for part 1 ({LIFETIMES.rstrip('?')!r}): "
+                               f"{why}; the model-free answer's quotes are shown for it"]
+    assert {u["id"][0] for u in trace.written} == {"u"}
+
+
+def test_the_select_role_needs_no_checker_and_the_write_role_still_does():
+    assert isinstance(build_pipeline(_settings("select"), {"writer": Replay("select_none").chat("writer-rec")}).writer, SelectingWriter)
+    with pytest.raises(Exception, match="checker"):
+        build_pipeline(_settings("write"), {"writer": Replay("select_none").chat("writer-rec")})
