@@ -261,3 +261,27 @@ def test_a_company_on_a_cover_is_its_issuer_only_in_a_document_that_names_a_form
                                                             ("p", "For the six months ended 30 June 2024")])
     assert (statement.issuer, statement.period, statement.sources["issuer"]) == ("Acme Holdings AG", "six months ended June 30, 2024", "cover page")
     assert statement.name == "Q2 statement"  # no form: the title stays the name
+
+
+def test_every_section_is_searched_by_its_documents_identity(built):
+    """The lexical title field holds the identity (name, fiscal quarter, aliases): "EXW Q4 2023" finds the 2023
+    report's sections though no section text says so, and not the 2022 report's first."""
+    from shelfwise.compiler.index.indexes import search_title
+    from shelfwise.compiler.index.lexical import LexicalIndex
+
+    report = _identities(built)["2023-q4-exw-pdf"]
+    assert search_title("0000999999-24-000012", report) == (
+        "0000999999-24-000012 Example Widgets Corp. 10-K, fiscal year ended December 31, 2023 Example Widgets Corp. 10-K "
+        "Q4 2023 Example Widgets EXW")
+    assert search_title("Travel Policy", None) == "Travel Policy"
+    index = LexicalIndex(sorted(built.glob("generations/*/lexical"))[-1])
+    try:
+        hits = index.search("EXW Q4 2023", fields={"title": 1.0})
+    finally:
+        index.close()
+    assert hits and all(sid for sid, _ in hits)
+    store = Store(built / "store.sqlite", create=False)
+    try:
+        assert store.section(hits[0][0]).doc_id == "2023-q4-exw-pdf"
+    finally:
+        store.close()

@@ -23,7 +23,7 @@ from shelfwise.compiler.index.embedders import Embedder
 from shelfwise.compiler.index.lexical import indexed_doc_ids, update_lexical
 from shelfwise.compiler.index.vectors import VectorStats, passage_doc_ids, update_vectors
 
-__all__ = ["IndexStats", "index_shelf", "STATE_KEY", "index_stage"]
+__all__ = ["IndexStats", "index_shelf", "STATE_KEY", "LEXICAL_FORMAT", "index_stage", "search_title"]
 
 
 class IndexStats(BaseModel):
@@ -47,6 +47,22 @@ def _captions(store, doc_id: str) -> dict[str, list[str]]:
 
 
 STATE_KEY = "index_state"
+LEXICAL_FORMAT_KEY = "lexical_format"
+LEXICAL_FORMAT = "2"
+"""Bump when what a section's lexical fields hold changes, so every document is re-indexed in whoosh (not embedded
+again). 2: the title field holds the document's identity (see ``search_title``); the store's meta keeps the title each
+document was indexed under, so a document whose identity changes is re-indexed too."""
+
+
+def search_title(title: str, identity) -> str:
+    """The title field every section of a document is searched by: its reader's title and everything its identity
+    says it is — the one name, issuer and aliases, form, period and fiscal quarter ("Apple Inc. 10-Q, quarter ended June
+    25, 2022 Q3 2022 Apple AAPL"), so a question naming the issuer and quarter finds the document's sections without
+    a running page line in their text (a 10-Q's metadata title is an accession number)."""
+    if identity is None:
+        return title
+    parts = [title, identity.name, identity.title, identity.fiscal_quarter, identity.revision, *identity.aliases]
+    return " ".join(dict.fromkeys(p for p in parts if p))
 
 
 def _key(row) -> str:
@@ -84,14 +100,20 @@ def index_shelf(
         progress(f"indexes: the store was embedded with {previous}; re-embedding every passage with {embedder.model_id}")
 
     started = time.perf_counter()
-    lexical_todo = sorted(changed | stale | (set(documents) - in_lexical))
+    identities = store.identities()
+    titles = {d: search_title(row["title"], identities.get(d)) for d, row in documents.items()}
+    indexed = json.loads(store.get_meta(LEXICAL_FORMAT_KEY) or "{}")
+    indexed_titles = indexed.get("titles", {}) if isinstance(indexed, dict) and indexed.get("format") == LEXICAL_FORMAT else {}
+    retitled = {d for d in documents if indexed_titles.get(d) != titles[d]}  # a new identity, or a store indexed before
+    lexical_todo = sorted(changed | stale | retitled | (set(documents) - in_lexical))
     lexical = update_lexical(
         Path(index_dir),
-        ((d, documents[d]["title"], store.sections(d), _captions(store, d)) for d in lexical_todo),
+        ((d, titles[d], store.sections(d), _captions(store, d)) for d in lexical_todo),
         removed,
         keep_doc_ids=set(documents),
         progress=progress,
     )
+    store.set_meta(LEXICAL_FORMAT_KEY, json.dumps({"format": LEXICAL_FORMAT, "titles": titles}))
     lexical_seconds = time.perf_counter() - started
 
     started = time.perf_counter()
