@@ -40,6 +40,11 @@ def normalize_heading(text: str) -> str:
     return normalise(re.sub(r"[^0-9a-z]+", " ", text.lower()))
 
 
+def _digitless(text: str) -> str:
+    """A line's text for telling running lines apart: folded, every run of digits one "#" (the page number aside)."""
+    return re.sub(r"\d+", "#", normalise(text.lower()))
+
+
 def _running_lines(pages: list[PageData]) -> set[int]:
     """ids of header/footer lines: in the top or bottom margin band and repeated across pages."""
     by_text: dict[tuple[str, str], set[int]] = defaultdict(set)
@@ -52,7 +57,7 @@ def _running_lines(pages: list[PageData]) -> set[int]:
             zone = "top" if item.bottom < page.height * 0.12 else ("bottom" if item.top > page.height * 0.88 else "")
             if not zone:
                 continue
-            key = (zone, re.sub(r"\d+", "#", normalise(item.text.lower())))
+            key = (zone, _digitless(item.text))
             place = (zone, round((item.top if zone == "top" else item.bottom) / 3))
             by_text[key].add(page.page)
             by_place[place].add(page.page)
@@ -85,7 +90,7 @@ def _page_numbered_lines(pages: list[PageData]) -> set[int]:
             match = _EDGE_NUMBER.search(text) if item.kind == "line" and len(text) <= 120 else None
             if match:
                 number = int(match.group(1) or match.group(2))
-                seen[re.sub(r"\d+", "#", normalise(text.lower()))].append((page.page, number, item))
+                seen[_digitless(text)].append((page.page, number, item))
     drop = set()
     for occurrences in seen.values():
         pages_of = {page for page, _, _ in occurrences}
