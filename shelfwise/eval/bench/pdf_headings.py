@@ -32,6 +32,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
+from shelfwise.compiler.ingest.convert.pdf_structure import MAX_MEDIAN_WORDS  # the reader's own test of a heading list
 from shelfwise.compiler.ingest.convert import ReadOptions
 from shelfwise.compiler.ingest.convert.pdf import outline, read_text_layer
 from shelfwise.compiler.ingest.convert.pdf_layout import PageItem
@@ -44,7 +45,6 @@ CORPORA = ROOT.parent / "shared" / "corpora"
 SYSTEM_DOCS = Path("/usr/share/doc")
 RESULTS = ROOT / "eval" / "results" / "pdf_headings.json"
 MIN_ENTRIES = 5
-MAX_MEDIAN_WORDS = 12
 
 
 def heading_key(text: str) -> str:
