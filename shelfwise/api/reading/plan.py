@@ -28,6 +28,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from shelfwise.api.prompts import PLAN_SYSTEM, PLAN_USER
+from shelfwise.api.schemas import Turn
 from shelfwise.api.reading.names import NameIndex
 from shelfwise.compiler.store.records import DocumentIdentity
 from shelfwise.compiler.digests.identity_match import IdentityMatch
@@ -38,14 +39,6 @@ __all__ = ["Obligation", "Plan", "Turn", "plan_by_rules", "plan_with_model", "ob
 
 Kind = Literal["describe", "explain", "compare", "trace", "judge", "list", "lookup", "propose"]
 KINDS: tuple[str, ...] = ("describe", "explain", "compare", "trace", "judge", "list", "lookup", "propose")
-
-
-class Turn(BaseModel):
-    """One earlier turn of the conversation, as the client sends it back."""
-
-    question: str = Field(max_length=20_000, description="The earlier question.")
-    answer: str = Field(default="", max_length=200_000, description="The earlier answer's Markdown (not re-read as evidence).")
-    citations: list[str] = Field(default_factory=list, max_length=500, description="Section ids the earlier answer cited.")
 
 
 class Obligation(BaseModel):

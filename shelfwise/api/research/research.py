@@ -16,7 +16,6 @@ Writing, checking, the gate and completion are the answer driver's, unchanged.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from shelfwise.api.reading.plan import Plan
@@ -31,7 +30,7 @@ from shelfwise.compiler.models import ChatModel
 from shelfwise.compiler.digests.names import count
 from shelfwise.compiler.settings import ResearchSettings
 
-__all__ = ["with_bridges", "Research", "research_reading", "research_model", "research_lines", "BRIDGE_NAMES"]
+__all__ = ["with_bridges", "Research", "research_reading", "research_model", "BRIDGE_NAMES"]
 
 BRIDGE_NAMES = 4
 """Bridging names (rare names that led the expansion into a document the fixed loop did not read) named in the warning and trace."""
@@ -132,24 +131,3 @@ def _expansion(recall: Recall, fixed: Reading, shelves: dict[str, OpenShelf], sc
                                           if documents else "")
             + (f", joined by the rare name(s) {', '.join(bridges)}" if bridges else ""))
     return Research(reading, [line], trace, bridges)
-
-
-def research_lines(research: dict) -> list[str]:
-    """Plain-text lines of a trace's research entry for ``shelfwise trace ID``: which ran, its budget, each step."""
-    budget = research.get("budget", {})
-    fixed = research.get("fixed_loop", {})
-    lines = [f"research: {research['ran']} ({research.get('model', '')}); budget {budget.get('max_steps')} steps, "
-             f"{budget.get('max_chars', 0):,} characters, {budget.get('max_seconds')} s; the fixed loop read "
-             f"{len(fixed.get('sections', []))} sections ({fixed.get('chars_read', 0):,} characters) of {', '.join(fixed.get('documents', [])[:6])}"]
-    if "steps" in research:
-        lines.append(f"  agent read {research['chars_read']:,} characters; stopped: {research['stopped'] or '-'}"
-                     + (f"; error: {research['error']}" if research.get("error") else ""))
-        for step in research["steps"]:
-            arguments = json.dumps(step["arguments"], ensure_ascii=False)[:100] if not isinstance(step["arguments"], str) else step["arguments"][:100]
-            lines.append(f"  {step['step']:>2}. {step['tool']} {arguments} -> {step['result_chars']:,} characters, read so far "
-                         f"{step.get('chars_read', 0):,}; {step['seconds']:.3f} s, tokens {step['prompt_tokens']}+{step['completion_tokens']}"
-                         + (f"; error: {step['error']}" if step.get("error") else ""))
-    else:
-        lines.append(f"  expansion added {len(research.get('added', []))} sections ({research.get('chars_added', 0):,} characters) from "
-                     f"{', '.join(research.get('added_documents', [])[:6]) or 'no new document'}; " + "; ".join(research.get("hops", [])))
-    return lines
