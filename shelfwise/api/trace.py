@@ -52,7 +52,7 @@ class Trace(BaseModel):
     reading: dict = Field(description="Budget, scope characters, characters read, whole scope or not.")
     written: list[dict] = Field(description="Every unit the writer produced.")
     removed: list[dict] = Field(description="Units removed by the checker or the gate, with the reason.")
-    shown_steps: list[dict] = Field(default_factory=list, description="Each step of what is shown (``shelfwise.api.present.show.STEPS``, "
+    shown_steps: list[dict] = Field(default_factory=list, description="Each step of what is shown (``shelfwise.api.answer.show.show.STEPS``, "
                                     "and 'compare' for a computed comparison), in order: step, kept (unit ids), removed (per unit: "
                                     "unit id, stage, reason, cell).")
     shown: list[str] = Field(default_factory=list, description="Ids of the units the answer shows.")
