@@ -10,7 +10,7 @@ import yaml
 from answer_shelves import DEMO, HashEmbedder, demo_build, tenant_builds
 from shelfwise.api.answer import answer_question, build_pipeline
 from shelfwise.api.cli.actions import ask_command, trace_command
-from shelfwise.api.reading.plan import Turn
+from shelfwise.api.answer.plan.plan import Turn
 from shelfwise.api.schemas import AskRequest
 from shelfwise.api.shelves import close_shelves, open_shelves
 from shelfwise.api.terms import normalise
@@ -235,9 +235,9 @@ def _memory_shelf(documents: dict[str, tuple[str, str, list[tuple[str, list]]]],
 
 
 def _write(shelf, question: str, **writer):
-    from shelfwise.api.reading.plan import plan_by_rules
-    from shelfwise.api.reading.read import Reading, ReadSection
-    from shelfwise.api.draft.write import ExtractiveWriter
+    from shelfwise.api.answer.plan.plan import plan_by_rules
+    from shelfwise.api.answer.read.read import Reading, ReadSection
+    from shelfwise.api.answer.write.write import ExtractiveWriter
 
     documents = {d: row["title"] for d, row in shelf.documents.items()}
     plan = plan_by_rules(question, [], documents, [], [], [])
@@ -317,9 +317,9 @@ def test_the_writer_budget_is_in_characters_not_a_count():
 
 
 def test_an_answer_with_sentences_shown_is_partial_never_not_in_the_documents():
-    from shelfwise.api.present.complete import complete_answer
-    from shelfwise.api.reading.plan import Obligation, Plan
-    from shelfwise.api.records import Unit
+    from shelfwise.api.answer.complete import complete_answer
+    from shelfwise.api.answer.plan.plan import Obligation, Plan
+    from shelfwise.api.answer.records import Unit
 
     plan = Plan(question="q", resolved_question="q", planner="rules",
                 obligations=[Obligation(kind="describe", ask="What is a bearer token"), Obligation(kind="lookup", ask="How long does it last")])
@@ -445,7 +445,7 @@ def test_a_glossary_entry_headed_by_the_asked_term_defines_it_though_its_text_ne
     _, draft = _write(shelf, "What is a memorized secret?")
     best = max(draft.units, key=lambda u: u.score)
     assert best.text.startswith("A type of authenticator comprised of a character string")
-    from shelfwise.api.draft.definitions import asked_entry, entry_keys
+    from shelfwise.api.answer.write.definitions import asked_entry, entry_keys
 
     assert asked_entry("What are access tokens?") == "access token"
     assert "access token" in entry_keys("1.4.  Access Token").split("\x1f")
@@ -454,9 +454,9 @@ def test_a_glossary_entry_headed_by_the_asked_term_defines_it_though_its_text_ne
 
 
 def test_a_list_item_means_what_the_sentence_introducing_its_list_says():
-    from shelfwise.api.draft.rank import build_pool
-    from shelfwise.api.draft.write import section_units
-    from shelfwise.api.reading.read import Reading, ReadSection
+    from shelfwise.api.answer.write.rank import build_pool
+    from shelfwise.api.answer.write.write import section_units
+    from shelfwise.api.answer.read.read import Reading, ReadSection
     from shelfwise.compiler.store.records import Block
 
     shelf = _memory_shelf({"sp": ("SP 800-63-3", "sp.md", [("Changes", [
@@ -476,7 +476,7 @@ def test_a_list_item_means_what_the_sentence_introducing_its_list_says():
 
 
 def test_a_document_without_an_identifier_is_named_by_its_short_name_as_its_title_writes_it():
-    from shelfwise.api.reading.names import document_names, named_by_name
+    from shelfwise.api.answer.plan.names import document_names, named_by_name
 
     titles = {"mit": "MIT License", "raptor": "RAPTOR: Recursive Abstractive Processing for Tree-Organized Retrieval",
               "densex": "Dense X Retrieval: What Retrieval Granularity Should We Use?", "pep-484": "Type Hints",
@@ -496,7 +496,7 @@ def test_a_document_without_an_identifier_is_named_by_its_short_name_as_its_titl
 
 
 def test_a_year_the_question_gives_names_that_edition_of_a_series_it_names():
-    from shelfwise.api.reading.names import named_by_name
+    from shelfwise.api.answer.plan.names import named_by_name
 
     titles = {"2013": "OWASP Top 10 - 2013", "2017": "OWASP Top 10 - 2017", "plan": "OWASP Top 10 2020 Data Analysis Plan"}
     assert named_by_name("Which OWASP Top 10 2013 categories were dropped in the 2017 edition?", titles) == {"2013", "2017"}
@@ -526,10 +526,10 @@ def test_an_answers_table_rows_carry_their_cells(demo):
 
 
 def test_the_long_form_of_an_acronym_in_a_documents_name_names_it_too():
-    from shelfwise.api.draft.rank import build_pool, named_documents
-    from shelfwise.api.draft.write import section_units
-    from shelfwise.api.reading.plan import Obligation
-    from shelfwise.api.reading.read import Reading, ReadSection
+    from shelfwise.api.answer.write.rank import build_pool, named_documents
+    from shelfwise.api.answer.write.write import section_units
+    from shelfwise.api.answer.plan.plan import Obligation
+    from shelfwise.api.answer.read.read import Reading, ReadSection
     from shelfwise.api.terms import word_stems
 
     shelf = _memory_shelf({"owasp-2017": ("OWASP Top 10 2017", "owasp.docx", [("Methodology", [_p("Data was gathered by a call.")])])})
@@ -545,9 +545,9 @@ def test_the_long_form_of_an_acronym_in_a_documents_name_names_it_too():
 
 
 def test_a_sentence_introducing_a_list_keeps_the_whole_list_its_items_are_the_rules_conditions():
-    from shelfwise.api.draft.rank import build_pool
-    from shelfwise.api.draft.write import ExtractiveWriter, section_units
-    from shelfwise.api.reading.read import Reading, ReadSection
+    from shelfwise.api.answer.write.rank import build_pool
+    from shelfwise.api.answer.write.write import ExtractiveWriter, section_units
+    from shelfwise.api.answer.read.read import Reading, ReadSection
     from shelfwise.compiler.store.records import Block
 
     shelf = _memory_shelf({"rfc": ("RFC 6750", "rfc6750.txt", [("2.2. Form-Encoded Body Parameter", [
@@ -573,7 +573,7 @@ def test_a_sentence_introducing_a_list_keeps_the_whole_list_its_items_are_the_ru
 
 
 def test_a_comparison_of_named_terms_is_answered_by_what_defines_each_of_them():
-    from shelfwise.api.draft.definitions import asked_entry, asked_terms
+    from shelfwise.api.answer.write.definitions import asked_entry, asked_terms
 
     assert asked_terms("What distinguishes FAL1, FAL2 and FAL3?") == ["FAL1", "FAL2", "FAL3"]
     assert asked_terms("What is the difference between a Reportable Event and a complaint?") == ["Reportable Event", "complaint"]

@@ -8,13 +8,13 @@ from pathlib import Path
 
 from test_answer import _memory_shelf, _p, _write
 
-from shelfwise.api.present.complete import gap_line, part_line
+from shelfwise.api.answer.complete import gap_line, part_line
 from shelfwise.api.currency import current_first, doc_label, label_units, superseded_documents
-from shelfwise.api.reading.evidence import asked_head, unstated_obligations
-from shelfwise.api.draft.premise import correction_unit, find_false_premise, premises_of
-from shelfwise.api.reading.read import Reading, ReadSection
-from shelfwise.api.present.shape import shape_answer
-from shelfwise.api.records import Unit
+from shelfwise.api.answer.read.evidence import asked_head, unstated_obligations
+from shelfwise.api.answer.check.premise import correction_unit, find_false_premise, premises_of
+from shelfwise.api.answer.read.read import Reading, ReadSection
+from shelfwise.api.answer.show.shape import shape_answer
+from shelfwise.api.answer.records import Unit
 from shelfwise.compiler.ledger.rules import sentences
 
 REVISIONS = {
@@ -217,7 +217,7 @@ def test_gap_lines_read_as_english_for_every_kind():
 
 
 def test_a_judgment_is_derived_by_code_from_a_checked_record_and_rule():
-    from shelfwise.api.draft.verdict import derive_verdicts, question_date
+    from shelfwise.api.answer.check.verdict import derive_verdicts, question_date
 
     record = Unit(id="u1", kind="table_row", text="CMP-7 | 2026-01-28 | Closed | 2026-03-20", shelf="mem", citations=["s1"],
                   obligation=0, status="verbatim", group="t1")
@@ -248,7 +248,7 @@ def test_the_sentence_that_continues_a_picked_rule_follows_it():
 
 
 def test_a_hyphenated_single_step_is_not_a_procedure():
-    from shelfwise.api.reading.plan import obligation_kind
+    from shelfwise.api.answer.plan.plan import obligation_kind
 
     assert obligation_kind("How does it choose between single-step and multi-step retrieval") == "explain"
     assert obligation_kind("What are the steps of the backup") == "trace"
@@ -301,8 +301,8 @@ def test_a_register_row_holding_the_asked_value_is_shown_for_a_which_question():
             "The technician maintains the calibration status of every instrument.")])]),
         "reg": ("REG-007 Calibration Register", "reg.xlsx", [("Calibration", [Block(kind="table", text=text, rows=rows, header_rows=1)])]),
     })
-    from shelfwise.api.reading.plan import plan_by_rules
-    from shelfwise.api.draft.write import ExtractiveWriter
+    from shelfwise.api.answer.plan.plan import plan_by_rules
+    from shelfwise.api.answer.write.write import ExtractiveWriter
 
     question = "Which instruments are out of calibration?"
     plan = plan_by_rules(question, [], {d: row["title"] for d, row in shelf.documents.items()}, [], [], [])
@@ -394,9 +394,9 @@ def test_a_reference_list_entry_is_never_an_answer_unless_citations_are_asked():
 
 def test_words_the_question_sets_its_subject_against_weigh_less():
     """'index instead of plain fixed-size passages': the answer is about what is indexed, not about plain passages."""
-    from shelfwise.api.reading.plan import plan_by_rules
-    from shelfwise.api.draft.rank import CONTRASTED, build_pool, obligation_query
-    from shelfwise.api.draft.write import section_units
+    from shelfwise.api.answer.plan.plan import plan_by_rules
+    from shelfwise.api.answer.write.rank import CONTRASTED, build_pool, obligation_query
+    from shelfwise.api.answer.write.write import section_units
 
     shelf = _memory_shelf({"paper": ("Dense X Retrieval", "densex.pdf", [
         ("1 Units", [_p("We index propositions as retrieval units."), _p("Plain passages have a fixed size of 100 words.")])])})
@@ -409,7 +409,7 @@ def test_words_the_question_sets_its_subject_against_weigh_less():
 def test_a_register_row_with_empty_cells_keeps_its_columns():
     """'Open - MDR investigation |  | CAPA-2026-006' once whitespace is collapsed reads '… | | …': the empty Date closed
     cell stays a cell, so CAPA-2026-006 stays under CAPA (it was shown as '\\| CAPA-2026-006' under Date closed)."""
-    from shelfwise.api.present.render import _table
+    from shelfwise.api.answer.render import _table
     from shelfwise.api.terms import table_cells
 
     assert table_cells("CMP-16 | Open - MDR investigation | | CAPA-2026-006 | ") == ["CMP-16", "Open - MDR investigation", "", "CAPA-2026-006", ""]
@@ -422,9 +422,9 @@ def test_a_register_row_with_empty_cells_keeps_its_columns():
 def test_the_best_sentences_lend_their_words_to_the_rest():
     """Pseudo-relevance feedback: the words the best-matching sentences share ('expanded', 'substituted') lift a sentence
     that says the rest of the answer in the document's own words over one that merely repeats a question word."""
-    from shelfwise.api.reading.plan import plan_by_rules
-    from shelfwise.api.draft.rank import build_pool, expansion_terms, obligation_query, score_units
-    from shelfwise.api.draft.write import section_units
+    from shelfwise.api.answer.plan.plan import plan_by_rules
+    from shelfwise.api.answer.write.rank import build_pool, expansion_terms, obligation_query, score_units
+    from shelfwise.api.answer.write.write import section_units
 
     shelf = _memory_shelf({"make": ("GNU Make", "make.pdf", [("6.2 The Two Flavors of Variables", [
         _p("A recursively expanded variable is defined with the equals operator."),
@@ -477,10 +477,10 @@ def test_the_sentence_that_means_the_ask_outranks_one_that_only_shares_its_words
     embedder that says so by construction: the ranking's arithmetic is what is tested; the evals run all-MiniLM-L6-v2.)"""
     import types
 
-    from shelfwise.api.reading.plan import plan_by_rules
-    from shelfwise.api.draft.rank import build_pool, score_units
-    from shelfwise.api.draft.semantic import semantic_rerank
-    from shelfwise.api.draft.write import section_units
+    from shelfwise.api.answer.plan.plan import plan_by_rules
+    from shelfwise.api.answer.write.rank import build_pool, score_units
+    from shelfwise.api.answer.write.semantic import semantic_rerank
+    from shelfwise.api.answer.write.write import section_units
     from shelfwise.compiler.index.embedders import Embedder
 
     class Meaning(Embedder):
@@ -522,7 +522,7 @@ def test_a_bullet_glyph_left_by_a_converter_is_not_shown_twice():
 def test_a_procedure_continued_in_another_document_is_shown_in_step_order():
     """SOP-014 holds steps 1-6 and WI-022 steps 7-12: however the two rank, steps 1-6 come first and 7-12 right after
     them; a separate 1-4 overview (TRN-031) does not cut between them; other blocks keep their places."""
-    from shelfwise.api.present.shape import most_relevant_first
+    from shelfwise.api.answer.show.shape import most_relevant_first
 
     def steps(doc: str, numbers, score: float) -> list[Unit]:
         return [Unit(id=f"{doc}{n}", kind="step", text=f"{n}. Do step {n} of {doc}.", citations=[f"s-{doc}"], obligation=0,
@@ -537,9 +537,9 @@ def test_a_procedure_continued_in_another_document_is_shown_in_step_order():
 def test_a_cell_holding_a_bar_or_nothing_keeps_its_column_from_the_writer_to_the_table():
     """A row's cells come from the stored rows, never from splitting its text again: the cell 'int | str' stays one cell
     (one claim, one column, its bar escaped) and the empty Default cell stays a cell, through writer, gate and table."""
-    from shelfwise.api.draft.claims import claims_of
-    from shelfwise.api.draft.gate import gate
-    from shelfwise.api.present.render import _table
+    from shelfwise.api.answer.claims import claims_of
+    from shelfwise.api.answer.check.gate import gate
+    from shelfwise.api.answer.render import _table
     from shelfwise.compiler.store.records import Block, table_text
 
     rows = [["Function", "Accepts", "Default", "Since"], ["parse_value", "int | str", "", "2.1"], ["dump_value", "bytes", "None", "2.0"]]
@@ -560,9 +560,9 @@ def test_a_cell_holding_a_bar_or_nothing_keeps_its_column_from_the_writer_to_the
 
 def test_a_failed_cell_is_blanked_in_the_cells_a_row_carries():
     """The gate blanks a cell the checker did not confirm in the row's cells and its text alike; the rest keep their columns."""
-    from shelfwise.api.draft.claims import claims_of
-    from shelfwise.api.records import Draft
-    from shelfwise.api.draft.gate import gate
+    from shelfwise.api.answer.claims import claims_of
+    from shelfwise.api.answer.records import Draft
+    from shelfwise.api.answer.check.gate import gate
 
     header = Unit(id="u1", kind="table_header", text="Function | Accepts | Since", cells=["Function", "Accepts", "Since"],
                   citations=["s1"], obligation=0, group="t", status="verbatim")
@@ -579,7 +579,7 @@ def test_a_failed_cell_is_blanked_in_the_cells_a_row_carries():
 
 
 def test_a_model_written_table_row_carries_the_cells_it_was_written_with():
-    from shelfwise.api.draft.claims import parse_answer
+    from shelfwise.api.answer.claims import parse_answer
 
     units, _ = parse_answer("| Function | Accepts |\n|---|---|\n| parse_value | int \\| str [s0123456789a] |\n", shelf="mem")
     assert [u.cells for u in units] == [["Function", "Accepts"], ["parse_value", "int \\| str"]]
@@ -589,7 +589,7 @@ def test_a_model_written_table_row_carries_the_cells_it_was_written_with():
 def test_a_table_whose_text_is_not_its_rows_is_known_by_its_text():
     """An RST field list is a table whose text reads 'PEP: 483', not its rows joined: its units carry no cells, so the
     row is shown and checked as the text reads (split by ``table_cells``), as before."""
-    from shelfwise.api.draft.write import section_units
+    from shelfwise.api.answer.write.write import section_units
     from shelfwise.api.terms import unit_cells
     from shelfwise.compiler.store.records import Block
 

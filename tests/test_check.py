@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from shelfwise.api.draft.check import ClaimChecker, ModelJudge, salvage
-from shelfwise.api.draft.gate import gate, not_shown_line, verify_verbatim
-from shelfwise.api.records import Draft, Unit
+from shelfwise.api.answer.check.check import ClaimChecker, ModelJudge, salvage
+from shelfwise.api.answer.check.gate import gate, not_shown_line, verify_verbatim
+from shelfwise.api.answer.records import Draft, Unit
 from tests.claimshelf import S_CASE, S_RULES, S_TABLE, Replay, make_shelf
 
 

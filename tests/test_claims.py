@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from shelfwise.api.draft.claims import citations_in, claims_of, parse_answer, split_sentences, strip_citations
-from shelfwise.api.records import Draft
+from shelfwise.api.answer.claims import citations_in, claims_of, parse_answer, split_sentences, strip_citations
+from shelfwise.api.answer.records import Draft
 
 A, B = "s0123456789a", "sfedcba98765"
 

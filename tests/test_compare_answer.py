@@ -13,9 +13,9 @@ from answer_shelves import HashEmbedder, compile_shelf
 from shelfwise.api.answer import answer_question, build_pipeline
 from shelfwise.api.server.app import create_app
 from shelfwise.api.cli.actions import ask_command, trace_command
-from shelfwise.api.compare.compare_answer import COMPUTED_LINE, MODE_LINES
-from shelfwise.api.compare.compare_check import check_statement
-from shelfwise.api.compare.compare_resolve import revisions_in, years_in
+from shelfwise.api.answer.compare.compare_answer import COMPUTED_LINE, MODE_LINES
+from shelfwise.api.answer.compare.compare_check import check_statement
+from shelfwise.api.answer.compare.compare_resolve import revisions_in, years_in
 from shelfwise.api.schemas import AskRequest
 from shelfwise.api.shelves import close_shelves, open_shelves
 from shelfwise.api.trace import TraceStore

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
-from shelfwise.api.reading.plan import plan_by_rules
+from shelfwise.api.answer.plan.plan import plan_by_rules
 from shelfwise.api.server.app import create_app
 from shelfwise.compiler.build import build_shelf
 from shelfwise.compiler.store.records import IDENTITY_RULES, DocumentIdentity

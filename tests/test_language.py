@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from shelfwise.api.currency import changed_rule, current_first
-from shelfwise.api.draft.guards import names, numbers
-from shelfwise.api.draft.rank import FACETS
-from shelfwise.api.records import Unit
+from shelfwise.api.answer.check.guards import names, numbers
+from shelfwise.api.answer.write.rank import FACETS
+from shelfwise.api.answer.records import Unit
 from shelfwise.compiler.ingest.sections import build_sections
 from shelfwise.compiler.language.force import KEYWORDS
 from shelfwise.compiler.language.numbers import NUMBER_WORDS
@@ -74,7 +74,7 @@ def test_the_language_package_says_the_rules_are_english_and_every_place_it_name
     assert "English" in language.__doc__.splitlines()[0]
     named = set(re.findall(r"``(shelfwise(?:\.\w+|\s*\n\s*\.\w+)+)``", language.__doc__))
     modules = {re.sub(r"\s+", "", name) for name in named}
-    assert {"shelfwise.api.terms", "shelfwise.compiler.prose", "shelfwise.api.reading.plan"} <= modules
+    assert {"shelfwise.api.terms", "shelfwise.compiler.prose", "shelfwise.api.answer.plan.plan"} <= modules
     for module in modules:
         importlib.import_module(module)
     for concept in ("questions", "numbers", "force", "versions", "directions"):
@@ -91,9 +91,9 @@ def test_the_rankings_superseded_weight_is_lifted_by_the_same_versions_test(ques
     from test_answer import _memory_shelf
     from test_answer_shape import REVISIONS, _reading
 
-    from shelfwise.api.draft.rank import build_pool, score_units
-    from shelfwise.api.draft.write import section_units
-    from shelfwise.api.reading.plan import plan_by_rules
+    from shelfwise.api.answer.write.rank import build_pool, score_units
+    from shelfwise.api.answer.write.write import section_units
+    from shelfwise.api.answer.plan.plan import plan_by_rules
 
     shelf = _memory_shelf(REVISIONS, links=[("supersedes", "qm-rev-d", "qm-rev-c")])
     plan = plan_by_rules(question, [], {d: row["title"] for d, row in shelf.documents.items()}, [], [], [])

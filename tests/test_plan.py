@@ -7,7 +7,7 @@ import json
 import httpx
 import pytest
 
-from shelfwise.api.reading.plan import (Turn, Vocabulary, is_follow_up, leans_on_conversation, obligation_kind, plan_by_rules,
+from shelfwise.api.answer.plan.plan import (Turn, Vocabulary, is_follow_up, leans_on_conversation, obligation_kind, plan_by_rules,
                                         plan_with_model, standalone)
 from shelfwise.compiler.models import ChatModel, ModelError, make_client
 from shelfwise.compiler.settings import ModelSettings
@@ -64,7 +64,7 @@ def test_a_part_asking_the_same_of_three_items_becomes_one_part_per_item():
 def test_a_trailing_and_why_is_kept_with_the_part_it_asks_about():
     """'..., and why?' has no word to search for, so it was dropped: the reasons are asked of the part before it, and
     the ranking's reason facet looks for 'because', 'as a result', ..."""
-    from shelfwise.api.draft.rank import FACETS
+    from shelfwise.api.answer.write.rank import FACETS
 
     (obligation,) = plan_by_rules("Which categories were dropped in the 2017 edition, and why?", [], DOCS, [], [], []).obligations
     assert obligation.ask == "Which categories were dropped in the 2017 edition, and why"
@@ -222,7 +222,7 @@ def test_an_abbreviation_inside_a_document_code_is_not_expanded():
 
 
 def test_a_model_plan_keeps_what_the_question_the_history_or_the_shelf_holds():
-    from shelfwise.api.reading.plan import Obligation, Plan, Vocabulary, validate_model_plan
+    from shelfwise.api.answer.plan.plan import Obligation, Plan, Vocabulary, validate_model_plan
 
     vocabulary = Vocabulary.of(["A Reportable Event is notified the same day."],
                                {"sop-014": ["SOP-014 Complaint Handling", "6 Procedure"], "qm-001": ["QM-001 Quality Manual"]})
@@ -245,7 +245,7 @@ def test_a_model_plan_keeps_what_the_question_the_history_or_the_shelf_holds():
 
 
 def test_an_operator_holding_a_question_mark_does_not_split_the_question():
-    from shelfwise.api.reading.plan import _parts
+    from shelfwise.api.answer.plan.plan import _parts
 
     question = "What is the difference between the =, := and ?= operators in GNU make, and what does the newer edition add?"
     assert _parts(question) == ["What is the difference between the =, := and ?= operators in GNU make",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shelfwise.api.draft.claims import split_sentences
+from shelfwise.api.answer.claims import split_sentences
 from shelfwise.compiler.ledger.rules import sentences as ledger_sentences
 from shelfwise.compiler.prose import normalise, sentence_spans, sentences
 

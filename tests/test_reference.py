@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from answer_shelves import HashEmbedder, compile_shelf
-from shelfwise.api.draft.rank_model import HAND_SET, RankModel, load_rank_model
+from shelfwise.api.answer.write.rank_model import HAND_SET, RankModel, load_rank_model
 from shelfwise.compiler.errors import SettingsError
 from shelfwise.compiler.settings import Settings
 from shelfwise.eval.fit import STRENGTHS, collect, fit_weights, label_unit, sampled
@@ -191,7 +191,7 @@ def test_a_subject_named_only_in_the_catalogue_is_not_in_the_documents(systems):
 
 
 def test_asked_names_are_identifiers_and_capitalised_names_never_periods():
-    from shelfwise.api.reading.evidence import asked_names
+    from shelfwise.api.answer.read.evidence import asked_names
 
     assert asked_names("What is the warranty period of the NW-500 infusion pump?") == ["NW-500"]
     assert asked_names("What were Apple's total net sales in Q3 2023?") == ["Apple"]
@@ -225,7 +225,7 @@ def test_route_weights_are_fitted_from_reciprocal_ranks_and_a_useless_route_is_d
 
 
 def test_a_capitalised_first_word_is_no_name_even_before_one():
-    from shelfwise.api.reading.evidence import asked_names
+    from shelfwise.api.answer.read.evidence import asked_names
 
     assert asked_names("Since RAFT always trains with the oracle document, how many distractors does it add?") == ["RAFT"]
     assert asked_names("RAPTOR: how does it cluster?") == ["RAPTOR"]

@@ -7,8 +7,8 @@ import pytest
 
 from answer_shelves import HashEmbedder, tenant_builds
 from shelfwise.api.answer import Pipeline, answer_question, build_pipeline
-from shelfwise.api.draft.select_model import SelectingWriter
-from shelfwise.api.draft.write import ExtractiveWriter
+from shelfwise.api.answer.write.select_model import SelectingWriter
+from shelfwise.api.answer.write.write import ExtractiveWriter
 from shelfwise.api.schemas import AskRequest
 from shelfwise.api.shelves import close_shelves, open_shelves
 from shelfwise.api.terms import normalise

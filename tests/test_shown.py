@@ -6,9 +6,9 @@ import pytest
 import yaml
 
 from answer_shelves import DEMO, HashEmbedder, demo_build
-from shelfwise.api.answer import SHOWN_STEPS, answer_question, build_pipeline
+from shelfwise.api.answer.driver import SHOWN_STEPS, answer_question, build_pipeline
 from shelfwise.api.cli.actions import trace_command
-from shelfwise.api.present.show import STEPS
+from shelfwise.api.answer.show.show import STEPS
 from shelfwise.api.schemas import AskRequest
 from shelfwise.api.shelves import close_shelves, open_shelves
 from shelfwise.api.trace import TraceStore, unit_fates

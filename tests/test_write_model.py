@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from shelfwise.api.draft.check import ClaimChecker, ModelJudge
-from shelfwise.api.present.complete import complete_answer
-from shelfwise.api.draft.gate import gate, verify_verbatim
-from shelfwise.api.reading.plan import Obligation, Plan
-from shelfwise.api.reading.read import Reading, ReadSection
+from shelfwise.api.answer.check.check import ClaimChecker, ModelJudge
+from shelfwise.api.answer.complete import complete_answer
+from shelfwise.api.answer.check.gate import gate, verify_verbatim
+from shelfwise.api.answer.plan.plan import Obligation, Plan
+from shelfwise.api.answer.read.read import Reading, ReadSection
 from shelfwise.api.shelves import ShelfLink
-from shelfwise.api.draft.write_model import ModelWriter
+from shelfwise.api.answer.write.write_model import ModelWriter
 from tests.claimshelf import S_CASE, S_RULES, S_TABLE, Replay, make_shelf
 
 
@@ -121,7 +121,7 @@ def test_an_uncited_sentence_between_cited_ones_is_attributed_and_shown_only_whe
 
 def test_a_unit_is_read_on_the_shelf_holding_all_it_cites():
     """Two shelves that each hold a README.md share section ids: the id alone does not name the shelf."""
-    from shelfwise.api.draft.write_model import _shelf_of_unit
+    from shelfwise.api.answer.write.write_model import _shelf_of_unit
 
     shelf_of = {"s000000000001": ["alpha", "beta"], "s000000000002": ["alpha"], "s000000000003": ["beta"]}
     assert _shelf_of_unit(["s000000000001", "s000000000002"], shelf_of) == "alpha"

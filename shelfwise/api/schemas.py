@@ -6,9 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from shelfwise.api.reading.plan import Turn
-
 __all__ = [
+    "Turn",
     "AskRequest",
     "AnswerSentence",
     "Source",
@@ -20,6 +19,14 @@ __all__ = [
     "FeedbackRequest",
     "FeedbackResponse",
 ]
+
+
+class Turn(BaseModel):
+    """One earlier turn of the conversation, as the client sends it back."""
+
+    question: str = Field(max_length=20_000, description="The earlier question.")
+    answer: str = Field(default="", max_length=200_000, description="The earlier answer's Markdown (not re-read as evidence).")
+    citations: list[str] = Field(default_factory=list, max_length=500, description="Section ids the earlier answer cited.")
 
 
 class AskRequest(BaseModel):

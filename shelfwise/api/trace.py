@@ -20,7 +20,7 @@ from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.compiler.store.store import sqlite3
 
 __all__ = ["StepCost", "Trace", "TraceStore", "new_trace_id", "format_trace", "shown_lines", "unit_fates", "now_iso", "TRACE_SCHEMA",
-           "FEEDBACK_RATINGS"]
+           "FEEDBACK_RATINGS", "research_lines"]
 
 
 class StepCost(BaseModel):
@@ -52,7 +52,7 @@ class Trace(BaseModel):
     reading: dict = Field(description="Budget, scope characters, characters read, whole scope or not.")
     written: list[dict] = Field(description="Every unit the writer produced.")
     removed: list[dict] = Field(description="Units removed by the checker or the gate, with the reason.")
-    shown_steps: list[dict] = Field(default_factory=list, description="Each step of what is shown (``shelfwise.api.present.show.STEPS``, "
+    shown_steps: list[dict] = Field(default_factory=list, description="Each step of what is shown (``shelfwise.api.answer.show.show.STEPS``, "
                                     "and 'compare' for a computed comparison), in order: step, kept (unit ids), removed (per unit: "
                                     "unit id, stage, reason, cell).")
     shown: list[str] = Field(default_factory=list, description="Ids of the units the answer shows.")
@@ -210,8 +210,6 @@ def format_trace(trace: Trace) -> str:
     for item in trace.not_opened[:10]:
         lines.append(f"  not opened {item['section_id']}: {item['reason']}")
     if trace.research:
-        from shelfwise.api.research.research import research_lines
-
         lines += research_lines(trace.research)
     lines.append(f"written {len(trace.written)} units; removed {len(trace.removed)}")
     if trace.checked:
@@ -262,4 +260,25 @@ def shown_lines(trace: Trace) -> list[str]:
             lines.append(f"  {unit['id']:<6} {what}: {where}: {first['reason']}  {text!r}")
         else:
             lines.append(f"  {unit['id']:<6} not shown: no step recorded its removal  {text!r}")
+    return lines
+
+
+def research_lines(research: dict) -> list[str]:
+    """Plain-text lines of a trace's research entry for ``shelfwise trace ID``: which ran, its budget, each step."""
+    budget = research.get("budget", {})
+    fixed = research.get("fixed_loop", {})
+    lines = [f"research: {research['ran']} ({research.get('model', '')}); budget {budget.get('max_steps')} steps, "
+             f"{budget.get('max_chars', 0):,} characters, {budget.get('max_seconds')} s; the fixed loop read "
+             f"{len(fixed.get('sections', []))} sections ({fixed.get('chars_read', 0):,} characters) of {', '.join(fixed.get('documents', [])[:6])}"]
+    if "steps" in research:
+        lines.append(f"  agent read {research['chars_read']:,} characters; stopped: {research['stopped'] or '-'}"
+                     + (f"; error: {research['error']}" if research.get("error") else ""))
+        for step in research["steps"]:
+            arguments = json.dumps(step["arguments"], ensure_ascii=False)[:100] if not isinstance(step["arguments"], str) else step["arguments"][:100]
+            lines.append(f"  {step['step']:>2}. {step['tool']} {arguments} -> {step['result_chars']:,} characters, read so far "
+                         f"{step.get('chars_read', 0):,}; {step['seconds']:.3f} s, tokens {step['prompt_tokens']}+{step['completion_tokens']}"
+                         + (f"; error: {step['error']}" if step.get("error") else ""))
+    else:
+        lines.append(f"  expansion added {len(research.get('added', []))} sections ({research.get('chars_added', 0):,} characters) from "
+                     f"{', '.join(research.get('added_documents', [])[:6]) or 'no new document'}; " + "; ".join(research.get("hops", [])))
     return lines

@@ -4,7 +4,7 @@
   displays (each sentence of a paragraph, each list item, each table row;
   headings, the mode and removal footers, the plain not-covered lines (and the not-in-documents lines), quoted code
   blocks and fragments under three words left out) counts in the denominator; it counts as verified
-  when it stands inside a unit the checker or code confirmed (shelfwise.api.draft.gate.CHECKED).
+  when it stands inside a unit the checker or code confirmed (shelfwise.api.answer.check.gate.CHECKED).
 - label against grade: an answer labelled complete or conditional claims
   completeness, partial or not_in_documents does not; the grade says complete
   when every must item got full credit. They agree when both say the same.
@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from shelfwise.api.draft.gate import CHECKED
+from shelfwise.api.answer.check.gate import CHECKED
 from shelfwise.eval.judge import _plain, displayed_statements
 
 __all__ = ["verified_share", "label_agrees", "CLAIMS_COMPLETE"]

@@ -4,7 +4,7 @@
 every set under ``DIR``:
 
 1. **Collect.** Every question of each set goes through the model-free answering pipeline; for each obligation,
-   every unit the ranking scores is recorded with its features (``shelfwise.api.draft.rank_model.FEATURES``) and a
+   every unit the ranking scores is recorded with its features (``shelfwise.api.answer.write.rank_model.FEATURES``) and a
    label: 1 when the unit states a must item of the question (its gold quote, part of a quote of several sentences,
    or 80% of the item's content words: the quote-recall rule), or, for a set with reference answers, when it stands
    in a source document and holds a reference figure. Per obligation all positives are kept, with the best
@@ -19,7 +19,7 @@ every set under ``DIR``:
 3. **Cross-validate.** For each set: fit on the others, answer the held-out set with those weights, and score it
    (quote recall; the reference figures shown for a set with reference answers), beside the same set answered
    with the hand-set weights. The fold-by-fold figures go to ``eval/results/fit.json``.
-4. **Ship.** The fit on all sets is written to ``shelfwise/api/draft/rank_weights.json`` with the hashes of its
+4. **Ship.** The fit on all sets is written to ``shelfwise/api/answer/write/rank_weights.json`` with the hashes of its
    inputs and the cross-validation figures — unless ``--keep-if-worse`` finds the mean over held-out folds did not
    rise, in which case the hand-set weights ship and the file says so.
 """
@@ -36,9 +36,9 @@ import sys
 import time
 from pathlib import Path
 
-from shelfwise.api.draft.rank import build_pool, score_units
-from shelfwise.api.draft.rank_model import FEATURES, HAND_SET, WEIGHTS_FILE, RankModel
-from shelfwise.api.draft.write import ExtractiveWriter, section_units
+from shelfwise.api.answer.write.rank import build_pool, score_units
+from shelfwise.api.answer.write.rank_model import FEATURES, HAND_SET, WEIGHTS_FILE, RankModel
+from shelfwise.api.answer.write.write import ExtractiveWriter, section_units
 from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.eval.questions import Question, load_questions
 

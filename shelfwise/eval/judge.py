@@ -23,10 +23,10 @@ import re
 
 from pydantic import BaseModel, Field, ValidationError
 
-from shelfwise.api.draft.guards import fold, numbers
-from shelfwise.api.compare.compare_answer import COMPUTED_LINE, MODE_LINES as COMPARE_MODE_LINES
-from shelfwise.api.present.complete import NOT_IN_DOCUMENTS
-from shelfwise.api.present.render import MODE_LINES, NO_REFERENCES
+from shelfwise.api.answer.check.guards import fold, numbers
+from shelfwise.api.answer.compare.compare_answer import COMPUTED_LINE, MODE_LINES as COMPARE_MODE_LINES
+from shelfwise.api.answer.complete import NOT_IN_DOCUMENTS
+from shelfwise.api.answer.render import MODE_LINES, NO_REFERENCES
 from shelfwise.api.terms import identifiers, normalise, stems
 from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.compiler.models import ChatModel, ModelError

@@ -314,12 +314,12 @@ def main() -> None:
     build_dirs = ensure_shelves(sorted({q["shelf"] for q in questions}), args.shelves_from)
 
     from shelfwise.api.answer import Pipeline, answer_question, build_pipeline
-    from shelfwise.api.draft.select_model import SelectingWriter
-    from shelfwise.api.draft.check import ClaimChecker, ModelJudge
+    from shelfwise.api.answer.write.select_model import SelectingWriter
+    from shelfwise.api.answer.check.check import ClaimChecker, ModelJudge
     from shelfwise.api.schemas import AskRequest
     from shelfwise.api.shelves import close_shelves, open_shelves
     from shelfwise.api.trace import TraceStore
-    from shelfwise.api.draft.write_model import ModelWriter
+    from shelfwise.api.answer.write.write_model import ModelWriter
     from shelfwise.compiler.index.embedders import embedder_from_settings
     from shelfwise.compiler.models import ChatModel, make_client
     from shelfwise.compiler.settings import Settings

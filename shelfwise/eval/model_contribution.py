@@ -6,7 +6,7 @@
   ``shelfwise.eval.judge.states_item``, as the waterfall counts "shown");
 - whether an answerable question was answered "not in these documents" by each;
 - the shown answering units the model chose or wrote: in the "select" role the units whose written id starts with
-  "m" (``shelfwise.api.draft.select_model``), in the "write" role the model's own units ("u"; "x" are the extractive
+  "m" (``shelfwise.api.answer.write.select_model``), in the "write" role the model's own units ("u"; "x" are the extractive
   fill's quotes), against all shown answering units.
 
 Only what code computes; no judge model.
@@ -14,7 +14,7 @@ Only what code computes; no judge model.
 
 from __future__ import annotations
 
-from shelfwise.api.draft.fallback import ANSWERING
+from shelfwise.api.answer.check.fallback import ANSWERING
 from shelfwise.eval.judge import states_item
 from shelfwise.eval.questions import MustItem
 

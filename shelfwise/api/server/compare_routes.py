@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from shelfwise.api.errors import BadRequest, NotFound
 from shelfwise.api.server.hygiene import check_json_depth, error_responses
 from shelfwise.api.server.routes import TOKEN_REQUIRED, _check_served, authenticate
-from shelfwise.api.compare.compare_resolve import shelf_views
+from shelfwise.api.answer.compare.compare_resolve import shelf_views
 from shelfwise.compiler.compare import Comparison, CompareError, UnknownDocument, compare_batch, compare_pair
 
 __all__ = ["CompareRequest", "compare", "COMPARE_ROUTES"]

@@ -12,7 +12,7 @@ brackets of links, images and link reference definitions get a backslash (``\\](
 document URL becomes a link or an image whatever its scheme or entity encoding; ``{`` gets one (no Python-Markdown
 attribute lists such as ``{: onclick=...}``). Code blocks are left as they are when every renderer agrees they are
 code: a fence at the start of a line (backticks or tildes, at most a word after it) closed by the same fence at the
-start of a line, as the answer's own code blocks are written (shelfwise/api/present/render.py). Anywhere else,
+start of a line, as the answer's own code blocks are written (shelfwise/api/answer/render.py). Anywhere else,
 including inline code spans, the escapes apply: a renderer that disagrees about where code starts or ends must
 never get raw markup, and inside code an escape shows as itself at worst.
 """

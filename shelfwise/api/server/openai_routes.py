@@ -46,7 +46,7 @@ from shelfwise.api.server.hygiene import check_json_depth
 from shelfwise.api.server.inert_answer import inert_markdown
 from shelfwise.api.server.openai_schemas import (AssistantMessage, ChatCompletion, Choice, ModelCard, ModelList, OpenAIErrorBody,
                                                  Usage)
-from shelfwise.api.reading.plan import Turn
+from shelfwise.api.schemas import Turn
 from shelfwise.api.server.routes import TOKEN_REQUIRED, authenticate
 from shelfwise.api.schemas import AskRequest, AskResponse
 from shelfwise.compiler.models import ModelError

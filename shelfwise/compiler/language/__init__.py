@@ -19,11 +19,11 @@ English lists and patterns that still live with the one stage that reads them:
 - sentences: ``shelfwise.compiler.prose`` (abbreviations that do not end a sentence: "e.g.", "No.", "Jan.").
 - the ledger's rules: ``shelfwise.compiler.ledger.rules`` (units, comparators "at least"/"no later than",
   conditions "if"/"unless", definitions "means"/"is defined as").
-- question shapes: ``shelfwise.api.reading.plan`` (``_KIND_RULES``: compare, trace, judge, list...; follow-ups
-  "what about ..."), ``shelfwise.api.draft.rank`` (``FACETS``, ``FRAMING``, ``CONTRAST``: "instead of").
-- the answer's guards: ``shelfwise.api.draft.guards`` (negations, scopes, conditions, units, reporting verbs).
+- question shapes: ``shelfwise.api.answer.plan.plan`` (``_KIND_RULES``: compare, trace, judge, list...; follow-ups
+  "what about ..."), ``shelfwise.api.answer.write.rank`` (``FACETS``, ``FRAMING``, ``CONTRAST``: "instead of").
+- the answer's guards: ``shelfwise.api.answer.check.guards`` (negations, scopes, conditions, units, reporting verbs).
 - month names: ``shelfwise.compiler.digests.identity``, ``shelfwise.compiler.compare.values``,
-  ``shelfwise.api.draft.check``, ``shelfwise.api.draft.verdict``.
+  ``shelfwise.api.answer.check.check``, ``shelfwise.api.answer.check.verdict``.
 
 Another language plugs in here: a module per concept with the same names (``QUESTION_WORDS``, ``CARDINALS``,
 ``KEYWORDS``, ``ASKS_VERSIONS``...) for that language, chosen by a shelf's language, and the stage-local lists above

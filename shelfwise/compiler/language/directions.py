@@ -4,14 +4,14 @@ Three readers, three word lists, kept apart because each reads a different kind 
 were; making them one list would change answers and wants measuring):
 
 - ``MOVED_UP`` / ``MOVED_DOWN``: a sentence that reports a figure moving ("revenue rose from 5 to 7"); the answer's
-  number guard checks the figures agree with the word (``shelfwise.api.draft.guards``).
+  number guard checks the figures agree with the word (``shelfwise.api.answer.check.guards``).
 - ``CHANGED_UP`` / ``CHANGED_DOWN``: a statement about what changed between two revisions ("the limit was extended
-  to 45 days", "fewer attempts"), checked against the compared values (``shelfwise.api.compare.compare_check``).
+  to 45 days", "fewer attempts"), checked against the compared values (``shelfwise.api.answer.compare.compare_check``).
 - ``CLAIMED_UP`` / ``CLAIMED_DOWN``: a question's premise that a rule was changed ("since the window was extended"),
-  checked against what the documents say (``shelfwise.api.draft.premise``); only a change's verbs, never
+  checked against what the documents say (``shelfwise.api.answer.check.premise``); only a change's verbs, never
   "more"/"less" (which also say how much of something there is).
 - ``OPPOSITES``: pairs of words that contradict each other when a premise says one and a document the other
-  ("extended" / "shortened", "added" / "removed", "before" / "after": ``shelfwise.api.draft.premise``).
+  ("extended" / "shortened", "added" / "removed", "before" / "after": ``shelfwise.api.answer.check.premise``).
 
 The words are English.
 """

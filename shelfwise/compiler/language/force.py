@@ -4,9 +4,9 @@ One place for the requirement keywords (RFC 2119 / BCP 14, written in capitals),
 the words that say something is required or permitted. Read by the ledger's rule extractor (a rule's modality:
 ``shelfwise.compiler.ledger.rules``), the plain-text converter (an RFC parameter's "REQUIRED" on its line:
 ``shelfwise.compiler.ingest.convert.text``), the document briefs (strong rules first: ``shelfwise.compiler.digests
-.briefs``), the answer's guards (a claim keeps its source's modals: ``shelfwise.api.draft.guards``), the shown
-answer's repeats (force words keep two statements apart: ``shelfwise.api.present.shape``) and false premises
-(required or permitted, and not: ``shelfwise.api.draft.premise``). The words are English.
+.briefs``), the answer's guards (a claim keeps its source's modals: ``shelfwise.api.answer.check.guards``), the shown
+answer's repeats (force words keep two statements apart: ``shelfwise.api.answer.show.shape``) and false premises
+(required or permitted, and not: ``shelfwise.api.answer.check.premise``). The words are English.
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
 One table, read wherever a figure written in words counts as the figure: the ledger's thresholds ("fifteen days":
 ``shelfwise.compiler.ledger.rules``), the parts of a series ("Part Two": ``shelfwise.compiler.links.relations``),
-the answer's number guard ("twice" stands for the source's "2": ``shelfwise.api.draft.guards``), same-rule figures
-(``shelfwise.api.currency``), frequencies ("twice a year": ``shelfwise.api.draft.premise``) and amounts a unit gives
-in words (``shelfwise.api.draft.rank``). The words are English.
+the answer's number guard ("twice" stands for the source's "2": ``shelfwise.api.answer.check.guards``), same-rule figures
+(``shelfwise.api.currency``), frequencies ("twice a year": ``shelfwise.api.answer.check.premise``) and amounts a unit gives
+in words (``shelfwise.api.answer.write.rank``). The words are English.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Question words: the words of a question that say what kind of answer is wanted, not what it is about.
 
 Read where a question's own words are weighed (``shelfwise.api.terms`` leaves their stems out of a question's
-stems; the planner and the evidence test skip them: ``shelfwise.api.reading``). The words are English.
+stems; the planner and the evidence test skip them: ``shelfwise.api.answer.plan``, ``shelfwise.api.answer.read``). The words are English.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Whether a question asks about versions: revisions, editions, what changed, what superseded or deprecated what.
 
-One test, read by the ranking (``shelfwise.api.draft.rank``: a versions question looks for what documents say of
+One test, read by the ranking (``shelfwise.api.answer.write.rank``: a versions question looks for what documents say of
 their versions, its version words are not words to find, and a superseded revision's units weigh as much as the
 current ones) and by the current-first ordering (``shelfwise.api.currency``: a versions question keeps every
 superseded unit). The words are English.

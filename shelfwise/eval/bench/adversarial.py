@@ -17,14 +17,14 @@ import re
 import time
 from pathlib import Path
 
-from shelfwise.api.draft.check import ClaimChecker, section_sentences
-from shelfwise.api.draft.claims import split_sentences
-from shelfwise.api.records import Claim
-from shelfwise.api.draft.gate import gate
-from shelfwise.api.draft.guards import NEGATIONS, fold, markers, names, numbers
+from shelfwise.api.answer.check.check import ClaimChecker, section_sentences
+from shelfwise.api.answer.claims import split_sentences
+from shelfwise.api.answer.records import Claim
+from shelfwise.api.answer.check.gate import gate
+from shelfwise.api.answer.check.guards import NEGATIONS, fold, markers, names, numbers
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import stems
-from shelfwise.api.records import Draft, Unit
+from shelfwise.api.answer.records import Draft, Unit
 from shelfwise.compiler.ingest.convert import convert_file
 from shelfwise.compiler.ingest.sections import build_sections
 

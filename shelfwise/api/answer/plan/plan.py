@@ -1,0 +1,430 @@
+"""Plan: the question becomes the fewest obligations a complete answer needs (paper §3.3 "Understanding").
+
+Each obligation has a kind (describe, explain, compare, trace, judge, list,
+lookup, propose), its targets in the documents' own terms (aligned with the
+ledger's aliases and defined terms) and the documents likely to hold it. With a
+planner model configured, one call plans; without, rules do. A follow-up
+("and what about refresh tokens?") is resolved against the previous turns:
+it inherits the previous question's obligations and cited documents.
+
+A model's plan is validated against the question and the shelf
+(``validate_model_plan``): a target stays only when the question, the earlier
+turns or the shelf (titles, headings, text, ledger subjects, aliases) hold
+it — one that writes an identifier ("PEP 612", "pep-0612-rst") only when the
+question or the earlier turns name it, since an identifier binds the answer to a
+document — and a document only when the question or the earlier
+turns name it or the rule planner chose it. What is dropped is replaced by the
+rule planner's targets and documents and named in the plan's warnings; a plan
+with no usable obligation gives way to the rule plan.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from shelfwise.api.prompts import PLAN_SYSTEM, PLAN_USER
+from shelfwise.api.schemas import Turn
+from shelfwise.api.answer.plan.names import NameIndex
+from shelfwise.compiler.store.records import DocumentIdentity
+from shelfwise.compiler.digests.identity_match import IdentityMatch
+from shelfwise.api.terms import QUESTION_WORDS, capitalised_phrases, document_keys, identifier_key, identifiers, stems, word_stems
+
+__all__ = ["Obligation", "Plan", "Turn", "plan_by_rules", "plan_with_model", "obligation_kind", "is_follow_up", "leans_on_conversation", "standalone",
+           "validate_model_plan", "Vocabulary"]
+
+Kind = Literal["describe", "explain", "compare", "trace", "judge", "list", "lookup", "propose"]
+KINDS: tuple[str, ...] = ("describe", "explain", "compare", "trace", "judge", "list", "lookup", "propose")
+
+
+class Obligation(BaseModel):
+    """One thing a complete answer must do."""
+
+    kind: Kind = Field(description="What the answer must do for it.")
+    ask: str = Field(description="The obligation in words (a part of the question, or the resolved follow-up).")
+    targets: list[str] = Field(default_factory=list, description="Terms to find, in the documents' own words (aliases included).")
+    documents: list[str] = Field(default_factory=list, description="Document ids likely to hold it.")
+
+
+class Plan(BaseModel):
+    """The planner's output."""
+
+    question: str = Field(description="The question as asked.")
+    resolved_question: str = Field(description="The question with a follow-up's referents filled in from earlier turns.")
+    follow_up: bool = Field(default=False, description="Whether the question was read as a follow-up of the previous turn.")
+    obligations: list[Obligation] = Field(description="The fewest obligations a complete answer needs.")
+    planner: str = Field(description="'rules' or the planner model id.")
+    warnings: list[str] = Field(default_factory=list, description="What went wrong while planning, in words.")
+
+
+_KIND_RULES: list[tuple[str, re.Pattern]] = [
+    ("compare", re.compile(r"\b(compare|comparison|differ|differs|difference|differences|versus|vs\.?|changed?|changes)\b")),
+    ("trace", re.compile(r"(?<![\w-])(steps?|procedure|process|workflow|sequence|from receipt|in what order|history|evolved?)\b")),
+    ("propose", re.compile(r"\b(recommend|suggest|propose|what should (we|i))\b")),
+    ("explain", re.compile(r"^(why|how does|how do|how is|how are)\b|\b(explain|what happens|reason)\b")),
+    ("lookup", re.compile(r"\bhow (often|many|much|long|soon|quickly|fast|frequently)\b|^(when|who|where)\b|\b(deadline|interval|due date|limit|value)\b")),
+    ("judge", re.compile(r"^(is|was|were|are|does|did|do|can|could|should|has|have|may|must|shall|will)\b")),
+    ("list", re.compile(r"^(which|list|name)\b|\bwhat are the\b|\bwhich\b")),
+]
+_SPLIT = re.compile(
+    r"\s*[;?](?=\s|$)\s*|,?\s+and\s+(?=(?:what|how|which|who|when|where|why|is|are|does|do|can|must|should)\b)"
+    r"|,\s+(?=(?:what|how|which|who|when|where|why)\b)",
+    re.I,
+)
+_LEANS = re.compile(r"\b(it|its|they|them|their|this|that|these|those|one|afterwards|then)\b", re.I)
+"""A later part that leans on an earlier one ("how does PEP 646 extend it") takes the earlier part's words as targets."""
+_FOLLOW_UP = re.compile(
+    r"^(and|but|also|what about|how about|what of|and what|and how|same for|then)\b|\b(the other one|the other|that one|"
+    r"this one|the same|the former|the latter|those|them|it)\b",
+    re.I,
+)
+_CONJUNCTION = re.compile(r"^(?:and|but|also|plus|then|so)\b[\s,]*", re.I)
+"""The word a follow-up opens with ("and who approves ..."): it joins the question to the conversation, and asks nothing."""
+_REFERS = re.compile(r"\b(?:it|its|they|them|their|theirs|this|that|these|those|there|which one|that one|this one|the other one|"
+                     r"the other|the others|the same|the former|the latter|the previous|the above|above|afterwards|then)\b", re.I)
+"""Words that point into the conversation ("does it apply", "the other one"): a question holding one leans on it."""
+_ELLIPTIC = re.compile(r"^(?:what|how)\s+about\b|^what\s+of\b|^same\s+for\b", re.I)
+OWN_WORDS = 2
+"""Content words a question without a referent needs to stand alone ("who approves the quality manual": approves,
+quality, manual); "and how often?" or "and why?" has none and leans on what was asked before."""
+_ABOUT = re.compile(r"^(?:and\s+|but\s+)?(?:what|how)\s+about\s+(?P<rest>.+)$|^and\s+(?P<rest2>.+)$", re.I)
+
+
+def obligation_kind(text: str) -> str:
+    """The kind a part of a question asks for, by its wording; 'describe' when no rule fires."""
+    lowered = text.strip().lower()
+    for kind, pattern in _KIND_RULES:
+        if pattern.search(lowered):
+            return kind
+    return "describe"
+
+
+def leans_on_conversation(question: str) -> bool:
+    """Whether a question needs the conversation to be understood: it points into it ("it", "those", "the other one"),
+    asks elliptically ("what about Rev C?"), is a fragment that asks nothing of its own ("and for Rev C?"), or has
+    fewer than ``OWN_WORDS`` content words ("and how often?"). "and who approves the quality manual?" stands alone."""
+    rest = _CONJUNCTION.sub("", question.strip()).rstrip(" ?.!")
+    if _REFERS.search(rest) or _ELLIPTIC.match(rest) or not _ASKS.match(rest):
+        return True
+    return len([w for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", rest) if w.lower() not in QUESTION_WORDS]) < OWN_WORDS
+
+
+def is_follow_up(question: str, history: list[Turn]) -> bool:
+    """A question read against the previous turn: it opens like one or leans on a referent, has few words of its own,
+    and cannot be understood without the conversation (``leans_on_conversation``); a self-contained question that
+    opens with "and" is answered as if asked alone."""
+    if not history:
+        return False
+    own = [w for w in re.findall(r"[A-Za-z0-9\-]+", question) if w.lower() not in QUESTION_WORDS]
+    return bool(_FOLLOW_UP.search(question.strip())) and len(own) <= 8 and leans_on_conversation(question)
+
+
+def standalone(question: str) -> str:
+    """The question without the conjunction that joins it to the conversation ("and who approves ...?" -> "Who
+    approves ...?"): a self-contained question gets the answer it gets asked alone."""
+    rest = _CONJUNCTION.sub("", question.strip())
+    if rest == question.strip() or not rest or not _ASKS.match(rest):
+        return question
+    return rest[:1].upper() + rest[1:]
+
+
+def _targets(text: str, aliases: list[tuple[str, str]], defined: list[str]) -> list[str]:
+    """Identifiers, capitalised phrases, defined terms and aliases the text uses, then its content words."""
+    found = identifiers(text) + capitalised_phrases(text)
+    lowered = f" {text.lower()} "
+    for term in defined:
+        if len(term) > 2 and f" {term.lower()} " in lowered:
+            found.append(term)
+    codes = [ident for ident in identifiers(text) if re.search(r"[\s-]", ident)]  # "SP 800-63B": its "SP" names no concept
+    for short, long in aliases:
+        if any(code.startswith(short) for code in codes) and not re.search(rf"\b{re.escape(short)}\b(?![\s-]?\d)", text):
+            continue
+        if re.search(rf"\b{re.escape(short)}(?:\b|(?=\d))", text):
+            found.append(long)
+        elif f" {long.lower()} " in lowered:
+            found.append(short)
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z\-]+", text) if word_stems(w)]
+    return list(dict.fromkeys([*found, *words]))
+
+
+def _named_documents(text: str, documents: dict[str, str], names: NameIndex, targets: list[str] = (),
+                     identities: IdentityMatch | None = None) -> list[str]:
+    """Documents whose title or id holds an identifier the text writes ("SOP-014", "PEP 484" for pep-0484-rst), that
+    the text or one of ``targets`` calls by name ("RAPTOR", "the MIT licence": ``names``, the documents'
+    ``NameIndex``), or that the text names by issuer, form and period ("Apple's Q3 2023 10-Q", "the quarter ended April
+    1, 2023", "Intel's most recent 10-Q": ``identities``, their compiled identities)."""
+    wanted = {identifier_key(ident) for ident in identifiers(" ".join([text, *(t for t in targets if identifiers(t))]))}
+    found = {doc_id for doc_id, title in documents.items() if document_keys(doc_id, title, "") & wanted} if wanted else set()
+    for piece in [text, *targets]:
+        found |= names.find(piece)
+    if identities is not None:
+        found |= identities.find(text)
+    return sorted(found)
+
+
+def _bound_by_question(part_docs: list[str], part: str, question: str, matcher: IdentityMatch | None) -> list[str]:
+    """A part's documents narrowed by who and when the whole question names: "In the first quarter of 2023, what did
+    Apple spend ..., and what was the focus ..." binds both parts to Apple's filing for that quarter, not the second
+    part to every company's."""
+    if matcher is None:
+        return part_docs
+    whole = matcher.find(question)
+    own = matcher.find(part)
+    if whole and (not own or whole < own):
+        return sorted((set(part_docs) - own) | whole)
+    return part_docs
+
+
+_ENUMERATION = re.compile(
+    r"^(?P<head>.*\b(?:for|of|about|on|in|to|from|under|regarding|concerning)\s+(?:the\s+|a\s+|an\s+)?)"
+    r"(?P<items>[^,]+(?:,\s+[^,]+)+?,?\s+(?:and|or)\s+[^,]+)$", re.I)
+_COMPARING = re.compile(r"\b(compar\w*|differ\w*|distinguish\w*|between|versus|vs\.?|contrast\w*)\b", re.I)
+_ASKS = re.compile(r"^(?:and\s+|but\s+)?(?:what|whats|how|which|who|whom|whose|when|where|why|is|are|was|were|does|do|did|can|"
+                   r"could|should|must|may|might|will|would|shall|has|have|had|list|name|describe|explain|give|show|tell|"
+                   r"compare|summari[sz]e|define)\b", re.I)
+"""How a part that asks something opens; a leading part that does not ("In an OSCAL-based SSP", "After an applicant is
+proofed at IAL2", "Since RAFT trains with ...") is the setting of the part after it."""
+MAX_ITEMS = 4
+"""At most this many enumerated items become parts of their own (``_enumerated``); a longer list stays one part."""
+
+
+def _enumerated(part: str) -> list[str]:
+    """A part that asks the same of three or more short items ("what lifetimes do they give for authorization codes,
+    access tokens, and JWTs") as one part per item, each with the shared head: every item gets its own recall, reading
+    and share of the answer, as an expert answers each in turn. A comparison ("what distinguishes A, B and C") stays whole."""
+    match = _ENUMERATION.match(part)
+    if not match or _COMPARING.search(match.group("head")):
+        return [part]
+    items = [i.strip() for i in re.split(r",\s+(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+(?=[^,]+$)", match.group("items")) if i.strip()]
+    if not 3 <= len(items) <= MAX_ITEMS or any(len(i.split()) > 4 or not stems(i) for i in items):
+        return [part]
+    head = match.group("head")
+    return [f"{head}{item}" for item in items]
+
+
+def _parts(question: str) -> list[str]:
+    parts = [p.strip(" ,.") for p in _SPLIT.split(question) if p and p.strip(" ,.")]
+    for n in range(1, len(parts)):  # "..., and why?": the reasons for the part before it are asked too
+        if re.fullmatch(r"(?:and\s+)?why", parts[n], re.I) and stems(parts[n - 1]):
+            parts[n - 1], parts[n] = f"{parts[n - 1]}, and why", ""
+    parts = [p for p in parts if p and stems(p)]
+    if len(parts) > 1 and not _ASKS.match(parts[0]):  # "In an OSCAL-based SSP, how do I ...": a setting, not a question,
+        parts = [f"{parts[0]}, {p}" for p in parts[1:]]  # and every part after it is asked in that setting
+    parts = [piece for p in parts for piece in _enumerated(p)]
+    return parts or [question.strip()]
+
+
+def plan_by_rules(
+    question: str,
+    history: list[Turn],
+    documents: dict[str, str],
+    aliases: list[tuple[str, str]],
+    defined: list[str],
+    cited_documents: list[str],
+    identities: dict[str, DocumentIdentity] | None = None,
+) -> Plan:
+    """Obligations from the question's parts; a follow-up inherits the previous question's parts.
+
+    ``documents`` maps document id to name; ``defined`` holds the ledger's defined terms;
+    ``cited_documents`` are the documents the earlier turns cited; ``identities`` (document id -> compiled identity)
+    bind the documents a part names by issuer, form and period, narrowed by what the whole question names
+    (``_bound_by_question``).
+    """
+    names = NameIndex(documents)
+    matcher = IdentityMatch(identities) if identities else None
+    follow_up = is_follow_up(question, history)
+    if follow_up:
+        previous = history[-1].question
+        match = _ABOUT.match(question.strip().rstrip("?"))
+        focus = (match.group("rest") or match.group("rest2")) if match else question.strip().rstrip("?")
+        resolved = f"{previous.rstrip('?')} — {focus}?"
+        obligations = []
+        for part in _parts(previous):
+            focus_targets = _targets(focus, aliases, defined)
+            obligations.append(
+                Obligation(
+                    kind=obligation_kind(part),
+                    ask=f"{part} — {focus}",
+                    targets=list(dict.fromkeys([*focus_targets, *_targets(part, aliases, defined)])),
+                    documents=sorted(set(_named_documents(focus, documents, names, identities=matcher)) | set(cited_documents)),
+                )
+            )
+        return Plan(question=question, resolved_question=resolved, follow_up=True, obligations=obligations, planner="rules")
+    obligations = []
+    first_named: list[str] = []
+    previous = ""
+    for number, part in enumerate(_parts(standalone(question))):
+        targets = _targets(part, aliases, defined)
+        if number and first_named and not (identifiers(part) or capitalised_phrases(part)):
+            targets = list(dict.fromkeys([*targets, *first_named]))  # "... when a complaint is one" leans on the first part
+        leaned_on = ""
+        if number and _LEANS.search(part):
+            named_ids = identifiers(previous)
+            earlier = [w for w in re.findall(r"[A-Za-z_][\w.\-*]*", previous) if word_stems(w) and not any(w in i for i in named_ids)]
+            targets = list(dict.fromkeys([*targets, *([] if identifiers(part) else named_ids), *earlier]))
+            leaned_on = previous
+        # a part that leans on a part that itself leans ("how are they produced, and how large are they") reaches back
+        # to what the chain is about
+        previous = f"{part} {leaned_on}".strip()
+        if not number:
+            first_named = identifiers(part) + capitalised_phrases(part)
+        bound = _bound_by_question(_named_documents(part, documents, names, targets, matcher), part, question, matcher)
+        obligations.append(Obligation(kind=obligation_kind(part), ask=part, targets=targets, documents=bound))
+    return Plan(question=question, resolved_question=question, obligations=obligations, planner="rules")
+
+
+class _ModelObligation(BaseModel):
+    kind: Kind
+    ask: str = Field(min_length=1)
+    targets: list[str] = Field(default_factory=list)
+    documents: list[str] = Field(default_factory=list)
+
+
+class _ModelPlan(BaseModel):
+    resolved_question: str = Field(min_length=1)
+    follow_up: bool = False
+    obligations: list[_ModelObligation] = Field(min_length=1, max_length=8)
+
+
+def plan_with_model(
+    chat,
+    question: str,
+    history: list[Turn],
+    documents: dict[str, str],
+    aliases: list[tuple[str, str]],
+    *,
+    rules: Plan | None = None,
+    vocabulary: "Vocabulary | None" = None,
+) -> Plan:
+    """One planning call; the reply is JSON validated by pydantic. Raises ModelError when the reply is unusable.
+
+    With ``rules`` (the rule planner's plan) and ``vocabulary`` (the shelf's words), the plan is validated
+    (``validate_model_plan``) and may come back as the rule plan; so does a plan that reads a question that stands
+    alone (``leans_on_conversation``) as a follow-up."""
+    from shelfwise.compiler.models import ModelError
+
+    listing = "\n".join(f"- {doc_id}: {title}" for doc_id, title in sorted(documents.items()))
+    alias_lines = "\n".join(f"- {short} = {long}" for short, long in aliases[:200]) or "(none)"
+    turns = "\n".join(f"- {turn.question}" for turn in history[-3:]) or "(none)"
+    messages = [
+        {"role": "system", "content": PLAN_SYSTEM},
+        {
+            "role": "user",
+            "content": PLAN_USER.format(documents=listing, aliases=alias_lines, history=turns, question=question),
+        },
+    ]
+    reply = chat.complete(messages, json_object=True, max_tokens=1200)
+    try:
+        parsed = _ModelPlan.model_validate(json.loads(reply))
+    except (json.JSONDecodeError, ValidationError) as exc:
+        raise ModelError(f"planner model {chat.model} returned an unusable plan: {str(exc).splitlines()[0]}") from exc
+    obligations = [
+        Obligation(
+            kind=o.kind,
+            ask=o.ask,
+            targets=list(dict.fromkeys(t for t in o.targets if t.strip())),
+            documents=sorted(d for d in set(o.documents) if d in documents),
+        )
+        for o in parsed.obligations
+    ]
+    plan = Plan(
+        question=question,
+        resolved_question=parsed.resolved_question,
+        follow_up=parsed.follow_up and bool(history),
+        obligations=obligations,
+        planner=chat.model,
+    )
+    if rules is None or vocabulary is None:
+        return plan
+    if plan.follow_up and not leans_on_conversation(question):  # a question that stands alone is not glued to the last one
+        return rules.model_copy(update={"warnings": [*rules.warnings, (
+            f"planner model {chat.model} read the question as a follow-up of the previous turn, but it stands alone; "
+            "this answer was planned by rules instead")]})
+    return validate_model_plan(plan, rules, question, history, documents, vocabulary)
+
+
+_TOKEN = re.compile(r"\w+(?:\.?\w+)*")
+"""The tokens whoosh's StemmingAnalyzer splits text into (``shelfwise.api.terms.stems`` stems them)."""
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The words a shelf holds (stems of its titles, headings, text, ledger subjects and aliases), and per document
+    the stems of its title and headings."""
+
+    stems: frozenset[str] = frozenset()
+    documents: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, texts, documents: dict[str, list[str]]) -> "Vocabulary":
+        """The vocabulary of ``texts`` (section texts, subjects, aliases) and ``documents`` (id -> title and headings)."""
+        tokens: set[str] = set()
+        for text in texts:  # the analyzer's own tokens, each distinct one stemmed once (a shelf's text is large)
+            tokens.update(_TOKEN.findall(text))
+        words = {w for token in tokens for w in word_stems(token)}
+        labels = {doc: frozenset(w for label in names for w in word_stems(label)) for doc, names in documents.items()}
+        return cls(stems=frozenset(words.union(*labels.values())), documents=labels)
+
+    def merged(self, other: "Vocabulary") -> "Vocabulary":
+        return Vocabulary(stems=self.stems | other.stems, documents={**self.documents, **other.documents})
+
+
+def _keys(text: str) -> set[str]:
+    """Identifier keys ``text`` writes, as a title ("PEP 612") or as an id or path ("pep-0612-rst")."""
+    return document_keys(text, text, "")
+
+
+def _said(question: str, history: list[Turn]) -> str:
+    return " ".join([question, *(f"{t.question} {t.answer}" for t in history[-3:])])
+
+
+def _closest(ask: str, rules: Plan) -> Obligation:
+    words = set(stems(ask))
+    return max(rules.obligations, key=lambda o: (len(words & set(stems(o.ask))), -rules.obligations.index(o)))
+
+
+def validate_model_plan(plan: Plan, rules: Plan, question: str, history: list[Turn], documents: dict[str, str],
+                        vocabulary: Vocabulary) -> Plan:
+    """The model's plan with what neither the question, the earlier turns nor the shelf holds dropped (see the module text)."""
+    said = _said(question, history)
+    said_stems, said_keys = set(word_stems(said)), _keys(said)
+    named_docs = {doc for doc, title in documents.items() if document_keys(doc, title, "") & said_keys
+                  or (len(title) > 3 and title.lower() in said.lower())}
+    rule_docs = {d for o in rules.obligations for d in o.documents}
+    kept, dropped, usable = [], [], 0
+    for number, obligation in enumerate(plan.obligations, start=1):
+        targets, lost = [], []
+        for target in obligation.targets:
+            keys, words = _keys(target), set(word_stems(target))
+            if keys and keys <= said_keys or not keys and words and words <= said_stems | vocabulary.stems:
+                targets.append(target)
+            else:
+                lost.append(f"target {target!r}")
+        about = [set(word_stems(t)) for t in targets if word_stems(t)]
+        docs = [d for d in obligation.documents if d in named_docs or d in rule_docs
+                or any(words <= vocabulary.documents.get(d, frozenset()) for words in about)]
+        lost += [f"document {d!r}" for d in obligation.documents if d not in docs]
+        own = bool(targets) or bool(set(word_stems(obligation.ask)) & said_stems)
+        if not own:
+            dropped.append(f"obligation {number} ({obligation.ask!r}: {', '.join(lost) or 'no targets'})")
+            continue
+        usable += 1
+        if lost:
+            rule = _closest(obligation.ask, rules)
+            dropped.append(f"{', '.join(lost)} (obligation {number})")
+            targets = list(dict.fromkeys([*targets, *rule.targets]))
+            docs = sorted({*docs, *rule.documents})
+        kept.append(obligation.model_copy(update={"targets": targets, "documents": docs}))
+    if not usable:
+        return rules.model_copy(update={"warnings": [*rules.warnings, (
+            f"planner model {plan.planner} planned nothing the question or the shelf names ({'; '.join(dropped)}); "
+            "this answer was planned by rules instead")]})
+    warnings = list(plan.warnings)
+    if dropped:
+        warnings.append(f"planner model {plan.planner} named what neither the question, the earlier turns nor the shelf holds, "
+                        f"dropped: {'; '.join(dropped)}; the rule planner's targets and documents are used there instead")
+    return plan.model_copy(update={"obligations": kept, "warnings": warnings})

@@ -1,0 +1,189 @@
+"""Whether the read sections state what an obligation asks for at all (the "not in these documents" decision).
+
+An obligation is decided not stated from evidence, never from a failed writer: when
+what it asks for — the head of its question ("the *warranty period* of the pump",
+"what does a set *cost*", "how many *employees*") or a code it names ("ISO 27001")
+— stands in no read section (text, headings or titles), nothing read can state it,
+whatever other words of the question the sections share. Such an obligation gets
+no quotes: sentences that share only its generic words ("pump", "set") would be
+padding. Everything else is decided by the writer's ranking and the completion step.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shelfwise.api.answer.read.read import Reading
+from shelfwise.api.shelves import OpenShelf
+from shelfwise.api.terms import QUESTION_WORDS, document_keys, identifier_key, identifiers, word_stems
+
+__all__ = ["asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "unheld_subjects"]
+
+_AUX = r"(?:is|are|was|were|does|do|did|has|have|can|could|must|should|will|would|shall|may|might)"
+_HEADS = [
+    # "What is the warranty period of the pump?" -> "warranty period"
+    re.compile(rf"^(?:what|which)\s+(?:is|are|was|were)\s+(?:the|a|an)\s+(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){{0,2}}?)"
+               r"\s+(?:of|for|on|in|at|to|from|with|by|that|which|when|under|per)\b"),
+    # "How many employees does ...", "Which cloud provider does ..." -> "employees", "cloud provider"
+    re.compile(rf"^(?:what|which|how\s+many|how\s+much)\s+(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){{0,2}}?)\s+{_AUX}\b"),
+    # "What does an NW-AS 210 set cost?" -> "cost" (the asked verb ends the question)
+    re.compile(rf"^what\s+(?:does|do|did|will|would)\s+.+\s+(?P<head>[a-z]{{3,}})$"),
+    # "Which cloud provider hosts the database?" -> "cloud provider"
+    re.compile(r"^which\s+(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+[a-z]+s\s+(?:the|a|an|our|its|their)\b"),
+]
+GENERIC = frozenset(word_stems("part parts section sections rule rules requirement requirements value values number numbers "
+                               "detail details information way ways thing things step steps item items kind kinds") )
+"""Heads that name no content of their own ("what is the rule for ...")."""
+
+
+def asked_head(ask: str) -> list[str]:
+    """The stems of what a question asks for (its head), or [] when the question has no such head."""
+    text = " ".join(ask.strip().rstrip("?.! ").split()).lower()
+    for pattern in _HEADS:
+        match = pattern.match(text)
+        if match:
+            words = [w for w in match.group("head").split() if w not in QUESTION_WORDS]
+            return [s for s in word_stems(" ".join(words)) if s not in GENERIC]
+    return []
+
+
+def read_vocabulary(reading: Reading, shelves: dict[str, OpenShelf]) -> tuple[set[str], set[str]]:
+    """(stems, identifier keys) of everything read: section texts, headings and document titles."""
+    words: set[str] = set()
+    keys: set[str] = set()
+    for read in reading.sections:
+        shelf = shelves[read.shelf]
+        cached = shelf.memo(("vocabulary", read.section_id), lambda: _section_vocabulary(shelf, read.section_id))
+        words |= cached[0]
+        keys |= cached[1]
+    return words, keys
+
+
+def _section_vocabulary(shelf: OpenShelf, section_id: str) -> tuple[set[str], set[str]]:
+    section = shelf.sections[section_id]
+    text = " ".join([shelf.doc_name(section.doc_id), *section.heading_path, section.text])
+    return set(word_stems(text)), {identifier_key(i) for i in identifiers(text)}
+
+
+def _shelf_document_keys(shelf: OpenShelf) -> set[str]:
+    """The identifier keys of every document of the shelf (made once per open shelf: it grew with the shelf per ask)."""
+
+    def make() -> frozenset[str]:
+        keys: set[str] = set()
+        for doc_id, row in shelf.documents.items():
+            keys |= document_keys(doc_id, row.get("title", ""), row.get("path", ""))
+        return frozenset(keys)
+
+    return shelf.memo(("document_keys",), make)
+
+
+def _asked(plan) -> str:
+    """The asker's own words: the question, and its resolved form when the rules resolved it or it is a follow-up (a model
+    planner's rewrite of a question that stands alone adds words the asker never used, "the changes" for "what does ...
+    require": they decide no "not in these documents")."""
+    if plan.planner == "rules" or plan.follow_up:
+        return f"{plan.question} {plan.resolved_question}"
+    return plan.question
+
+
+def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) -> dict[int, list[str]]:
+    """Obligation index -> the words it asks for that no read section holds (only obligations nothing read can state)."""
+    words, keys = read_vocabulary(reading, shelves)
+    for name in {r.shelf for r in reading.sections}:
+        keys |= _shelf_document_keys(shelves[name])
+    # only the asker's own words decide: a model planner's paraphrase ("the frequency of calibration" for "how often")
+    # adds words no document needs to hold; a model plan's head words count only as the question's own head
+    asked = _asked(plan)
+    asked_stems = set(word_stems(asked))
+    if plan.planner != "rules":
+        asked_stems = set(asked_head(plan.question)) | (set(asked_head(plan.resolved_question)) if plan.follow_up else set())
+    asked_keys = {identifier_key(i) for i in identifiers(asked)}
+    out: dict[int, list[str]] = {}
+    for index, obligation in enumerate(plan.obligations):
+        missing = [ident for ident in identifiers(obligation.ask) if identifier_key(ident) not in keys and identifier_key(ident) in asked_keys]
+        head = [stem for stem in asked_head(obligation.ask) if stem in asked_stems]
+        if head and not set(head) <= words:
+            text = " ".join(obligation.ask.split()).lower()
+            missing += [w for w in re.findall(r"[a-z][a-z\-]*", text) if set(word_stems(w)) & (set(head) - words)]
+        if missing:
+            out[index] = list(dict.fromkeys(missing))
+    return out
+
+
+_NAME = re.compile(r"(?<![\w-])(?:[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z][a-z][\w-]*)(?:\s+(?:[A-Z][\w-]*|\d[\w.-]*))*")
+_PERIOD = re.compile(r"^(?:Q[1-4]|H[12]|FY\s?\d{2,4}|\d{4}|(?:January|February|March|April|May|June|July|August|September|October|"
+                     r"November|December))$")
+
+
+def asked_names(question: str) -> list[str]:
+    """The names a question gives its subject by: identifiers ("NW-500", "RFC 6749") and capitalised words past its
+    first word ("Orion", "Dense X Retrieval"); a period ("Q3", "FY2023", "July") scopes, it names no subject."""
+    text = " ".join(question.split())
+    names = list(identifiers(text))
+    first = re.match(r"\W*\w+", text)
+    for match in _NAME.finditer(text):
+        words = match.group(0).split()
+        if match.start() < (first.end() if first else 0) and words[0][1:].islower():
+            words = words[1:]  # the question's own first word ("Which", "Since", "Explain") is capitalised as any first word is
+        words = [w for w in words if not _PERIOD.match(w) and w.lower() not in QUESTION_WORDS]
+        if words:
+            names.append(" ".join(words))
+    return list(dict.fromkeys(n for n in names if n.strip()))
+
+
+def _doc_identity(shelf: OpenShelf, doc_id: str) -> tuple[set[str], set[str]]:
+    """(stems, identifier keys) of what a document says it is: its title, path, identity (name, issuer and the issuer's
+    other names) and first section (its cover)."""
+
+    def make():
+        row = shelf.documents[doc_id]
+        first = next((shelf.sections[s] for s in shelf.doc_sections.get(doc_id, []) if shelf.sections[s].text.strip()), None)
+        identity = shelf.identities.get(doc_id)
+        named = [identity.name, identity.issuer, *identity.aliases] if identity is not None else []
+        text = " ".join([row.get("title", ""), row.get("path", ""), *named, first.text[:3000] if first else ""])
+        return set(word_stems(text)), {identifier_key(i) for i in identifiers(text)} | document_keys(doc_id, row.get("title", ""), row.get("path", ""))
+
+    return shelf.memo(("identity", doc_id), make)
+
+
+def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, list[str]]:
+    """Obligation index -> the names its ask gives its subject when no unit that would be shown for it holds any of them
+    (in its text, headings, or its document's title, identity and cover). A question about a system the shelf does not hold
+    ("the Orion CRM"), named only in a catalogue or a reference list, gets units about other systems: none of them
+    is about Orion, so the obligation is not in the documents. A catalogue's units hold nothing here."""
+    asked = _asked(plan)
+    asked_stems = set(word_stems(asked))
+    by_obligation: dict[int, list] = {}
+    for unit in units:
+        for index in [unit.obligation, *unit.also]:
+            by_obligation.setdefault(index, []).append(unit)
+    out: dict[int, list[str]] = {}
+    for index, obligation in enumerate(plan.obligations):
+        names = [n for n in asked_names(obligation.ask) if n in asked or set(word_stems(n)) <= asked_stems]
+        shown = [u for u in by_obligation.get(index, []) if u.kind != "heading"]
+        if not names or not shown:
+            continue
+        held_stems: set[str] = set()
+        held_keys: set[str] = set()
+        for unit in shown:
+            shelf = shelves.get(unit.shelf)
+            if shelf is None:
+                continue
+            for sid in unit.citations:
+                if sid in shelf.searcher.catalogues or sid not in shelf.sections:
+                    continue
+                section = shelf.sections[sid]
+                stems, keys = _doc_identity(shelf, section.doc_id)
+                text = " ".join([unit.text, *section.heading_path])
+                held_stems |= stems | set(word_stems(text))
+                held_keys |= keys | {identifier_key(i) for i in identifiers(text)}
+        if not any(_holds(n, held_stems, held_keys) for n in names):
+            out[index] = names
+    return out
+
+
+def _holds(name: str, stems: set[str], keys: set[str]) -> bool:
+    """Whether units holding ``stems`` and identifier ``keys`` name ``name``: an identifier by its key ("NW-500" is not
+    "NW-300"), a name by all its words."""
+    own = {identifier_key(i) for i in identifiers(name)}
+    return bool(own & keys) if own else set(word_stems(name)) <= stems

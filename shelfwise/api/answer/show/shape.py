@@ -1,0 +1,290 @@
+"""Shape the shown answer: labelled, without repeats or question sentences, current first, most relevant first, sized.
+
+The parts below run after the gate, on what will be displayed, for every writer; the answer driver runs them as the
+repeats, order and fit steps of what is shown (``shelfwise.api.answer.show.show``, which records what each removed and why;
+question sentences go in its evidence step), and ``shape_answer`` runs them in one call:
+
+1. each unit gets its document's short name and, for a superseded document, what superseded it
+   (``shelfwise.api.currency.label_units``);
+2. question sentences (quiz items, headings ending in "?") are never answers: dropped;
+3. a statement shown twice (same words once whitespace, case and citation marks are set aside, or nearly the same
+   sentence from another copy of the text, as one manual's Texinfo and PDF) shows once;
+4. the extractive writer's units stay on the question: an obligation that names the documents it is about by their
+   own identifiers ("Which section of the Quality Manual does SOP-014 implement") is served by those documents and by
+   the sentences of others that name one of them; "It implements section 7.3 of the Quality Manual." of SOP-030
+   serves no obligation and is not shown (``about_named``);
+5. per obligation, current documents first and superseded ones only where they matter (``shelfwise.api.currency.current_first``);
+6. the extractive writer's units: per obligation the section (or table, or procedure) holding the best unit leads,
+   its units in document order, so the direct answer comes first and a rule keeps its exception after it;
+7. the answer fits ``max_chars``: the least relevant units go first (never a procedure's steps, never the last
+   unit of an obligation). Obligations that lost strong evidence this way (a unit scoring ``STRONG`` of their best)
+   are returned, so their label is not complete.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shelfwise.api.currency import current_first, label_units
+from shelfwise.api.shelves import OpenShelf
+from shelfwise.api.answer.write.write import STRONG, introduces_code, is_question
+from shelfwise.api.answer.records import Removal, Unit
+from shelfwise.api.terms import identifier_key, identifiers, normalise, word_stems
+from shelfwise.compiler.language.force import LABEL_KEYWORDS, MODAL_VERBS
+from shelfwise.compiler.language.numbers import alternation
+
+__all__ = ["shape_answer", "is_question", "statement_key", "distinct", "about_named", "most_relevant_first", "fit_units", "FIXED"]
+
+_CITE = re.compile(r"\[[^\]]*\]")
+FIXED = ("table_header", "heading", "connective", "figure")
+"""Unit kinds that are never compared as statements, nor dropped as questions."""
+
+
+def statement_key(text: str) -> str:
+    """What two shown statements are compared on: ``shelfwise.compiler.prose.normalise`` after citation marks and
+    anything but words and '%' are dropped, case folded."""
+    return normalise(re.sub(r"[^\w%]+", " ", _CITE.sub(" ", text)).lower())
+
+
+_FIGURES = re.compile(r"\d+(?:[.,]\d+)*")
+SAME_STATEMENT = 0.9
+"""Share of the shorter sentence's words the longer one holds for two sentences to state the same thing: one manual
+in two formats ("(see Special Built-in Target Names)" in the Texinfo, "(see Section 4.8 [...], page 34)" in the PDF)."""
+SAME_STATEMENT_WORDS = 6
+"""Shorter sentences are compared whole only (``statement_key``): "Use of this claim is OPTIONAL." under two claims."""
+
+
+_FORCE = re.compile(rf"\b({alternation(MODAL_VERBS)}|cannot|will|would|{alternation(w.lower() for w in LABEL_KEYWORDS if ' ' not in w)}|"
+                    r"not|never|no|none|nor|without|unless|except|only|\w+n't)\b", re.I)
+"""Words that give a sentence its force, stop words to the ranking: "SHALL NOT store" and "SHALL store" are not one statement."""
+
+
+def _force(text: str) -> list[str]:
+    return sorted(m.lower() for m in _FORCE.findall(text))
+
+
+def _restates(unit: Unit, seen: tuple, kept: list[tuple[Unit, tuple]]) -> Unit | None:
+    """The kept sentence ``unit`` restates: nearly the same words, the same modal and negating words, no figure against
+    another, the same currency. ``seen`` is ``_marks(unit)``; ``kept`` holds each kept unit with its marks."""
+    words, force, figures = seen
+    if unit.kind not in ("sentence", "list_item") or len(words) < SAME_STATEMENT_WORDS:
+        return None
+    for other, (other_words, other_force, theirs) in kept:
+        if (other.kind == unit.kind and other.superseded_by == unit.superseded_by and len(other_words) >= SAME_STATEMENT_WORDS
+                and len(words & other_words) >= SAME_STATEMENT * min(len(words), len(other_words))
+                and other_force == force):
+            # a figure only one states ("page 34") is fine, two figures not ("45 days", "30 days": a rule that changed)
+            if figures <= theirs or theirs <= figures:
+                return other
+    return None
+
+
+def _marks(unit: Unit) -> tuple[set[str], list[str], set[str]]:
+    """What ``_restates`` compares a unit on, made once per unit: its words, its force, its figures."""
+    return set(word_stems(unit.text)), _force(unit.text), set(_FIGURES.findall(unit.text))
+
+
+def distinct(units: list[Unit]) -> tuple[list[Unit], list[Removal]]:
+    """Each statement once: the same words (``statement_key``), or nearly the same sentence from another copy of a text
+    (``_restates``); the one kept also serves the obligations of those left out. Returns (kept, removed with the
+    reason: the unit it repeats)."""
+    seen: dict[str, Unit] = {}
+    kept: list[tuple[Unit, tuple]] = []
+    out: list[Unit] = []
+    removed: list[Removal] = []
+    for unit in units:
+        if unit.kind in FIXED or unit.group in ("verdict", "correction"):
+            out.append(unit)
+            if unit.group == "correction":
+                seen.setdefault(statement_key(unit.text), unit)
+            continue
+        key = statement_key(unit.text)
+        if key and key in seen:
+            removed.append(Removal(unit=unit, stage="repeats", reason=f"the same statement as {seen[key].id}, shown"))
+            continue
+        marks = _marks(unit)
+        same = _restates(unit, marks, kept)
+        if same is not None:
+            for index in (unit.obligation, *unit.also):
+                if index != same.obligation and index not in same.also:
+                    same.also.append(index)
+            removed.append(Removal(unit=unit, stage="repeats", reason=f"nearly the same sentence as {same.id}, shown (another copy of the text)"))
+            continue
+        seen.setdefault(key, unit)
+        kept.append((unit, marks))
+        out.append(unit)
+    return out, removed
+
+
+def _own_keys(shelf: OpenShelf) -> dict[str, set[str]]:
+    """Per document, the identifier keys that name the document itself: its path's and its title's first identifier
+    ("RMF-003", not the "NW-300" its title is about)."""
+    def make() -> dict[str, set[str]]:
+        out = {}
+        for doc, row in shelf.documents.items():
+            path = str(row.get("path", "")).rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            title = identifiers(str(row.get("title", "")))
+            out[doc] = {identifier_key(i) for i in [*identifiers(path), *title[:1]]}
+        return out
+    return shelf.memo(("own-document-keys",), make)
+
+
+_REVISION = re.compile(r"\((?:[^)]*)\)|\b(?:rev(?:ision)?|version|edition)\.?\s*[\w.]+", re.I)
+
+
+def _title_words(title: str) -> str:
+    """A title without its identifiers and its revision ("QM-001 Quality Manual, Rev D" -> "Quality Manual")."""
+    for ident in identifiers(title):
+        title = title.replace(ident, " ")
+    return _REVISION.sub(" ", title)
+
+
+def about_named(units: list[Unit], asks: list[str], shelves: dict[str, OpenShelf]) -> list[Unit]:
+    """Units of an obligation whose ask names documents by their own identifiers, kept only when they come from one of
+    those documents, from a document whose title words the ask holds ("the Quality Manual"), or name one of the named
+    documents themselves. Headings, connectives, verdicts and corrections always stay."""
+    allowed: dict[int, tuple[set[str], set[str]]] = {}  # obligation -> (documents it may quote, keys a sentence may name)
+    for index, ask in enumerate(asks):
+        keys = {identifier_key(i) for i in identifiers(ask)}
+        stems = set(word_stems(ask))
+        docs, named_keys = set(), set()
+        for name, shelf in shelves.items():
+            for doc, own in _own_keys(shelf).items():
+                title = set(word_stems(_title_words(str(shelf.documents[doc].get("title", "")))))
+                if own & keys:
+                    docs.add((name, doc))
+                    named_keys |= own
+                elif len(title) >= 2 and title <= stems:
+                    docs.add((name, doc))
+        if named_keys:
+            allowed[index] = ({d for d in docs}, named_keys)
+
+    # the question's named documents together: "how does PEP 646 extend PEP 484's *args" is served by both, whichever
+    # of its parts the writer filed a unit under
+    docs = {d for named, _ in allowed.values() for d in named}
+    keys = {k for _, named in allowed.values() for k in named}
+
+    def serves(unit: Unit) -> bool:
+        if any(o not in allowed for o in [unit.obligation, *unit.also]) or unit.kind in ("heading", "connective") \
+                or unit.group in ("verdict", "correction"):
+            return True
+        sections = shelves[unit.shelf].sections if unit.shelf in shelves else {}
+        if any((unit.shelf, sections[c].doc_id) in docs for c in unit.citations if c in sections):
+            return True
+        return bool({identifier_key(i) for i in identifiers(unit.text)} & keys)
+
+    kept = [u for u in units if serves(u)]
+    groups = {u.group for u in kept if u.kind == "table_row"}
+    return [u for u in kept if u.kind != "table_header" or u.group in groups]
+
+
+def _block(unit: Unit) -> str:
+    return unit.group or (unit.citations[0] if unit.citations else unit.id)
+
+
+def most_relevant_first(units: list[Unit]) -> list[Unit]:
+    """Per obligation: blocks (a section's sentences, a table, a procedure) by their best score, units kept in order."""
+    out = []
+    for obligation in dict.fromkeys(u.obligation for u in units):
+        part = [u for u in units if u.obligation == obligation]
+        lead = [u for u in part if u.group in ("verdict", "correction")]
+        rest = [u for u in part if u.group not in ("verdict", "correction")]
+        best: dict[str, float] = {}
+        first: dict[str, int] = {}
+        for position, unit in enumerate(rest):
+            key = (unit.superseded_by, _block(unit))
+            best[key] = max(best.get(key, 0.0), unit.score)
+            first.setdefault(key, position)
+        order = _procedures_in_sequence(sorted(best, key=lambda k: (k[0] != "", -best[k], first[k])), rest)
+        out += lead + [u for key in order for u in rest if (u.superseded_by, _block(u)) == key]
+    return out
+
+
+_STEP_NUMBER = re.compile(r"^\s*(?:step\s+)?(\d{1,3})[.):]?\s", re.I)
+
+
+def _procedures_in_sequence(order: list[tuple], units: list[Unit]) -> list[tuple]:
+    """Procedure blocks that continue one another across documents (SOP-014's steps 1-6, then WI-022's 7-12) are
+    shown in step order: a block whose first step number follows another block's last comes right after it; other
+    blocks keep their places."""
+    numbers: dict[tuple, list[int]] = {}
+    for key in order:
+        steps = [u for u in units if (u.superseded_by, _block(u)) == key]
+        found = [_STEP_NUMBER.match(u.text) for u in steps]
+        if steps and all(u.kind == "step" for u in steps) and all(found):
+            numbers[key] = [int(m.group(1)) for m in found]
+    if len(numbers) < 2:
+        return order
+    follows = {}  # block -> the block it continues (the best-ranked one whose last step precedes its first)
+    for key in numbers:
+        follows[key] = next((k for k in order if k in numbers and k != key and numbers[k][-1] + 1 == numbers[key][0]), None)
+
+    def chain(key: tuple, seen: list[tuple]) -> list[tuple]:
+        seen.append(key)
+        for k in order:
+            if k in numbers and follows.get(k) == key and k not in seen:
+                chain(k, seen)
+        return seen
+
+    starts = [k for k in order if k in numbers and follows[k] is None]
+    chains = sorted((chain(k, []) for k in starts), key=lambda c: min(order.index(k) for k in c))  # a chain ranks by its best block
+    sequence = [k for c in chains for k in c]
+    sequence = list(dict.fromkeys(sequence + [k for k in order if k in numbers]))  # a cycle of numbers: left in rank order
+    slots = iter(sequence)
+    return [next(slots) if key in numbers else key for key in order]
+
+
+FOOTER = 250
+"""Characters kept for what follows the quotes: gap lines, the not-shown line and the mode line."""
+
+
+def fit_units(units: list[Unit], max_chars: int, quoted: bool) -> tuple[list[Unit], set[int]]:
+    """Drop the least relevant units until the rendered answer (``shelfwise.api.answer.render.markdown_chars``) fits ``max_chars``."""
+    from shelfwise.api.answer.render import markdown_chars
+
+    limit = max(max_chars - FOOTER, max_chars // 2)
+    if markdown_chars(units, quoted) <= limit:
+        return units, set()
+    best: dict[int, float] = {}
+    for unit in units:
+        best[unit.obligation] = max(best.get(unit.obligation, 0.0), unit.score)
+    droppable = ("table_header", "heading", "connective", "step")  # a figure caption may go; a procedure's steps stay whole
+    candidates = sorted((i for i, u in enumerate(units) if u.kind not in droppable and u.group not in ("verdict", "correction")),
+                        key=lambda i: (units[i].kind != "code", units[i].score, -i))  # code shows what a sentence says: it goes first
+    dropped: set[int] = set()
+    lost: set[int] = set()
+
+    def kept() -> list[Unit]:
+        keep = [u for i, u in enumerate(units) if i not in dropped]
+        groups = {u.group for u in keep if u.kind == "table_row"}
+        keep = [u for u in keep if u.kind != "table_header" or u.group in groups]
+        # a code block stays only after the sentence introducing it
+        return [u for i, u in enumerate(keep) if u.kind != "code" or (i and keep[i - 1].citations[:1] == u.citations[:1]
+                                                                      and introduces_code(keep[i - 1].text))]
+
+    for index in candidates:
+        unit = units[index]
+        same = [i for i, u in enumerate(units) if u.obligation == unit.obligation and i not in dropped and u.kind not in FIXED]
+        if len(same) <= 1:
+            continue
+        dropped.add(index)
+        if unit.kind != "code" and unit.score >= STRONG * best[unit.obligation]:  # strong evidence left out: what is shown is not the whole answer
+            lost.add(unit.obligation)
+        if markdown_chars(kept(), quoted) <= limit:
+            break
+    return kept(), lost
+
+
+def shape_answer(units: list[Unit], asks: list[str], shelves: dict[str, OpenShelf], *, max_chars: int,
+                 extractive: bool) -> tuple[list[Unit], set[int]]:
+    """(the units to display, the obligations that lost units to the size limit); see the module text. The answer
+    driver runs the same parts as steps that record what each removed (``shelfwise.api.answer.show.show``)."""
+    units = label_units(units, shelves)
+    units = [u for u in units if u.kind in FIXED or u.group in ("verdict", "correction") or not is_question(u.text)]
+    units, _ = distinct(units)
+    if extractive:
+        units = about_named(units, asks, shelves)
+    units = current_first(units, asks)
+    if extractive:
+        units = most_relevant_first(units)
+    return fit_units(units, max_chars, extractive)

@@ -1,0 +1,498 @@
+"""Rank: how well each unit of the read sections establishes each obligation (the extractive writer's scoring).
+
+An obligation becomes a weighted query over stems: the words of its ask, its
+targets (aliases and terms the ask leans on weigh less), each weighted by how
+rare it is among the read units (idf). An identifier that names a document
+("PEP 484", "RFC 6750", "SOP-014") is not a word to find but a place to look:
+units of the documents an obligation names keep their score, units elsewhere
+lose part of it. A unit scores by BM25-style term weighting over its own text,
+with its document title and heading path as a weaker field, so a sentence in
+"Type comments" of PEP 484 is preferred for a question about PEP 484's type
+comments. A unit of a revision the ledger marks as superseded (a 'supersedes'
+link from a document also read) counts less, unless the obligation asks what
+changed. Very long units (boilerplate paragraphs, whole lists in one line) and
+fragments count less than sentence-level evidence. The section's rank in recall
+(BM25, dense, headings and the ledger over whole sections) lifts its units. The
+shape the ask wants is a facet (``FACETS``): a numeric question looks for
+numbers with units, a conditions question for if/unless/except, a versions
+question for what documents say of their versions, a procedure for steps, a
+definition for defining sentences and the ledger's definitions.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from shelfwise.api.answer.write.feedback import expansion_terms
+from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
+from shelfwise.api.answer.write.definitions import asked_entry, asked_term, defines, entry_keys, opens_entry
+from shelfwise.api.answer.write.unit_shape import NUMERIC_RUN, numeric_share, shape_factor, value_match
+from shelfwise.api.answer.plan.names import names_written
+from shelfwise.api.answer.plan.plan import Obligation, Plan
+from shelfwise.api.answer.read.read import Reading, read_blocks
+from shelfwise.api.shelves import OpenShelf
+from shelfwise.api.terms import document_keys, identifier_key, identifiers, word_stems
+from shelfwise.compiler.language.numbers import MULTIPLES, alternation
+from shelfwise.compiler.language.versions import ASKS_VERSIONS, VERSION_WORDS, asks_about_versions
+from shelfwise.compiler.ledger.rules import find_thresholds
+
+__all__ = ["Candidate", "Pool", "build_pool", "changed_rules", "expansion_terms", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
+           "FACETS", "FRAMING", "MIN_SHOWN", "prior"]
+
+K1, B = 1.2, 0.75
+"""BM25 term saturation and length normalisation."""
+CONTEXT_WEIGHT = 0.6
+"""What a query word found only in a unit's title or heading path is worth against one found in its text (a heading is
+its author's summary of the sentences under it; 0.35 before: quote recall dev 0.508 -> 0.546, dev-formats 0.375 -> 0.408,
+northwind 0.848 unchanged; 0.8 gave 0.546 / 0.392 / 0.848)."""
+MIN_SHOWN = 0.3
+"""A unit may be shown only when it, read with its title and headings, holds this share of the obligation's words
+(idf-weighted), unless it stands in a document the obligation names."""
+RELATIVE_SHOWN = 0.5
+"""When no unit holds MIN_SHOWN of an obligation's words, a unit may be shown when it holds this share of what the best one holds."""
+
+PRIOR_DEPTH = 40
+"""A section's rank in recall (search over whole sections, headings and the ledger) lifts its units down to this rank."""
+PRIOR_FLOOR = 0.6
+"""Score factor of a unit whose section recall did not rank (or ranked past PRIOR_DEPTH) for the obligation."""
+VERSION_STEMS = frozenset(word_stems(VERSION_WORDS))
+"""What a unit says of its versions (stemmed ``shelfwise.compiler.language.versions.VERSION_WORDS``)."""
+SHAPE_HELD = frozenset({"@number"})
+"""Facets whose naming words a unit of that shape holds when it is weighed for showing (see _shape_words)."""
+FACETS: dict[str, tuple[re.Pattern, float]] = {
+    "@version": (ASKS_VERSIONS, 1.0),
+    "@number": (re.compile(r"\bhow (often|long|quickly|soon|many|much|frequently|large|big|fast)\b|\b(lifetimes?|time limits?|"
+                           r"lengths?|deadlines?|intervals?|thresholds?|minimum|maximum|limits?|durations?|within|rates?)\b", re.I), 0.8),
+    "@condition": (re.compile(r"\bwhen (may|must|can|should|is|are|does|do)\b|\bconditions?\b|\bexceptions?\b|\bunless\b|"
+                              r"\bonly (if|when)\b|\b(allowed|permitted)\b|^(may|must|can)\b", re.I), 0.6),
+    "@step": (re.compile(r"(?<![\w-])(steps?|procedures?|process|workflow|in what order)\b", re.I), 1.0),
+    "@definition": (re.compile(r"^what (is|are) (a|an)\s|\bdefin\w*|\bmean(s|ing)?\b|\bwhat distinguishes\b", re.I), 0.6),
+    "@reason": (re.compile(r"\bwhy\b|\breasons?\b|\brationale\b", re.I), 0.6),
+}
+"""Facets of a question's shape: when the ask matches, units of that shape hold the facet, weighted against the ask's
+strongest word (a version question looks for what documents say of versions, a numeric one for numbers with units,
+a conditions one for if/unless/except, a definition one for defining sentences and the ledger's definitions)."""
+_AMOUNT_IN_WORDS = re.compile(r"\b(?:(?:a few|several|a couple of|a small number of)\s+(?:seconds|minutes|hours|days|weeks|months|"
+                              rf"years)|(?:annually|yearly|quarterly|monthly|weekly|daily|hourly)|(?:{alternation(MULTIPLES)}) (?:a|per|every) "
+                              r"(?:day|week|month|quarter|year)|every (?:other |second )?(?:day|week|month|quarter|year))\b", re.I)
+"""An amount or a frequency a sentence gives without a figure ("usually no more than a few minutes", "reviewed
+annually"): still the value a numeric ask wants (``find_thresholds`` finds only figures with units)."""
+_UNIT_CONDITION = re.compile(r"\b(if|unless|except|provided|only (if|when)|when|where|must not|may not|shall not|not bound)\b", re.I)
+_UNIT_REASON = re.compile(r"\b(because|since|due to|as a result|so that|in order to|therefore|hence|the reason|rationale|as many)\b", re.I)
+_UNIT_DEFINITION = re.compile(r"\b(is|are) (a|an|the|any|one)\b|\bmeans?\b|\brefers? to\b|\bdefined (as|in)\b|\bdefinitions?\b", re.I)
+REFERENCE_LIST = re.compile(r"^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?\s+)?(?:normative |informative )?(?:references|bibliography|works cited|"
+                            r"literature cited|cited works)\s*$", re.I)
+"""A heading of a reference list: its entries name works, they state nothing a question asks (unless it asks who cites what)."""
+CONTENTS_ENTRY = re.compile(r"[.…](?:\s?[.…]){3,}\s*\|?\s*(?:\d{1,4}|[ivxlc]{1,5})?\s*(?:\||$)", re.I)
+"""A line of a table of contents: dot leaders, then a page number ("TOC - About OWASP ………… | 1"). It names a
+section, it states nothing: never an answer, in whatever shape the reader kept it (a sentence, a list item, a table row)."""
+_WORD = re.compile(r"[^\W\d_]{2,}")
+"""A word of two letters or more: a sentence with fewer than two ("A1", "Figure 3") is a fragment, not a statement."""
+CITES_ASKED = re.compile(r"\b(cit(e|es|ed|ing|ation|ations)|references?|bibliograph\w*)\b", re.I)
+CONTRAST = re.compile(r"\b(?:instead of|rather than|other than|as opposed to|in place of)\s+((?:[\w./-]+\s*){1,4})", re.I)
+"""What a question sets its subject against ("index instead of plain fixed-size passages"): those words say what the
+answer is not about."""
+CONTRASTED = 0.3
+"""Weight factor of a word that stands only in a contrast phrase of the ask."""
+HEADER_SHARE = 0.8
+"""A table row of a document the question names that holds no word of the obligation takes this share of its header's
+score when the header matches ("Revision | Effective date | Summary of change" for "which revision of SOP-014 is
+current, and what changed from the revision before it")."""
+LEAD_SECTIONS = 6
+"""An obligation that names a document and asks little else is answered by the document's opening sections."""
+
+FRAMING = {
+    kind: {stem for word in words.split() for stem in word_stems(word)}
+    for kind, words in {
+        "compare": "change changed changes compare comparison differ difference differences",
+        "trace": "step steps procedure process",
+        "list": "list",
+    }.items()
+}
+"""Words that say what shape of answer is wanted; the documents seldom write them."""
+
+
+@dataclass
+class Candidate:
+    """One displayable unit of a read section, with what the ranking needs."""
+
+    order: tuple
+    shelf: str
+    section_id: str
+    doc_id: str
+    kind: str
+    text: str
+    group: str
+    tf: Counter
+    context: set[str]
+    superseded_by: str = ""
+    ranks: dict[int, int] = field(default_factory=dict)
+    doc_position: int = 0
+    reference_list: bool = False
+    entry: str = ""
+    """The keys of the heading of the section this unit opens (its first sentence or item), ``entry_keys``; else empty."""
+    cells: tuple[str, ...] = ()
+    """A table row's or header's cells (``SectionUnit.cells``); else empty."""
+    words: set[str] = field(init=False)
+    length: int = field(init=False)
+    numeric: float = field(init=False)
+    """Share of its tokens that are bare numbers (``numeric_share``), worked out once per ask, not per obligation."""
+
+    def __post_init__(self) -> None:
+        self.words = set(self.tf)
+        self.length = max(sum(self.tf.values()), 1)
+        self.numeric = numeric_share(self.text)
+
+
+@dataclass
+class Pool:
+    """Every candidate unit of what was read, with the statistics the ranking uses."""
+
+    units: list[Candidate]
+    idf: dict[str, float]
+    unseen: float
+    avg_length: float
+    doc_keys: dict[str, set[str]]
+    titles: dict[str, str] = field(default_factory=dict)
+    lists: dict[int, list[int]] = field(default_factory=dict)
+    """Pool index of a sentence introducing a list ("... include:") -> its items' indexes (``_lead_ins``)."""
+
+
+def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[str]:
+    """The facets a unit holds (see FACETS)."""
+    found = ["@version"] if VERSION_STEMS.intersection(words) else []
+    if kind == "step":
+        found.append("@step")
+    if find_thresholds(text) or _AMOUNT_IN_WORDS.search(text):
+        found.append("@number")
+    if _UNIT_CONDITION.search(text):
+        found.append("@condition")
+    if defining or _UNIT_DEFINITION.search(text):
+        found.append("@definition")
+    if _UNIT_REASON.search(text):
+        found.append("@reason")
+    return found
+
+
+@lru_cache(maxsize=100_000)
+def _unit_terms(text: str, defining: bool, kind: str) -> Counter:
+    """A unit's stems, identifier keys and facets (kept for the next ask over the same sections: stemming every read
+    unit again was a third of an answer over four 10-Q filings). Shared: never mutate the Counter."""
+    terms = [*word_stems(text), *(identifier_key(i) for i in identifiers(text))]
+    return Counter([*terms, *_facets(text, terms, defining, kind)])
+
+
+def _supersedes(shelf: OpenShelf) -> list[tuple[str, str]]:
+    """(newer, older) document pairs of the shelf's supersedes links (made once per open shelf)."""
+    return shelf.memo(("supersedes",), lambda: [(link.src_doc, link.dst_doc) for link in shelf.links
+                                                  if link.kind == "supersedes" and link.src_doc != link.dst_doc])
+
+
+def _definitions(shelf: OpenShelf) -> dict[str, list[str]]:
+    """Section id -> the quotes of the ledger's definitions in it (made once per open shelf)."""
+
+    def make() -> dict[str, list[str]]:
+        out: dict[str, list[str]] = defaultdict(list)
+        for fact in shelf.facts:
+            if fact.kind == "definition":
+                out[fact.section_id].append(fact.quote)
+        return dict(out)
+
+    return shelf.memo(("definitions",), make)
+
+
+def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -> Pool:
+    """The candidates of every read section (``section_units(shelf, section_id)`` gives a section's units)."""
+    read_docs = {(r.shelf, r.doc_id) for r in reading.sections}
+    superseded: dict[tuple[str, str], str] = {}
+    for name in sorted({r.shelf for r in reading.sections}):
+        for src, dst in _supersedes(shelves[name]):
+            if (name, src) in read_docs:
+                superseded[(name, dst)] = src
+    definitions: dict[tuple[str, str], list[str]] = {}
+    for name in sorted({r.shelf for r in reading.sections}):  # once per open shelf: scanning every fact per ask grew with the shelf
+        for sid, quotes in _definitions(shelves[name]).items():
+            definitions[(name, sid)] = quotes
+    units: list[Candidate] = []
+    doc_keys: dict[str, set[str]] = {}
+    positions: Counter = Counter()
+    for n_read, read in enumerate(reading.sections):
+        shelf = shelves[read.shelf]
+        section = shelf.sections[read.section_id]
+        document = shelf.documents[section.doc_id]
+        if section.doc_id not in doc_keys:
+            doc_keys[section.doc_id] = document_keys(section.doc_id, document["title"], document.get("path", ""))
+        context = set(word_stems(" ".join([shelf.doc_name(section.doc_id), *section.heading_path])))
+        context |= {"@version"} & set(_facets("", context))
+        defining = definitions.get((read.shelf, read.section_id), [])
+        references = any(REFERENCE_LIST.match(h) for h in section.heading_path[-2:])
+        doc_position = positions[(read.shelf, section.doc_id)]
+        positions[(read.shelf, section.doc_id)] += 1
+        blocks = read_blocks(shelf, read)  # a long section read in part: only the blocks that were read
+        own = section_units(shelf, read.section_id)
+        opening = next((u.position for u in own if u.kind in ("sentence", "list_item")), None)
+        heading = entry_keys(section.heading_path[-1]) if section.heading_path else ""
+        for kind, text, group, position, cells in own:
+            if blocks is not None and position[0] not in blocks:
+                continue
+            units.append(Candidate((n_read, *position), read.shelf, read.section_id, section.doc_id, kind, text, group,
+                                   _unit_terms(text, any(q in text or text in q for q in defining), kind), context, superseded.get((read.shelf, section.doc_id), ""), read.ranks,
+                                   doc_position, references, heading if position == opening else "", cells))
+    lists = _lead_ins(units)
+    df: Counter = Counter()
+    counted = [u for u in units if u.kind != "code"]  # a code block is never ranked: its tokens do not weigh the words
+    for unit in counted:
+        df.update(unit.words)
+    size = max(len(counted), 1)
+    idf = {word: math.log(1 + size / count) for word, count in df.items()}
+    avg = sum(u.length for u in counted) / size if counted else 1.0
+    titles = {u.doc_id: shelves[u.shelf].doc_name(u.doc_id) for u in units}
+    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists)
+
+
+def _lead_ins(units: list[Candidate]) -> dict[int, list[int]]:
+    """A list's items mean what the sentence introducing the list says ("Other areas updated in 800-63-3 include:", "unless
+    all of the following conditions are met:"): its words and facets join each item's context. Returns each introducing
+    sentence's index -> its items' indexes."""
+    lists: dict[int, list[int]] = {}
+    lead: int | None = None
+    for index, unit in enumerate(units):
+        if unit.kind in ("list_item", "step") and lead is not None and units[lead].section_id == unit.section_id:
+            unit.context = unit.context | units[lead].words
+            lists.setdefault(lead, []).append(index)
+        elif unit.kind == "sentence":
+            lead = index if unit.text.rstrip().endswith(":") else None
+        elif unit.kind not in ("list_item", "step"):
+            lead = None
+    return lists
+
+
+def named_documents(obligation: Obligation, pool: Pool) -> tuple[set[str], set[str], set[str]]:
+    """(documents the obligation is bound to, those named by identifier, the stems of the identifiers and names that
+    name them, but a word the ask also uses apart from the name) among the read documents; a follow-up is bound to the
+    documents the earlier turns cited without naming them."""
+    named, naming = set(), set()
+    for text in [obligation.ask, *obligation.targets]:
+        for ident in identifiers(text):
+            key = identifier_key(ident)
+            hits = {doc for doc, keys in pool.doc_keys.items() if key in keys}
+            if hits:
+                named |= hits
+                naming |= set(word_stems(ident)) | {identifier_key(ident)}
+    for doc in obligation.documents:  # "the OWASP Top 10 2017" names a document: its words are not what is asked
+        for name in names_written(obligation.ask, pool.titles.get(doc, "")):
+            rest = re.sub(r"\b" + r"\W+".join(map(re.escape, name.split())) + r"\b", " ", obligation.ask)
+            naming |= set(word_stems(name)) - set(word_stems(rest))
+            acronyms = {w.lower() for w in re.findall(r"[A-Za-z]+", name) if len(w) >= 2 and w.isupper()}
+            for target in obligation.targets:  # the long form of an acronym in the name ("Open Web Application Security Project")
+                initials = "".join(w[0] for w in target.split() if w[:1].isupper()).lower()
+                if len(target.split()) >= 2 and initials in acronyms:
+                    naming |= set(word_stems(target)) - set(word_stems(rest))
+    return set(obligation.documents) | named, named, naming
+
+
+def obligation_query(obligation: Obligation, pool: Pool, naming: set[str]) -> dict[str, float]:
+    """Stem -> weight (idf times how the obligation holds the word); words that name documents left out."""
+    query: dict[str, float] = {}
+    framing = FRAMING.get(obligation.kind, set())
+    asked = obligation.ask.lower()
+    weighted = [(obligation.ask, 1.0), *((t, 1.2 if t.lower() in asked else 0.5) for t in obligation.targets)]
+    versions = asks_about_versions(obligation.ask)
+    ask = obligation.ask.strip()
+    for text, weight in weighted:
+        for word in [*word_stems(text), *(identifier_key(i) for i in identifiers(text))]:
+            if word in naming or (versions and word in VERSION_STEMS):
+                continue
+            if word in framing:
+                continue
+            query[word] = max(query.get(word, 0.0), weight * pool.idf.get(word, pool.unseen))
+    contrasted = {w for m in CONTRAST.finditer(obligation.ask) for w in word_stems(m.group(1))}
+    contrasted -= {w for w in word_stems(CONTRAST.sub(" ", obligation.ask))}  # a word the ask also uses elsewhere keeps its weight
+    for word in contrasted & query.keys():
+        query[word] *= CONTRASTED
+    strongest = max(query.values(), default=pool.unseen)
+    for facet, (pattern, weight) in FACETS.items():
+        if pattern.search(ask):
+            query[facet] = weight * strongest
+    return query
+
+
+def coverage(query: dict[str, float], words: set[str]) -> float:
+    """Share of the query's weight whose words stand in ``words``."""
+    total = sum(query.values())
+    return sum(w for term, w in query.items() if term in words) / total if total else 0.0
+
+
+def relevance(query: dict[str, float], unit: Candidate, avg_length: float) -> float:
+    """BM25 over the unit's text plus its title and heading path as a weaker field, scaled to the query's weight."""
+    total = sum(query.values())
+    if not total:
+        return 0.0
+    norm = K1 * (1 - B + B * unit.length / avg_length)
+    score = 0.0
+    for term, weight in query.items():
+        tf = unit.tf.get(term, 0)
+        if tf:
+            score += weight * tf * (K1 + 1) / (tf + norm)
+        elif term in unit.context:
+            score += CONTEXT_WEIGHT * weight
+    return score / total
+
+
+def prior(rank: int | None) -> float:
+    """The lift a unit's section gets from its rank in recall for the obligation."""
+    if rank is None or rank > PRIOR_DEPTH:
+        return PRIOR_FLOOR
+    return PRIOR_FLOOR + (1 - PRIOR_FLOOR) * (1 - (rank - 1) / PRIOR_DEPTH)
+
+
+def changed_rules(pool: Pool, picked: list[tuple[float, int]]) -> list[tuple[float, int]]:
+    """Units of superseded revisions that state a picked current unit's rule with other figures (a rule that changed):
+    shown after the current one, marked superseded (``shelfwise.api.currency``)."""
+    from shelfwise.api.currency import changed_rule
+
+    have = {p for _, p in picked}
+    old = [i for i, u in enumerate(pool.units) if u.superseded_by and i not in have and u.kind in ("sentence", "list_item")]
+    extra = []
+    for score, p_index in picked:
+        unit = pool.units[p_index]
+        if unit.superseded_by or unit.kind not in ("sentence", "list_item"):
+            continue
+        for o_index in old:
+            if o_index not in have and changed_rule(pool.units[o_index].text, [unit.text]):
+                extra.append((round(score * 0.5, 4), o_index))
+                have.add(o_index)
+    return extra
+
+
+def score_units(plan: Plan, pool: Pool, model: RankModel | None = None, explain: list | None = None
+                ) -> list[tuple[dict[str, float], list[tuple[float, float, int]]]]:
+    """Per obligation: its query and (score, own coverage, whether it may be shown, unit index) for every unit holding
+    one of its words. A unit may be shown when it, read with its headings, holds MIN_SHOWN of the obligation's words,
+    or when it stands in a document the obligation names. ``model``: the ranking weights (default the shipped ones);
+    ``explain``: a list that gets every scored unit's features (the final pass's)."""
+    model = model or load_rank_model()
+    question_docs: set[str] = set()
+    named = []
+    for obligation in plan.obligations:
+        docs, explicit, naming = named_documents(obligation, pool)
+        named.append((docs, explicit, naming))
+        question_docs |= docs
+    out = []
+    for o_index, (obligation, (docs, explicit, naming)) in enumerate(zip(plan.obligations, named)):
+        query = obligation_query(obligation, pool, naming | set().union(*(n for _, _, n in named)))
+        wanted = docs or question_docs
+        changes = obligation.kind == "compare" or asks_about_versions(obligation.ask)
+        lead = bool(docs) and len([t for t in query if not t.startswith("@")]) <= 1
+        words_only = {t: w for t, w in query.items() if not t.startswith("@")}
+        cites = bool(CITES_ASKED.search(obligation.ask))
+        first: list | None = [] if explain is not None else None
+        scored = _score_all(obligation, o_index, pool, query, query, words_only, docs, explicit, wanted, changes, lead, cites,
+                            model, first)
+        feedback = expansion_terms(query, pool, scored)
+        if feedback:  # the second pass ranks by the query and its feedback words; coverage still counts the query's own
+            first = [] if explain is not None else None
+            scored = _score_all(obligation, o_index, pool, query, {**query, **feedback}, words_only, docs, explicit, wanted,
+                                changes, lead, cites, model, first)
+        if explain is not None:
+            explain.extend(first)
+        out.append((query, scored))
+    return out
+
+
+def _shape_words(ask: str, query: dict[str, float]) -> dict[str, set[str]]:
+    """Per facet of the query: the ask's words that name it ("lifetimes", "time limits" for @number). A unit of that
+    shape holds them: "one hour or less" is the lifetime the ask calls for."""
+    out: dict[str, set[str]] = {}
+    for facet, (pattern, _) in FACETS.items():
+        if facet in query and facet in SHAPE_HELD:
+            words = {w for m in pattern.finditer(ask) for w in word_stems(m.group(0))} & query.keys()
+            if words:
+                out[facet] = words
+    return out
+
+
+def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str, float], ranking: dict[str, float],
+               words_only: dict[str, float], docs: set[str], explicit: set[str], wanted: set[str], changes: bool, lead: bool,
+               cites: bool, model: RankModel, explain: list | None = None) -> list[tuple[float, float, bool, int]]:
+    """Every unit holding a word of the obligation, scored by ``model`` over its features against ``ranking`` (the
+    query, or the query with feedback); ``explain``, when given, gets (obligation, unit index, features) per unit."""
+    scored = []
+    facets = [f for f in query if f.startswith("@")]
+    shaped = _shape_words(obligation.ask, query)
+    term = asked_term(obligation.ask)
+    entry = asked_entry(obligation.ask)
+    headers: dict[str, tuple[float, set[str]]] = {}  # table group -> (its header's score, the header's words)
+    for index, unit in enumerate(pool.units):
+        if (unit.reference_list and not cites) or unit.kind == "code":  # code follows the sentence introducing it, never alone
+            continue
+        if CONTENTS_ENTRY.search(unit.text) or (unit.kind == "sentence" and len(_WORD.findall(unit.text)) < 2):
+            continue  # a table of contents' line ("A1:2017 - Injection ……… | 7"), a fragment of a slide ("A1")
+        # a step or an item of an asked-for list means what its heading says it is part of
+        item = unit.kind == "step" or (unit.kind == "list_item" and obligation.kind in ("trace", "list"))
+        item = item or opens_entry(entry, unit)  # a glossary entry: its heading is the term
+        named_here = bool(docs) and unit.doc_id in docs
+        if unit.kind == "table_header":  # never an answer alone; a header that matches lends its rows its score
+            if unit.words & words_only.keys() or (unit.doc_id in explicit and unit.words & query.keys()):
+                headers[unit.group] = (relevance(ranking, unit, pool.avg_length) * prior(unit.ranks.get(o_index)), unit.words)
+            continue
+        header = headers.get(unit.group) if unit.kind == "table_row" and unit.doc_id in explicit else None
+        # a sentence of the asked-for shape means what its heading says it is about ("a few minutes" under "exp" claim)
+        framed = item or any(facet in unit.tf for facet in shaped)
+        if not ((unit.words | (unit.context if framed else set())) & words_only.keys()):
+            if header is not None:
+                own = max(coverage(words_only, unit.words | header[1]) * 0.8, 0.01 if named_here else 0.0)
+                shown = coverage(words_only, unit.words | header[1] | unit.context)
+                scored.append((header[0] * HEADER_SHARE, own, -1.0 if named_here else shown, index))
+                continue
+            if not (unit.doc_id in explicit and unit.words & query.keys()):  # "what changed with PEP 585": a facet will do
+                continue
+        own = coverage(words_only, unit.words)
+        if item:
+            own = max(own, 0.8 * coverage(words_only, unit.words | unit.context))
+        held = unit.words | unit.context
+        unvalued = 0
+        for facet, words in shaped.items():
+            if facet in unit.tf:
+                held = held | words
+            elif not (words & held):  # "lifetimes of authorization codes": a sentence of codes with no time in it
+                unvalued += 1
+        shown = coverage(words_only, held)
+        rank = unit.ranks.get(o_index)
+        rel = relevance(ranking, unit, pool.avg_length)
+        outside = bool(wanted) and unit.doc_id not in wanted
+        features = {
+            "relevance": math.log(rel) if rel > 0 else -math.inf,
+            "shape": math.log(shape_factor(unit)),
+            "prior": math.log(prior(rank)),
+            "figures_only": float(unit.kind in ("sentence", "list_item") and "@number" not in query
+                                  and unit.numeric >= NUMERIC_RUN),
+            # a list/lookup ask names values in any cell; any other ask names the row by its label, in a document it asks about
+            "value_match": float(value_match(obligation.ask, unit) if obligation.kind in ("list", "lookup", "judge")
+                                 else not outside and value_match(obligation.ask, unit, label_only=True)),
+            "defines": float(defines(term, unit, entry)),
+            "elsewhere_named": float(outside and bool(docs)),
+            "elsewhere_question": float(outside and not docs),
+            "lead": math.log(1 + max(0, LEAD_SECTIONS - unit.doc_position) / LEAD_SECTIONS) if lead and not outside else 0.0,
+            "superseded": float(bool(unit.superseded_by) and not changes),
+            "unvalued": float(unvalued),
+            "own": own, "held": shown, "named": float(named_here), "row": float(unit.kind == "table_row"),
+            "item": float(unit.kind in ("list_item", "step")), "chars": math.log1p(len(unit.text)) / 6,
+            "position": min(unit.doc_position, 20) / 20, "recalled": float(rank is not None and rank <= PRIOR_DEPTH),
+            "numeric": unit.numeric,
+            "facets": (sum(1 for f in facets if f in unit.tf) / len(facets)) if facets else 0.0,
+        }
+        score = model.score(features)
+        if explain is not None:
+            explain.append((o_index, index, features))
+        scored.append((score, max(own, 0.01 if named_here else 0.0), -1.0 if named_here else shown, index))
+    # a long ask ("... so that errors, -k and parallel builds behave properly") is stated across several sentences,
+    # none holding MIN_SHOWN of its words: the bar is then a share of what the best unit holds
+    bar = min(MIN_SHOWN, RELATIVE_SHOWN * max((c for *_, c, _ in scored), default=0.0))  # -1: in a named document
+    scored = [(score, own, held < 0 or held >= bar, index) for score, own, held, index in scored]
+    scored.sort(key=lambda item: (-item[0], pool.units[item[3]].order))
+    return scored

@@ -1,0 +1,204 @@
+"""The model as chooser (``models.writer_role = "select"``): per obligation, the model picks and orders quoted units by id.
+
+A small model (Qwen2.5-Coder-1.5B on llama.cpp) cannot write cited prose: in the "write" role 188 of its 192 units
+cited nothing (issue 37). It can read a numbered list and name the numbers that answer a part. So ``SelectingWriter``:
+
+1. writes the model-free draft first (``shelfwise.api.answer.write.write.ExtractiveWriter``, called as the model-free
+   pipeline calls it, on the same reading): the model's answer starts from everything the model-free one holds;
+2. per obligation offers the model that draft's answering units and as many of the next best units of the reading
+   (``score_units`` order, not already in the draft), numbered, each with its document and heading;
+3. the model replies ``{"ids": [..]}``: the units that answer the part, most important first. Its choices lead the part
+   (a section's sentences, a table's rows or a list's items stay together, in document order, where the first of them
+   was chosen, so a passage reads as its document has it); the
+   model-free draft's units it did not choose follow them, so nothing the model-free answer shows is lost to a weak
+   choice; the further units it did not choose are not shown.
+
+Every unit's text is its section's own (checked by construction: ``verify_verbatim`` finds it verbatim). A chosen
+unit's id starts with "m" (the trace's written units tell the model's choices from the fallback's). A further unit the
+model chose ranks below every model-free unit under the answer's size limit, so the limit never trades a model-free
+unit for one the model added. A failed call or an unusable reply leaves that part as the model-free draft has it, and
+the draft's ``notes`` (the answer's warnings) say so in words; when the model chose nothing at all the draft is the
+model-free one (writer "extractive") and says why.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pydantic import BaseModel, Field, ValidationError
+
+from shelfwise.api.answer.write.rank import build_pool, score_units
+from shelfwise.api.answer.write.semantic import semantic_rerank
+from shelfwise.api.answer.write.write import ExtractiveWriter, section_units
+from shelfwise.api.answer.records import Draft, Unit
+from shelfwise.api.prompts import SELECT_SYSTEM, SELECT_USER
+from shelfwise.api.answer.plan.plan import Plan
+from shelfwise.api.answer.read.read import Reading
+from shelfwise.api.shelves import OpenShelf
+from shelfwise.compiler.models import ChatModel, ModelError
+
+__all__ = ["SelectingWriter", "SelectDraft", "Selection", "OFFERED", "SHOWN_CHARS"]
+
+OFFERED = ("sentence", "list_item", "step", "table_row")
+"""Unit kinds the model is offered (headings, table headers, figure captions and code follow the units they belong to)."""
+SHOWN_CHARS = 400
+"""Characters of one offered unit's text the prompt shows (the answer shows the unit whole)."""
+REPLY_TOKENS = 160
+"""Tokens the model may reply with: a JSON list of numbers."""
+
+
+class _Unusable(ModelError):
+    """Raised by ``SelectingWriter._choose`` when the model answered, but not with the JSON asked for."""
+
+
+class _Choice(BaseModel):
+    ids: list[int] = Field(description="Numbers of the offered units that answer the part, most important first.")
+
+
+class Selection(BaseModel):
+    """What the model did for one obligation (kept in the draft for the trace and the eval)."""
+
+    obligation: int
+    offered: int = Field(description="Units offered: the model-free draft's answering units, then further ones.")
+    chosen: int = Field(default=0, description="Units the model chose (shown first, in its order).")
+    beyond: int = Field(default=0, description="Chosen units the model-free draft did not hold.")
+    kept: int = Field(default=0, description="The model-free draft's units it did not choose (shown after its choices).")
+    failed: str = Field(default="", description="Why the model's choice could not be used ('' when it could).")
+
+
+class SelectDraft(Draft):
+    """A draft whose every unit is a verbatim quote; the model chose and ordered them."""
+
+    notes: list[str] = Field(default_factory=list, description="What the model did, per part, in words (the answer's warnings).")
+    selections: list[Selection] = Field(default_factory=list, description="Per obligation, what the model chose.")
+    verbatim: bool = Field(default=True, description="Every unit is the documents' own text (the model wrote none).")
+
+
+def _label(unit: Unit, shelves: dict[str, OpenShelf]) -> str:
+    shelf = shelves.get(unit.shelf)
+    if shelf is None or not unit.citations or unit.citations[0] not in shelf.sections:
+        return ""
+    section = shelf.sections[unit.citations[0]]
+    return f"({shelf.doc_name(section.doc_id)} > {' > '.join(section.heading_path)}) "
+
+
+def _block(unit: Unit) -> str:
+    """Units shown together: a table's rows, a list's items, a procedure's steps, a section's sentences."""
+    return unit.group or (unit.citations[0] if unit.citations else unit.id)
+
+
+def _position(unit: Unit, shelves: dict[str, OpenShelf]) -> int:
+    """Where the unit stands in its section (its index among the section's units; after them when not found)."""
+    shelf = shelves.get(unit.shelf)
+    if shelf is None or not unit.citations or unit.citations[0] not in shelf.sections:
+        return 1 << 30
+    texts = [u.text for u in section_units(shelf, unit.citations[0])]
+    return texts.index(unit.text) if unit.text in texts else 1 << 30
+
+
+class SelectingWriter:
+    """Writes the model-free draft, then lets the model choose and order its units per obligation; see the module text."""
+
+    def __init__(self, chat: ChatModel, extractive: ExtractiveWriter, *, further: int | None = None):
+        self.chooser = chat  # not ``chat``: the pipeline lends a writer's ``chat`` to prose (a comparison's explanation); this one writes none
+        self.name = chat.model
+        self.extractive = extractive
+        self.further = extractive.max_units if further is None else further
+
+    def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> SelectDraft:
+        base = self.extractive.write(plan, reading, shelves)
+        further = self._further(plan, reading, shelves, base)
+        units: list[Unit] = []
+        chosen_ids: set[str] = set()
+        selections: list[Selection] = []
+        notes: list[str] = []
+        for index, obligation in enumerate(plan.obligations):
+            own = [u for u in base.units if u.obligation == index]
+            offered = [u for u in own if u.kind in OFFERED] + further.get(index, [])
+            selection = Selection(obligation=index, offered=len(offered))
+            part = own
+            if offered:
+                try:
+                    order = self._choose(plan, obligation.ask, offered, shelves)
+                except ModelError as exc:
+                    order, selection.failed = [], str(exc) if isinstance(exc, _Unusable) else f"the call failed ({exc})"
+                if not order and not selection.failed:
+                    selection.failed = "it chose none of them"
+                if order:
+                    part, picked = self._arrange(own, offered, order, shelves)
+                    chosen_ids |= picked
+                    selection.chosen = len(picked)
+                    selection.beyond = sum(1 for u in further.get(index, []) if u.id in picked)
+                    selection.kept = sum(1 for u in own if u.kind in OFFERED and u.id not in picked)
+            selections.append(selection)
+            notes.append(self._note(plan, selection))
+            units += part
+        units = [u.model_copy(update={"id": f"{'m' if u.id in chosen_ids else 'u'}{n}"}) for n, u in enumerate(units, start=1)]
+        writer = self.name if chosen_ids else "extractive"  # the model chose nothing: the draft is the model-free one
+        return SelectDraft(writer=writer, units=units, covered=base.covered, notes=notes, selections=selections)
+
+    def _note(self, plan: Plan, selection: Selection) -> str:
+        ask = plan.obligations[selection.obligation].ask.strip().rstrip("?.")
+        if selection.failed:
+            return (f"the writer model {self.name} could not choose the quotes for part {selection.obligation + 1} ({ask!r}): "
+                    f"{selection.failed}; the model-free answer's quotes are shown for it")
+        kept = (f"; the model-free answer's {selection.kept} unit(s) it did not choose follow its choices" if selection.kept else "")
+        return (f"the writer model {self.name} chose and ordered {selection.chosen} of the {selection.offered} quoted units "
+                f"offered for part {selection.obligation + 1} ({ask!r}), {selection.beyond} of them beyond the model-free answer{kept}")
+
+    def _further(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf], base: Draft) -> dict[int, list[Unit]]:
+        """Per obligation, the next best units of the reading the model-free draft does not hold (up to ``further``),
+        each scored below every model-free unit of its obligation (the size limit drops them first)."""
+        if not self.further:
+            return {}
+        pool = build_pool(reading, shelves, section_units)
+        held = {(u.shelf, u.text) for u in base.units}
+        out: dict[int, list[Unit]] = {}
+        for o_index, (obligation, (_, scored)) in enumerate(zip(plan.obligations, score_units(plan, pool, self.extractive.model))):
+            scored = semantic_rerank(obligation.ask, pool, scored, shelves)
+            floor = min((u.score for u in base.units if u.obligation == o_index), default=1.0)
+            extra: list[Unit] = []
+            for score, own, shown, p_index in scored:
+                entry = pool.units[p_index]
+                if len(extra) >= self.further:
+                    break
+                if own <= 0 or not shown or entry.kind not in ("sentence", "list_item", "step") or (entry.shelf, entry.text) in held:
+                    continue
+                held.add((entry.shelf, entry.text))
+                extra.append(Unit(id=f"f{o_index}.{len(extra)}", kind=entry.kind, text=entry.text, shelf=entry.shelf,
+                                  citations=[entry.section_id], obligation=o_index, score=round(min(score, floor) * 0.5, 4),
+                                  group=entry.group))
+            out[o_index] = extra
+        return out
+
+    def _choose(self, plan: Plan, ask: str, offered: list[Unit], shelves: dict[str, OpenShelf]) -> list[int]:
+        """The model's choice: indexes into ``offered``, most important first (unknown numbers and repeats left out)."""
+        listing = "\n".join(f"[{n}] {_label(u, shelves)}{u.text[:SHOWN_CHARS]}" for n, u in enumerate(offered, start=1))
+        user = SELECT_USER.format(question=plan.resolved_question, part=ask, units=listing)
+        reply = self.chooser.complete([{"role": "system", "content": SELECT_SYSTEM}, {"role": "user", "content": user}],
+                                   json_object=True, max_tokens=REPLY_TOKENS)
+        try:
+            choice = _Choice.model_validate(json.loads(reply))
+        except (json.JSONDecodeError, ValidationError) as exc:
+            raise _Unusable(f"its reply is not {{\"ids\": [numbers]}}: {str(exc).splitlines()[0]}") from exc
+        return list(dict.fromkeys(n - 1 for n in choice.ids if 1 <= n <= len(offered)))
+
+    @staticmethod
+    def _arrange(own: list[Unit], offered: list[Unit], order: list[int], shelves: dict[str, OpenShelf]
+                 ) -> tuple[list[Unit], set[str]]:
+        """(the part's units: the chosen blocks in the model's order — a section's sentences, a table with its header, a
+        list or a procedure come together in document order where the first of them was chosen, with the model-free
+        units of that block, so a passage reads as its document has it — then the model-free units of blocks it did not
+        choose, in their order), and the chosen units' ids."""
+        picked = {offered[i].id for i in order}
+        mine = {u.id for u in own}
+        candidates = [*own, *(u for u in offered if u.id not in mine and u.id in picked)]
+        out: list[Unit] = []
+        seen: set[str] = set()
+        for block in dict.fromkeys(_block(offered[i]) for i in order):
+            members = [u for u in candidates if _block(u) == block and u.id not in seen]
+            for unit in sorted(members, key=lambda u: (u.kind != "table_header", _position(u, shelves))):
+                out.append(unit)
+                seen.add(unit.id)
+        out += [u for u in own if u.id not in seen]
+        return out, picked

@@ -1,0 +1,53 @@
+"""What a unit's shape says of it as evidence: a table row holding the asked-for value, a run of bare figures, a
+boilerplate paragraph or a fragment (factors of the extractive writer's ranking, ``shelfwise.api.answer.write.rank``)."""
+
+from __future__ import annotations
+
+import re
+
+from shelfwise.api.terms import unit_cells
+
+__all__ = ["NUMERIC_RUN", "value_match", "numeric_share", "shape_factor"]
+
+_CELL_WORDS = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
+
+
+def value_match(ask: str, unit, label_only: bool = False) -> bool:
+    """Whether a cell of the table row ``unit`` reads, as whole words, as a phrase of ``ask`` (a cell of letters of 4+
+    characters, not a number or code). ``label_only``: only the row's label (its first non-empty cell) counts — the
+    row a question names ("total net sales"), where any cell would also match a value a list ask only mentions."""
+    if unit.kind != "table_row":
+        return False
+    asked = " " + " ".join(_CELL_WORDS.findall(ask.lower())) + " "
+    cells = [c for c in unit_cells(unit) if c.strip()]
+    for cell in cells[:1] if label_only else cells:
+        words = _CELL_WORDS.findall(cell.lower())
+        phrase = " ".join(words)
+        if len(phrase) >= 4 and phrase == " ".join(cell.lower().split()).strip(" .") and f" {phrase} " in asked:
+            return True
+    return False
+
+
+_TOKEN = re.compile(r"\S+")
+_NUMERIC = re.compile(r"^[(\[]?[-+−]?\d[\d.,:%/]*[)\]%*∗†]*[,;]?$")
+NUMERIC_RUN = 0.35
+"""A sentence whose tokens are at least this share bare numbers is a table's row read as text (a PDF's results table):
+evidence only for a question asking for numbers."""
+
+
+def numeric_share(text: str) -> float:
+    """Share of the text's tokens that are bare numbers ("15.60", "0.50", "(3B)" is not)."""
+    tokens = _TOKEN.findall(text)
+    return sum(1 for t in tokens if _NUMERIC.match(t)) / len(tokens) if tokens else 0.0
+
+
+def shape_factor(unit) -> float:
+    """Sentence-level evidence over boilerplate: long units and fragments count less."""
+    chars = len(unit.text)
+    if unit.kind in ("table_row", "step"):  # a row or a procedure's step is one piece of evidence, however long
+        return 1.0
+    if chars > 450:
+        return (450 / chars) ** 0.5
+    if len(unit.text.split()) < 4:
+        return 0.7
+    return 1.0

@@ -1,0 +1,491 @@
+"""Write: the draft answer as units (sentence, list item, step, table row, figure caption), each citing sections.
+
+``shelfwise.api.answer.records.Writer`` is the seam: ``write(plan, reading, shelves) -> Draft``. This module
+holds the model-free ``ExtractiveWriter``: for each obligation the sentences,
+list items and table rows of the read sections that best establish it, in
+document order, each cited with its section id, with the header of a table it
+quotes and the caption of a figure beside it; a procedure's steps are kept
+whole and in order. A model writer (issue 7) returns the same ``Draft``; the
+checker and the gate then work on its units.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from shelfwise.api.answer.plan.plan import Plan
+from shelfwise.api.answer.read.read import Reading
+from shelfwise.api.answer.records import Draft, Unit
+from shelfwise.api.answer.write.semantic import semantic_rerank
+from shelfwise.api.shelves import OpenShelf
+from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
+from shelfwise.api.answer.write.rank import MIN_SHOWN, Pool, build_pool, changed_rules, coverage, named_documents, score_units
+from shelfwise.api.terms import capitalised_phrases, identifiers, normalise, word_stems
+from shelfwise.compiler.ledger.rules import sentences
+from shelfwise.compiler.store.records import table_text
+
+__all__ = ["ExtractiveWriter", "section_units", "SectionUnit", "introduces_code", "coverage", "is_question", "COVERED", "MIN_SHOWN"]
+
+COVERED = 0.75
+"""An obligation is covered when its best shown unit holds this share of its words and asked facets, and the shown
+units hold its key targets (``ExtractiveWriter._covered``)."""
+CHARS_PER_UNIT = 260
+"""The character budget of one obligation is ``max_units`` times this (a compare or list obligation gets twice as much)."""
+STRONG = 0.7
+"""A unit scoring this share of its obligation's best is strong evidence; one left out for the budget makes the obligation
+not covered (shown, with a line saying the sentences shown may not answer all of it)."""
+ANSWER_BUDGETS = 2.5
+"""The whole answer gets this many obligation budgets, shared among its obligations (a procedure's steps are kept whole)."""
+FLOOR = 0.45
+"""A unit is written only when its score is at least this share of its obligation's best unit's."""
+BEST_SECTIONS = 4
+"""The sections holding most of an obligation's evidence are read on around their best unit (``_best_sections``)."""
+WINDOW = 600
+"""Characters of a best section shown after its best unit."""
+CONTINUED = 3
+"""The best picked sentences of an obligation whose paragraph continues after them are followed (``_with_continuations``)."""
+CONTINUATION = 2
+"""At most this many following sentences of the same paragraph continue a best picked sentence."""
+PER_DOCUMENT = 2
+"""Units a named document that nothing was picked from contributes to an obligation over several named documents."""
+CODE_CHARS = 600
+"""A code block this long or shorter may follow the sentence that introduces it ("you would write:"); never alone."""
+LIST_ITEMS = 8
+"""A list a picked sentence introduces is kept whole up to this many items."""
+OVERRUN = 1.3
+"""A unit kept beside a picked one (a condition, a list item, a continuation, a section's next sentence) may take the
+obligation's units this far past its budget."""
+PROSE_CELL = 200
+"""A one-column table with a cell longer than this is prose in a box: its cells are split into sentences, not shown as rows."""
+
+
+def introduces_code(text: str) -> bool:
+    """Whether a sentence introduces what follows it ("you would write:", "the definition::")."""
+    return text.rstrip().endswith(":")
+
+
+def is_question(text: str) -> bool:
+    """A question sentence (a quiz item, a heading asking something): it asks, it does not state, so it is never an answer."""
+    return text.rstrip(" *_)\"'\u201d").endswith("?")
+
+
+_NUMBERED = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|step\s+\d+)", re.I)
+_PROCEDURE = re.compile(r"\b(procedure|steps?|process|workflow|how to)\b", re.I)
+
+
+class SectionUnit(NamedTuple):
+    """One displayable unit of a section, as the writer's pool takes it."""
+
+    kind: str
+    text: str
+    group: str
+    position: tuple[int, int]
+    """(block index, index within the block)."""
+    cells: tuple[str, ...] = ()
+    """A table row's or header's cells (``text`` is them joined by ``row_text``, whitespace collapsed); else empty."""
+
+
+def section_units(shelf: OpenShelf, section_id: str) -> list[SectionUnit]:
+    """A section's displayable units in document order, cached on the shelf."""
+    return shelf.memo(("units", section_id), lambda: _section_units(shelf, section_id))
+
+
+def _table_lines(block) -> list[tuple[str, tuple[str, ...]]]:
+    """(text, cells) of a table's non-empty rows. The cells are the stored rows' when the block's text is those rows
+    rendered (every reader but an RST field list, whose text reads "Key: value"); else a row is known as text only."""
+    rows = block.rows or []
+    if rows and block.text == table_text(rows) and not any("\n" in cell for row in rows for cell in row):
+        return [(normalise(line), tuple(normalise(cell) for cell in row))
+                for line, row in zip(block.text.split("\n"), rows) if normalise(line)]
+    return [(normalise(line), ()) for line in block.text.split("\n") if normalise(line)]
+
+
+def _section_units(shelf: OpenShelf, section_id: str) -> list[SectionUnit]:
+    section = shelf.sections[section_id]
+    procedure = bool(_PROCEDURE.search(" ".join(section.heading_path)))
+    items = [b for b in section.blocks if b.kind == "list_item"]
+    steps = procedure or sum(1 for b in items if _NUMBERED.match(b.text)) >= 2
+    numbered = [b for b in section.blocks if b.kind == "paragraph" and _NUMBERED.match(b.text)]
+    numbered = numbered if len(numbered) >= 2 else []  # "1. Receive ...", "2. Acknowledge ..." written as paragraphs
+    units: list[SectionUnit] = []
+    for b_index, block in enumerate(section.blocks):
+        if any(block is b for b in numbered) and normalise(block.text):
+            units.append(SectionUnit("step", normalise(block.text), f"{section_id}:numbered", (b_index, 0)))
+        elif block.kind == "paragraph":
+            for s_index, sentence in enumerate(sentences(block.text)):
+                if not is_question(sentence):
+                    units.append(SectionUnit("sentence", sentence, "", (b_index, s_index)))
+        elif block.kind == "list_item" and _item_text(block.text) and not is_question(block.text):
+            units.append(SectionUnit("step" if steps else "list_item", _item_text(block.text), f"{section_id}:list", (b_index, 0)))
+        elif block.kind == "table" and _one_column(block):
+            # a one-column "table" is a text box (a slide's panel, a DOCX frame): its cells are prose, shown as sentences
+            header = max(block.header_rows, 1) if len(block.rows) > 1 else 0
+            for r_index, row in enumerate(block.rows[header:], start=header):
+                for s_index, sentence in enumerate(sentences(normalise(row[0]) if row else "")):
+                    if not is_question(sentence):
+                        units.append(SectionUnit("sentence", sentence, "", (b_index, r_index * 1000 + s_index)))
+        elif block.kind == "table":
+            lines = _table_lines(block)
+            header = max(block.header_rows, 1) if len(lines) > 1 else 0
+            for r_index, (line, cells) in enumerate(lines):
+                kind = "table_header" if r_index < header else "table_row"
+                units.append(SectionUnit(kind, line, f"{section_id}:t{b_index}", (b_index, r_index), cells))
+        elif block.kind == "figure" and normalise(block.text):
+            units.append(SectionUnit("figure", normalise(block.text), "", (b_index, 0)))
+        elif block.kind == "code" and block.text.strip() and len(block.text) <= CODE_CHARS:
+            units.append(SectionUnit("code", block.text.strip("\n"), "", (b_index, 0)))
+    return units
+
+
+_BULLET = re.compile(r"^(?:[\u2022\u25e6\u25aa\u25ab\u2023\u2219\u00b7\u25cf\u25cb\u25a0\u25a1\u27a2\u27a4\uf0b7*\-\u2013]\s+)+")
+"""A bullet glyph a converter left at the start of a list item's text: the answer renders the item as a list item
+already ("- \u2022 We propose ..." would show two bullets)."""
+
+
+def _one_column(block) -> bool:
+    """A table whose every row holds one cell, one of them long enough to be prose (a text box read as a table)."""
+    rows = block.rows or []
+    return bool(rows) and all(len(row) <= 1 for row in rows) and any(len(row[0]) > PROSE_CELL for row in rows if row)
+
+
+def _item_text(text: str) -> str:
+    return _BULLET.sub("", normalise(text))
+
+
+_CONDITION = re.compile(r"\b(if|unless|except|excepting|provided|only when|only if|otherwise|however|in which case|does not apply)\b", re.I)
+_OPENS_CONDITION = re.compile(r"^(if|unless|except|provided|otherwise|however|but|in that case|in this case|this does not|where)\b", re.I)
+
+
+class ExtractiveWriter:
+    """Model-free writer: verbatim units from the read sections, chosen per obligation and shown in document order.
+
+    Per obligation the units are ranked (``shelfwise.api.answer.write.rank``), then picked best first within a character budget
+    (``max_units`` times ``CHARS_PER_UNIT``, twice that for a compare or list), each pick favouring units that
+    add words of the obligation not yet written; a procedure keeps all its steps in order, a rule keeps the
+    if/unless/except sentences beside it, and a sentence introducing a list ("unless all of the following conditions
+    are met:") keeps the list.
+    """
+
+    name = "extractive"
+
+    def __init__(self, max_units: int = 6, budget_chars: int | None = None, answer_chars: int | None = None,
+                 model: RankModel | None = None):
+        self.max_units = max_units
+        self.model = model or load_rank_model()
+        self.budget_chars = budget_chars or max_units * CHARS_PER_UNIT
+        self.answer_chars = answer_chars or int(self.budget_chars * ANSWER_BUDGETS)
+
+    def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> Draft:
+        pool = build_pool(reading, shelves, section_units)
+        chosen: dict[int, tuple[int, float]] = {}  # pool index -> (obligation, score)
+        serves: dict[int, list[int]] = {}  # pool index -> further obligations it establishes
+        covered: dict[int, float] = {}
+        for o_index, (obligation, (query, scored)) in enumerate(zip(plan.obligations, score_units(plan, pool, self.model))):
+            scored = semantic_rerank(obligation.ask, pool, scored, shelves)
+            eligible = [(s, i) for s, own, shown, i in scored if own > 0 and shown]
+            if not eligible:
+                covered[o_index] = 0.0
+                continue
+            share = self.answer_chars * (2 if obligation.kind in ("compare", "list") else 1) // len(plan.obligations)
+            budget = min(max(self.budget_chars * (2 if obligation.kind in ("compare", "list") else 1), share), self.answer_chars)
+            picked = self._select(pool, query, eligible, budget)
+            picked = self._each_named_document(pool, query, obligation, picked, eligible, budget)
+            if obligation.kind == "trace":
+                picked = self._whole_procedure(pool, picked, eligible)
+            picked = self._with_conditions(pool, query, picked, budget)
+            picked = self._whole_lists(pool, picked, budget)
+            picked = self._with_continuations(pool, picked, budget)
+            picked = self._best_sections(pool, query, picked, eligible, budget)
+            picked = picked + self._introduced_code(pool, picked, budget)
+            picked = picked + changed_rules(pool, picked)
+            covered[o_index] = self._covered(obligation.ask, query, pool, [p for _, p in picked],
+                                             together=obligation.kind in ("lookup", "judge"))
+            strong = [(sc, p) for sc, p in eligible if sc >= STRONG * eligible[0][0]]
+            shown = {p for _, p in picked}
+            left = sum(sc for sc, p in strong if p not in shown and not any(
+                _near_duplicate(pool.units[p].words, pool.units[q].words) for q in shown))
+            if left:  # strong evidence did not fit the budget: what is shown is not the whole answer
+                covered[o_index] = round(min(covered[o_index], sum(sc for sc, p in strong if p in shown) / sum(sc for sc, _ in strong)), 3)
+            for score, p_index in picked:
+                if p_index in chosen and chosen[p_index][0] != o_index:
+                    serves.setdefault(p_index, []).append(o_index)
+                chosen.setdefault(p_index, (o_index, round(score, 4)))
+        self._add_headers_and_figures(pool, chosen)
+        return Draft(writer=self.name, units=self._units(pool, chosen, serves), covered=covered)
+
+    @staticmethod
+    def _select(pool: Pool, query: dict[str, float], eligible: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
+        """Best first within ``budget`` characters, each pick favouring units that add words not yet written."""
+        top = eligible[0][0]
+        candidates = [(s, i) for s, i in eligible if s >= FLOOR * top][:300]
+        written: set[str] = set()
+        picked: list[tuple[float, int]] = []
+        used = 0
+        while candidates:
+            def gain(entry: tuple[float, int]) -> float:
+                matched = pool.units[entry[1]].words & query.keys()
+                total = sum(query[t] for t in matched) or 1.0
+                return entry[0] * (0.4 + 0.6 * sum(query[t] for t in matched - written) / total)
+
+            best = max(candidates, key=lambda e: (gain(e), -pool.units[e[1]].order[0], -e[1]))
+            candidates.remove(best)
+            unit = pool.units[best[1]]
+            if picked and used + len(unit.text) > budget:
+                continue
+            if any(_near_duplicate(unit.words, pool.units[p].words) for _, p in picked):
+                continue
+            picked.append(best)
+            written |= unit.words & query.keys()
+            used += len(unit.text)
+        return picked
+
+    @staticmethod
+    def _each_named_document(pool: Pool, query: dict[str, float], obligation, picked: list[tuple[float, int]],
+                             eligible: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
+        """An obligation over several named documents ("what does each licence require") is answered from each of them:
+        a named document nothing was picked from gives its own best units (up to ``PER_DOCUMENT``), within the budget."""
+        docs = named_documents(obligation, pool)[0]
+        if len(docs) < 2:
+            return picked
+        have = {p for _, p in picked}
+        used = sum(len(pool.units[p].text) for p in have)
+        extra = []
+        for doc in sorted(docs):
+            if any(pool.units[p].doc_id == doc for p in have):
+                continue
+            own = [(s, i) for s, i in eligible if pool.units[i].doc_id == doc and i not in have][:PER_DOCUMENT]
+            for score, index in own:
+                if used + len(pool.units[index].text) > budget * OVERRUN:
+                    break
+                extra.append((score, index))
+                have.add(index)
+                used += len(pool.units[index].text)
+        return picked + extra
+
+    @staticmethod
+    def _with_conditions(pool: Pool, query: dict[str, float], picked: list[tuple[float, int]], budget: int):
+        """A picked rule keeps the if/unless/except sentence right before or after it in its section."""
+        have = {p for _, p in picked}
+        used = sum(len(pool.units[p].text) for p in have)
+        extra = []
+        for score, p_index in picked:
+            unit = pool.units[p_index]
+            if unit.kind not in ("sentence", "list_item"):
+                continue
+            for n_index in (p_index + 1, p_index - 1):
+                if not 0 <= n_index < len(pool.units) or n_index in have:
+                    continue
+                near = pool.units[n_index]
+                if near.section_id != unit.section_id or near.kind != unit.kind:
+                    continue
+                after = n_index > p_index
+                opens = bool(_OPENS_CONDITION.match(near.text)) if after else bool(_CONDITION.search(near.text)) and near.words & query.keys()
+                if opens and used + len(near.text) <= budget * OVERRUN:
+                    extra.append((round(score * 0.9, 4), n_index))
+                    have.add(n_index)
+                    used += len(near.text)
+        return picked + extra
+
+    @staticmethod
+    def _whole_lists(pool: Pool, picked: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
+        """A picked sentence that introduces a list ("The client MUST NOT use this method unless all of the following
+        conditions are met:") keeps the whole list after it: its items are the rule's conditions, all of them. Up to
+        ``LIST_ITEMS`` items, within the budget."""
+        have = {p for _, p in picked}
+        used = sum(len(pool.units[p].text) for p in have)
+        extra = []
+        for score, p_index in sorted(picked, key=lambda e: e[1]):
+            items = pool.lists.get(p_index, [])
+            missing = [i for i in items if i not in have]
+            if not items or len(items) > LIST_ITEMS or used + sum(len(pool.units[i].text) for i in missing) > budget * OVERRUN:
+                continue
+            for n_index in missing:
+                extra.append((round(score * 0.9, 4), n_index))
+                have.add(n_index)
+                used += len(pool.units[n_index].text)
+        return picked + extra
+
+    @staticmethod
+    def _best_sections(pool: Pool, query: dict[str, float], picked: list[tuple[float, int]], eligible: list[tuple[float, int]],
+                       budget: int):
+        """The sections that hold most of the obligation's evidence (the sum of their best units' scores) are read on
+        around their best unit: the sentences after it in the section, in order (``WINDOW`` characters), since an
+        explanation is written across a passage, not in one sentence that repeats the question's words. A unit past
+        the best unit's own paragraph must itself hold a word of the obligation (no padding)."""
+        by_section: dict[str, list[tuple[float, int]]] = {}
+        for score, index in eligible:
+            by_section.setdefault(pool.units[index].section_id, []).append((score, index))
+        weight = {sid: sum(sc for sc, _ in sorted(units, reverse=True)[:3]) for sid, units in by_section.items()}
+        have = {p for _, p in picked}
+        used = sum(len(pool.units[p].text) for p in have)
+        extra = []
+        for sid in sorted(weight, key=lambda k: -weight[k])[:BEST_SECTIONS]:
+            anchor_score, anchor = max(by_section[sid])
+            window = 0
+            for n_index in range(anchor, len(pool.units)):
+                near = pool.units[n_index]
+                if near.section_id != sid or window > WINDOW or used + len(near.text) > budget * OVERRUN:
+                    break
+                if near.kind not in ("sentence", "list_item", "step") or n_index in have:
+                    continue
+                same_paragraph = near.kind == "sentence" and near.order[1] == pool.units[anchor].order[1]
+                if not (same_paragraph and _coheres(near, pool.units[n_index - 1], pool.units[anchor])) and not near.words & query.keys():
+                    continue
+                extra.append((round(anchor_score * 0.7, 4), n_index))
+                have.add(n_index)
+                window += len(near.text)
+                used += len(near.text)
+        return picked + extra
+
+    @staticmethod
+    def _introduced_code(pool: Pool, picked: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
+        """The code block a picked sentence introduces ("Here is the pattern rule ...:", "you would write:") follows it:
+        without it the sentence points at nothing. Within the budget; a block longer than CODE_CHARS is never a unit."""
+        have = {p for _, p in picked}
+        used = sum(len(pool.units[p].text) for p in have)
+        extra = []
+        for score, p_index in sorted(picked, key=lambda e: e[1]):
+            unit = pool.units[p_index]
+            after = p_index + 1
+            if (unit.kind in ("sentence", "list_item", "step") and introduces_code(unit.text) and after < len(pool.units)
+                    and after not in have and pool.units[after].kind == "code"
+                    and pool.units[after].section_id == unit.section_id and pool.units[after].order[1] == unit.order[1] + 1):
+                if used + len(pool.units[after].text) > budget * OVERRUN:
+                    continue
+                extra.append((round(score * 0.9, 4), after))
+                have.add(after)
+                used += len(pool.units[after].text)
+        return extra
+
+    @staticmethod
+    def _with_continuations(pool: Pool, picked: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
+        """The sentences that continue a best picked sentence in its paragraph ("Such complaints ...", "The supplier
+        shall respond ...") follow it: what a rule or an event leads to is said right after it, in the source's words.
+        A following sentence must go on with what came before it (``_coheres``)."""
+        have = {p for _, p in picked}
+        used = sum(len(pool.units[p].text) for p in have)
+        extra = []
+        for score, p_index in sorted(picked, reverse=True)[:CONTINUED]:
+            unit = pool.units[p_index]
+            if unit.kind != "sentence":
+                continue
+            for n_index in range(p_index + 1, min(p_index + 1 + CONTINUATION, len(pool.units))):
+                near = pool.units[n_index]
+                if near.section_id != unit.section_id or near.kind != "sentence" or near.order[1] != unit.order[1]:
+                    break
+                if n_index in have:
+                    continue
+                if used + len(near.text) > budget * OVERRUN or not _coheres(near, pool.units[n_index - 1], unit):
+                    break
+                extra.append((round(score * 0.8, 4), n_index))
+                have.add(n_index)
+                used += len(near.text)
+        return picked + extra
+
+    @staticmethod
+    def _covered(ask: str, query: dict[str, float], pool: Pool, indexes: list[int], together: bool = False) -> float:
+        """How well the written units establish the obligation: the share of its words (idf-weighted; a word only in
+        the headings counts half) that its best single unit (for a lookup or a judgment ``together``: the written units
+        together, as a rule and a record answer it together) holds, times the share of the facets the ask asks for
+        (a number, a condition, a definition, a version) that unit holds, and at most the share of its key targets
+        (identifiers, capitalised phrases) the written units hold together."""
+        words_only = {t: w for t, w in query.items() if not t.startswith("@")}
+        if not words_only or not indexes:
+            return 0.0
+        total = sum(words_only.values())
+        facets = [t for t in query if t.startswith("@")]
+        best = 0.0
+        pieces: dict[str, list[int]] = {}  # a list or table counts as one piece (a procedure's steps together)
+        for i in indexes:
+            pieces.setdefault(pool.units[i].group or f"#{i}", []).append(i)
+        if together:  # a value or a verdict may rest on a rule and a record together (the interval, the register row)
+            pieces["together"] = [i for i in indexes if pool.units[i].kind != "table_header"]
+        for members in pieces.values():
+            held = set().union(*(pool.units[i].words for i in members))
+            context = set().union(*(pool.units[i].context for i in members))
+            heading = 1.0 if pool.units[members[0]].kind in ("step", "list_item") else 0.5  # an item means what its heading says
+            share = sum(w * (1.0 if t in held else heading if t in context else 0.0) for t, w in words_only.items()) / total
+            if facets:
+                share *= (1 + sum(1 for f in facets if f in held)) / (1 + len(facets))
+            best = max(best, share)
+        words = set().union(*(pool.units[i].words | pool.units[i].context for i in indexes))
+        keys = [set(word_stems(k)) & query.keys() for k in [*identifiers(ask), *capitalised_phrases(ask)]]
+        keys = [k for k in keys if k]
+        held = sum(1 for k in keys if k <= words) / len(keys) if keys else 1.0
+        return round(min(best, held), 3)
+
+    @staticmethod
+    def _whole_procedure(pool: Pool, picked, eligible):
+        """Every step, in order, of each procedure a picked step or a strong eligible step belongs to (a procedure
+        may continue in another document: each of its lists is kept whole)."""
+        top = eligible[0][0] if eligible else 0.0
+        groups = [pool.units[p].group for _, p in picked if pool.units[p].kind == "step"]
+        groups += [pool.units[p].group for s, p in eligible if pool.units[p].kind == "step" and s >= STRONG * top]
+        groups = list(dict.fromkeys(groups))
+        if not groups:
+            return picked
+        scores = {p: s for s, p in eligible}
+        whole = [(scores.get(p, 0.0), p) for p, unit in enumerate(pool.units) if unit.group in groups]
+        rest = [(s, p) for s, p in picked if pool.units[p].group not in groups]
+        return whole + rest
+
+    @staticmethod
+    def _add_headers_and_figures(pool: Pool, chosen: dict[int, tuple[int, float]]) -> None:
+        """The header row of every table quoted, and the figure captions of the sections quoted."""
+        groups = {pool.units[p].group: chosen[p][0] for p in chosen if pool.units[p].kind == "table_row"}
+        sections = {pool.units[p].section_id: chosen[p][0] for p in chosen if pool.units[p].kind != "figure"}
+        for p_index, unit in enumerate(pool.units):
+            if unit.kind == "table_header" and unit.group in groups:
+                chosen.setdefault(p_index, (groups[unit.group], 0.0))
+            elif unit.kind == "figure" and unit.section_id in sections:
+                chosen.setdefault(p_index, (sections[unit.section_id], 0.0))
+
+    @staticmethod
+    def _units(pool: Pool, chosen: dict[int, tuple[int, float]], serves: dict[int, list[int]]) -> list[Unit]:
+        """Draft units in obligation and document order; a sentence two sections repeat is shown once, citing both (a
+        sentence a superseded revision shares with the current one cites the current one only)."""
+        units: list[Unit] = []
+        same: dict[tuple[str, str, str], Unit] = {}
+        old = [p for p in chosen if pool.units[p].superseded_by and pool.units[p].kind != "table_header"]
+        current: dict[tuple[str, str, str], int] = {}
+        for index, entry in enumerate(pool.units if old else []):
+            if not entry.superseded_by:
+                current.setdefault((entry.shelf, entry.kind, entry.text), index)
+        for p_index in old:
+            twin = current.get((pool.units[p_index].shelf, pool.units[p_index].kind, pool.units[p_index].text))
+            if twin is not None:  # the current revision says it too: it is the current revision's, never the old one's
+                chosen.setdefault(twin, chosen.pop(p_index))
+                if p_index in serves:
+                    serves.setdefault(twin, []).extend(serves.pop(p_index))
+        for p_index in sorted(chosen, key=lambda p: (chosen[p][0], pool.units[p].order)):
+            entry = pool.units[p_index]
+            o_index, score = chosen[p_index]
+            key = (entry.shelf, entry.kind, entry.text)
+            if key in same and entry.kind not in ("table_header", "step"):
+                if entry.section_id not in same[key].citations:
+                    same[key].citations.append(entry.section_id)
+                continue
+            unit = Unit(id=f"u{len(units) + 1}", kind=entry.kind, text=entry.text, shelf=entry.shelf, citations=[entry.section_id],
+                        obligation=o_index, score=score, group=entry.group, cells=list(entry.cells), also=serves.get(p_index, []))
+            same.setdefault(key, unit)
+            units.append(unit)
+        return units
+
+
+_ANAPHOR = re.compile(r"^(this|these|that|those|such|it|they|their|its|the same|in that case|in this case|then)\b", re.I)
+_ENTRY = re.compile(r"^[A-Z][\w'\-/ ]{0,48}:\s")
+
+
+def _coheres(unit, previous, anchor) -> bool:
+    """Whether a following sentence goes on with what came before it: it shares a word with the sentence before it
+    or with the one it continues, or it opens by pointing back ("Such complaints ..."); a glossary's next entry
+    ("Serious injury: ...") never continues the one before it."""
+    if _ENTRY.match(unit.text):  # "Serious injury: an injury ...": the next entry of a glossary, not more of this one
+        return False
+    words = {w for w in unit.words if not w.startswith("@")}
+    return bool(_ANAPHOR.match(unit.text)) or bool(words & (previous.words | anchor.words))
+
+
+def _near_duplicate(a: set[str], b: set[str]) -> bool:
+    return bool(a and b) and len(a & b) / len(a | b) >= 0.8
