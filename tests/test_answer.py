@@ -341,7 +341,7 @@ def test_an_answer_its_gap_lines_push_over_the_limit_is_shaped_again_to_fit(demo
 
 
 def test_a_long_ask_no_sentence_holds_enough_of_is_answered_from_its_best_sentences():
-    # a many-worded question: each sentence states one part of it, none holds MIN_SHOWN of its words
+    # a many-worded question: each sentence states one part of it, none holds answer.tuning.min_shown of its words
     shelf = _memory_shelf({"mk": ("GNU Make", "make.texi", [("Phony targets", [_p(
         "A loop over the subdirectories in one recipe ignores every error a sub-make reports. "
         "Such a loop also cannot run the subdirectories in parallel. "
@@ -564,12 +564,12 @@ def test_a_sentence_introducing_a_list_keeps_the_whole_list_its_items_are_the_ru
     pool = build_pool(reading, {"mem": shelf}, section_units)
     texts = [u.text for u in pool.units]
     lead = next(i for i, t in enumerate(texts) if t.endswith("conditions are met:"))
-    kept = ExtractiveWriter._whole_lists(pool, [(1.0, lead)], budget=2_000)
+    kept = ExtractiveWriter()._whole_lists(pool, [(1.0, lead)], budget=2_000)
     assert [texts[i] for _, i in kept[1:]] == texts[lead + 1:lead + 4]  # every condition, in order, the one without a word of the ask too
     assert all(score < 1.0 for score, _ in kept[1:])  # after the rule
-    assert ExtractiveWriter._whole_lists(pool, [(1.0, lead)], budget=100) == [(1.0, lead)]  # a list that does not fit stays out
+    assert ExtractiveWriter()._whole_lists(pool, [(1.0, lead)], budget=100) == [(1.0, lead)]  # a list that does not fit stays out
     canteen = texts.index("The canteen closes at two:")
-    assert ExtractiveWriter._whole_lists(pool, [(1.0, canteen)], budget=2_000) == [(1.0, canteen)]  # no list after it
+    assert ExtractiveWriter()._whole_lists(pool, [(1.0, canteen)], budget=2_000) == [(1.0, canteen)]  # no list after it
 
 
 def test_a_comparison_of_named_terms_is_answered_by_what_defines_each_of_them():

@@ -395,7 +395,8 @@ def test_a_reference_list_entry_is_never_an_answer_unless_citations_are_asked():
 def test_words_the_question_sets_its_subject_against_weigh_less():
     """'index instead of plain fixed-size passages': the answer is about what is indexed, not about plain passages."""
     from shelfwise.api.answer.plan.plan import plan_by_rules
-    from shelfwise.api.answer.write.rank import CONTRASTED, build_pool, obligation_query
+    from shelfwise.api.answer.write.rank import build_pool, obligation_query
+    from shelfwise.compiler.tuning import DEFAULT_TUNING
     from shelfwise.api.answer.write.write import section_units
 
     shelf = _memory_shelf({"paper": ("Dense X Retrieval", "densex.pdf", [
@@ -403,7 +404,7 @@ def test_words_the_question_sets_its_subject_against_weigh_less():
     plan = plan_by_rules("What do they index instead of plain fixed-size passages?", [], {"paper": "Dense X Retrieval"}, [], [], [])
     pool = build_pool(_reading(shelf), {"mem": shelf}, section_units)
     query = obligation_query(plan.obligations[0], pool, set())
-    assert query["plain"] == pytest.approx(CONTRASTED * pool.idf["plain"], rel=0.2) and query["index"] > query["plain"]
+    assert query["plain"] == pytest.approx(DEFAULT_TUNING.contrast_weight * pool.idf["plain"], rel=0.2) and query["index"] > query["plain"]
 
 
 def test_a_register_row_with_empty_cells_keeps_its_columns():

@@ -23,12 +23,11 @@ from shelfwise.api.terms import word_stems
 from shelfwise.compiler.digests.names import short_name
 from shelfwise.compiler.language.numbers import NUMBER_WORDS, alternation
 from shelfwise.compiler.language.versions import asks_about_versions
+from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
 
 __all__ = ["doc_label", "superseded_documents", "label_units", "current_first", "changed_rule", "same_rule", "superseded_prefix"]
 
 _DIGITS = re.compile(rf"\d+(?:[.,]\d+)?|\b(?:{alternation(NUMBER_WORDS)})\b", re.I)
-SAME_RULE = 0.6
-"""Two sentences state the same rule when this share of their words (numbers left out) is shared."""
 
 
 def doc_label(shelf: OpenShelf, doc_id: str) -> str:
@@ -104,27 +103,29 @@ def _figures(text: str) -> set[str]:
     return {f.lower() for f in _DIGITS.findall(text)}
 
 
-def same_rule(one: str, other: str) -> bool:
-    """Whether two sentences state the same rule, their figures aside (SAME_RULE of their words)."""
+def same_rule(one: str, other: str, share: float = DEFAULT_TUNING.same_rule_share) -> bool:
+    """Whether two sentences state the same rule, their figures aside: ``share`` of their words in common
+    (``answer.tuning.same_rule_share``)."""
     words, others = _rule_words(one), _rule_words(other)
-    return bool(words and others) and len(words & others) / len(words | others) >= SAME_RULE
+    return bool(words and others) and len(words & others) / len(words | others) >= share
 
 
-def changed_rule(old: str, current: list[str]) -> bool:
-    """Whether a current sentence states the same rule as ``old`` with other numbers."""
-    return any(same_rule(old, text) and _figures(old) != _figures(text) for text in current)
+def changed_rule(old: str, current: list[str], share: float = DEFAULT_TUNING.same_rule_share) -> bool:
+    """Whether a current sentence states the same rule as ``old`` (``same_rule``) with other numbers."""
+    return any(same_rule(old, text, share) and _figures(old) != _figures(text) for text in current)
 
 
-def _restated(old: str, current: list[str]) -> bool:
+def _restated(old: str, current: list[str], share: float) -> bool:
     """Whether a current sentence states the same rule as ``old`` with the same numbers (the old one adds nothing)."""
-    return any(same_rule(old, text) and _figures(old) == _figures(text) for text in current)
+    return any(same_rule(old, text, share) and _figures(old) == _figures(text) for text in current)
 
 
-def current_first(units: list, asks: list[str]) -> list:
+def current_first(units: list, asks: list[str], tuning: AnswerTuning = DEFAULT_TUNING) -> list:
     """Per obligation (in order of first appearance), current units first, then the superseded ones that matter.
 
     ``asks`` holds each obligation's ask (the versions test); units must carry ``superseded_by`` (``label_units``).
-    Verdicts and premise corrections keep their place first in their part."""
+    Verdicts and premise corrections keep their place first in their part. Two sentences state the same rule by
+    ``tuning.same_rule_share``."""
     out = []
     for obligation in dict.fromkeys(u.obligation for u in units):
         part = [u for u in units if u.obligation == obligation]
@@ -132,6 +133,7 @@ def current_first(units: list, asks: list[str]) -> list:
         old = [u for u in part if u.superseded_by]
         versions = 0 <= obligation < len(asks) and asks_about_versions(asks[obligation])
         texts = [u.text for u in current if u.kind not in ("table_header", "heading", "connective")]
-        kept = [u for u in old if versions or changed_rule(u.text, texts) or not _restated(u.text, texts)]
+        share = tuning.same_rule_share
+        kept = [u for u in old if versions or changed_rule(u.text, texts, share) or not _restated(u.text, texts, share)]
         out += current + [u for u in kept if u.kind != "table_header" or any(k.group == u.group and k.kind == "table_row" for k in kept)]
     return out

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from shelfwise.compiler.errors import SettingsError
+from shelfwise.compiler.tuning import AnswerTuning
 
 __all__ = [
     "Settings",
@@ -27,6 +28,7 @@ __all__ = [
     "load_shelf_config",
     "settings_hash",
     "AnswerSettings",
+    "AnswerTuning",
     "ApiSettings",
     "ApiToken",
     "CompileSettings",
@@ -176,6 +178,10 @@ class AnswerSettings(_Strict):
         default=None,
         description="Weights file of the extractive writer's ranking model (written by 'make fit'); unset: the fitted weights that ship with shelfwise.",
     )
+    tuning: AnswerTuning = Field(
+        default_factory=AnswerTuning,
+        description="Thresholds, budgets and caps of the answering stages; the defaults are the measured ones (eval/results/tuning-history.md).",
+    )
 
 
 class ResearchSettings(_Strict):
@@ -225,7 +231,7 @@ class Settings(_Strict):
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings, description="Dense search embeddings.")
     site: SiteSettings = Field(default_factory=SiteSettings, description="The static knowledge site and its ask widget.")
     api: ApiSettings = Field(default_factory=ApiSettings, description="The answering endpoint: tokens, limits, CORS, traces.")
-    answer: AnswerSettings = Field(default_factory=AnswerSettings, description="Answering: reading budget, recall depth, extractive writer.")
+    answer: AnswerSettings = Field(default_factory=AnswerSettings, description="Answering: reading budget, recall depth, extractive writer, and the thresholds of its stages ([answer.tuning]).")
     search: SearchSettings = Field(default_factory=SearchSettings, description="Search: exact identifiers, the optional reranker.")
     research: ResearchSettings = Field(default_factory=ResearchSettings, description="Research mode: the agent's budgets of steps, characters and seconds; the expansion's hops.")
     cost: CostSettings = Field(default_factory=CostSettings, description="Model prices and the spend a compile may make without --yes.")

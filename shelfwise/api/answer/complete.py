@@ -21,7 +21,6 @@ from pydantic import BaseModel, Field
 
 from shelfwise.api.answer.read.evidence import asked_head
 from shelfwise.api.answer.plan.plan import Plan
-from shelfwise.api.answer.write.write import COVERED
 from shelfwise.api.answer.records import Unit
 from shelfwise.api.terms import normalise, word_stems
 
@@ -140,9 +139,9 @@ def unstated_line(words: list[str], about: bool = False) -> str:
 _WHICH = re.compile(r"^\s*which\b", re.I)
 
 
-def names_what_was_asked(ask: str, own: list[Unit], shown: list[Unit]) -> bool:
+def names_what_was_asked(ask: str, own: list[Unit], shown: list[Unit], share: float) -> bool:
     """Whether a "which <things> ..." obligation ("which suppliers are approved for sterile packaging") is stated: one
-    shown sentence, item or table row (its header row counted) holds the asked head ("supplier") and ``COVERED`` of
+    shown sentence, item or table row (its header row counted) holds the asked head ("supplier") and ``share`` of
     the ask's words together. Sentences that hold the head and the restriction apart ("approved suppliers are listed
     in the approved supplier list"; "the packaging of sterile sets") name none of the things asked for. Other asks:
     True (the writer's share decides)."""
@@ -153,7 +152,7 @@ def names_what_was_asked(ask: str, own: list[Unit], shown: list[Unit]) -> bool:
     headers = {u.group: u.text for u in shown if u.kind == "table_header" and u.group}
     for unit in own:
         held = set(word_stems(f"{unit.text} {headers.get(unit.group, '')}" if unit.kind == "table_row" else unit.text))
-        if head <= held and len(words & held) >= COVERED * len(words):
+        if head <= held and len(words & held) >= share * len(words):
             return True
     return False
 
@@ -161,7 +160,8 @@ def names_what_was_asked(ask: str, own: list[Unit], shown: list[Unit]) -> bool:
 def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], threshold: float, *,
                     unstated: dict[int, list[str]] | None = None, short: set[int] | None = None, about: set[int] | None = None,
                     false_premise: bool = False) -> Completion:
-    """Compare the shown units with the plan's obligations.
+    """Compare the shown units with the plan's obligations; an obligation is covered at ``threshold``
+    (``answer.tuning.covered_share``) of the writer's ``covered``.
 
     ``unstated``: obligations whose asked words no read section holds (``shelfwise.api.answer.read.evidence``), never covered;
     ``short``: obligations that lost units to the answer's size limit, never covered;
@@ -173,7 +173,7 @@ def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], th
         own = [u.id for u in shown if (u.obligation == index or index in u.also) and u.kind not in ("table_header", "figure", "code")
                and u.group != "correction"]
         is_covered = (bool(own) and covered.get(index, 0.0) >= threshold and index not in unstated and index not in short
-                      and names_what_was_asked(obligation.ask, [u for u in shown if u.id in own], shown))
+                      and names_what_was_asked(obligation.ask, [u for u in shown if u.id in own], shown, threshold))
         statuses.append(ObligationStatus(index=index, kind=obligation.kind, ask=obligation.ask, covered=is_covered, units=own))
         if index in unstated and not own:
             gaps.append(unstated_line(unstated[index], index in (about or set())))

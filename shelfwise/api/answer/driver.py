@@ -54,13 +54,9 @@ from shelfwise.compiler.settings import Settings
 
 __all__ = ["Pipeline", "build_pipeline", "chat_models", "answer_question", "document_scope"]
 
-COMPARE_SHARE = 0.6
-"""Share of answer.max_answer_chars a computed comparison's tables may take (the rest is for the other obligations)."""
 COMPARE_LINES = 400
 """Characters kept for what the answer adds beside the comparison's own markdown (its mode line, ~190 characters, and
 the paragraph breaks), with a margin."""
-WRITTEN_SHARE = 0.85
-"""Share of answer.max_answer_chars the extractive writer fills with quoted text; the size limit then trims the least relevant units."""
 
 Checker = Callable[[Draft, dict[str, OpenShelf]], Draft]
 """A claim checker: sets each unit's status (supports, contradicts, not_found, unconfirmed) — issue 7."""
@@ -112,7 +108,8 @@ def build_pipeline(settings: Settings, chat: Mapping[str, ChatModel] | None) -> 
                                  f"set models.base_url to the model server, or remove models.{role} to answer without it")
     checker = ClaimChecker(ModelJudge(chat["checker"])) if "checker" in chat else None
     writer = _extractive(settings) if "writer" not in chat else (
-        SelectingWriter(chat["writer"], _extractive(settings)) if quoting else ModelWriter(chat["writer"]))
+        SelectingWriter(chat["writer"], _extractive(settings)) if quoting
+        else ModelWriter(chat["writer"], budget_chars=settings.answer.tuning.model_writer_chars))
     return Pipeline(settings=settings, planner=chat.get("planner"), writer=writer, checker=checker)
 
 
@@ -173,8 +170,9 @@ def _vocabulary(shelf: OpenShelf) -> Vocabulary:
 
 def _extractive(settings: Settings) -> ExtractiveWriter:
     """The model-free writer as the model-free pipeline builds it (the fallback writes exactly what it would)."""
-    return ExtractiveWriter(settings.answer.max_units_per_obligation, answer_chars=int(settings.answer.max_answer_chars * WRITTEN_SHARE),
-                            model=load_rank_model(settings.answer.rank_weights))
+    tuning = settings.answer.tuning
+    return ExtractiveWriter(settings.answer.max_units_per_obligation, answer_chars=int(settings.answer.max_answer_chars * tuning.written_share),
+                            model=load_rank_model(settings.answer.rank_weights), tuning=tuning)
 
 
 SHOWN_STEPS = (show.gate, show.fallback, show.evidence, show.premise, show.verdict, show.repeats, show.order, show.fit)
@@ -222,7 +220,8 @@ def answer_question(
     t = time.perf_counter()
     with counting() as usage:
         comparisons = answer_comparisons(plan, shelves, scope, chat=getattr(pipeline.writer, "chat", None),
-                                         max_chars=int(settings.answer.max_answer_chars * COMPARE_SHARE))
+                                         max_chars=int(settings.answer.max_answer_chars * settings.answer.tuning.compare_share),
+                                         max_pairs=settings.answer.tuning.compare_max_pairs)
     full_plan, rest = plan, list(range(len(plan.obligations)))
     if comparisons is not None:
         step("compare", t, usage)
@@ -317,7 +316,8 @@ def _show(pipeline: Pipeline, plan: Plan, reading, shelves: dict[str, OpenShelf]
     settings = pipeline.settings
     room = settings.answer.max_answer_chars - (len(comparisons.markdown) + COMPARE_LINES if comparisons is not None else 0)
     showing = show.Showing(plan=plan, reading=reading, shelves=shelves, draft=draft, gate=pipeline.gate,
-                           fill_writer=lambda: _extractive(settings), room=max(room, settings.answer.max_answer_chars // 4))
+                           fill_writer=lambda: _extractive(settings), room=max(room, settings.answer.max_answer_chars // 4),
+                           tuning=settings.answer.tuning)
     for shown_step in SHOWN_STEPS:
         showing.steps.append(shown_step(showing.shown, showing))
     return showing
@@ -351,13 +351,14 @@ def _merge_compared(settings: Settings, response: AskResponse, full_plan: Plan, 
     """The answer with the computed comparison put in its place; when the rest could not shrink to its room, the
     computed table gives way (cut to a smaller share of answer.max_answer_chars)."""
     merged = merge_comparisons(response, full_plan, rest, comparisons, shelves)
-    table_chars = int(settings.answer.max_answer_chars * COMPARE_SHARE)
+    table_chars = int(settings.answer.max_answer_chars * settings.answer.tuning.compare_share)
     for _ in range(show.REFITS):
         excess = len(merged.answer_markdown) - settings.answer.max_answer_chars
         table_chars -= excess + show.REFIT_MARGIN
         if excess <= 0 or comparisons.model_used or table_chars < settings.answer.max_answer_chars // 4:
             break
-        smaller = answer_comparisons(full_plan, shelves, scope, chat=None, max_chars=table_chars)
+        smaller = answer_comparisons(full_plan, shelves, scope, chat=None, max_chars=table_chars,
+                                     max_pairs=settings.answer.tuning.compare_max_pairs)
         if smaller is None or smaller.obligations != comparisons.obligations:
             break
         comparisons, merged = smaller, merge_comparisons(response, full_plan, rest, smaller, shelves)
@@ -369,7 +370,7 @@ def _store_compared(pipeline: Pipeline, request: AskRequest, shelves: dict[str, 
     """The answer (and its trace) when every obligation is a comparison: recall, read and write do not run. The
     question's premise is checked against the compared documents as on the other path."""
     compared = SimpleNamespace(sections=[ReadSection.model_validate(r) for r in comparisons.read])
-    correction = correction_unit(plan.question, compared, shelves)
+    correction = correction_unit(plan.question, compared, shelves, pipeline.settings.answer.tuning)
     response = comparison_response(plan, comparisons, shelves, correction, trace_id=new_trace_id(), mode=pipeline.mode,
                                    models={**pipeline.models, "comparison": "code"}, shelves=sorted(scope),
                                    warnings=[*plan.warnings, *comparisons.warnings], seconds=round(time.perf_counter() - started, 4))

@@ -35,12 +35,11 @@ from shelfwise.compiler.language.directions import CLAIMED_DOWN, CLAIMED_UP, OPP
 from shelfwise.compiler.language.force import PERMITS, REQUIRES
 from shelfwise.compiler.language.numbers import CARDINALS, MULTIPLES, NUMBER_WORDS, alternation
 from shelfwise.compiler.ledger.rules import sentences
+from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
 
 __all__ = ["Premise", "premises_of", "find_false_premise", "correction_unit", "CORRECTION_LABEL"]
 
 CORRECTION_LABEL = "Contrary to what the question assumes, the documents say:"
-SHARED = 0.5
-"""A sentence is about the premise when it holds this share of the premise's content words."""
 
 _CLAUSE = re.compile(r"\b(?:since|given that|now that|because|as we know)\b(?P<p>[^,;?]+)", re.I)
 _WHY = re.compile(r"^\s*(?:why|how come|for what reason)\s+(?:did|does|do|is|are|was|were|has|have|had|must|should|can|will)?\s*(?P<p>[^?]+)", re.I)
@@ -188,15 +187,16 @@ def _stated_direction(premise: str) -> int:
     return 1 if up and not down else -1 if down and not up else 0
 
 
-def _computed_change(premise: str, sentence: str, earlier: list[str]) -> str:
+def _computed_change(premise: str, sentence: str, earlier: list[str], same_rule_share: float) -> str:
     """Why ``sentence`` (current) contradicts the direction the premise gives a change: a superseded revision states
-    the same rule (SAME_RULE of its words) with another figure of the same unit, and the figure moved the other way."""
+    the same rule (``same_rule_share`` of its words) with another figure of the same unit, and the figure moved the
+    other way."""
     stated = _stated_direction(premise)
     now = _numbers(sentence)
     if not stated or not now:
         return ""
     for old in earlier:
-        if not same_rule(old, sentence):
+        if not same_rule(old, sentence, same_rule_share):
             continue
         before = _numbers(old)
         for unit in now.keys() & before.keys():
@@ -209,9 +209,10 @@ def _computed_change(premise: str, sentence: str, earlier: list[str]) -> str:
 
 
 def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
-                       earlier: Callable[[str, str], list[str]] | None = None) -> Premise | None:
+                       earlier: Callable[[str, str], list[str]] | None = None, tuning: AnswerTuning = DEFAULT_TUNING) -> Premise | None:
     """The first premise of ``question`` a candidate sentence contradicts; ``candidates`` are (shelf, section id, text)
-    of current documents' sentences, best first. The sentence must hold SHARED of the premise's content words.
+    of current documents' sentences, best first. The sentence must hold ``tuning.premise_share`` of the premise's
+    content words.
     ``earlier(shelf, section_id)``: the sentences superseded revisions of that section's document state, against
     which the direction of a change the premise asserts is computed."""
     for premise in premises_of(question):
@@ -221,9 +222,10 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
         for shelf, section_id, text in candidates:
             for sentence in sentences(text) if len(text) > 400 else [text]:
                 held = words & _content(sentence)
-                if len(held) / len(words) < SHARED:
+                if len(held) / len(words) < tuning.premise_share:
                     continue
-                why = _contradiction(premise, sentence) or (earlier and _computed_change(premise, sentence, earlier(shelf, section_id)))
+                why = _contradiction(premise, sentence) or (
+                    earlier and _computed_change(premise, sentence, earlier(shelf, section_id), tuning.same_rule_share))
                 if why:
                     return Premise(premise=premise, sentence=normalise(sentence), shelf=shelf, section_id=section_id, why=why)
     return None
@@ -243,9 +245,10 @@ def _earlier_sentences(shelves: dict) -> Callable[[str, str], list[str]]:
     return earlier
 
 
-def correction_unit(question: str, reading, shelves: dict) -> Unit | None:
+def correction_unit(question: str, reading, shelves: dict, tuning: AnswerTuning = DEFAULT_TUNING) -> Unit | None:
     """The verbatim sentence of a current read document that contradicts the question's premise, as a unit shown first
-    (group 'correction', obligation 0), or None. Its text stands in the section it cites (checked by code)."""
+    (group 'correction', obligation 0), or None. Its text stands in the section it cites (checked by code); ``tuning``
+    is ``answer.tuning``."""
     premises = premises_of(question)
     if not premises:
         return None
@@ -262,7 +265,7 @@ def correction_unit(question: str, reading, shelves: dict) -> Unit | None:
                     candidates.append((-overlap, len(candidates), read.shelf, read.section_id, text))
     candidates.sort()
     found = find_false_premise(question, [(shelf, sid, text) for _, _, shelf, sid, text in candidates[:400]],
-                               _earlier_sentences(shelves))
+                               _earlier_sentences(shelves), tuning)
     if found is None:
         return None
     section_text = normalise(shelves[found.shelf].sections[found.section_id].text)

@@ -35,14 +35,13 @@ from shelfwise.compiler.compare.render import change_cells, render_pair
 from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.compiler.models import ChatModel
 from shelfwise.compiler.store.records import row_text
+from shelfwise.compiler.tuning import DEFAULT_TUNING
 
 __all__ = ["Comparisons", "within", "answer_comparisons", "comparison_response", "merge_comparisons", "COMPUTED_LINE", "MODE_LINES",
            "focus_stems", "about_focus"]
 
 COMPUTED_LINE = ("**Computed by comparison:** every change and difference in the table is computed by code from the two "
                  "documents (no model), each row citing the section in both.")
-MAX_PAIRS = 12
-"""Pairs one answer shows; a question matching more (every person's two years) says how to compare them all."""
 _FRAME = frozenset(stems("change changed changes different difference differences differ compare compared comparison versus "
                          "between previous earlier later latest current new old revision revisions version versions rev from to "
                          "since year years document documents"))
@@ -202,9 +201,12 @@ def _pair_part(pair: ComparePair, obligation: int, number: int, focus: set[str],
 
 
 def answer_comparisons(plan: Plan, shelves: dict[str, OpenShelf], scope: dict[str, set[str]],
-                       chat: ChatModel | None = None, max_chars: int | None = None) -> Comparisons | None:
+                       chat: ChatModel | None = None, max_chars: int | None = None,
+                       max_pairs: int = DEFAULT_TUNING.compare_max_pairs) -> Comparisons | None:
     """The compare part of the answer for the plan's obligations that resolve to version pairs; None when none does.
-    With ``max_chars``, each pair's table is cut to its share of it (``within``) and says how many changes it shows."""
+    With ``max_chars``, each pair's table is cut to its share of it (``within``) and says how many changes it shows.
+    At most ``max_pairs`` pairs are shown (answer.tuning.compare_max_pairs); a question matching more (every person's
+    two years) says how to compare them all."""
     parts: list[str] = []
     out = Comparisons(obligations=[], units=[], markdown="")
     number = 0
@@ -215,8 +217,8 @@ def answer_comparisons(plan: Plan, shelves: dict[str, OpenShelf], scope: dict[st
         out.obligations.append(index)
         focus = focus_stems(obligation.ask, pairs)
         tables, computed, part_units = [], [], []
-        share = max_chars // min(len(pairs), MAX_PAIRS) if max_chars else None
-        for pair in pairs[:MAX_PAIRS]:
+        share = max_chars // min(len(pairs), max_pairs) if max_chars else None
+        for pair in pairs[:max_pairs]:
             number += 1
             full, shown, units, markdown, cut = _pair_part(pair, index, number, focus, obligation.ask, share)
             if cut:
@@ -241,9 +243,9 @@ def answer_comparisons(plan: Plan, shelves: dict[str, OpenShelf], scope: dict[st
         out.units.extend(part_units)
         parts.append(COMPUTED_LINE)
         parts.extend(tables)
-        if len(pairs) > MAX_PAIRS:
-            shelf = pairs[MAX_PAIRS].shelf
-            line = (f"Shown: the first {MAX_PAIRS} of {len(pairs)} pairs; `shelfwise compare {shelf} --batch` (or POST "
+        if len(pairs) > max_pairs:
+            shelf = pairs[max_pairs].shelf
+            line = (f"Shown: the first {max_pairs} of {len(pairs)} pairs; `shelfwise compare {shelf} --batch` (or POST "
                     "/api/compare with batch: true) compares every pair of versions of the shelf.")
             parts.append(line)
             out.cut.setdefault(index, []).append(line)

@@ -17,8 +17,10 @@ question sentences go in its evidence step), and ``shape_answer`` runs them in o
 6. the extractive writer's units: per obligation the section (or table, or procedure) holding the best unit leads,
    its units in document order, so the direct answer comes first and a rule keeps its exception after it;
 7. the answer fits ``max_chars``: the least relevant units go first (never a procedure's steps, never the last
-   unit of an obligation). Obligations that lost strong evidence this way (a unit scoring ``STRONG`` of their best)
-   are returned, so their label is not complete.
+   unit of an obligation). Obligations that lost strong evidence this way (a unit scoring ``strong_share`` of their
+   best) are returned, so their label is not complete.
+
+The thresholds are ``answer.tuning``'s (``shelfwise.compiler.tuning.AnswerTuning``).
 """
 
 from __future__ import annotations
@@ -27,11 +29,12 @@ import re
 
 from shelfwise.api.currency import current_first, label_units
 from shelfwise.api.shelves import OpenShelf
-from shelfwise.api.answer.write.write import STRONG, introduces_code, is_question
+from shelfwise.api.answer.write.write import introduces_code, is_question
 from shelfwise.api.answer.records import Removal, Unit
 from shelfwise.api.terms import identifier_key, identifiers, normalise, word_stems
 from shelfwise.compiler.language.force import LABEL_KEYWORDS, MODAL_VERBS
 from shelfwise.compiler.language.numbers import alternation
+from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
 
 __all__ = ["shape_answer", "is_question", "statement_key", "distinct", "about_named", "most_relevant_first", "fit_units", "FIXED"]
 
@@ -47,11 +50,6 @@ def statement_key(text: str) -> str:
 
 
 _FIGURES = re.compile(r"\d+(?:[.,]\d+)*")
-SAME_STATEMENT = 0.9
-"""Share of the shorter sentence's words the longer one holds for two sentences to state the same thing: one manual
-in two formats ("(see Special Built-in Target Names)" in the Texinfo, "(see Section 4.8 [...], page 34)" in the PDF)."""
-SAME_STATEMENT_WORDS = 6
-"""Shorter sentences are compared whole only (``statement_key``): "Use of this claim is OPTIONAL." under two claims."""
 
 
 _FORCE = re.compile(rf"\b({alternation(MODAL_VERBS)}|cannot|will|would|{alternation(w.lower() for w in LABEL_KEYWORDS if ' ' not in w)}|"
@@ -63,15 +61,19 @@ def _force(text: str) -> list[str]:
     return sorted(m.lower() for m in _FORCE.findall(text))
 
 
-def _restates(unit: Unit, seen: tuple, kept: list[tuple[Unit, tuple]]) -> Unit | None:
-    """The kept sentence ``unit`` restates: nearly the same words, the same modal and negating words, no figure against
-    another, the same currency. ``seen`` is ``_marks(unit)``; ``kept`` holds each kept unit with its marks."""
+def _restates(unit: Unit, seen: tuple, kept: list[tuple[Unit, tuple]], tuning: AnswerTuning) -> Unit | None:
+    """The kept sentence ``unit`` restates: nearly the same words (``same_statement_share`` of the shorter one's: one
+    manual in two formats, "(see Special Built-in Target Names)" in the Texinfo, "(see Section 4.8 [...], page 34)" in
+    the PDF), the same modal and negating words, no figure against another, the same currency. Sentences of fewer than
+    ``same_statement_words`` words are compared whole only (``statement_key``: "Use of this claim is OPTIONAL." under
+    two claims). ``seen`` is ``_marks(unit)``; ``kept`` holds each kept unit with its marks."""
     words, force, figures = seen
-    if unit.kind not in ("sentence", "list_item") or len(words) < SAME_STATEMENT_WORDS:
+    fewest = tuning.same_statement_words
+    if unit.kind not in ("sentence", "list_item") or len(words) < fewest:
         return None
     for other, (other_words, other_force, theirs) in kept:
-        if (other.kind == unit.kind and other.superseded_by == unit.superseded_by and len(other_words) >= SAME_STATEMENT_WORDS
-                and len(words & other_words) >= SAME_STATEMENT * min(len(words), len(other_words))
+        if (other.kind == unit.kind and other.superseded_by == unit.superseded_by and len(other_words) >= fewest
+                and len(words & other_words) >= tuning.same_statement_share * min(len(words), len(other_words))
                 and other_force == force):
             # a figure only one states ("page 34") is fine, two figures not ("45 days", "30 days": a rule that changed)
             if figures <= theirs or theirs <= figures:
@@ -84,7 +86,7 @@ def _marks(unit: Unit) -> tuple[set[str], list[str], set[str]]:
     return set(word_stems(unit.text)), _force(unit.text), set(_FIGURES.findall(unit.text))
 
 
-def distinct(units: list[Unit]) -> tuple[list[Unit], list[Removal]]:
+def distinct(units: list[Unit], tuning: AnswerTuning = DEFAULT_TUNING) -> tuple[list[Unit], list[Removal]]:
     """Each statement once: the same words (``statement_key``), or nearly the same sentence from another copy of a text
     (``_restates``); the one kept also serves the obligations of those left out. Returns (kept, removed with the
     reason: the unit it repeats)."""
@@ -103,7 +105,7 @@ def distinct(units: list[Unit]) -> tuple[list[Unit], list[Removal]]:
             removed.append(Removal(unit=unit, stage="repeats", reason=f"the same statement as {seen[key].id}, shown"))
             continue
         marks = _marks(unit)
-        same = _restates(unit, marks, kept)
+        same = _restates(unit, marks, kept, tuning)
         if same is not None:
             for index in (unit.obligation, *unit.also):
                 if index != same.obligation and index not in same.also:
@@ -238,7 +240,7 @@ FOOTER = 250
 """Characters kept for what follows the quotes: gap lines, the not-shown line and the mode line."""
 
 
-def fit_units(units: list[Unit], max_chars: int, quoted: bool) -> tuple[list[Unit], set[int]]:
+def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTuning = DEFAULT_TUNING) -> tuple[list[Unit], set[int]]:
     """Drop the least relevant units until the rendered answer (``shelfwise.api.answer.render.markdown_chars``) fits ``max_chars``."""
     from shelfwise.api.answer.render import markdown_chars
 
@@ -268,7 +270,7 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool) -> tuple[list[Uni
         if len(same) <= 1:
             continue
         dropped.add(index)
-        if unit.kind != "code" and unit.score >= STRONG * best[unit.obligation]:  # strong evidence left out: what is shown is not the whole answer
+        if unit.kind != "code" and unit.score >= tuning.strong_share * best[unit.obligation]:  # strong evidence left out: what is shown is not the whole answer
             lost.add(unit.obligation)
         if markdown_chars(kept(), quoted) <= limit:
             break
@@ -276,15 +278,15 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool) -> tuple[list[Uni
 
 
 def shape_answer(units: list[Unit], asks: list[str], shelves: dict[str, OpenShelf], *, max_chars: int,
-                 extractive: bool) -> tuple[list[Unit], set[int]]:
+                 extractive: bool, tuning: AnswerTuning = DEFAULT_TUNING) -> tuple[list[Unit], set[int]]:
     """(the units to display, the obligations that lost units to the size limit); see the module text. The answer
     driver runs the same parts as steps that record what each removed (``shelfwise.api.answer.show.show``)."""
     units = label_units(units, shelves)
     units = [u for u in units if u.kind in FIXED or u.group in ("verdict", "correction") or not is_question(u.text)]
-    units, _ = distinct(units)
+    units, _ = distinct(units, tuning)
     if extractive:
         units = about_named(units, asks, shelves)
-    units = current_first(units, asks)
+    units = current_first(units, asks, tuning)
     if extractive:
         units = most_relevant_first(units)
-    return fit_units(units, max_chars, extractive)
+    return fit_units(units, max_chars, extractive, tuning)

@@ -33,7 +33,7 @@ from shelfwise.api.answer.check.fallback import fill_failed_parts
 from shelfwise.api.answer.check.gate import Gated, not_shown_line
 from shelfwise.api.answer.check.premise import correction_unit
 from shelfwise.api.answer.check.verdict import derive_verdicts
-from shelfwise.api.answer.write.write import COVERED, is_question
+from shelfwise.api.answer.write.write import is_question
 from shelfwise.api.answer.complete import Completion, complete_answer
 from shelfwise.api.answer.render import render_markdown
 from shelfwise.api.answer.show.shape import FIXED, about_named, distinct, fit_units, most_relevant_first
@@ -42,6 +42,7 @@ from shelfwise.api.answer.plan.plan import Plan
 from shelfwise.api.answer.read.read import Reading
 from shelfwise.api.answer.records import Draft, Removal, Unit, Writer
 from shelfwise.api.shelves import OpenShelf
+from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
 
 __all__ = ["Shown", "Showing", "STEPS", "gate", "fallback", "evidence", "premise", "verdict", "repeats", "order", "fit",
            "REFITS", "REFIT_MARGIN"]
@@ -81,6 +82,8 @@ class Showing:
     """The extractive writer that fills a failed model part (made only when the fallback runs)."""
     room: int
     """Characters the rendered answer may take."""
+    tuning: AnswerTuning = DEFAULT_TUNING
+    """The thresholds the steps use (``answer.tuning``)."""
     extractive: bool = field(init=False)
     verbatim: bool = field(init=False)
     gated: Gated | None = None
@@ -161,7 +164,7 @@ def evidence(units: list[Unit], s: Showing) -> Shown:
 
 def premise(units: list[Unit], s: Showing) -> Shown:
     """The read sentence contradicting the question's premise, shown first."""
-    s.correction = correction_unit(s.plan.question, s.reading, s.shelves)
+    s.correction = correction_unit(s.plan.question, s.reading, s.shelves, s.tuning)
     if s.correction is None:
         return Shown(step="premise", kept=units)
     s.written.append(s.correction)
@@ -179,7 +182,7 @@ def verdict(units: list[Unit], s: Showing) -> Shown:
 
 def repeats(units: list[Unit], s: Showing) -> Shown:
     """Each unit labelled with its document (and what superseded it), then each statement once."""
-    kept, removed = distinct(label_units(units, s.shelves))
+    kept, removed = distinct(label_units(units, s.shelves), s.tuning)
     return Shown(step="repeats", kept=kept, removed=removed)
 
 
@@ -203,7 +206,7 @@ def order(units: list[Unit], s: Showing) -> Shown:
         named = about_named(units, s.asks, s.shelves)
         removed += _dropped(units, named, "order", _off_named)
         units = named
-    current = current_first(units, s.asks)
+    current = current_first(units, s.asks, s.tuning)
     removed += _dropped(units, current, "order", _restated_old)
     return Shown(step="order", kept=most_relevant_first(current) if s.extractive else current, removed=removed)
 
@@ -227,8 +230,8 @@ def fit(units: list[Unit], s: Showing) -> Shown:
     not_shown = "\n\n".join(line for line in (s.fill_line, not_shown_line(s.gated)) if line)
     for _ in range(REFITS):
         used = limit
-        fitted, short = fit_units(units, limit, s.extractive)
-        s.completion = complete_answer(s.plan, fitted, s.covered, COVERED, unstated=s.unstated, short=short, about=s.about,
+        fitted, short = fit_units(units, limit, s.extractive, s.tuning)
+        s.completion = complete_answer(s.plan, fitted, s.covered, s.tuning.covered_share, unstated=s.unstated, short=short, about=s.about,
                                        false_premise=s.correction is not None)
         shown = fitted if s.completion.label != "not_in_documents" else []
         quoted = s.extractive or (s.fill_line and all(u.origin == "fallback" for u in shown if u.kind != "heading"))

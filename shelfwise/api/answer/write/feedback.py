@@ -5,23 +5,17 @@ from __future__ import annotations
 
 from collections import Counter
 
-__all__ = ["expansion_terms", "FEEDBACK_UNITS", "FEEDBACK_TERMS", "FEEDBACK_WEIGHT"]
-
-FEEDBACK_UNITS = 7
-"""Best units of an obligation whose shared words expand its query (``expansion_terms``)."""
-FEEDBACK_TERMS = 10
-"""Words the feedback adds."""
-FEEDBACK_WEIGHT = 0.3
-"""The feedback words together weigh this share of the query's own words."""
+__all__ = ["expansion_terms"]
 
 
 def expansion_terms(query: dict[str, float], pool, scored: list[tuple[float, float, bool, int]]) -> dict[str, float]:
-    """Pseudo-relevance feedback (RM3-style): the words the obligation's best units share, beyond the query's own,
-    weighted by how much of those units they make up and how rare they are, scaled to ``FEEDBACK_WEIGHT`` of the
-    query's weight. A document says what the question asks in its own words ("installed verbatim", "expanded whenever
+    """Pseudo-relevance feedback (RM3-style): the words the obligation's ``feedback_units`` best units share, beyond the
+    query's own (``feedback_terms`` of them), weighted by how much of those units they make up and how rare they are,
+    scaled to ``feedback_weight`` of the query's weight (``pool.tuning``, from ``answer.tuning``). A document says what the question asks in its own words ("installed verbatim", "expanded whenever
     this variable is substituted" for "=" in a question about make's assignment operators): its best sentences lend
     those words to the rest."""
-    top = [entry for entry in scored[:FEEDBACK_UNITS] if entry[0] > 0]
+    tuning = pool.tuning
+    top = [entry for entry in scored[:tuning.feedback_units] if entry[0] > 0]
     if len(top) < 2:
         return {}
     best = top[0][0]
@@ -34,10 +28,10 @@ def expansion_terms(query: dict[str, float], pool, scored: list[tuple[float, flo
                 continue
             mass[term] += (score / best) * count / unit.length
             held[term] += 1
-    chosen = [(t, m) for t, m in mass.most_common() if held[t] >= 2][:FEEDBACK_TERMS]
+    chosen = [(t, m) for t, m in mass.most_common() if held[t] >= 2][:tuning.feedback_terms]
     if not chosen:
         return {}
     total = sum(w for t, w in query.items() if not t.startswith("@")) or 1.0
     weights = {t: m * pool.idf.get(t, pool.unseen) for t, m in chosen}
-    scale = FEEDBACK_WEIGHT * total / (sum(weights.values()) or 1.0)
+    scale = tuning.feedback_weight * total / (sum(weights.values()) or 1.0)
     return {t: w * scale for t, w in weights.items()}

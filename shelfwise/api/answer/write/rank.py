@@ -39,21 +39,16 @@ from shelfwise.api.terms import document_keys, identifier_key, identifiers, word
 from shelfwise.compiler.language.numbers import MULTIPLES, alternation
 from shelfwise.compiler.language.versions import ASKS_VERSIONS, VERSION_WORDS, asks_about_versions
 from shelfwise.compiler.ledger.rules import find_thresholds
+from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
 
 __all__ = ["Candidate", "Pool", "build_pool", "changed_rules", "expansion_terms", "named_documents", "obligation_query", "coverage", "relevance", "score_units",
-           "FACETS", "FRAMING", "MIN_SHOWN", "prior"]
+           "FACETS", "FRAMING", "prior"]
 
 K1, B = 1.2, 0.75
 """BM25 term saturation and length normalisation."""
 CONTEXT_WEIGHT = 0.6
 """What a query word found only in a unit's title or heading path is worth against one found in its text (a heading is
-its author's summary of the sentences under it; 0.35 before: quote recall dev 0.508 -> 0.546, dev-formats 0.375 -> 0.408,
-northwind 0.848 unchanged; 0.8 gave 0.546 / 0.392 / 0.848)."""
-MIN_SHOWN = 0.3
-"""A unit may be shown only when it, read with its title and headings, holds this share of the obligation's words
-(idf-weighted), unless it stands in a document the obligation names."""
-RELATIVE_SHOWN = 0.5
-"""When no unit holds MIN_SHOWN of an obligation's words, a unit may be shown when it holds this share of what the best one holds."""
+its author's summary of the sentences under it). Part of the relevance feature the ranking's weights were fitted on."""
 
 PRIOR_DEPTH = 40
 """A section's rank in recall (search over whole sections, headings and the ledger) lifts its units down to this rank."""
@@ -96,12 +91,6 @@ CITES_ASKED = re.compile(r"\b(cit(e|es|ed|ing|ation|ations)|references?|bibliogr
 CONTRAST = re.compile(r"\b(?:instead of|rather than|other than|as opposed to|in place of)\s+((?:[\w./-]+\s*){1,4})", re.I)
 """What a question sets its subject against ("index instead of plain fixed-size passages"): those words say what the
 answer is not about."""
-CONTRASTED = 0.3
-"""Weight factor of a word that stands only in a contrast phrase of the ask."""
-HEADER_SHARE = 0.8
-"""A table row of a document the question names that holds no word of the obligation takes this share of its header's
-score when the header matches ("Revision | Effective date | Summary of change" for "which revision of SOP-014 is
-current, and what changed from the revision before it")."""
 LEAD_SECTIONS = 6
 """An obligation that names a document and asks little else is answered by the document's opening sections."""
 
@@ -160,6 +149,8 @@ class Pool:
     titles: dict[str, str] = field(default_factory=dict)
     lists: dict[int, list[int]] = field(default_factory=dict)
     """Pool index of a sentence introducing a list ("... include:") -> its items' indexes (``_lead_ins``)."""
+    tuning: AnswerTuning = DEFAULT_TUNING
+    """The thresholds the ranking, its feedback and its semantic rerank use (``answer.tuning``)."""
 
 
 def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[str]:
@@ -205,8 +196,9 @@ def _definitions(shelf: OpenShelf) -> dict[str, list[str]]:
     return shelf.memo(("definitions",), make)
 
 
-def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -> Pool:
-    """The candidates of every read section (``section_units(shelf, section_id)`` gives a section's units)."""
+def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units, tuning: AnswerTuning = DEFAULT_TUNING) -> Pool:
+    """The candidates of every read section (``section_units(shelf, section_id)`` gives a section's units), ranked
+    with ``tuning``."""
     read_docs = {(r.shelf, r.doc_id) for r in reading.sections}
     superseded: dict[tuple[str, str], str] = {}
     for name in sorted({r.shelf for r in reading.sections}):
@@ -251,7 +243,7 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units) -
     idf = {word: math.log(1 + size / count) for word, count in df.items()}
     avg = sum(u.length for u in counted) / size if counted else 1.0
     titles = {u.doc_id: shelves[u.shelf].doc_name(u.doc_id) for u in units}
-    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists)
+    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning)
 
 
 def _lead_ins(units: list[Candidate]) -> dict[int, list[int]]:
@@ -313,7 +305,7 @@ def obligation_query(obligation: Obligation, pool: Pool, naming: set[str]) -> di
     contrasted = {w for m in CONTRAST.finditer(obligation.ask) for w in word_stems(m.group(1))}
     contrasted -= {w for w in word_stems(CONTRAST.sub(" ", obligation.ask))}  # a word the ask also uses elsewhere keeps its weight
     for word in contrasted & query.keys():
-        query[word] *= CONTRASTED
+        query[word] *= pool.tuning.contrast_weight  # a word only in a contrast phrase says what the answer is not about
     strongest = max(query.values(), default=pool.unseen)
     for facet, (pattern, weight) in FACETS.items():
         if pattern.search(ask):
@@ -363,7 +355,7 @@ def changed_rules(pool: Pool, picked: list[tuple[float, int]]) -> list[tuple[flo
         if unit.superseded_by or unit.kind not in ("sentence", "list_item"):
             continue
         for o_index in old:
-            if o_index not in have and changed_rule(pool.units[o_index].text, [unit.text]):
+            if o_index not in have and changed_rule(pool.units[o_index].text, [unit.text], pool.tuning.same_rule_share):
                 extra.append((round(score * 0.5, 4), o_index))
                 have.add(o_index)
     return extra
@@ -372,7 +364,7 @@ def changed_rules(pool: Pool, picked: list[tuple[float, int]]) -> list[tuple[flo
 def score_units(plan: Plan, pool: Pool, model: RankModel | None = None, explain: list | None = None
                 ) -> list[tuple[dict[str, float], list[tuple[float, float, int]]]]:
     """Per obligation: its query and (score, own coverage, whether it may be shown, unit index) for every unit holding
-    one of its words. A unit may be shown when it, read with its headings, holds MIN_SHOWN of the obligation's words,
+    one of its words. A unit may be shown when it, read with its headings, holds ``min_shown`` of the obligation's words,
     or when it stands in a document the obligation names. ``model``: the ranking weights (default the shipped ones);
     ``explain``: a list that gets every scored unit's features (the final pass's)."""
     model = model or load_rank_model()
@@ -447,7 +439,8 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
             if header is not None:
                 own = max(coverage(words_only, unit.words | header[1]) * 0.8, 0.01 if named_here else 0.0)
                 shown = coverage(words_only, unit.words | header[1] | unit.context)
-                scored.append((header[0] * HEADER_SHARE, own, -1.0 if named_here else shown, index))
+                # a named document's row under a matching header ("Revision | Effective date | Summary of change")
+                scored.append((header[0] * pool.tuning.header_share, own, -1.0 if named_here else shown, index))
                 continue
             if not (unit.doc_id in explicit and unit.words & query.keys()):  # "what changed with PEP 585": a facet will do
                 continue
@@ -491,8 +484,8 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
             explain.append((o_index, index, features))
         scored.append((score, max(own, 0.01 if named_here else 0.0), -1.0 if named_here else shown, index))
     # a long ask ("... so that errors, -k and parallel builds behave properly") is stated across several sentences,
-    # none holding MIN_SHOWN of its words: the bar is then a share of what the best unit holds
-    bar = min(MIN_SHOWN, RELATIVE_SHOWN * max((c for *_, c, _ in scored), default=0.0))  # -1: in a named document
+    # none holding min_shown of its words: the bar is then a share (relative_shown) of what the best unit holds
+    bar = min(pool.tuning.min_shown, pool.tuning.relative_shown * max((c for *_, c, _ in scored), default=0.0))  # -1: named document
     scored = [(score, own, held < 0 or held >= bar, index) for score, own, held, index in scored]
     scored.sort(key=lambda item: (-item[0], pool.units[item[3]].order))
     return scored

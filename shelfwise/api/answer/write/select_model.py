@@ -151,7 +151,7 @@ class SelectingWriter:
         each scored below every model-free unit of its obligation (the size limit drops them first)."""
         if not self.further:
             return {}
-        pool = build_pool(reading, shelves, section_units)
+        pool = build_pool(reading, shelves, section_units, self.extractive.tuning)
         held = {(u.shelf, u.text) for u in base.units}
         out: dict[int, list[Unit]] = {}
         for o_index, (obligation, (_, scored)) in enumerate(zip(plan.obligations, score_units(plan, pool, self.extractive.model))):

@@ -1,8 +1,9 @@
 """Semantic rerank: the extractive writer's best units for an obligation reordered by meaning as well as by words.
 
 Word overlap misses what a document says in its own vocabulary. The shelf's embedder (all-MiniLM-L6-v2 by default,
-offline) embeds the obligation's ask and its ``TOP`` best units (cached per shelf by text); each unit's score becomes
-its word score plus ``WEIGHT`` times its cosine similarity to the ask, scaled to the obligation's best word score.
+offline) embeds the obligation's ask and its ``semantic_top`` best units (cached per shelf by text); each unit's score
+becomes its word score plus ``semantic_weight`` times its cosine similarity to the ask, scaled to the obligation's best
+word score (both from ``answer.tuning``, on the pool).
 Without an embedder the order is the words' alone.
 """
 
@@ -12,12 +13,7 @@ import numpy as np
 
 from shelfwise.api.shelves import OpenShelf
 
-__all__ = ["semantic_rerank", "TOP", "WEIGHT", "CACHED"]
-
-TOP = 20
-"""Units per obligation reranked (the word ranking's best)."""
-WEIGHT = 1.5
-"""How much the similarity to the ask weighs against the word score (both scaled to the obligation's best)."""
+__all__ = ["semantic_rerank", "CACHED"]
 
 
 CACHED = 20_000
@@ -42,8 +38,9 @@ def _vectors(shelf: OpenShelf, texts: list[str]) -> dict[str, np.ndarray]:
 
 def semantic_rerank(ask: str, pool, scored: list[tuple[float, float, bool, int]], shelves: dict[str, OpenShelf]
                     ) -> list[tuple[float, float, bool, int]]:
-    """``scored`` (score, own, shown, unit index; best first) with its ``TOP`` best rescored by meaning too."""
-    head, tail = scored[:TOP], scored[TOP:]
+    """``scored`` (score, own, shown, unit index; best first) with its ``semantic_top`` best rescored by meaning too."""
+    top, weight = pool.tuning.semantic_top, pool.tuning.semantic_weight
+    head, tail = scored[:top], scored[top:]
     if len(head) < 2:
         return scored
     shelf_names = {pool.units[i].shelf for _, _, _, i in head}
@@ -58,7 +55,7 @@ def semantic_rerank(ask: str, pool, scored: list[tuple[float, float, bool, int]]
         for i in mine:
             sims[i] = float(vectors[pool.units[i].text[:1000]] @ query)
     best = head[0][0] or 1.0
-    rescored = [(s + WEIGHT * best * max(sims[i], 0.0), own, shown, i) for s, own, shown, i in head]
+    rescored = [(s + weight * best * max(sims[i], 0.0), own, shown, i) for s, own, shown, i in head]
     rescored.sort(key=lambda e: (-e[0], pool.units[e[3]].order))
     floor = rescored[-1][0]
     return rescored + [(min(s, floor), own, shown, i) for s, own, shown, i in tail]

@@ -20,42 +20,18 @@ from shelfwise.api.answer.records import Draft, Unit
 from shelfwise.api.answer.write.semantic import semantic_rerank
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
-from shelfwise.api.answer.write.rank import MIN_SHOWN, Pool, build_pool, changed_rules, coverage, named_documents, score_units
+from shelfwise.api.answer.write.rank import Pool, build_pool, changed_rules, coverage, named_documents, score_units
 from shelfwise.api.terms import capitalised_phrases, identifiers, normalise, word_stems
 from shelfwise.compiler.ledger.rules import sentences
+from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
 from shelfwise.compiler.store.records import table_text
 
-__all__ = ["ExtractiveWriter", "section_units", "SectionUnit", "introduces_code", "coverage", "is_question", "COVERED", "MIN_SHOWN"]
+__all__ = ["ExtractiveWriter", "section_units", "SectionUnit", "introduces_code", "coverage", "is_question"]
 
-COVERED = 0.75
-"""An obligation is covered when its best shown unit holds this share of its words and asked facets, and the shown
-units hold its key targets (``ExtractiveWriter._covered``)."""
-CHARS_PER_UNIT = 260
-"""The character budget of one obligation is ``max_units`` times this (a compare or list obligation gets twice as much)."""
-STRONG = 0.7
-"""A unit scoring this share of its obligation's best is strong evidence; one left out for the budget makes the obligation
-not covered (shown, with a line saying the sentences shown may not answer all of it)."""
 ANSWER_BUDGETS = 2.5
 """The whole answer gets this many obligation budgets, shared among its obligations (a procedure's steps are kept whole)."""
-FLOOR = 0.45
-"""A unit is written only when its score is at least this share of its obligation's best unit's."""
-BEST_SECTIONS = 4
-"""The sections holding most of an obligation's evidence are read on around their best unit (``_best_sections``)."""
-WINDOW = 600
-"""Characters of a best section shown after its best unit."""
-CONTINUED = 3
-"""The best picked sentences of an obligation whose paragraph continues after them are followed (``_with_continuations``)."""
-CONTINUATION = 2
-"""At most this many following sentences of the same paragraph continue a best picked sentence."""
-PER_DOCUMENT = 2
-"""Units a named document that nothing was picked from contributes to an obligation over several named documents."""
 CODE_CHARS = 600
 """A code block this long or shorter may follow the sentence that introduces it ("you would write:"); never alone."""
-LIST_ITEMS = 8
-"""A list a picked sentence introduces is kept whole up to this many items."""
-OVERRUN = 1.3
-"""A unit kept beside a picked one (a condition, a list item, a continuation, a section's next sentence) may take the
-obligation's units this far past its budget."""
 PROSE_CELL = 200
 """A one-column table with a cell longer than this is prose in a box: its cells are split into sentences, not shown as rows."""
 
@@ -161,23 +137,24 @@ class ExtractiveWriter:
     """Model-free writer: verbatim units from the read sections, chosen per obligation and shown in document order.
 
     Per obligation the units are ranked (``shelfwise.api.answer.write.rank``), then picked best first within a character budget
-    (``max_units`` times ``CHARS_PER_UNIT``, twice that for a compare or list), each pick favouring units that
+    (``max_units`` times ``chars_per_unit``, twice that for a compare or list), each pick favouring units that
     add words of the obligation not yet written; a procedure keeps all its steps in order, a rule keeps the
     if/unless/except sentences beside it, and a sentence introducing a list ("unless all of the following conditions
-    are met:") keeps the list.
+    are met:") keeps the list. Its thresholds and budgets are ``tuning`` (``answer.tuning``).
     """
 
     name = "extractive"
 
     def __init__(self, max_units: int = 6, budget_chars: int | None = None, answer_chars: int | None = None,
-                 model: RankModel | None = None):
+                 model: RankModel | None = None, tuning: AnswerTuning = DEFAULT_TUNING):
         self.max_units = max_units
         self.model = model or load_rank_model()
-        self.budget_chars = budget_chars or max_units * CHARS_PER_UNIT
+        self.tuning = tuning
+        self.budget_chars = budget_chars or max_units * self.tuning.chars_per_unit
         self.answer_chars = answer_chars or int(self.budget_chars * ANSWER_BUDGETS)
 
     def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> Draft:
-        pool = build_pool(reading, shelves, section_units)
+        pool = build_pool(reading, shelves, section_units, self.tuning)
         chosen: dict[int, tuple[int, float]] = {}  # pool index -> (obligation, score)
         serves: dict[int, list[int]] = {}  # pool index -> further obligations it establishes
         covered: dict[int, float] = {}
@@ -201,7 +178,7 @@ class ExtractiveWriter:
             picked = picked + changed_rules(pool, picked)
             covered[o_index] = self._covered(obligation.ask, query, pool, [p for _, p in picked],
                                              together=obligation.kind in ("lookup", "judge"))
-            strong = [(sc, p) for sc, p in eligible if sc >= STRONG * eligible[0][0]]
+            strong = [(sc, p) for sc, p in eligible if sc >= self.tuning.strong_share * eligible[0][0]]
             shown = {p for _, p in picked}
             left = sum(sc for sc, p in strong if p not in shown and not any(
                 _near_duplicate(pool.units[p].words, pool.units[q].words) for q in shown))
@@ -214,11 +191,10 @@ class ExtractiveWriter:
         self._add_headers_and_figures(pool, chosen)
         return Draft(writer=self.name, units=self._units(pool, chosen, serves), covered=covered)
 
-    @staticmethod
-    def _select(pool: Pool, query: dict[str, float], eligible: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
+    def _select(self, pool: Pool, query: dict[str, float], eligible: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
         """Best first within ``budget`` characters, each pick favouring units that add words not yet written."""
         top = eligible[0][0]
-        candidates = [(s, i) for s, i in eligible if s >= FLOOR * top][:300]
+        candidates = [(s, i) for s, i in eligible if s >= self.tuning.write_floor * top][:300]
         written: set[str] = set()
         picked: list[tuple[float, int]] = []
         used = 0
@@ -240,11 +216,10 @@ class ExtractiveWriter:
             used += len(unit.text)
         return picked
 
-    @staticmethod
-    def _each_named_document(pool: Pool, query: dict[str, float], obligation, picked: list[tuple[float, int]],
+    def _each_named_document(self, pool: Pool, query: dict[str, float], obligation, picked: list[tuple[float, int]],
                              eligible: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
         """An obligation over several named documents ("what does each licence require") is answered from each of them:
-        a named document nothing was picked from gives its own best units (up to ``PER_DOCUMENT``), within the budget."""
+        a named document nothing was picked from gives its own best units (up to ``per_named_document``), within the budget."""
         docs = named_documents(obligation, pool)[0]
         if len(docs) < 2:
             return picked
@@ -254,17 +229,16 @@ class ExtractiveWriter:
         for doc in sorted(docs):
             if any(pool.units[p].doc_id == doc for p in have):
                 continue
-            own = [(s, i) for s, i in eligible if pool.units[i].doc_id == doc and i not in have][:PER_DOCUMENT]
+            own = [(s, i) for s, i in eligible if pool.units[i].doc_id == doc and i not in have][:self.tuning.per_named_document]
             for score, index in own:
-                if used + len(pool.units[index].text) > budget * OVERRUN:
+                if used + len(pool.units[index].text) > budget * self.tuning.overrun:
                     break
                 extra.append((score, index))
                 have.add(index)
                 used += len(pool.units[index].text)
         return picked + extra
 
-    @staticmethod
-    def _with_conditions(pool: Pool, query: dict[str, float], picked: list[tuple[float, int]], budget: int):
+    def _with_conditions(self, pool: Pool, query: dict[str, float], picked: list[tuple[float, int]], budget: int):
         """A picked rule keeps the if/unless/except sentence right before or after it in its section."""
         have = {p for _, p in picked}
         used = sum(len(pool.units[p].text) for p in have)
@@ -281,24 +255,24 @@ class ExtractiveWriter:
                     continue
                 after = n_index > p_index
                 opens = bool(_OPENS_CONDITION.match(near.text)) if after else bool(_CONDITION.search(near.text)) and near.words & query.keys()
-                if opens and used + len(near.text) <= budget * OVERRUN:
+                if opens and used + len(near.text) <= budget * self.tuning.overrun:
                     extra.append((round(score * 0.9, 4), n_index))
                     have.add(n_index)
                     used += len(near.text)
         return picked + extra
 
-    @staticmethod
-    def _whole_lists(pool: Pool, picked: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
+    def _whole_lists(self, pool: Pool, picked: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
         """A picked sentence that introduces a list ("The client MUST NOT use this method unless all of the following
         conditions are met:") keeps the whole list after it: its items are the rule's conditions, all of them. Up to
-        ``LIST_ITEMS`` items, within the budget."""
+        ``whole_list_items`` items, within the budget."""
         have = {p for _, p in picked}
         used = sum(len(pool.units[p].text) for p in have)
         extra = []
         for score, p_index in sorted(picked, key=lambda e: e[1]):
             items = pool.lists.get(p_index, [])
             missing = [i for i in items if i not in have]
-            if not items or len(items) > LIST_ITEMS or used + sum(len(pool.units[i].text) for i in missing) > budget * OVERRUN:
+            wanted = used + sum(len(pool.units[i].text) for i in missing)
+            if not items or len(items) > self.tuning.whole_list_items or wanted > budget * self.tuning.overrun:
                 continue
             for n_index in missing:
                 extra.append((round(score * 0.9, 4), n_index))
@@ -306,11 +280,10 @@ class ExtractiveWriter:
                 used += len(pool.units[n_index].text)
         return picked + extra
 
-    @staticmethod
-    def _best_sections(pool: Pool, query: dict[str, float], picked: list[tuple[float, int]], eligible: list[tuple[float, int]],
+    def _best_sections(self, pool: Pool, query: dict[str, float], picked: list[tuple[float, int]], eligible: list[tuple[float, int]],
                        budget: int):
         """The sections that hold most of the obligation's evidence (the sum of their best units' scores) are read on
-        around their best unit: the sentences after it in the section, in order (``WINDOW`` characters), since an
+        around their best unit: the sentences after it in the section, in order (``best_section_window_chars``), since an
         explanation is written across a passage, not in one sentence that repeats the question's words. A unit past
         the best unit's own paragraph must itself hold a word of the obligation (no padding)."""
         by_section: dict[str, list[tuple[float, int]]] = {}
@@ -320,12 +293,13 @@ class ExtractiveWriter:
         have = {p for _, p in picked}
         used = sum(len(pool.units[p].text) for p in have)
         extra = []
-        for sid in sorted(weight, key=lambda k: -weight[k])[:BEST_SECTIONS]:
+        for sid in sorted(weight, key=lambda k: -weight[k])[:self.tuning.best_sections]:
             anchor_score, anchor = max(by_section[sid])
             window = 0
             for n_index in range(anchor, len(pool.units)):
                 near = pool.units[n_index]
-                if near.section_id != sid or window > WINDOW or used + len(near.text) > budget * OVERRUN:
+                if (near.section_id != sid or window > self.tuning.best_section_window_chars
+                        or used + len(near.text) > budget * self.tuning.overrun):
                     break
                 if near.kind not in ("sentence", "list_item", "step") or n_index in have:
                     continue
@@ -338,8 +312,7 @@ class ExtractiveWriter:
                 used += len(near.text)
         return picked + extra
 
-    @staticmethod
-    def _introduced_code(pool: Pool, picked: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
+    def _introduced_code(self, pool: Pool, picked: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
         """The code block a picked sentence introduces ("Here is the pattern rule ...:", "you would write:") follows it:
         without it the sentence points at nothing. Within the budget; a block longer than CODE_CHARS is never a unit."""
         have = {p for _, p in picked}
@@ -351,32 +324,31 @@ class ExtractiveWriter:
             if (unit.kind in ("sentence", "list_item", "step") and introduces_code(unit.text) and after < len(pool.units)
                     and after not in have and pool.units[after].kind == "code"
                     and pool.units[after].section_id == unit.section_id and pool.units[after].order[1] == unit.order[1] + 1):
-                if used + len(pool.units[after].text) > budget * OVERRUN:
+                if used + len(pool.units[after].text) > budget * self.tuning.overrun:
                     continue
                 extra.append((round(score * 0.9, 4), after))
                 have.add(after)
                 used += len(pool.units[after].text)
         return extra
 
-    @staticmethod
-    def _with_continuations(pool: Pool, picked: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
+    def _with_continuations(self, pool: Pool, picked: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
         """The sentences that continue a best picked sentence in its paragraph ("Such complaints ...", "The supplier
         shall respond ...") follow it: what a rule or an event leads to is said right after it, in the source's words.
         A following sentence must go on with what came before it (``_coheres``)."""
         have = {p for _, p in picked}
         used = sum(len(pool.units[p].text) for p in have)
         extra = []
-        for score, p_index in sorted(picked, reverse=True)[:CONTINUED]:
+        for score, p_index in sorted(picked, reverse=True)[:self.tuning.continued_sentences]:
             unit = pool.units[p_index]
             if unit.kind != "sentence":
                 continue
-            for n_index in range(p_index + 1, min(p_index + 1 + CONTINUATION, len(pool.units))):
+            for n_index in range(p_index + 1, min(p_index + 1 + self.tuning.continuation_sentences, len(pool.units))):
                 near = pool.units[n_index]
                 if near.section_id != unit.section_id or near.kind != "sentence" or near.order[1] != unit.order[1]:
                     break
                 if n_index in have:
                     continue
-                if used + len(near.text) > budget * OVERRUN or not _coheres(near, pool.units[n_index - 1], unit):
+                if used + len(near.text) > budget * self.tuning.overrun or not _coheres(near, pool.units[n_index - 1], unit):
                     break
                 extra.append((round(score * 0.8, 4), n_index))
                 have.add(n_index)
@@ -415,13 +387,12 @@ class ExtractiveWriter:
         held = sum(1 for k in keys if k <= words) / len(keys) if keys else 1.0
         return round(min(best, held), 3)
 
-    @staticmethod
-    def _whole_procedure(pool: Pool, picked, eligible):
+    def _whole_procedure(self, pool: Pool, picked, eligible):
         """Every step, in order, of each procedure a picked step or a strong eligible step belongs to (a procedure
         may continue in another document: each of its lists is kept whole)."""
         top = eligible[0][0] if eligible else 0.0
         groups = [pool.units[p].group for _, p in picked if pool.units[p].kind == "step"]
-        groups += [pool.units[p].group for s, p in eligible if pool.units[p].kind == "step" and s >= STRONG * top]
+        groups += [pool.units[p].group for s, p in eligible if pool.units[p].kind == "step" and s >= self.tuning.strong_share * top]
         groups = list(dict.fromkeys(groups))
         if not groups:
             return picked

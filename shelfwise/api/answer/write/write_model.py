@@ -30,11 +30,9 @@ from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import stems
 from shelfwise.api.answer.records import Draft, InventedCitation, Unit
 from shelfwise.compiler.models import ChatModel
+from shelfwise.compiler.tuning import DEFAULT_TUNING
 
-__all__ = ["ModelWriter", "section_xml", "document_status", "batches", "WRITER_BUDGET"]
-
-WRITER_BUDGET = 48_000
-"""Characters of sections one writer call receives."""
+__all__ = ["ModelWriter", "section_xml", "document_status", "batches"]
 
 
 def document_status(shelf: OpenShelf) -> dict[str, str]:
@@ -90,7 +88,7 @@ def _parts(plan: Plan) -> str:
 class ModelWriter:
     """Writes the answer with a model; see the module text."""
 
-    def __init__(self, chat: ChatModel, *, budget_chars: int = WRITER_BUDGET, tokens_per_char: float = 0.08,
+    def __init__(self, chat: ChatModel, *, budget_chars: int = DEFAULT_TUNING.model_writer_chars, tokens_per_char: float = 0.08,
                  min_tokens: int = 800, max_tokens: int = 6000):
         self.chat = chat
         self.name = chat.model
