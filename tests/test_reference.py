@@ -201,7 +201,7 @@ def test_asked_names_are_identifiers_and_capitalised_names_never_periods():
 
 def test_route_weights_are_fitted_from_reciprocal_ranks_and_a_useless_route_is_dropped(acme):
     from shelfwise.api.shelves import close_shelves, open_shelves
-    from shelfwise.eval.fit_search import collect_search, fit_routes, golds, ndcg
+    from shelfwise.eval.fit_search import collect_search, fit_routes, fit_routes_direct, golds, ndcg, offline_ndcg
 
     root, _ = acme
     shelves = open_shelves({"acme": root / "build" / "acme"}, HashEmbedder())
@@ -222,6 +222,11 @@ def test_route_weights_are_fitted_from_reciprocal_ranks_and_a_useless_route_is_d
                           "features": {"bm25": 0.5 + 0.5 * label * rng.random(), "dense": rng.random(), "code": 1.0 - 0.6 * label}})
     weights = fit_routes(synthetic)
     assert weights["bm25"] == 1.0 and weights["code"] == 0.0
+    for row in synthetic:
+        row["relevant"] = 10
+    direct = fit_routes_direct(synthetic)  # the metric itself: a route that ranks the relevant sections last is dropped
+    assert direct["bm25"] == 1.0 and direct["code"] == 0.0
+    assert offline_ndcg(synthetic, direct) > offline_ndcg(synthetic, {"bm25": 1.0, "dense": 1.0, "code": 1.0})
 
 
 def test_a_capitalised_first_word_is_no_name_even_before_one():
