@@ -44,3 +44,24 @@ def test_the_plan_carries_the_reading_its_obligations_were_made_from():
     assert [o.ask for o in plan.obligations] == [p.text for p in plan.asked.parts]
     assert plan.asked.phrase(plan.obligations[1].ask) is plan.asked.parts[1]
     assert plan.asked.parts[1].facets == ("@number",)
+
+
+def test_a_filings_question_names_its_company_and_quarter_by_the_compiled_identities():
+    from shelfwise.api.answer.question import named_by_identity
+    from shelfwise.compiler.digests.identity_match import IdentityMatch
+    from shelfwise.compiler.store.records import DocumentIdentity
+
+    def filing(doc_id, issuer, aliases, end, quarter):
+        return DocumentIdentity(doc_id=doc_id, name=f"{issuer} 10-Q", title=f"{issuer} 10-Q", issuer=issuer, form="10-Q",
+                                period_kind="quarter", period_end=end, fiscal_quarter=quarter, aliases=aliases)
+
+    filed = {"2023-q2-aapl": filing("2023-q2-aapl", "Apple Inc.", ["Apple", "AAPL"], "2023-04-01", "Q2 2023"),
+             "2023-q3-aapl": filing("2023-q3-aapl", "Apple Inc.", ["Apple", "AAPL"], "2023-07-01", "Q3 2023"),
+             "2023-q1-intc": filing("2023-q1-intc", "Intel Corporation", ["Intel", "INTC"], "2023-04-01", "Q1 2023")}
+    asked = read_question("What did Apple spend on research in the third quarter of 2023, and what was the focus of its spending?")
+    named = named_by_identity(asked, IdentityMatch(filed))
+    assert named.whole == {"2023-q3-aapl"}
+    assert len(named.parts) == len(asked.parts) == 2 and named.parts[1] == frozenset()  # the second part names no one ...
+    plan = plan_by_rules(asked.text, [], {d: i.name for d, i in filed.items()}, [], [], [], filed)
+    assert [o.documents for o in plan.obligations] == [["2023-q3-aapl"], ["2023-q3-aapl"]]  # ... and is bound by the whole
+    assert named_by_identity(asked, None).whole == frozenset()

@@ -16,11 +16,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from shelfwise.api.terms import QUESTION_WORDS, capitalised_phrases, identifier_key, identifiers, stems, word_stems
 from shelfwise.compiler.language.versions import ASKS_VERSIONS, asks_about_versions
 
-__all__ = ["Asked", "Phrase", "read_question", "read_phrase", "question_parts", "standalone", "premises_of", "FACETS", "CONTRAST"]
+if TYPE_CHECKING:
+    from shelfwise.compiler.digests.identity_match import IdentityMatch
+
+__all__ = ["Asked", "Phrase", "NamedByIdentity", "read_question", "read_phrase", "named_by_identity", "question_parts", "standalone", "premises_of", "FACETS", "CONTRAST"]
 
 FACETS: dict[str, re.Pattern] = {
     "@version": ASKS_VERSIONS,
@@ -215,3 +219,19 @@ def read_question(text: str) -> Asked:
     return Asked(text=text, whole=read_phrase(text), parts=tuple(read_phrase(p) for p in question_parts(standalone(text))),
                  leans=_leans_on_conversation(text), opens_as_follow_up=_opens_as_follow_up(text),
                  premises=tuple(premises_of(text)))
+
+
+@dataclass(frozen=True)
+class NamedByIdentity:
+    """The documents a question names by issuer, form and period (``IdentityMatch.find``: "Apple's Q3 2023 10-Q", "the
+    quarter ended April 1, 2023"): the whole question's, and each part's."""
+
+    whole: frozenset[str]
+    parts: tuple[frozenset[str], ...]
+
+
+def named_by_identity(asked: Asked, matcher: IdentityMatch | None) -> NamedByIdentity:
+    """What ``asked`` names by the compiled identities of a shelf's documents (``matcher``; none: nothing), read once per plan."""
+    if matcher is None:
+        return NamedByIdentity(frozenset(), tuple(frozenset() for _ in asked.parts))
+    return NamedByIdentity(frozenset(matcher.find(asked.text)), tuple(frozenset(matcher.find(p.text)) for p in asked.parts))

@@ -32,7 +32,7 @@ from shelfwise.api.schemas import Turn
 from shelfwise.api.answer.plan.names import NameIndex
 from shelfwise.compiler.store.records import DocumentIdentity
 from shelfwise.compiler.digests.identity_match import IdentityMatch
-from shelfwise.api.answer.question import Asked, Phrase, question_parts, read_phrase, read_question
+from shelfwise.api.answer.question import Asked, Phrase, named_by_identity, question_parts, read_phrase, read_question
 from shelfwise.api.terms import document_keys, stems, word_stems
 
 __all__ = ["Obligation", "Plan", "Turn", "plan_by_rules", "plan_with_model", "obligation_kind", "validate_model_plan", "Vocabulary"]
@@ -110,28 +110,22 @@ def _targets(phrase: Phrase, aliases: list[tuple[str, str]], defined: list[str])
 
 
 def _named_documents(text: str, documents: dict[str, str], names: NameIndex, targets: list[str] = (),
-                     identities: IdentityMatch | None = None) -> list[str]:
+                     by_identity: frozenset[str] = frozenset()) -> list[str]:
     """Documents whose title or id holds an identifier the text writes ("SOP-014", "PEP 484" for pep-0484-rst), that
     the text or one of ``targets`` calls by name ("RAPTOR", "the MIT licence": ``names``, the documents'
     ``NameIndex``), or that the text names by issuer, form and period ("Apple's Q3 2023 10-Q", "the quarter ended April
-    1, 2023", "Intel's most recent 10-Q": ``identities``, their compiled identities)."""
+    1, 2023", "Intel's most recent 10-Q": ``by_identity``, found by their compiled identities)."""
     wanted = set(read_phrase(" ".join([text, *(t for t in targets if read_phrase(t).identifiers)])).keys)
     found = {doc_id for doc_id, title in documents.items() if document_keys(doc_id, title, "") & wanted} if wanted else set()
     for piece in [text, *targets]:
         found |= names.find(piece)
-    if identities is not None:
-        found |= identities.find(text)
-    return sorted(found)
+    return sorted(found | by_identity)
 
 
-def _bound_by_question(part_docs: list[str], part: str, question: str, matcher: IdentityMatch | None) -> list[str]:
+def _bound_by_question(part_docs: list[str], whole: frozenset[str], own: frozenset[str]) -> list[str]:
     """A part's documents narrowed by who and when the whole question names: "In the first quarter of 2023, what did
     Apple spend ..., and what was the focus ..." binds both parts to Apple's filing for that quarter, not the second
-    part to every company's."""
-    if matcher is None:
-        return part_docs
-    whole = matcher.find(question)
-    own = matcher.find(part)
+    part to every company's. ``whole`` and ``own``: what the question and the part name by identity."""
     if whole and (not own or whole < own):
         return sorted((set(part_docs) - own) | whole)
     return part_docs
@@ -162,6 +156,7 @@ def plan_by_rules(
         focus = (match.group("rest") or match.group("rest2")) if match else question.strip().rstrip("?")
         resolved = f"{previous.rstrip('?')} — {focus}?"
         obligations = []
+        focused = frozenset(matcher.find(focus)) if matcher else frozenset()  # what the focus names by identity
         for part in question_parts(previous):
             focus_targets = _targets(read_phrase(focus), aliases, defined)
             obligations.append(
@@ -169,13 +164,14 @@ def plan_by_rules(
                     kind=obligation_kind(part),
                     ask=f"{part} — {focus}",
                     targets=list(dict.fromkeys([*focus_targets, *_targets(read_phrase(part), aliases, defined)])),
-                    documents=sorted(set(_named_documents(focus, documents, names, identities=matcher)) | set(cited_documents)),
+                    documents=sorted(set(_named_documents(focus, documents, names, by_identity=focused)) | set(cited_documents)),
                 )
             )
         return Plan(question=question, resolved_question=resolved, follow_up=True, obligations=obligations, planner="rules")
     obligations = []
     first_named: list[str] = []
     previous = ""
+    identified = named_by_identity(asked, matcher)
     for number, phrase in enumerate(asked.parts):
         part = phrase.text
         targets = _targets(phrase, aliases, defined)
@@ -192,7 +188,8 @@ def plan_by_rules(
         previous = f"{part} {leaned_on}".strip()
         if not number:
             first_named = [*phrase.identifiers, *phrase.names]
-        bound = _bound_by_question(_named_documents(part, documents, names, targets, matcher), part, question, matcher)
+        own = identified.parts[number]
+        bound = _bound_by_question(_named_documents(part, documents, names, targets, own), identified.whole, own)
         obligations.append(Obligation(kind=obligation_kind(part), ask=part, targets=targets, documents=bound))
     return Plan(question=question, resolved_question=question, obligations=obligations, planner="rules")
 
