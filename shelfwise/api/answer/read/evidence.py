@@ -121,7 +121,7 @@ def asked_names(question: str) -> list[str]:
     """The names a question gives its subject by: identifiers ("NW-500", "RFC 6749") and capitalised words past its
     first word ("Orion", "Dense X Retrieval"); a period ("Q3", "FY2023", "July") scopes, it names no subject."""
     text = " ".join(question.split())
-    names = list(identifiers(text))
+    names = list(read_phrase(text).identifiers)
     first = re.match(r"\W*\w+", text)
     for match in _NAME.finditer(text):
         words = match.group(0).split()
