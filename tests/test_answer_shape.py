@@ -11,7 +11,8 @@ from test_answer import _memory_shelf, _p, _write
 from shelfwise.api.answer.complete import gap_line, part_line
 from shelfwise.api.currency import current_first, doc_label, label_units, superseded_documents
 from shelfwise.api.answer.read.evidence import asked_head, unstated_obligations
-from shelfwise.api.answer.check.premise import correction_unit, find_false_premise, premises_of
+from shelfwise.api.answer.check.premise import correction_unit, find_false_premise
+from shelfwise.api.answer.question import premises_of
 from shelfwise.api.answer.read.read import Reading, ReadSection
 from shelfwise.api.answer.show.shape import shape_answer
 from shelfwise.api.answer.records import Unit

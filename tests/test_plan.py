@@ -7,8 +7,8 @@ import json
 import httpx
 import pytest
 
-from shelfwise.api.answer.plan.plan import (Turn, Vocabulary, is_follow_up, leans_on_conversation, obligation_kind, plan_by_rules,
-                                        plan_with_model, standalone)
+from shelfwise.api.answer.plan.plan import Turn, Vocabulary, obligation_kind, plan_by_rules, plan_with_model
+from shelfwise.api.answer.question import question_parts, read_question, standalone
 from shelfwise.compiler.models import ChatModel, ModelError, make_client
 from shelfwise.compiler.settings import ModelSettings
 
@@ -89,9 +89,9 @@ def test_targets_are_aligned_with_the_ledger_aliases():
 
 def test_a_follow_up_inherits_the_previous_question_and_its_documents():
     history = [Turn(question="How long do access tokens last?", citations=["s1"])]
-    assert is_follow_up("and what about refresh tokens?", history)
-    assert not is_follow_up("and what about refresh tokens?", [])
-    assert not is_follow_up("What is the retention period of backups kept in the offsite vault by operations?", history)
+    assert read_question("and what about refresh tokens?").follow_up(history)
+    assert not read_question("and what about refresh tokens?").follow_up([])
+    assert not read_question("What is the retention period of backups kept in the offsite vault by operations?").follow_up(history)
     plan = plan_by_rules("and what about refresh tokens?", history, DOCS, [], [], ["sop-014"])
     assert plan.follow_up and plan.resolved_question == "How long do access tokens last — refresh tokens?"
     assert plan.obligations[0].targets[:2] == ["refresh", "tokens"] and plan.obligations[0].documents == ["sop-014"]
@@ -102,7 +102,7 @@ def test_only_a_question_that_leans_on_the_conversation_is_read_as_a_follow_up()
     history = [Turn(question="What is the warranty period of the NW-300 infusion pump?")]
     for question in ("and who approves the quality manual?", "but who owns the complaint handling database?",
                      "Also, what is the closure time for complaints?"):
-        assert not leans_on_conversation(question) and not is_follow_up(question, history), question
+        assert not read_question(question).leans and not read_question(question).follow_up(history), question
         plan = plan_by_rules(question, history, DOCS, [], [], [])
         assert not plan.follow_up and plan.resolved_question == question
         assert plan.obligations == plan_by_rules(standalone(question), [], DOCS, [], [], []).obligations
@@ -111,7 +111,7 @@ def test_only_a_question_that_leans_on_the_conversation_is_read_as_a_follow_up()
     assert obligation_kind("How quickly must a Reportable Event be notified internally?") == "lookup"
     for question in ("and who approves it?", "And how often?", "and why?", "What about Rev C?", "and for Rev C?",
                      "and which one is current?", "and the other one?"):
-        assert leans_on_conversation(question) and is_follow_up(question, history), question
+        assert read_question(question).leans and read_question(question).follow_up(history), question
 
 
 def _replay(content: str | None, status: int = 200):
@@ -245,9 +245,8 @@ def test_a_model_plan_keeps_what_the_question_the_history_or_the_shelf_holds():
 
 
 def test_an_operator_holding_a_question_mark_does_not_split_the_question():
-    from shelfwise.api.answer.plan.plan import _parts
 
     question = "What is the difference between the =, := and ?= operators in GNU make, and what does the newer edition add?"
-    assert _parts(question) == ["What is the difference between the =, := and ?= operators in GNU make",
+    assert question_parts(question) == ["What is the difference between the =, := and ?= operators in GNU make",
                                 "what does the newer edition add"]
-    assert _parts("How long is a token valid? Who may revoke it?") == ["How long is a token valid", "Who may revoke it"]
+    assert question_parts("How long is a token valid? Who may revoke it?") == ["How long is a token valid", "Who may revoke it"]

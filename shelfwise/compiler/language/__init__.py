@@ -19,8 +19,9 @@ English lists and patterns that still live with the one stage that reads them:
 - sentences: ``shelfwise.compiler.prose`` (abbreviations that do not end a sentence: "e.g.", "No.", "Jan.").
 - the ledger's rules: ``shelfwise.compiler.ledger.rules`` (units, comparators "at least"/"no later than",
   conditions "if"/"unless", definitions "means"/"is defined as").
-- question shapes: ``shelfwise.api.answer.plan.plan`` (``_KIND_RULES``: compare, trace, judge, list...; follow-ups
-  "what about ..."), ``shelfwise.api.answer.write.rank`` (``FACETS``, ``FRAMING``, ``CONTRAST``: "instead of").
+- question shapes: ``shelfwise.api.answer.question`` (parts, follow-ups "what about ...", premises "since ...",
+  ``FACETS``, ``CONTRAST``: "instead of"), ``shelfwise.api.answer.plan.plan`` (``_KIND_RULES``: compare, trace, judge,
+  list...), ``shelfwise.api.answer.write.rank`` (``FRAMING``).
 - the answer's guards: ``shelfwise.api.answer.check.guards`` (negations, scopes, conditions, units, reporting verbs).
 - month names: ``shelfwise.compiler.digests.identity``, ``shelfwise.compiler.compare.values``,
   ``shelfwise.api.answer.check.check``, ``shelfwise.api.answer.check.verdict``.

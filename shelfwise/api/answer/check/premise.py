@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from shelfwise.api.currency import same_rule, superseded_documents
 from shelfwise.api.terms import normalise, word_stems
 from shelfwise.api.answer.write.write import section_units
+from shelfwise.api.answer.question import read_question
 from shelfwise.api.answer.records import Unit
 from shelfwise.compiler.language.directions import CLAIMED_DOWN, CLAIMED_UP, OPPOSITES
 from shelfwise.compiler.language.force import PERMITS, REQUIRES
@@ -37,12 +38,10 @@ from shelfwise.compiler.language.numbers import CARDINALS, MULTIPLES, NUMBER_WOR
 from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
 
-__all__ = ["Premise", "premises_of", "find_false_premise", "correction_unit", "CORRECTION_LABEL"]
+__all__ = ["Premise", "find_false_premise", "correction_unit", "CORRECTION_LABEL"]
 
 CORRECTION_LABEL = "Contrary to what the question assumes, the documents say:"
 
-_CLAUSE = re.compile(r"\b(?:since|given that|now that|because|as we know)\b(?P<p>[^,;?]+)", re.I)
-_WHY = re.compile(r"^\s*(?:why|how come|for what reason)\s+(?:did|does|do|is|are|was|were|has|have|had|must|should|can|will)?\s*(?P<p>[^?]+)", re.I)
 _FROM_TO = re.compile(r"\bfrom\s+(\d+(?:\.\d+)?)\s*(?:[a-z]+\s+){0,2}?to\s+(\d+(?:\.\d+)?)\b", re.I)
 _FIGURE = re.compile(r"\b(\d+(?:\.\d+)?)[\s-]*(calendar days?|working days?|business days?|days?|weeks?|months?|years?|hours?|minutes?|%|per ?cent|characters?|times)\b", re.I)
 _ALWAYS = re.compile(r"\b(always|every|all|each|in every case|without exception)\b", re.I)
@@ -60,18 +59,6 @@ class Premise:
     shelf: str
     section_id: str
     why: str
-
-
-def premises_of(question: str) -> list[str]:
-    """What the question presupposes (see the module text)."""
-    found = [m.group("p").strip() for m in _CLAUSE.finditer(question)]
-    for part in re.split(r"(?<=[.?!])\s+", question.strip()):
-        match = _WHY.match(part)
-        if match:
-            found.append(match.group("p").strip())
-        elif part and not part.rstrip().endswith("?") and len(part.split()) >= 4:
-            found.append(part.strip())
-    return [p for p in dict.fromkeys(found) if p]
 
 
 def _content(text: str) -> set[str]:
@@ -215,7 +202,7 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
     content words.
     ``earlier(shelf, section_id)``: the sentences superseded revisions of that section's document state, against
     which the direction of a change the premise asserts is computed."""
-    for premise in premises_of(question):
+    for premise in read_question(question).premises:
         words = _content(premise)
         if len(words) < 2:
             continue
@@ -249,7 +236,7 @@ def correction_unit(question: str, reading, shelves: dict, tuning: AnswerTuning 
     """The verbatim sentence of a current read document that contradicts the question's premise, as a unit shown first
     (group 'correction', obligation 0), or None. Its text stands in the section it cites (checked by code); ``tuning``
     is ``answer.tuning``."""
-    premises = premises_of(question)
+    premises = read_question(question).premises
     if not premises:
         return None
     words = set().union(*(_content(p) for p in premises))

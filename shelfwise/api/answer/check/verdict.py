@@ -16,6 +16,7 @@ import calendar
 import re
 from datetime import date
 
+from shelfwise.api.answer.question import read_phrase
 from shelfwise.api.answer.check.gate import CHECKED, DERIVED_LABEL
 from shelfwise.api.terms import identifier_key, identifiers, unit_cells, word_stems
 from shelfwise.api.answer.records import Unit
@@ -106,7 +107,8 @@ def derive_verdicts(question: str, asks: list[tuple[str, str]], shown: list[Unit
 
     ``asks`` holds each obligation's (kind, ask)."""
     checked = [u for u in shown if u.status in CHECKED and u.citations and u.group not in ("verdict", "correction")]
-    named = {identifier_key(i): i for i in identifiers(question)}
+    asked = read_phrase(question)
+    named = dict(zip(asked.keys, asked.identifiers))
     event = question_date(question)
     headers = {u.group: u for u in shown if u.kind == "table_header" and u.group}
     out = []

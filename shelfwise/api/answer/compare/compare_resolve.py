@@ -19,8 +19,9 @@ import re
 from dataclasses import dataclass
 
 from shelfwise.api.answer.plan.plan import Obligation
+from shelfwise.api.answer.question import read_phrase
 from shelfwise.api.shelves import OpenShelf
-from shelfwise.api.terms import document_keys, identifier_key, identifiers
+from shelfwise.api.terms import document_keys
 from shelfwise.compiler.compare import DocView, Identity, identity_of
 from shelfwise.compiler.compare.pairs import one_series
 
@@ -158,8 +159,8 @@ def resolve_pairs(obligation: Obligation, shelves: dict[str, OpenShelf], scope: 
     """The version pairs a compare obligation asks about (see the module text); empty when it names none."""
     if not asks_to_compare(obligation):
         return []
-    text = " ".join([obligation.ask, *(t for t in obligation.targets if identifiers(t))])
-    keys = {identifier_key(ident) for ident in identifiers(text)}
+    text = " ".join([obligation.ask, *(t for t in obligation.targets if read_phrase(t).identifiers)])
+    keys = set(read_phrase(text).keys)
     revisions, years = revisions_in(obligation.ask), years_in(obligation.ask)
     lowered = " ".join(text.lower().split())
     pairs: list[ComparePair] = []

@@ -32,10 +32,10 @@ from shelfwise.api.schemas import Turn
 from shelfwise.api.answer.plan.names import NameIndex
 from shelfwise.compiler.store.records import DocumentIdentity
 from shelfwise.compiler.digests.identity_match import IdentityMatch
-from shelfwise.api.terms import QUESTION_WORDS, capitalised_phrases, document_keys, identifier_key, identifiers, stems, word_stems
+from shelfwise.api.answer.question import Asked, Phrase, named_by_identity, question_parts, read_phrase, read_question
+from shelfwise.api.terms import document_keys, stems, word_stems
 
-__all__ = ["Obligation", "Plan", "Turn", "plan_by_rules", "plan_with_model", "obligation_kind", "is_follow_up", "leans_on_conversation", "standalone",
-           "validate_model_plan", "Vocabulary"]
+__all__ = ["Obligation", "Plan", "Turn", "plan_by_rules", "plan_with_model", "obligation_kind", "validate_model_plan", "Vocabulary"]
 
 Kind = Literal["describe", "explain", "compare", "trace", "judge", "list", "lookup", "propose"]
 KINDS: tuple[str, ...] = ("describe", "explain", "compare", "trace", "judge", "list", "lookup", "propose")
@@ -60,6 +60,11 @@ class Plan(BaseModel):
     planner: str = Field(description="'rules' or the planner model id.")
     warnings: list[str] = Field(default_factory=list, description="What went wrong while planning, in words.")
 
+    @property
+    def asked(self) -> Asked:
+        """The question read once (``shelfwise.api.answer.question``): what the stages after the planner read of it."""
+        return read_question(self.question)
+
 
 _KIND_RULES: list[tuple[str, re.Pattern]] = [
     ("compare", re.compile(r"\b(compare|comparison|differ|differs|difference|differences|versus|vs\.?|changed?|changes)\b")),
@@ -70,27 +75,8 @@ _KIND_RULES: list[tuple[str, re.Pattern]] = [
     ("judge", re.compile(r"^(is|was|were|are|does|did|do|can|could|should|has|have|may|must|shall|will)\b")),
     ("list", re.compile(r"^(which|list|name)\b|\bwhat are the\b|\bwhich\b")),
 ]
-_SPLIT = re.compile(
-    r"\s*[;?](?=\s|$)\s*|,?\s+and\s+(?=(?:what|how|which|who|when|where|why|is|are|does|do|can|must|should)\b)"
-    r"|,\s+(?=(?:what|how|which|who|when|where|why)\b)",
-    re.I,
-)
 _LEANS = re.compile(r"\b(it|its|they|them|their|this|that|these|those|one|afterwards|then)\b", re.I)
 """A later part that leans on an earlier one ("how does PEP 646 extend it") takes the earlier part's words as targets."""
-_FOLLOW_UP = re.compile(
-    r"^(and|but|also|what about|how about|what of|and what|and how|same for|then)\b|\b(the other one|the other|that one|"
-    r"this one|the same|the former|the latter|those|them|it)\b",
-    re.I,
-)
-_CONJUNCTION = re.compile(r"^(?:and|but|also|plus|then|so)\b[\s,]*", re.I)
-"""The word a follow-up opens with ("and who approves ..."): it joins the question to the conversation, and asks nothing."""
-_REFERS = re.compile(r"\b(?:it|its|they|them|their|theirs|this|that|these|those|there|which one|that one|this one|the other one|"
-                     r"the other|the others|the same|the former|the latter|the previous|the above|above|afterwards|then)\b", re.I)
-"""Words that point into the conversation ("does it apply", "the other one"): a question holding one leans on it."""
-_ELLIPTIC = re.compile(r"^(?:what|how)\s+about\b|^what\s+of\b|^same\s+for\b", re.I)
-OWN_WORDS = 2
-"""Content words a question without a referent needs to stand alone ("who approves the quality manual": approves,
-quality, manual); "and how often?" or "and why?" has none and leans on what was asked before."""
 _ABOUT = re.compile(r"^(?:and\s+|but\s+)?(?:what|how)\s+about\s+(?P<rest>.+)$|^and\s+(?P<rest2>.+)$", re.I)
 
 
@@ -103,43 +89,15 @@ def obligation_kind(text: str) -> str:
     return "describe"
 
 
-def leans_on_conversation(question: str) -> bool:
-    """Whether a question needs the conversation to be understood: it points into it ("it", "those", "the other one"),
-    asks elliptically ("what about Rev C?"), is a fragment that asks nothing of its own ("and for Rev C?"), or has
-    fewer than ``OWN_WORDS`` content words ("and how often?"). "and who approves the quality manual?" stands alone."""
-    rest = _CONJUNCTION.sub("", question.strip()).rstrip(" ?.!")
-    if _REFERS.search(rest) or _ELLIPTIC.match(rest) or not _ASKS.match(rest):
-        return True
-    return len([w for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", rest) if w.lower() not in QUESTION_WORDS]) < OWN_WORDS
-
-
-def is_follow_up(question: str, history: list[Turn]) -> bool:
-    """A question read against the previous turn: it opens like one or leans on a referent, has few words of its own,
-    and cannot be understood without the conversation (``leans_on_conversation``); a self-contained question that
-    opens with "and" is answered as if asked alone."""
-    if not history:
-        return False
-    own = [w for w in re.findall(r"[A-Za-z0-9\-]+", question) if w.lower() not in QUESTION_WORDS]
-    return bool(_FOLLOW_UP.search(question.strip())) and len(own) <= 8 and leans_on_conversation(question)
-
-
-def standalone(question: str) -> str:
-    """The question without the conjunction that joins it to the conversation ("and who approves ...?" -> "Who
-    approves ...?"): a self-contained question gets the answer it gets asked alone."""
-    rest = _CONJUNCTION.sub("", question.strip())
-    if rest == question.strip() or not rest or not _ASKS.match(rest):
-        return question
-    return rest[:1].upper() + rest[1:]
-
-
-def _targets(text: str, aliases: list[tuple[str, str]], defined: list[str]) -> list[str]:
+def _targets(phrase: Phrase, aliases: list[tuple[str, str]], defined: list[str]) -> list[str]:
     """Identifiers, capitalised phrases, defined terms and aliases the text uses, then its content words."""
-    found = identifiers(text) + capitalised_phrases(text)
+    text = phrase.text
+    found = [*phrase.identifiers, *phrase.names]
     lowered = f" {text.lower()} "
     for term in defined:
         if len(term) > 2 and f" {term.lower()} " in lowered:
             found.append(term)
-    codes = [ident for ident in identifiers(text) if re.search(r"[\s-]", ident)]  # "SP 800-63B": its "SP" names no concept
+    codes = [ident for ident in phrase.identifiers if re.search(r"[\s-]", ident)]  # "SP 800-63B": its "SP" names no concept
     for short, long in aliases:
         if any(code.startswith(short) for code in codes) and not re.search(rf"\b{re.escape(short)}\b(?![\s-]?\d)", text):
             continue
@@ -152,70 +110,25 @@ def _targets(text: str, aliases: list[tuple[str, str]], defined: list[str]) -> l
 
 
 def _named_documents(text: str, documents: dict[str, str], names: NameIndex, targets: list[str] = (),
-                     identities: IdentityMatch | None = None) -> list[str]:
+                     by_identity: frozenset[str] = frozenset()) -> list[str]:
     """Documents whose title or id holds an identifier the text writes ("SOP-014", "PEP 484" for pep-0484-rst), that
     the text or one of ``targets`` calls by name ("RAPTOR", "the MIT licence": ``names``, the documents'
     ``NameIndex``), or that the text names by issuer, form and period ("Apple's Q3 2023 10-Q", "the quarter ended April
-    1, 2023", "Intel's most recent 10-Q": ``identities``, their compiled identities)."""
-    wanted = {identifier_key(ident) for ident in identifiers(" ".join([text, *(t for t in targets if identifiers(t))]))}
+    1, 2023", "Intel's most recent 10-Q": ``by_identity``, found by their compiled identities)."""
+    wanted = set(read_phrase(" ".join([text, *(t for t in targets if read_phrase(t).identifiers)])).keys)
     found = {doc_id for doc_id, title in documents.items() if document_keys(doc_id, title, "") & wanted} if wanted else set()
     for piece in [text, *targets]:
         found |= names.find(piece)
-    if identities is not None:
-        found |= identities.find(text)
-    return sorted(found)
+    return sorted(found | by_identity)
 
 
-def _bound_by_question(part_docs: list[str], part: str, question: str, matcher: IdentityMatch | None) -> list[str]:
+def _bound_by_question(part_docs: list[str], whole: frozenset[str], own: frozenset[str]) -> list[str]:
     """A part's documents narrowed by who and when the whole question names: "In the first quarter of 2023, what did
     Apple spend ..., and what was the focus ..." binds both parts to Apple's filing for that quarter, not the second
-    part to every company's."""
-    if matcher is None:
-        return part_docs
-    whole = matcher.find(question)
-    own = matcher.find(part)
+    part to every company's. ``whole`` and ``own``: what the question and the part name by identity."""
     if whole and (not own or whole < own):
         return sorted((set(part_docs) - own) | whole)
     return part_docs
-
-
-_ENUMERATION = re.compile(
-    r"^(?P<head>.*\b(?:for|of|about|on|in|to|from|under|regarding|concerning)\s+(?:the\s+|a\s+|an\s+)?)"
-    r"(?P<items>[^,]+(?:,\s+[^,]+)+?,?\s+(?:and|or)\s+[^,]+)$", re.I)
-_COMPARING = re.compile(r"\b(compar\w*|differ\w*|distinguish\w*|between|versus|vs\.?|contrast\w*)\b", re.I)
-_ASKS = re.compile(r"^(?:and\s+|but\s+)?(?:what|whats|how|which|who|whom|whose|when|where|why|is|are|was|were|does|do|did|can|"
-                   r"could|should|must|may|might|will|would|shall|has|have|had|list|name|describe|explain|give|show|tell|"
-                   r"compare|summari[sz]e|define)\b", re.I)
-"""How a part that asks something opens; a leading part that does not ("In an OSCAL-based SSP", "After an applicant is
-proofed at IAL2", "Since RAFT trains with ...") is the setting of the part after it."""
-MAX_ITEMS = 4
-"""At most this many enumerated items become parts of their own (``_enumerated``); a longer list stays one part."""
-
-
-def _enumerated(part: str) -> list[str]:
-    """A part that asks the same of three or more short items ("what lifetimes do they give for authorization codes,
-    access tokens, and JWTs") as one part per item, each with the shared head: every item gets its own recall, reading
-    and share of the answer, as an expert answers each in turn. A comparison ("what distinguishes A, B and C") stays whole."""
-    match = _ENUMERATION.match(part)
-    if not match or _COMPARING.search(match.group("head")):
-        return [part]
-    items = [i.strip() for i in re.split(r",\s+(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+(?=[^,]+$)", match.group("items")) if i.strip()]
-    if not 3 <= len(items) <= MAX_ITEMS or any(len(i.split()) > 4 or not stems(i) for i in items):
-        return [part]
-    head = match.group("head")
-    return [f"{head}{item}" for item in items]
-
-
-def _parts(question: str) -> list[str]:
-    parts = [p.strip(" ,.") for p in _SPLIT.split(question) if p and p.strip(" ,.")]
-    for n in range(1, len(parts)):  # "..., and why?": the reasons for the part before it are asked too
-        if re.fullmatch(r"(?:and\s+)?why", parts[n], re.I) and stems(parts[n - 1]):
-            parts[n - 1], parts[n] = f"{parts[n - 1]}, and why", ""
-    parts = [p for p in parts if p and stems(p)]
-    if len(parts) > 1 and not _ASKS.match(parts[0]):  # "In an OSCAL-based SSP, how do I ...": a setting, not a question,
-        parts = [f"{parts[0]}, {p}" for p in parts[1:]]  # and every part after it is asked in that setting
-    parts = [piece for p in parts for piece in _enumerated(p)]
-    return parts or [question.strip()]
 
 
 def plan_by_rules(
@@ -236,43 +149,47 @@ def plan_by_rules(
     """
     names = NameIndex(documents)
     matcher = IdentityMatch(identities) if identities else None
-    follow_up = is_follow_up(question, history)
-    if follow_up:
+    asked = read_question(question)
+    if asked.follow_up(history):
         previous = history[-1].question
         match = _ABOUT.match(question.strip().rstrip("?"))
         focus = (match.group("rest") or match.group("rest2")) if match else question.strip().rstrip("?")
         resolved = f"{previous.rstrip('?')} — {focus}?"
         obligations = []
-        for part in _parts(previous):
-            focus_targets = _targets(focus, aliases, defined)
+        focused = frozenset(matcher.find(focus)) if matcher else frozenset()  # what the focus names by identity
+        for part in question_parts(previous):
+            focus_targets = _targets(read_phrase(focus), aliases, defined)
             obligations.append(
                 Obligation(
                     kind=obligation_kind(part),
                     ask=f"{part} — {focus}",
-                    targets=list(dict.fromkeys([*focus_targets, *_targets(part, aliases, defined)])),
-                    documents=sorted(set(_named_documents(focus, documents, names, identities=matcher)) | set(cited_documents)),
+                    targets=list(dict.fromkeys([*focus_targets, *_targets(read_phrase(part), aliases, defined)])),
+                    documents=sorted(set(_named_documents(focus, documents, names, by_identity=focused)) | set(cited_documents)),
                 )
             )
         return Plan(question=question, resolved_question=resolved, follow_up=True, obligations=obligations, planner="rules")
     obligations = []
     first_named: list[str] = []
     previous = ""
-    for number, part in enumerate(_parts(standalone(question))):
-        targets = _targets(part, aliases, defined)
-        if number and first_named and not (identifiers(part) or capitalised_phrases(part)):
+    identified = named_by_identity(asked, matcher)
+    for number, phrase in enumerate(asked.parts):
+        part = phrase.text
+        targets = _targets(phrase, aliases, defined)
+        if number and first_named and not (phrase.identifiers or phrase.names):
             targets = list(dict.fromkeys([*targets, *first_named]))  # "... when a complaint is one" leans on the first part
         leaned_on = ""
         if number and _LEANS.search(part):
-            named_ids = identifiers(previous)
+            named_ids = read_phrase(previous).identifiers
             earlier = [w for w in re.findall(r"[A-Za-z_][\w.\-*]*", previous) if word_stems(w) and not any(w in i for i in named_ids)]
-            targets = list(dict.fromkeys([*targets, *([] if identifiers(part) else named_ids), *earlier]))
+            targets = list(dict.fromkeys([*targets, *([] if phrase.identifiers else named_ids), *earlier]))
             leaned_on = previous
         # a part that leans on a part that itself leans ("how are they produced, and how large are they") reaches back
         # to what the chain is about
         previous = f"{part} {leaned_on}".strip()
         if not number:
-            first_named = identifiers(part) + capitalised_phrases(part)
-        bound = _bound_by_question(_named_documents(part, documents, names, targets, matcher), part, question, matcher)
+            first_named = [*phrase.identifiers, *phrase.names]
+        own = identified.parts[number]
+        bound = _bound_by_question(_named_documents(part, documents, names, targets, own), identified.whole, own)
         obligations.append(Obligation(kind=obligation_kind(part), ask=part, targets=targets, documents=bound))
     return Plan(question=question, resolved_question=question, obligations=obligations, planner="rules")
 
@@ -304,7 +221,7 @@ def plan_with_model(
 
     With ``rules`` (the rule planner's plan) and ``vocabulary`` (the shelf's words), the plan is validated
     (``validate_model_plan``) and may come back as the rule plan; so does a plan that reads a question that stands
-    alone (``leans_on_conversation``) as a follow-up."""
+    alone (``Asked.leans``) as a follow-up."""
     from shelfwise.compiler.models import ModelError
 
     listing = "\n".join(f"- {doc_id}: {title}" for doc_id, title in sorted(documents.items()))
@@ -340,7 +257,7 @@ def plan_with_model(
     )
     if rules is None or vocabulary is None:
         return plan
-    if plan.follow_up and not leans_on_conversation(question):  # a question that stands alone is not glued to the last one
+    if plan.follow_up and not read_question(question).leans:  # a question that stands alone is not glued to the last one
         return rules.model_copy(update={"warnings": [*rules.warnings, (
             f"planner model {chat.model} read the question as a follow-up of the previous turn, but it stands alone; "
             "this answer was planned by rules instead")]})

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from shelfwise.api.answer.question import read_phrase
 from shelfwise.api.answer.read.read import Reading
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import QUESTION_WORDS, document_keys, identifier_key, identifiers, word_stems
@@ -97,10 +98,11 @@ def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) 
     asked_stems = set(word_stems(asked))
     if plan.planner != "rules":
         asked_stems = set(asked_head(plan.question)) | (set(asked_head(plan.resolved_question)) if plan.follow_up else set())
-    asked_keys = {identifier_key(i) for i in identifiers(asked)}
+    asked_keys = set(read_phrase(asked).keys)
     out: dict[int, list[str]] = {}
     for index, obligation in enumerate(plan.obligations):
-        missing = [ident for ident in identifiers(obligation.ask) if identifier_key(ident) not in keys and identifier_key(ident) in asked_keys]
+        asking = read_phrase(obligation.ask)
+        missing = [ident for ident, key in zip(asking.identifiers, asking.keys) if key not in keys and key in asked_keys]
         head = [stem for stem in asked_head(obligation.ask) if stem in asked_stems]
         if head and not set(head) <= words:
             text = " ".join(obligation.ask.split()).lower()
@@ -119,7 +121,7 @@ def asked_names(question: str) -> list[str]:
     """The names a question gives its subject by: identifiers ("NW-500", "RFC 6749") and capitalised words past its
     first word ("Orion", "Dense X Retrieval"); a period ("Q3", "FY2023", "July") scopes, it names no subject."""
     text = " ".join(question.split())
-    names = list(identifiers(text))
+    names = list(read_phrase(text).identifiers)
     first = re.match(r"\W*\w+", text)
     for match in _NAME.finditer(text):
         words = match.group(0).split()

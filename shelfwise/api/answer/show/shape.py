@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 
+from shelfwise.api.answer.question import read_phrase
 from shelfwise.api.currency import current_first, label_units
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.answer.write.write import introduces_code, is_question
@@ -147,8 +148,8 @@ def about_named(units: list[Unit], asks: list[str], shelves: dict[str, OpenShelf
     documents themselves. Headings, connectives, verdicts and corrections always stay."""
     allowed: dict[int, tuple[set[str], set[str]]] = {}  # obligation -> (documents it may quote, keys a sentence may name)
     for index, ask in enumerate(asks):
-        keys = {identifier_key(i) for i in identifiers(ask)}
-        stems = set(word_stems(ask))
+        asking = read_phrase(ask)
+        keys, stems = set(asking.keys), set(asking.word_stems)
         docs, named_keys = set(), set()
         for name, shelf in shelves.items():
             for doc, own in _own_keys(shelf).items():

@@ -33,11 +33,13 @@ from shelfwise.api.answer.write.definitions import asked_entry, asked_term, defi
 from shelfwise.api.answer.write.unit_shape import NUMERIC_RUN, numeric_share, shape_factor, value_match
 from shelfwise.api.answer.plan.names import names_written
 from shelfwise.api.answer.plan.plan import Obligation, Plan
+from shelfwise.api.answer.question import FACETS as ASKED_FACETS
+from shelfwise.api.answer.question import read_phrase
 from shelfwise.api.answer.read.read import Reading, read_blocks
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import document_keys, identifier_key, identifiers, word_stems
 from shelfwise.compiler.language.numbers import MULTIPLES, alternation
-from shelfwise.compiler.language.versions import ASKS_VERSIONS, VERSION_WORDS, asks_about_versions
+from shelfwise.compiler.language.versions import VERSION_WORDS
 from shelfwise.compiler.ledger.rules import find_thresholds
 from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
 
@@ -58,16 +60,9 @@ VERSION_STEMS = frozenset(word_stems(VERSION_WORDS))
 """What a unit says of its versions (stemmed ``shelfwise.compiler.language.versions.VERSION_WORDS``)."""
 SHAPE_HELD = frozenset({"@number"})
 """Facets whose naming words a unit of that shape holds when it is weighed for showing (see _shape_words)."""
-FACETS: dict[str, tuple[re.Pattern, float]] = {
-    "@version": (ASKS_VERSIONS, 1.0),
-    "@number": (re.compile(r"\bhow (often|long|quickly|soon|many|much|frequently|large|big|fast)\b|\b(lifetimes?|time limits?|"
-                           r"lengths?|deadlines?|intervals?|thresholds?|minimum|maximum|limits?|durations?|within|rates?)\b", re.I), 0.8),
-    "@condition": (re.compile(r"\bwhen (may|must|can|should|is|are|does|do)\b|\bconditions?\b|\bexceptions?\b|\bunless\b|"
-                              r"\bonly (if|when)\b|\b(allowed|permitted)\b|^(may|must|can)\b", re.I), 0.6),
-    "@step": (re.compile(r"(?<![\w-])(steps?|procedures?|process|workflow|in what order)\b", re.I), 1.0),
-    "@definition": (re.compile(r"^what (is|are) (a|an)\s|\bdefin\w*|\bmean(s|ing)?\b|\bwhat distinguishes\b", re.I), 0.6),
-    "@reason": (re.compile(r"\bwhy\b|\breasons?\b|\brationale\b", re.I), 0.6),
-}
+FACET_WEIGHTS = {"@version": 1.0, "@number": 0.8, "@condition": 0.6, "@step": 1.0, "@definition": 0.6, "@reason": 0.6}
+"""Weight of each facet of a question's shape (``shelfwise.api.answer.question.FACETS``) against the ask's strongest word."""
+FACETS: dict[str, tuple[re.Pattern, float]] = {facet: (ASKED_FACETS[facet], weight) for facet, weight in FACET_WEIGHTS.items()}
 """Facets of a question's shape: when the ask matches, units of that shape hold the facet, weighted against the ask's
 strongest word (a version question looks for what documents say of versions, a numeric one for numbers with units,
 a conditions one for if/unless/except, a definition one for defining sentences and the ledger's definitions)."""
@@ -88,9 +83,6 @@ section, it states nothing: never an answer, in whatever shape the reader kept i
 _WORD = re.compile(r"[^\W\d_]{2,}")
 """A word of two letters or more: a sentence with fewer than two ("A1", "Figure 3") is a fragment, not a statement."""
 CITES_ASKED = re.compile(r"\b(cit(e|es|ed|ing|ation|ations)|references?|bibliograph\w*)\b", re.I)
-CONTRAST = re.compile(r"\b(?:instead of|rather than|other than|as opposed to|in place of)\s+((?:[\w./-]+\s*){1,4})", re.I)
-"""What a question sets its subject against ("index instead of plain fixed-size passages"): those words say what the
-answer is not about."""
 LEAD_SECTIONS = 6
 """An obligation that names a document and asks little else is answered by the document's opening sections."""
 
@@ -269,12 +261,12 @@ def named_documents(obligation: Obligation, pool: Pool) -> tuple[set[str], set[s
     documents the earlier turns cited without naming them."""
     named, naming = set(), set()
     for text in [obligation.ask, *obligation.targets]:
-        for ident in identifiers(text):
-            key = identifier_key(ident)
+        phrase = read_phrase(text)
+        for ident, key in zip(phrase.identifiers, phrase.keys):
             hits = {doc for doc, keys in pool.doc_keys.items() if key in keys}
             if hits:
                 named |= hits
-                naming |= set(word_stems(ident)) | {identifier_key(ident)}
+                naming |= set(word_stems(ident)) | {key}
     for doc in obligation.documents:  # "the OWASP Top 10 2017" names a document: its words are not what is asked
         for name in names_written(obligation.ask, pool.titles.get(doc, "")):
             rest = re.sub(r"\b" + r"\W+".join(map(re.escape, name.split())) + r"\b", " ", obligation.ask)
@@ -293,22 +285,21 @@ def obligation_query(obligation: Obligation, pool: Pool, naming: set[str]) -> di
     framing = FRAMING.get(obligation.kind, set())
     asked = obligation.ask.lower()
     weighted = [(obligation.ask, 1.0), *((t, 1.2 if t.lower() in asked else 0.5) for t in obligation.targets)]
-    versions = asks_about_versions(obligation.ask)
-    ask = obligation.ask.strip()
+    asking = read_phrase(obligation.ask)
+    versions = asking.versions
     for text, weight in weighted:
-        for word in [*word_stems(text), *(identifier_key(i) for i in identifiers(text))]:
+        phrase = read_phrase(text)
+        for word in [*phrase.word_stems, *phrase.keys]:
             if word in naming or (versions and word in VERSION_STEMS):
                 continue
             if word in framing:
                 continue
             query[word] = max(query.get(word, 0.0), weight * pool.idf.get(word, pool.unseen))
-    contrasted = {w for m in CONTRAST.finditer(obligation.ask) for w in word_stems(m.group(1))}
-    contrasted -= {w for w in word_stems(CONTRAST.sub(" ", obligation.ask))}  # a word the ask also uses elsewhere keeps its weight
-    for word in contrasted & query.keys():
+    for word in asking.contrasted & query.keys():
         query[word] *= pool.tuning.contrast_weight  # a word only in a contrast phrase says what the answer is not about
     strongest = max(query.values(), default=pool.unseen)
-    for facet, (pattern, weight) in FACETS.items():
-        if pattern.search(ask):
+    for facet, (_, weight) in FACETS.items():
+        if facet in asking.facets:
             query[facet] = weight * strongest
     return query
 
@@ -378,7 +369,7 @@ def score_units(plan: Plan, pool: Pool, model: RankModel | None = None, explain:
     for o_index, (obligation, (docs, explicit, naming)) in enumerate(zip(plan.obligations, named)):
         query = obligation_query(obligation, pool, naming | set().union(*(n for _, _, n in named)))
         wanted = docs or question_docs
-        changes = obligation.kind == "compare" or asks_about_versions(obligation.ask)
+        changes = obligation.kind == "compare" or read_phrase(obligation.ask).versions
         lead = bool(docs) and len([t for t in query if not t.startswith("@")]) <= 1
         words_only = {t: w for t, w in query.items() if not t.startswith("@")}
         cites = bool(CITES_ASKED.search(obligation.ask))
@@ -400,9 +391,10 @@ def _shape_words(ask: str, query: dict[str, float]) -> dict[str, set[str]]:
     """Per facet of the query: the ask's words that name it ("lifetimes", "time limits" for @number). A unit of that
     shape holds them: "one hour or less" is the lifetime the ask calls for."""
     out: dict[str, set[str]] = {}
-    for facet, (pattern, _) in FACETS.items():
+    held = read_phrase(ask).facet_words
+    for facet in FACETS:
         if facet in query and facet in SHAPE_HELD:
-            words = {w for m in pattern.finditer(ask) for w in word_stems(m.group(0))} & query.keys()
+            words = set(held.get(facet, frozenset())) & query.keys()
             if words:
                 out[facet] = words
     return out

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from shelfwise.api.answer.question import read_phrase
 from shelfwise.api.answer.plan.plan import Plan
 from shelfwise.api.answer.read.read import Reading
 from shelfwise.api.answer.records import Draft, Unit
@@ -21,7 +22,7 @@ from shelfwise.api.answer.write.semantic import semantic_rerank
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
 from shelfwise.api.answer.write.rank import Pool, build_pool, changed_rules, coverage, named_documents, score_units
-from shelfwise.api.terms import capitalised_phrases, identifiers, normalise, word_stems
+from shelfwise.api.terms import normalise, word_stems
 from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
 from shelfwise.compiler.store.records import table_text
@@ -382,7 +383,8 @@ class ExtractiveWriter:
                 share *= (1 + sum(1 for f in facets if f in held)) / (1 + len(facets))
             best = max(best, share)
         words = set().union(*(pool.units[i].words | pool.units[i].context for i in indexes))
-        keys = [set(word_stems(k)) & query.keys() for k in [*identifiers(ask), *capitalised_phrases(ask)]]
+        asking = read_phrase(ask)
+        keys = [set(word_stems(k)) & query.keys() for k in [*asking.identifiers, *asking.names]]
         keys = [k for k in keys if k]
         held = sum(1 for k in keys if k <= words) / len(keys) if keys else 1.0
         return round(min(best, held), 3)

@@ -1,0 +1,67 @@
+"""The question read once (issue 33 item 4): one record of what every stage reads of a question's words."""
+
+from __future__ import annotations
+
+from shelfwise.api.answer.plan.plan import plan_by_rules
+from shelfwise.api.answer.question import read_phrase, read_question
+
+
+def test_a_versions_question_is_read_into_its_names_facets_and_versions():
+    asked = read_question("What changed between Rev C and Rev D of the Quality Manual?")
+    (part,) = asked.parts
+    assert part.text == "What changed between Rev C and Rev D of the Quality Manual"
+    assert part.names == ("Rev C and Rev D", "Quality Manual")
+    assert part.identifiers == () and part.keys == ()
+    assert part.versions and part.facets == ("@version",) and part.facet_words == {"@version": frozenset({"chang"})}
+    assert not asked.leans and not asked.follow_up([object()]) and asked.premises == ()
+
+
+def test_a_filings_question_splits_into_parts_and_leans_on_its_own_first_part():
+    asked = read_question("What was Apple's total net sales in the quarter ended April 1, 2023, and how did it compare "
+                          "with the same quarter of 2022?")
+    assert [p.text for p in asked.parts] == ["What was Apple's total net sales in the quarter ended April 1, 2023",
+                                             "how did it compare with the same quarter of 2022"]
+    assert "appl" in asked.parts[0].word_stems and "2023" in asked.parts[0].word_stems
+    assert asked.leans  # "it" points back: with an earlier turn it would be read against it ...
+    assert not asked.opens_as_follow_up  # ... but it does not open like a follow-up, so it is answered as asked
+
+
+def test_identifiers_premises_contrast_and_follow_ups_are_read_once():
+    asked = read_question("Why did Rev D of the Quality Manual QM-001 extend the complaint closure time from 30 to 45 days?")
+    assert asked.whole.identifiers == ("QM-001",) and asked.whole.keys == ("qm-1",)
+    assert asked.premises == ("Rev D of the Quality Manual QM-001 extend the complaint closure time from 30 to 45 days",)
+    assert asked.parts[0].facets == ("@reason",)
+    contrast = read_phrase("How does RAPTOR build its index instead of plain fixed-size passages?")
+    assert contrast.contrasted == frozenset({"plain", "fix", "size", "passag"})
+    follow = read_question("and what about refresh tokens?")
+    assert follow.leans and follow.follow_up([object()]) and not follow.follow_up([])
+    assert read_question("What changed between Rev C and Rev D of the Quality Manual?") is read_question(
+        "What changed between Rev C and Rev D of the Quality Manual?")  # one reading per text
+
+
+def test_the_plan_carries_the_reading_its_obligations_were_made_from():
+    plan = plan_by_rules("Who approves the Quality Manual, and how often is it reviewed?", [], {"qm": "Quality Manual"}, [], [], [])
+    assert [o.ask for o in plan.obligations] == [p.text for p in plan.asked.parts]
+    assert plan.asked.phrase(plan.obligations[1].ask) is plan.asked.parts[1]
+    assert plan.asked.parts[1].facets == ("@number",)
+
+
+def test_a_filings_question_names_its_company_and_quarter_by_the_compiled_identities():
+    from shelfwise.api.answer.question import named_by_identity
+    from shelfwise.compiler.digests.identity_match import IdentityMatch
+    from shelfwise.compiler.store.records import DocumentIdentity
+
+    def filing(doc_id, issuer, aliases, end, quarter):
+        return DocumentIdentity(doc_id=doc_id, name=f"{issuer} 10-Q", title=f"{issuer} 10-Q", issuer=issuer, form="10-Q",
+                                period_kind="quarter", period_end=end, fiscal_quarter=quarter, aliases=aliases)
+
+    filed = {"2023-q2-aapl": filing("2023-q2-aapl", "Apple Inc.", ["Apple", "AAPL"], "2023-04-01", "Q2 2023"),
+             "2023-q3-aapl": filing("2023-q3-aapl", "Apple Inc.", ["Apple", "AAPL"], "2023-07-01", "Q3 2023"),
+             "2023-q1-intc": filing("2023-q1-intc", "Intel Corporation", ["Intel", "INTC"], "2023-04-01", "Q1 2023")}
+    asked = read_question("What did Apple spend on research in the third quarter of 2023, and what was the focus of its spending?")
+    named = named_by_identity(asked, IdentityMatch(filed))
+    assert named.whole == {"2023-q3-aapl"}
+    assert len(named.parts) == len(asked.parts) == 2 and named.parts[1] == frozenset()  # the second part names no one ...
+    plan = plan_by_rules(asked.text, [], {d: i.name for d, i in filed.items()}, [], [], [], filed)
+    assert [o.documents for o in plan.obligations] == [["2023-q3-aapl"], ["2023-q3-aapl"]]  # ... and is bound by the whole
+    assert named_by_identity(asked, None).whole == frozenset()
