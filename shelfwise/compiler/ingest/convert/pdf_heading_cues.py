@@ -92,6 +92,8 @@ class CueContext:
     style_words: Counter
     style_alone: Counter
     block_top: float
+    keys: list[str]
+    last_on_page: dict[tuple[str, int], int]
     text_pages: dict[str, Counter]
     text_styles: Counter
     contents_share: dict[int, float]
@@ -132,18 +134,16 @@ def _row_mates(lines: Sequence[PageItem]) -> list[int]:
     return mates
 
 
-def _text_recurrence(lines: Sequence[PageItem]) -> tuple[dict[str, Counter], dict[int, float]]:
+def _text_recurrence(lines: Sequence[PageItem], keys: list[str]) -> tuple[dict[str, Counter], dict[int, float]]:
     """Pages each text key stands on (lines per page), and per page the share of its lines whose text stands again on
     a later page."""
     text_pages: dict[str, Counter] = defaultdict(Counter)
-    for line in lines:
-        key = text_key(line.text)
+    for line, key in zip(lines, keys):
         if key:
             text_pages[key][line.page] += 1
     later: Counter = Counter()
     counted: Counter = Counter()
-    for line in lines:
-        key = text_key(line.text)
+    for line, key in zip(lines, keys):
         counted[line.page] += 1
         later[line.page] += bool(key) and any(page > line.page for page in text_pages[key])
     return text_pages, {page: later[page] / counted[page] for page in counted if counted[page] >= 3}
@@ -181,10 +181,13 @@ def cue_context(lines: Sequence[PageItem], body: float, line_gap: float, edges: 
             first_body[line.page] = line.top
     tops = sorted(first_body.values())
     block_top = tops[len(tops) // 2] if tops else 0.0
-    text_pages, contents_share = _text_recurrence(lines)
-    text_styles = Counter((text_key(line.text), _style(line)) for line in lines)
+    keys = [text_key(line.text) for line in lines]
+    last_on_page = {(key, line.page): index for index, (line, key) in enumerate(zip(lines, keys))}
+    text_pages, contents_share = _text_recurrence(lines, keys)
+    text_styles = Counter((key, _style(line)) for line, key in zip(lines, keys))
     return CueContext(body, body_family, line_gap, edges, style_chars, style_pages, max(1, sum(style_chars.values())),
-                      style_lines, style_words, style_alone, block_top, text_pages, text_styles, contents_share, _row_mates(lines))
+                      style_lines, style_words, style_alone, block_top, keys, last_on_page, text_pages, text_styles, contents_share,
+                      _row_mates(lines))
 
 
 def _same_column(a: PageItem | None, b: PageItem) -> bool:
@@ -260,12 +263,11 @@ def line_features(lines: Sequence[PageItem], index: int, context: CueContext, te
 def _recurrence_cues(lines: Sequence[PageItem], index: int, context: CueContext) -> dict[str, float]:
     """Where else the line's text stands, its page's share of text that recurs later, and its row mates."""
     line = lines[index]
-    key = text_key(line.text)
+    key = context.keys[index]
     pages = context.text_pages.get(key, Counter()) if key else Counter()
-    below = (other for other in lines[index + 1:index + 80] if other.page == line.page)
     return {
         "text_later": float(any(page > line.page for page in pages)),
-        "echoed_below": float(bool(key) and any(text_key(other.text) == key for other in below)),
+        "echoed_below": float(bool(key) and context.last_on_page[(key, line.page)] > index),
         "style_repeats": math.log1p(max(context.text_styles[(key, _style(line))] - 1, 0)) if key else 0.0,
         "contents_page": context.contents_share.get(line.page, 0.0),
         "same_row": math.log1p(context.row_mates[index]),
