@@ -9,10 +9,13 @@
    cues (``pdf_heading_cues.FEATURES``).
 2. **Cross-validate.** Every combination of bounds in ``GRID`` (with ``FIXED_MINIMUMS`` and ``FIXED_MAXIMUMS``)
    scores every document's lines: recall of its entries, precision of its heading lines from the page of its first
-   entry on. For each document, the combination with the best mean F1 over the other documents is applied to it:
-   rules alone beside rules plus cues, fold by fold to ``eval/results/fit_pdf_headings.json``.
-3. **Ship.** The fit on all documents is written to ``pdf_heading_weights.json`` beside the reader's cue module,
-   with the documents' hashes and the cross-validation figures.
+   entry on (and over every page: ``strict_precision``). For each document, the combination with the best mean F1
+   over the other documents is applied to it; then the check over every picked line (``fit_pdf_heading_check``) is
+   fitted on the other documents, its threshold chosen by leave-one-document-out among them for
+   ``TARGET_PRECISION``. Rules alone, rules plus cues, and both with the check, fold by fold to
+   ``eval/results/fit_pdf_headings.json``.
+3. **Ship.** The bounds and the check fitted on all documents are written to ``pdf_heading_weights.json`` beside
+   the reader's cue module, with the documents' hashes and the cross-validation figures.
 """
 
 from __future__ import annotations

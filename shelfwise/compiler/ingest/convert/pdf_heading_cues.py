@@ -12,6 +12,14 @@ line; ``HeadingModel`` calls a line a heading when its cues pass bounds that
 ``python -m shelfwise.eval.fit_pdf_headings`` fits on PDFs whose outline names
 their headings (leave-one-document-out); they ship in
 ``pdf_heading_weights.json`` beside this module.
+
+The rules and bounds also pick lines no outline names: a contents page's
+entries, an index's letter groups, a table's bold cells, a title page's
+names and imprint, a running title echoing its section's heading. Further cues
+say so (the text stands again on a later page; one letter; other lines share
+the row; an e-mail or copyright sign; the same text lower on the page), and
+``HeadingCheck``, a logistic model fitted on the same PDFs, keeps a picked line
+only when its probability reaches the fitted threshold.
 """
 
 from __future__ import annotations

@@ -116,7 +116,8 @@ def _line_gap(lines: Sequence[PageItem]) -> float:
 
 def heading_lines(lines: Sequence[PageItem], body: float, pages: int, *, cues: bool = True) -> set[int]:
     """Indexes of the lines that are headings (lines in reading order, running headers and footers removed): those
-    the rules pick, and with ``cues`` those the fitted layout model (``pdf_heading_cues``) picks among the rest."""
+    the rules pick, and with ``cues`` those the fitted layout model (``pdf_heading_cues``) picks among the rest, all of
+    them then kept only when the model's fitted check calls them headings (``HeadingCheck``)."""
     heads, features = rule_headings(lines, body, pages)
     model = load_heading_model() if cues else None
     if model is not None:
