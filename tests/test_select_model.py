@@ -163,3 +163,18 @@ def test_the_size_limit_drops_the_model_free_units_the_model_left_out_before_its
     lifted = _lift(units, {u.id for u in units}, picked={"u3", "u1"})
     assert sorted(u.score for u in lifted) == [0.3, 0.6, 0.9]  # the same scores, reassigned
     assert [u.id for u in fit_units(lifted, limit, True)[0]] == ["u1", "u3"]
+
+
+def test_only_the_best_lists_of_a_part_are_offered_and_the_rest_is_shown_as_the_model_free_answer_has_it(shelves, tmp_path):
+    replay = Replay("select_capped")
+    writer = SelectingWriter(replay.chat("writer-rec"), ExtractiveWriter(), batch=1, lists=2)
+    answer, trace = _ask(Pipeline(settings=_settings(), planner=None, writer=writer), shelves, tmp_path, LIFETIMES)
+    assert [r["messages"][-1]["content"].splitlines()[-1] for r in replay.requests] == [
+        "[1] (Access Policy > Refresh tokens) Refresh tokens expire after 30 days.",
+        "[1] (Access Policy > Access tokens) Access tokens expire after 15 minutes."]
+    assert [(s.text, u["id"][0]) for s, u in zip(answer.sentences, trace.written)] == [
+        ("Refresh tokens expire after 30 days.", "m"), ("A refresh token is revoked when the user logs out.", "u"),
+        ("Access tokens expire after 15 minutes.", "m")]
+    assert answer.warnings[0].endswith("chose and ordered 2 of the 2 quoted units offered for part 1 "
+                                       f"({LIFETIMES.rstrip('?')!r}), 0 of them beyond the model-free answer; the model-free "
+                                       "answer's 1 unit(s) it did not choose (1 of them not offered to it) follow its choices")

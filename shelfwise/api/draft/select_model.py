@@ -6,7 +6,7 @@ cited nothing (issue 37). It can read a numbered list and name the numbers that 
 1. writes the model-free draft first (``shelfwise.api.draft.write.ExtractiveWriter``, called as the model-free
    pipeline calls it, on the same reading): the model's answer starts from everything the model-free one holds;
 2. per obligation offers the model that draft's answering units and as many of the next best units of the reading
-   (``score_units`` order, not already in the draft), best first, in lists of ``BATCH``, numbered, each with its
+   (``score_units`` order, not already in the draft), best first, the first ``LISTS`` lists of ``BATCH``, numbered, each with its
    document and heading, after a worked example (``SELECT_EXAMPLE``): given 25 passages at once this 1.5B model chose 2
    (identity-01; 18 of 82 shown units over four dev questions), so each call is one short list;
 3. the model replies ``{"ids": [..]}``, under a JSON schema that admits only the list's numbers (llama.cpp turns it into
@@ -41,7 +41,7 @@ from shelfwise.api.reading.read import Reading
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.compiler.models import ChatModel, ModelError
 
-__all__ = ["SelectingWriter", "SelectDraft", "Selection", "OFFERED", "SHOWN_CHARS", "BATCH", "choice_schema"]
+__all__ = ["SelectingWriter", "SelectDraft", "Selection", "OFFERED", "SHOWN_CHARS", "BATCH", "LISTS", "choice_schema"]
 
 OFFERED = ("sentence", "list_item", "step", "table_row")
 """Unit kinds the model is offered (headings, table headers, figure captions and code follow the units they belong to)."""
@@ -52,6 +52,9 @@ REPLY_TOKENS = 60
 BATCH = 6
 """Units one call offers. Over four dev questions this 1.5B model, offered all of a part's units at once (up to 25),
 chose 18 of the 82 shown; a short list is one it reads through."""
+LISTS = 2
+"""Lists offered per part: its best ``LISTS * BATCH`` units (model-free ranking). A unit not offered is shown as the
+model-free answer has it, scored below the model's choices; each list is a call (about a minute on two loaded cores)."""
 
 
 def choice_schema(count: int) -> dict:
@@ -76,6 +79,7 @@ class Selection(BaseModel):
     chosen: int = Field(default=0, description="Units the model chose (shown first, in its order).")
     beyond: int = Field(default=0, description="Chosen units the model-free draft did not hold.")
     kept: int = Field(default=0, description="The model-free draft's units it did not choose (shown after its choices).")
+    not_offered: int = Field(default=0, description="Of those, the ones beyond the ``LISTS`` lists it was offered.")
     lists: int = Field(default=0, description="Lists (calls) the offered units were shown in, ``BATCH`` units each.")
     failed_lists: int = Field(default=0, description="Lists whose call failed or whose reply was unusable (they added no choice).")
     why_lists_failed: str = Field(default="", description="Why the first of those lists gave no usable choice.")
@@ -115,12 +119,13 @@ def _position(unit: Unit, shelves: dict[str, OpenShelf]) -> int:
 class SelectingWriter:
     """Writes the model-free draft, then lets the model choose and order its units per obligation; see the module text."""
 
-    def __init__(self, chat: ChatModel, extractive: ExtractiveWriter, *, further: int | None = None, batch: int = BATCH):
+    def __init__(self, chat: ChatModel, extractive: ExtractiveWriter, *, further: int | None = None, batch: int = BATCH,
+                 lists: int = LISTS):
         self.chooser = chat  # not ``chat``: the pipeline lends a writer's ``chat`` to prose (a comparison's explanation); this one writes none
         self.name = chat.model
         self.extractive = extractive
         self.further = extractive.max_units if further is None else further
-        self.batch = batch
+        self.batch, self.lists = batch, lists
 
     def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> SelectDraft:
         base = self.extractive.write(plan, reading, shelves)
@@ -131,9 +136,11 @@ class SelectingWriter:
         notes: list[str] = []
         for index, obligation in enumerate(plan.obligations):
             own = [u for u in base.units if u.obligation == index]
-            offered = sorted((u for u in own if u.kind in OFFERED), key=lambda u: -u.score) + further.get(index, [])
+            offered = [*sorted((u for u in own if u.kind in OFFERED), key=lambda u: -u.score), *further.get(index, [])]
+            offered = offered[:self.lists * self.batch]
             selection = Selection(obligation=index, offered=len(offered))
             part = own
+            mine = {u.id for u in own}
             if offered:
                 order = self._choose_lists(plan, obligation.ask, offered, shelves, selection)
                 if not order and not selection.failed:
@@ -145,6 +152,7 @@ class SelectingWriter:
                     selection.chosen = len(picked)
                     selection.beyond = sum(1 for u in further.get(index, []) if u.id in picked)
                     selection.kept = sum(1 for u in own if u.kind in OFFERED and u.id not in picked)
+                    selection.not_offered = sum(1 for u in own if u.kind in OFFERED) - sum(1 for u in offered if u.id in mine)
             selections.append(selection)
             notes.append(self._note(plan, selection))
             units += part
@@ -175,7 +183,8 @@ class SelectingWriter:
         if selection.failed:
             return (f"the writer model {self.name} could not choose the quotes for part {selection.obligation + 1} ({ask!r}): "
                     f"{selection.failed}; the model-free answer's quotes are shown for it")
-        kept = (f"; the model-free answer's {selection.kept} unit(s) it did not choose follow its choices" if selection.kept else "")
+        unseen = f" ({selection.not_offered} of them not offered to it)" if selection.not_offered else ""
+        kept = (f"; the model-free answer's {selection.kept} unit(s) it did not choose{unseen} follow its choices" if selection.kept else "")
         lost = (f"; {selection.failed_lists} of the {selection.lists} lists it was offered gave no usable choice "
                 f"({selection.why_lists_failed})" if selection.failed_lists else "")
         return (f"the writer model {self.name} chose and ordered {selection.chosen} of the {selection.offered} quoted units "
