@@ -5,22 +5,23 @@ cited nothing (issue 37). It can read a numbered list and name the numbers that 
 
 1. writes the model-free draft first (``shelfwise.api.draft.write.ExtractiveWriter``, called as the model-free
    pipeline calls it, on the same reading): the model's answer starts from everything the model-free one holds;
-2. per obligation offers the model that draft's answering units and as many of the next best units of the reading
-   (``score_units`` order, not already in the draft), best first, the first ``LISTS`` lists of ``BATCH``, numbered, each with its
-   document and heading, after a worked example (``SELECT_EXAMPLE``): given 25 passages at once this 1.5B model chose 2
-   (identity-01; 18 of 82 shown units over four dev questions), so each call is one short list;
+2. per obligation offers the model that draft's answering units and the next best units of the reading (``score_units``
+   order, not already in the draft), best first: the first ``LISTS`` lists of ``BATCH``, one call each, numbered, each
+   unit with its document and heading, after a worked example (``SELECT_EXAMPLE``). Given 25 passages at once this 1.5B
+   model chose 2 (identity-01; 18 of 82 shown units over four dev questions); given 18 it counted 3, 4, ... 18;
 3. the model replies ``{"ids": [..]}``, under a JSON schema that admits only the list's numbers (llama.cpp turns it into
-   a grammar): the units that help answer the part, most useful first. Its choices lead the part, list by list
-   (a section's sentences, a table's rows or a list's items stay together, in document order, where the first of them
-   was chosen, so a passage reads as its document has it); the
-   model-free draft's units it did not choose follow them, so nothing the model-free answer shows is lost to a weak
-   choice; the further units it did not choose are not shown. The model-free units it chose take the highest of their
-   part's model-free scores (the same scores, reassigned), so the size limit drops the ones it left out first.
+   a grammar): the units that help answer the part, most useful first. Its choices lead the part, list by list (a
+   section's sentences, a table's rows or a list's items stay together, in document order, where the first of them was
+   chosen, so a passage reads as its document has it); the model-free draft's units it did not choose (or was not
+   offered) follow them, so nothing the model-free answer shows is lost to a weak choice; the further units it did not
+   choose are not shown. The model-free units it chose take the highest of their part's model-free scores (the same
+   scores, reassigned), so the answer's size limit drops the ones it left out first: before, the limit dropped 14 of
+   the 18 units it chose for identity-01.
 
 Every unit's text is its section's own (checked by construction: ``verify_verbatim`` finds it verbatim). A chosen
 unit's id starts with "m" (the trace's written units tell the model's choices from the fallback's). A further unit the
 model chose ranks below every model-free unit under the answer's size limit, so the limit never trades a model-free
-unit for one the model added. A failed call or an unusable reply leaves that part as the model-free draft has it, and
+unit for one the model added. A failed call or an unusable reply leaves that list as the model-free draft has it, and
 the draft's ``notes`` (the answer's warnings) say so in words; when the model chose nothing at all the draft is the
 model-free one (writer "extractive") and says why.
 """
