@@ -7,16 +7,13 @@ import pytest
 
 from answer_shelves import HashEmbedder, tenant_builds
 from shelfwise.api.answer import Pipeline, answer_question, build_pipeline
-from shelfwise.api.draft.select_model import SelectingWriter, _lift, choice_schema
+from shelfwise.api.draft.select_model import SelectingWriter, choice_schema
 from shelfwise.api.draft.write import ExtractiveWriter
 from shelfwise.api.prompts import SELECT_EXAMPLE
 from shelfwise.api.schemas import AskRequest
 from shelfwise.api.shelves import close_shelves, open_shelves
 from shelfwise.api.terms import normalise
 from shelfwise.api.trace import TraceStore
-from shelfwise.api.present.render import markdown_chars
-from shelfwise.api.present.shape import FOOTER, fit_units
-from shelfwise.api.records import Unit
 from shelfwise.eval.model_contribution import model_shown
 from shelfwise.compiler.settings import Settings
 from tests.claimshelf import Replay
@@ -153,16 +150,6 @@ def test_a_list_whose_reply_is_lost_adds_no_choice_and_the_answer_says_so(shelve
     assert model_shown(answer.sentences, trace.written, "select") == (2, 3)
     assert answer.warnings[0].endswith("the model-free answer's 1 unit(s) it did not choose follow its choices; 1 of the 2 lists "
                                        "it was offered gave no usable choice (the call failed (model writer-rec returned an empty reply))")
-
-
-def test_the_size_limit_drops_the_model_free_units_the_model_left_out_before_its_choices():
-    units = [Unit(id=f"u{n}", kind="sentence", text=f"Sentence number {n} of the part, long enough to count here.", shelf="alpha",
-                  citations=["s1"], obligation=0, score=score) for n, score in enumerate([0.9, 0.6, 0.3], start=1)]
-    limit = markdown_chars(units[:2], True) + FOOTER  # room for two of the three
-    assert [u.id for u in fit_units(units, limit, True)[0]] == ["u1", "u2"]  # model-free: the least score goes
-    lifted = _lift(units, {u.id for u in units}, picked={"u3", "u1"})
-    assert sorted(u.score for u in lifted) == [0.3, 0.6, 0.9]  # the same scores, reassigned
-    assert [u.id for u in fit_units(lifted, limit, True)[0]] == ["u1", "u3"]
 
 
 def test_only_the_best_lists_of_a_part_are_offered_and_the_rest_is_shown_as_the_model_free_answer_has_it(shelves, tmp_path):

@@ -14,9 +14,10 @@ cited nothing (issue 37). It can read a numbered list and name the numbers that 
    section's sentences, a table's rows or a list's items stay together, in document order, where the first of them was
    chosen, so a passage reads as its document has it); the model-free draft's units it did not choose (or was not
    offered) follow them, so nothing the model-free answer shows is lost to a weak choice; the further units it did not
-   choose are not shown. The model-free units it chose take the highest of their part's model-free scores (the same
-   scores, reassigned), so the answer's size limit drops the ones it left out first: before, the limit dropped 14 of
-   the 18 units it chose for identity-01.
+   choose are not shown. The answer's size limit drops units by their model-free scores, as it does model-free: giving
+   the model's choices its part's highest scores (so the limit dropped what it left out first) lost typing-01 a gold
+   point the model-free answer shows (2 against 3), so its choices are not lifted; short lists of the best units are
+   what keep them shown (offered all at once, the limit dropped 14 of the 18 units it chose for identity-01).
 
 Every unit's text is its section's own (checked by construction: ``verify_verbatim`` finds it verbatim). A chosen
 unit's id starts with "m" (the trace's written units tell the model's choices from the fallback's). A further unit the
@@ -54,8 +55,8 @@ BATCH = 6
 """Units one call offers. Over four dev questions this 1.5B model, offered all of a part's units at once (up to 25),
 chose 18 of the 82 shown; a short list is one it reads through."""
 LISTS = 2
-"""Lists offered per part: its best ``LISTS * BATCH`` units (model-free ranking). A unit not offered is shown as the
-model-free answer has it, scored below the model's choices; each list is a call (about a minute on two loaded cores)."""
+"""Lists offered per part: its best ``LISTS * BATCH`` units (model-free ranking); a unit not offered is shown as the
+model-free answer has it. Each list is a call (about a minute on two loaded cores)."""
 
 
 def choice_schema(count: int) -> dict:
@@ -148,7 +149,6 @@ class SelectingWriter:
                     selection.failed = "it chose none of them"
                 if order:
                     part, picked = self._arrange(own, offered, order, shelves)
-                    part = _lift(part, {u.id for u in own}, picked)
                     chosen_ids |= picked
                     selection.chosen = len(picked)
                     selection.beyond = sum(1 for u in further.get(index, []) if u.id in picked)
@@ -254,16 +254,3 @@ class SelectingWriter:
         out += [u for u in own if u.id not in seen]
         return out, picked
 
-
-def _lift(part: list[Unit], model_free: set[str], picked: set[str]) -> list[Unit]:
-    """``part`` with its model-free units' (ids ``model_free``) scores reassigned: the units the model chose hold the highest of them (in
-    their own score order), the rest the others, so the size limit (``shelfwise.api.present.shape.fit_units``, least
-    score first) drops what the model left out before what it chose. The part's scores stay the same set: a further unit
-    keeps its score below them, and the best score of the part is unchanged."""
-    own = [i for i, u in enumerate(part) if u.kind in OFFERED and u.id in model_free]
-    scores = sorted((part[i].score for i in own), reverse=True)
-    ranked = sorted(own, key=lambda i: (part[i].id not in picked, -part[i].score))
-    out = list(part)
-    for i, score in zip(ranked, scores):
-        out[i] = part[i].model_copy(update={"score": score})
-    return out
