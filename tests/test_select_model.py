@@ -7,12 +7,14 @@ import pytest
 
 from answer_shelves import HashEmbedder, tenant_builds
 from shelfwise.api.answer import Pipeline, answer_question, build_pipeline
-from shelfwise.api.answer.write.select_model import SelectingWriter
+from shelfwise.api.answer.write.select_model import SelectingWriter, choice_schema
 from shelfwise.api.answer.write.write import ExtractiveWriter
+from shelfwise.api.prompts import SELECT_EXAMPLE
 from shelfwise.api.schemas import AskRequest
 from shelfwise.api.shelves import close_shelves, open_shelves
 from shelfwise.api.terms import normalise
 from shelfwise.api.trace import TraceStore
+from shelfwise.eval.model_contribution import model_shown
 from shelfwise.compiler.settings import Settings
 from tests.claimshelf import Replay
 
@@ -67,10 +69,16 @@ def test_the_model_chooses_and_orders_quotes_and_the_model_free_ones_it_left_out
     assert answer.warnings == ["the writer model writer-rec chose and ordered 2 of the 3 quoted units offered for part 1 "
                                f"({LIFETIMES.rstrip('?')!r}), 0 of them beyond the model-free answer; the model-free answer's "
                                "1 unit(s) it did not choose follow its choices"]
-    prompt = replay.messages(0)  # numbered quotes with their document and heading; the model never sees section ids
-    assert "[1] (Access Policy > Access Policy > Refresh tokens) Refresh tokens expire after 30 days." in prompt
-    assert "[3] (Access Policy > Access Policy > Access tokens) Access tokens expire after 15 minutes." in prompt
-    assert replay.requests[0]["response_format"] == {"type": "json_object"}
+    # numbered quotes, best first, with their document and section heading, after the worked example; the model never
+    # sees section ids, and the schema admits only the offered numbers
+    messages = replay.requests[0]["messages"]
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
+    assert (messages[1]["content"], messages[2]["content"]) == SELECT_EXAMPLE
+    assert messages[3]["content"].endswith("[1] (Access Policy > Refresh tokens) Refresh tokens expire after 30 days.\n"
+                                           "[2] (Access Policy > Access tokens) Access tokens expire after 15 minutes.\n"
+                                           "[3] (Access Policy > Refresh tokens) A refresh token is revoked when the user logs out.")
+    assert replay.requests[0]["response_format"] == {"type": "json_object", "schema": choice_schema(3)}
+    assert choice_schema(3)["properties"]["ids"] == {"type": "array", "maxItems": 3, "items": {"type": "integer", "enum": [1, 2, 3]}}
 
 
 def test_a_unit_the_model_free_answer_left_out_is_shown_when_the_model_chooses_it(shelves, tmp_path):
@@ -81,7 +89,7 @@ def test_a_unit_the_model_free_answer_left_out_is_shown_when_the_model_chooses_i
                            shelves, token="test", traces=None)
     pipeline = Pipeline(settings=Settings(), planner=None, writer=SelectingWriter(replay.chat("writer-rec"), narrow, further=2))
     answer, trace = _ask(pipeline, shelves, tmp_path, question)
-    offered = [line.split(") ", 1)[1] for line in replay.messages(0).splitlines() if line.startswith("[")]
+    offered = [line.split(") ", 1)[1] for line in replay.requests[0]["messages"][-1]["content"].splitlines() if line.startswith("[")]
     assert len(offered) == 3 and [s.text for s in free.sentences] == offered[:1]  # the model-free sentence, then two further ones
     assert [s.text for s in answer.sentences] == [offered[1], offered[0]] and _verbatim(answer, shelves)
     assert [u["id"][0] for u in trace.written] == ["m", "m"]
@@ -91,6 +99,8 @@ def test_a_unit_the_model_free_answer_left_out_is_shown_when_the_model_chooses_i
 @pytest.mark.parametrize("recording, why", [
     ("select_garbage", "its reply is not {\"ids\": [numbers]}: Expecting value: line 1 column 1 (char 0)"),
     ("select_none", "it chose none of them"),
+    ("select_unknown", "its reply names passages that were not offered: [4] (offered 1 to 3)"),
+    ("select_empty", "the call failed (model writer-rec returned an empty reply)"),
 ])
 def test_a_failed_choice_gives_the_model_free_answer_and_says_so(shelves, tmp_path, recording, why):
     replay = Replay(recording)
@@ -107,3 +117,51 @@ def test_the_select_role_needs_no_checker_and_the_write_role_still_does():
     assert isinstance(build_pipeline(_settings("select"), {"writer": Replay("select_none").chat("writer-rec")}).writer, SelectingWriter)
     with pytest.raises(Exception, match="checker"):
         build_pipeline(_settings("write"), {"writer": Replay("select_none").chat("writer-rec")})
+
+
+def _two_lists(shelves, tmp_path, recording: str):
+    """LIFETIMES answered with the offered units in lists of two: (answer, trace, the replay)."""
+    replay = Replay(recording)
+    writer = SelectingWriter(replay.chat("writer-rec"), ExtractiveWriter(), batch=2)
+    answer, trace = _ask(Pipeline(settings=_settings(), planner=None, writer=writer), shelves, tmp_path, LIFETIMES)
+    return answer, trace, replay
+
+
+def test_each_short_list_is_one_call_and_a_unit_counts_as_the_models_only_when_its_reply_chose_it(shelves, tmp_path):
+    answer, trace, replay = _two_lists(shelves, tmp_path, "select_two_lists")
+    listed = [[line for line in r["messages"][-1]["content"].splitlines() if line.startswith("[")] for r in replay.requests]
+    assert [len(lines) for lines in listed] == [2, 1] and listed[1][0].endswith("A refresh token is revoked when the user logs out.")
+    assert [r["response_format"]["schema"] for r in replay.requests] == [choice_schema(2), choice_schema(1)]
+    # the first list's second unit is the one chosen; nothing else counts as the model's
+    assert [s.text for s in answer.sentences] == ["Access tokens expire after 15 minutes.", "Refresh tokens expire after 30 days.",
+                                                  "A refresh token is revoked when the user logs out."]
+    assert [u["id"][0] for u in trace.written] == ["m", "u", "u"]
+    assert model_shown(answer.sentences, trace.written, "select") == (1, 3)
+    assert answer.warnings == ["the writer model writer-rec chose and ordered 1 of the 3 quoted units offered for part 1 "
+                               f"({LIFETIMES.rstrip('?')!r}), 0 of them beyond the model-free answer; the model-free answer's "
+                               "2 unit(s) it did not choose follow its choices"]
+
+
+def test_a_list_whose_reply_is_lost_adds_no_choice_and_the_answer_says_so(shelves, tmp_path):
+    answer, trace, _ = _two_lists(shelves, tmp_path, "select_one_list_lost")
+    assert [s.text for s in answer.sentences] == ["Access tokens expire after 15 minutes.", "Refresh tokens expire after 30 days.",
+                                                  "A refresh token is revoked when the user logs out."]
+    assert [u["id"][0] for u in trace.written] == ["m", "m", "u"]
+    assert model_shown(answer.sentences, trace.written, "select") == (2, 3)
+    assert answer.warnings[0].endswith("the model-free answer's 1 unit(s) it did not choose follow its choices; 1 of the 2 lists "
+                                       "it was offered gave no usable choice (the call failed (model writer-rec returned an empty reply))")
+
+
+def test_only_the_best_lists_of_a_part_are_offered_and_the_rest_is_shown_as_the_model_free_answer_has_it(shelves, tmp_path):
+    replay = Replay("select_capped")
+    writer = SelectingWriter(replay.chat("writer-rec"), ExtractiveWriter(), batch=1, lists=2)
+    answer, trace = _ask(Pipeline(settings=_settings(), planner=None, writer=writer), shelves, tmp_path, LIFETIMES)
+    assert [r["messages"][-1]["content"].splitlines()[-1] for r in replay.requests] == [
+        "[1] (Access Policy > Refresh tokens) Refresh tokens expire after 30 days.",
+        "[1] (Access Policy > Access tokens) Access tokens expire after 15 minutes."]
+    assert [(s.text, u["id"][0]) for s, u in zip(answer.sentences, trace.written)] == [
+        ("Refresh tokens expire after 30 days.", "m"), ("A refresh token is revoked when the user logs out.", "u"),
+        ("Access tokens expire after 15 minutes.", "m")]
+    assert answer.warnings[0].endswith("chose and ordered 2 of the 2 quoted units offered for part 1 "
+                                       f"({LIFETIMES.rstrip('?')!r}), 0 of them beyond the model-free answer; the model-free "
+                                       "answer's 1 unit(s) it did not choose (1 of them not offered to it) follow its choices")

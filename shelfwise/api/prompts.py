@@ -4,7 +4,7 @@ from __future__ import annotations
 
 __all__ = ["PLAN_SYSTEM", "PLAN_USER", "WRITE_SYSTEM", "WRITE_USER", "WRITE_MORE", "COMPOSE_SYSTEM", "CHECK_SYSTEM", "CHECK_USER",
            "FORMATS", "CANNOT_ANSWER", "CITATION_FORMAT", "COMPARE_SYSTEM", "COMPARE_USER", "RESEARCH_SYSTEM", "RESEARCH_USER",
-           "SELECT_SYSTEM", "SELECT_USER"]
+           "SELECT_SYSTEM", "SELECT_USER", "SELECT_EXAMPLE"]
 
 PLAN_SYSTEM = """You plan answers to questions about a shelf of documents. You do not answer.
 Split the question into the fewest obligations a complete answer needs. For each give:
@@ -136,16 +136,27 @@ Documents (id: title):
 {documents}"""
 
 
-SELECT_SYSTEM = """You choose, from numbered passages quoted from documents, the ones that answer one part of a question.
-You do not write an answer. Choose every passage that states what the part asks for (its value, rule, condition, step
-or reason); leave out passages that only mention its words. Put the most important first; a passage that another
-needs to be understood goes right before it.
-Reply with one JSON object only: {"ids": [3, 1, 4]} (the passages' numbers; [] when none answers the part)."""
+SELECT_SYSTEM = """You choose, from a few numbered passages quoted from documents, the ones that help answer one part of a
+question. You do not write an answer. Choose every passage that helps: one that states what the part asks for (a value,
+rule, definition, condition, exception, step or reason), or that the reader needs to understand such a passage. Leave out
+only the passages about something else. Put the most useful first.
+Reply with one JSON object only: {"ids": [the chosen passages' numbers]} ({"ids": []} when none helps)."""
 
 SELECT_USER = """Question: {question}
 
 Part to answer: {part}
 
-Passages (number, document > heading, text):
+Passages (number, (document > heading) text):
 {units}"""
+
+SELECT_EXAMPLE = (SELECT_USER.format(
+    question="How long do refunds take, and who pays for return shipping?", part="How long do refunds take",
+    units="[1] (Store policy > Refunds) Refunds are issued within 14 days of receiving the returned item.\n"
+          "[2] (Store policy > About us) The store opened its first branch in 1998.\n"
+          "[3] (Store policy > Refunds) A refund goes back to the original payment method.\n"
+          "[4] (Store policy > Refunds) Refunds for items bought on sale may take up to 30 days.\n"
+          "[5] (Store policy > Opening hours) The store is closed on public holidays."),
+    '{"ids": [1, 4, 3]}')
+"""A worked exchange (user message, reply) shown before each choice: a small model follows an example better than a rule.
+Generic on purpose: no shelf's words."""
 

