@@ -3,21 +3,25 @@ under other weights, scored as the answer is; the fit moves a weight only where 
 
 from __future__ import annotations
 
+import json
 import pickle
+from pathlib import Path
 
 import pytest
 import yaml
 
 from answer_shelves import HashEmbedder, compile_shelf
 from shelfwise.api.draft.rank_model import FEATURES, HAND_SET
-from shelfwise.api.draft.write import ExtractiveWriter
 from shelfwise.compiler.settings import Settings
 from shelfwise.eval.fit import collect
-from shelfwise.eval.fit_show import Replay, ascend, shown_figure, shown_text, unit_hits
+from shelfwise.eval.fit_show import STEP, Replay, ascend, shown_figure, shown_text, unit_hits
 
 DOCS = {
     "rotation.md": "# Key Rotation\n\n## Schedule\n\nSigning keys are rotated every 90 days by the security team.\n\n"
     "Rotation events are logged in the audit trail and reviewed by the owner of the service.\n\n"
+    "## History\n\nKey rotation was introduced in 2019 after an audit of the signing service found keys older than five years. "
+    "Rotation used to be a manual task that took the security team several days for each signing service it owned. "
+    "The rotation tooling now runs in the deployment pipeline of every signing service and every key store.\n\n"
     "## Emergency rotation\n\nA key suspected of compromise is rotated within 24 hours.\n",
     "tokens.md": "# Tokens\n\n## Lifetimes\n\n| Token | Lifetime |\n|---|---|\n| Access token | 1 hour |\n| Refresh token | 30 days |\n",
 }
@@ -50,33 +54,43 @@ def keys(tmp_path_factory):
     close_shelves(shelves)
 
 
-def test_a_case_is_written_again_under_other_weights_and_scored_as_the_answer_is(keys):
+def test_a_case_is_written_again_under_other_weights_and_shown_as_the_answer_is(keys):
     from shelfwise.api.answer import build_pipeline
+    from shelfwise.eval.run import run_answers
 
-    _, cases, shelves, settings = keys
-    assert {c.question.id for c in cases} == {"kr-01", "kr-02"}
-    writer = build_pipeline(settings, {}).writer
-    assert Replay(cases, writer).figure("keys", HAND_SET) == 1.0
+    rows, cases, shelves, settings = keys
+    assert rows and {c.question.id for c in cases} == {"kr-01", "kr-02"}
+    pipeline = build_pipeline(settings, {})
     again = [pickle.loads(pickle.dumps(c)).attach(shelves) for c in cases]  # kept on disk without the open shelves
     case = next(c for c in again if c.question.id == "kr-01")
-    text = shown_text(case, HAND_SET, writer)
-    assert "rotated every 90 days" in text and unit_hits(case.question, text, None) == [0]
-    # within one sentence's budget, a weighting that ranks the weaker matches first shows one of them instead
-    narrow = ExtractiveWriter(1, 70, 70)
-    assert shown_text(case, HAND_SET, narrow) == "Signing keys are rotated every 90 days by the security team."
-    buried = shown_text(case, {**HAND_SET, "relevance": -4.0}, narrow)
-    assert buried != text and unit_hits(case.question, buried, None) == []
-    assert shown_figure(case, buried) == 0.0 and shown_figure(case, text) == 1.0
+    shown = shown_text(case, HAND_SET, pipeline)
+    run = run_answers(case_path(settings), label="hand", settings=settings, runs_dir=settings.build_dir.parent / "runs", embedder=HashEmbedder())
+    answered = json.loads((run / "run-1.jsonl").read_text().splitlines()[0])["answer"]["markdown"]
+    assert shown == answered  # the answer the pipeline shows, not the writer's draft
+    assert unit_hits(case.question, shown, None) == [0] and shown_figure(case, shown) == 1.0
+    assert shown_figure(case, "Rotation events are logged in the audit trail.") == 0.0
+    assert Replay(again, pipeline).figure("keys", HAND_SET) == 1.0
 
 
-def test_the_fit_moves_a_weight_only_where_the_answers_written_again_show_more(keys):
-    _, cases, _, _ = keys
-    replay = Replay(cases, ExtractiveWriter(1, 70, 70))
-    inverted = {**HAND_SET, "relevance": -0.75}  # the weaker matches first: the answers miss what is asked
-    assert replay.figure("keys", inverted) < 1.0
-    fitted = ascend(replay, ["keys"], 0.0, prior=inverted, free=("relevance", "superseded"))
-    assert fitted["relevance"] == -0.25 and replay.figure("keys", fitted) == 1.0
-    assert fitted["superseded"] == HAND_SET["superseded"]  # no superseded revision here: moving it shows nothing more
-    # from weights that already show every item nothing moves, and a pull too strong for a gain keeps the start
-    assert ascend(replay, ["keys"], 0.0) == {n: HAND_SET.get(n, 0.0) for n in FEATURES}
-    assert ascend(replay, ["keys"], 10.0, prior=inverted, free=("relevance",)) == {n: inverted.get(n, 0.0) for n in FEATURES}
+class _Figures:
+    """A replay whose figures are set per weighting (the interface ``ascend`` reads): "row" up helps set a, "defines" up
+    helps a little, "relevance" down helps set b and costs set c more."""
+
+    def figure(self, set_name: str, weights: dict[str, float]) -> float:
+        row, defines, relevance = weights["row"] > 0, weights["defines"] > HAND_SET["defines"], weights["relevance"] < 1.0
+        return {"a": 0.5 + 0.3 * row + 0.004 * defines, "b": 0.5 + 0.2 * relevance, "c": 0.6 - 0.3 * relevance}[set_name]
+
+    def means(self, sets, weights):
+        return {name: self.figure(name, weights) for name in sorted(sets)}
+
+
+def test_the_fit_keeps_a_move_only_when_the_training_sets_mean_rises_by_more_than_the_pull():
+    replay = _Figures()
+    fitted = ascend(replay, ["a", "b", "c"], 0.02, free=("relevance", "row", "defines"))
+    assert fitted == {**{n: HAND_SET.get(n, 0.0) for n in FEATURES}, "row": STEP}  # relevance: b gains less than c loses
+    assert ascend(replay, ["a", "b"], 0.02, free=("relevance", "row", "defines"))["relevance"] == 1.0 - STEP
+    assert ascend(replay, ["a", "b", "c"], 1.0, free=("row",)) == {n: HAND_SET.get(n, 0.0) for n in FEATURES}  # the pull wins
+
+
+def case_path(settings) -> Path:
+    return Path(settings.build_dir).parent / "keys.yaml"

@@ -347,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
                 captured.write_bytes(pickle.dumps(cases_by_set[name]))
             positives = sum(r["label"] for r in rows_by_set[name])
             progress(f"fit: {name}: {len(rows_by_set[name])} rows, {positives} positive")
-        replay = Replay([c for cases in cases_by_set.values() for c in cases], build_pipeline(settings, {}).writer)
+        replay = Replay([c for cases in cases_by_set.values() for c in cases], build_pipeline(settings, {}))
         folds: dict[str, dict] = {}
         proxy = _proxy_table(rows_by_set, replay, progress)
         if not args.no_cv and len(sets) > 1:
@@ -356,7 +356,10 @@ def main(argv: list[str] | None = None) -> int:
                 fold_file = args.work / f"without-{name}.json"
                 fold_file.write_text(RankModel(weights=weights, source=f"fit without {name}").model_dump_json(indent=1), encoding="utf-8")
                 before, before_per = held_out_figure(name, path, hand, settings, shelves_by_set[name], args.work / "runs")
-                after, after_per = held_out_figure(name, path, fold_file, settings, shelves_by_set[name], args.work / "runs")
+                if weights == {n: HAND_SET.get(n, 0.0) for n in FEATURES}:  # nothing moved: the same answers
+                    after, after_per = before, before_per
+                else:
+                    after, after_per = held_out_figure(name, path, fold_file, settings, shelves_by_set[name], args.work / "runs")
                 moved = {q: [before_per.get(q), after_per.get(q)] for q in sorted(set(before_per) | set(after_per))
                          if before_per.get(q) != after_per.get(q)}
                 folds[name] = {"hand_set": before, "fitted_without": after, "questions": len(after_per), "moved": moved}

@@ -7,10 +7,12 @@ positive first is neither needed nor enough. So the proxy here writes the answer
 
 - **Capture.** ``shelfwise.eval.fit.collect`` answers each question once and keeps what its writer was given (the plan
   and the reading: neither depends on the ranking weights, only the writer reads them) as a ``Case``.
-- **Replay.** ``shown_figure`` writes a case again with the extractive writer under other weights and scores its
-  draft as the answer is scored: the share of the question's must items the draft states (``states_item``, the quote
-  recall rule), or, for a set with reference answers, the share of the reference figures the draft holds. The steps
-  after the writer (checks, the gate) are the same for every weighting and are not replayed.
+- **Replay.** ``shown_text`` writes a case again with the extractive writer under other weights and shows it as the
+  answer does (the verbatim check, the gate, the fill, the answer's size limit: scoring the draft instead ranked a
+  weighting above the hand-set one that lost in the real answers, its extra units cut by the size limit);
+  ``shown_figure`` scores it as the answer is scored: the share of the question's must items it states
+  (``states_item``, the quote-recall rule), or, for a set with reference answers, the share of the reference figures
+  it holds. A computed comparison shown beside the writer's part is left out (no weight shapes it).
 - **Fit.** ``ascend`` starts from the hand-set weights, writes every training case again with each one weight moved by
   ``STEP`` either way, and keeps the moves that raise the mean figure over the training sets (each set weighing the
   same) less an L2 pull toward the hand-set weights by more than ``MIN_GAIN``, best first, each only if it still
@@ -66,13 +68,18 @@ def unit_hits(question, text: str, figures: tuple | None) -> list[int]:
     return [i for i, item in enumerate(question.must) if states_item(item, text)[0]]
 
 
-def shown_text(case: Case, weights: dict[str, float], writer) -> str:
-    """The texts of the units the extractive writer shows for ``case`` with ``weights`` (``writer`` gives its budgets)."""
+def shown_text(case: Case, weights: dict[str, float], pipeline) -> str:
+    """The answer ``pipeline`` (model-free) shows for ``case`` when its extractive writer ranks with ``weights``: the
+    draft written again, checked verbatim and put through the shown steps (the gate, the fill, the answer's size
+    limit), as ``shelfwise.api.answer.answer_question`` does after its writer."""
+    from shelfwise.api.answer import _show
+    from shelfwise.api.draft.gate import verify_verbatim
     from shelfwise.api.draft.write import ExtractiveWriter
 
-    model = RankModel(weights=dict(weights))
-    draft = ExtractiveWriter(writer.max_units, writer.budget_chars, writer.answer_chars, model).write(case.plan, case.reading, case.shelves)
-    return "\n\n".join(unit.text for unit in draft.units)
+    base = pipeline.writer
+    writer = ExtractiveWriter(base.max_units, base.budget_chars, base.answer_chars, RankModel(weights=dict(weights)))
+    draft = verify_verbatim(writer.write(case.plan, case.reading, case.shelves), case.shelves)
+    return _show(pipeline, case.plan, case.reading, case.shelves, draft, None).markdown
 
 
 def shown_figure(case: Case, text: str) -> float | None:
@@ -91,8 +98,8 @@ class Replay:
     """The captured cases of every set, written again under any weights; each set's figure is kept per weighting (a fit
     tries the same weighting for several training sets and folds)."""
 
-    def __init__(self, cases: list[Case], writer):
-        self.writer = writer
+    def __init__(self, cases: list[Case], pipeline):
+        self.pipeline = pipeline
         self.by_set: dict[str, list[Case]] = {}
         for case in cases:
             self.by_set.setdefault(case.set_name, []).append(case)
@@ -105,7 +112,7 @@ class Replay:
             texts: dict[str, list[str]] = {}
             by_id: dict[str, Case] = {}
             for case in self.by_set[set_name]:
-                texts.setdefault(case.question.id, []).append(shown_text(case, weights, self.writer))
+                texts.setdefault(case.question.id, []).append(shown_text(case, weights, self.pipeline))
                 by_id[case.question.id] = case
             values = [v for qid, parts in texts.items() if (v := shown_figure(by_id[qid], "\n\n".join(parts))) is not None]
             self.memo[key] = round(statistics.fmean(values), 4) if values else 0.0
