@@ -32,6 +32,7 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import pickle
 import random
 import statistics
@@ -368,7 +369,8 @@ def main(argv: list[str] | None = None) -> int:
         mean_before = statistics.fmean(f["hand_set"] for f in folds.values()) if folds else None
         mean_after = statistics.fmean(f["fitted_without"] for f in folds.values()) if folds else None
         ship = not (args.keep_if_worse and folds and mean_after <= mean_before)
-        inputs = {str(p.relative_to(ROOT.parent) if p.is_relative_to(ROOT.parent) else p): _sha(p) for p in sets.values()}
+        inputs = {os.path.relpath(SETS[name], ROOT) + (f" ({args.sample} questions, fit --sample {args.sample} --sample-offset {args.sample_offset})"
+                                                     if path != SETS[name] else ""): _sha(path) for name, path in sets.items()}
         model = RankModel(
             weights=weights if ship else dict(HAND_SET),
             source=(f"python -m shelfwise.eval.fit (one sweep of moves of the hand-set weights judged by the answers written again, "

@@ -141,6 +141,7 @@ def ascend(replay: Replay, sets, strength: float, prior: dict[str, float] | None
         for sign in (1.0, -1.0):
             trial = {**weights, name: round(weights[name] + sign * STEP, 4)}
             value = _objective(replay, sets, trial, strength, prior)
+            progress(f"fit: try {name} {trial[name]:+.4g}: {replay.means(sets, trial)} objective {value:.4f} (start {best:.4f})")
             if value > best + MIN_GAIN:
                 gains.append((value, name, trial[name]))
     for value, name, moved in sorted(gains, reverse=True):
