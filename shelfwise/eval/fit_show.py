@@ -84,14 +84,8 @@ def shown_text(case: Case, weights: dict[str, float], pipeline) -> str:
 
 def shown_figure(case: Case, text: str) -> float | None:
     """The answer metric on ``text``: share of must items stated, or of reference figures held; None when nothing counts."""
-    from shelfwise.eval.judge import states_item
-    from shelfwise.eval.reference import number_keys
-
-    if case.figures is not None:
-        held = number_keys(text)
-        return sum(1 for _, keys in case.figures if keys & held) / len(case.figures) if case.figures else None
-    items = case.question.must
-    return sum(1 for item in items if states_item(item, text)[0]) / len(items) if items else None
+    count = len(case.figures) if case.figures is not None else len(case.question.must)
+    return len(unit_hits(case.question, text, case.figures)) / count if count else None
 
 
 class Replay:
