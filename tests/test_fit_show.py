@@ -14,7 +14,7 @@ from answer_shelves import HashEmbedder, compile_shelf
 from shelfwise.api.draft.rank_model import FEATURES, HAND_SET
 from shelfwise.compiler.settings import Settings
 from shelfwise.eval.fit import collect
-from shelfwise.eval.fit_show import STEP, Replay, ascend, shown_figure, shown_text, unit_hits
+from shelfwise.eval.fit_show import STEP, Replay, ascend, shown_figure, shown_text, unit_hits, unused
 
 DOCS = {
     "rotation.md": "# Key Rotation\n\n## Schedule\n\nSigning keys are rotated every 90 days by the security team.\n\n"
@@ -77,7 +77,8 @@ class _Figures:
     helps a little, "relevance" down helps set b and costs set c more."""
 
     def figure(self, set_name: str, weights: dict[str, float]) -> float:
-        row, defines, relevance = weights["row"] > 0, weights["defines"] > HAND_SET["defines"], weights["relevance"] < 1.0
+        row, defines = weights.get("row", 0.0) > 0, weights.get("defines", 0.0) > HAND_SET["defines"]
+        relevance = weights.get("relevance", 0.0) < 1.0
         return {"a": 0.5 + 0.3 * row + 0.004 * defines, "b": 0.5 + 0.2 * relevance, "c": 0.6 - 0.3 * relevance}[set_name]
 
     def means(self, sets, weights):
@@ -90,6 +91,13 @@ def test_the_fit_keeps_a_move_only_when_the_training_sets_mean_rises_by_more_tha
     assert fitted == {**{n: HAND_SET.get(n, 0.0) for n in FEATURES}, "row": STEP}  # relevance: b gains less than c loses
     assert ascend(replay, ["a", "b"], 0.02, free=("relevance", "row", "defines"))["relevance"] == 1.0 - STEP
     assert ascend(replay, ["a", "b", "c"], 1.0, free=("row",)) == {n: HAND_SET.get(n, 0.0) for n in FEATURES}  # the pull wins
+
+
+def test_a_rule_is_unused_when_removing_it_changes_no_sets_figure():
+    replay = _Figures()
+    # relevance 0 moves sets b and c; defines at 0 is no rise of it; the others are not read at all
+    assert unused(replay, ["a", "b", "c"], dict(HAND_SET)) == [n for n in HAND_SET if n != "relevance"]
+    assert unused(replay, ["a", "b", "c"], {**HAND_SET, "row": 0.5}, free=("row", "relevance")) == []
 
 
 def case_path(settings) -> Path:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from shelfwise.api.draft.rank_model import FEATURES, HAND_SET, RankModel
 
-__all__ = ["Case", "Replay", "unit_hits", "shown_text", "shown_figure", "ascend", "STEP", "MIN_GAIN", "FREE"]
+__all__ = ["Case", "Replay", "unit_hits", "shown_text", "shown_figure", "ascend", "unused", "STEP", "MIN_GAIN", "FREE"]
 
 STEP = 0.5
 """The move of one weight tried either way (a log-factor: 0.5 multiplies a unit's score by 1.65)."""
@@ -147,3 +147,13 @@ def ascend(replay: Replay, sets, strength: float, prior: dict[str, float] | None
             weights, best = trial, value
             progress(f"fit: {name} -> {moved}: objective {best:.4f} over {', '.join(sorted(sets))}")
     return weights
+
+
+def unused(replay: Replay, sets, weights: dict[str, float], free: tuple[str, ...] = FREE) -> list[str]:
+    """The rules among ``free`` the answers do not need: those whose removal (weight 0) changes no set's figure, alone
+    and all together (the last of them put back until together they change nothing)."""
+    base = replay.means(sets, weights)
+    names = [n for n in free if weights.get(n) and replay.means(sets, {**weights, n: 0.0}) == base]
+    while names and replay.means(sets, {**weights, **{n: 0.0 for n in names}}) != base:
+        names.pop()
+    return names
