@@ -23,7 +23,8 @@ every set under ``DIR``:
    with the hand-set weights. The fold-by-fold figures go to ``eval/results/fit.json``.
 4. **Ship.** The fit on all sets is written to ``shelfwise/api/draft/rank_weights.json`` with the hashes of its
    inputs and the cross-validation figures — unless ``--keep-if-worse`` finds the mean over held-out folds did not
-   rise, in which case the hand-set weights ship and the file says so.
+   rise, in which case the hand-set weights ship and the file says so. The rules whose removal changes no set's
+   figure (``fit_show.unused``) are reported with every set's real answers without them, not dropped.
 """
 
 from __future__ import annotations
@@ -296,22 +297,20 @@ def _proxy_table(rows_by_set: dict[str, list[dict]], replay: Replay, progress) -
     return table
 
 
-def _drop_unused(replay: Replay, sets: dict[str, Path], weights: dict[str, float], folds: dict, hand: Path, settings,
-                 shelves_by_set: dict, work: Path, progress) -> tuple[list[str], dict[str, float]]:
-    """The rules of ``weights`` whose removal changes no set's figure in the answers written again (``unused``), kept
-    removed only when every set's real answers without them score no lower than with them (each set's ``folds``
-    figure; without leave-one-set-out runs, the written-again figures alone decide). Returns (the rules, the figures)."""
-    dropped = unused(replay, list(sets), weights)
-    if not dropped or not folds:
-        return dropped, {}
+def _unused_rules(replay: Replay, sets: dict[str, Path], weights: dict[str, float], folds: dict, settings, shelves_by_set: dict,
+                  work: Path, progress) -> tuple[list[str], dict[str, float]]:
+    """The rules of ``weights`` whose removal changes no set's figure in the answers written again (``unused``), and
+    every set's real answers without them (with leave-one-set-out runs). Reported, not dropped: a rule the labelled
+    sets never exercise (a superseded revision, a run of bare figures) is kept for what its tests show it does;
+    removing one is a change of the ranking's code, with its tests. Returns (the rules, the figures)."""
+    idle = unused(replay, list(sets), weights)
+    if not idle or not folds:
+        return idle, {}
     lean = work / "without-unused.json"
-    lean.write_text(RankModel(weights={n: v for n, v in weights.items() if n not in dropped}).model_dump_json(indent=1), encoding="utf-8")
+    lean.write_text(RankModel(weights={n: v for n, v in weights.items() if n not in idle}).model_dump_json(indent=1), encoding="utf-8")
     figures = {name: held_out_figure(name, path, lean, settings, shelves_by_set[name], work / "runs")[0] for name, path in sets.items()}
-    kept = "hand_set" if weights == HAND_SET else "fitted_without"
-    progress(f"fit: without {', '.join(dropped)}: {figures} (with them: { {n: f[kept] for n, f in folds.items()} })")
-    if any(figures[name] < folds[name][kept] for name in sets):
-        return [], figures
-    return dropped, figures
+    progress(f"fit: without {', '.join(idle)}: {figures}")
+    return idle, figures
 
 
 def _embedder_of(shelves) -> object:
@@ -390,22 +389,19 @@ def main(argv: list[str] | None = None) -> int:
         inputs = {os.path.relpath(SETS[name], ROOT) + (f" ({args.sample} questions, fit --sample {args.sample} --sample-offset {args.sample_offset})"
                                                      if path != SETS[name] else ""): _sha(path) for name, path in sets.items()}
         shipped = weights if ship else dict(HAND_SET)
-        dropped, lean_figures = _drop_unused(replay, sets, shipped, folds, hand, settings, shelves_by_set, args.work, progress)
+        idle, idle_figures = _unused_rules(replay, sets, shipped, folds, settings, shelves_by_set, args.work, progress)
         source = (f"python -m shelfwise.eval.fit (one sweep of moves of the hand-set weights judged by the answers written again, "
                   f"pull {SHOW_STRENGTH}, sets {', '.join(sets)})") if ship else "hand-set (the fit's held-out mean did not rise)"
-        if dropped:
-            shipped = {n: v for n, v in shipped.items() if n not in dropped}
-            source += f"; without {', '.join(dropped)}: removing them changes no set's figure (answers: {lean_figures})"
         model = RankModel(
             weights=shipped, source=source, inputs=inputs,
             cross_validation={"folds": folds, "mean_hand_set": mean_before, "mean_fitted": mean_after, "strength": SHOW_STRENGTH,
-                              "dropped": dropped, "answers_without_dropped": lean_figures,
+                              "unused": idle, "answers_without_unused": idle_figures,
                               "proxy": {name: {k: v for k, v in fold.items() if k != "weights"} for name, fold in proxy.items()}},
         )
         args.out.write_text(model.model_dump_json(indent=1) + "\n", encoding="utf-8")
         result = {"kind": "fit", "sets": list(sets), "rows": {n: len(r) for n, r in rows_by_set.items()},
                   "positives": {n: sum(x["label"] for x in r) for n, r in rows_by_set.items()}, "weights": weights,
-                  "shipped": ship, "dropped": dropped, "answers_without_dropped": lean_figures, "strength": SHOW_STRENGTH, "free": list(FREE), "min_gain": MIN_GAIN, "proxy": proxy,
+                  "shipped": ship, "unused": idle, "answers_without_unused": idle_figures, "strength": SHOW_STRENGTH, "free": list(FREE), "min_gain": MIN_GAIN, "proxy": proxy,
                   "folds": folds, "mean_hand_set": mean_before, "mean_fitted": mean_after,
                   "seconds": round(time.perf_counter() - started, 1)}
         (ROOT / "eval" / "results" / "fit.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
