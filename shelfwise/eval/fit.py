@@ -8,20 +8,23 @@ every set under ``DIR``:
    label: 1 when the unit states a must item of the question (its gold quote, part of a quote of several sentences,
    or 80% of the item's content words: the quote-recall rule), or, for a set with reference answers, when it stands
    in a source document and holds a reference figure. Per obligation all positives are kept, with the best
-   ``NEGATIVES`` negatives by the current score and as many drawn at random (seeded).
-2. **Fit.** A pairwise logistic loss (each positive unit should score above each negative of its obligation) over
-   the features' differences, with an L2 pull toward the hand-set weights (one of ``STRENGTHS``: with little evidence a
-   weight stays where it was); every set weighs the same, every question the same within its set (scipy's
-   L-BFGS). The weights are those of the log-linear score ``exp(sum(w * f))``. The pull is chosen among
-   ``STRENGTHS`` by a cheap held-out proxy: per held-out set, the mean reciprocal rank of each obligation's best
-   positive among its recorded units (a pointwise logistic regression lost on every held-out set: it learns how
-   hard an obligation is, not which of its units answers it).
+   ``NEGATIVES`` negatives by the current score and as many drawn at random (seeded). What each question's writer
+   was given (its plan and reading) is kept too (``shelfwise.eval.fit_show.Case``).
+2. **Fit.** The weights are judged by what the answer would show: every training question is written again by the
+   extractive writer under the weights tried and scored as its answer is (``shelfwise.eval.fit_show``); one sweep of
+   moves of the hand-set weights keeps those that raise the mean over the training sets (each set weighing the same)
+   less an L2 pull toward the hand-set weights (``SHOW_STRENGTH``). Reported beside it per held-out set: the same
+   figure and the mean reciprocal rank of each obligation's best positive (``ranking_proxy``) for the hand-set
+   weights and the pairwise logistic fit (``fit_weights``, pull ``PAIRWISE_STRENGTH``). Neither a pointwise
+   logistic regression nor the pairwise fit, judged by that reciprocal rank, beat the hand-set weights in held-out
+   answers (eval/results/fit.json).
 3. **Cross-validate.** For each set: fit on the others, answer the held-out set with those weights, and score it
    (quote recall; the reference figures shown for a set with reference answers), beside the same set answered
    with the hand-set weights. The fold-by-fold figures go to ``eval/results/fit.json``.
 4. **Ship.** The fit on all sets is written to ``shelfwise/api/answer/write/rank_weights.json`` with the hashes of its
    inputs and the cross-validation figures — unless ``--keep-if-worse`` finds the mean over held-out folds did not
-   rise, in which case the hand-set weights ship and the file says so.
+   rise, in which case the hand-set weights ship and the file says so. The rules whose removal changes no set's
+   figure (``fit_show.unused``) are reported with every set's real answers without them, not dropped.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ import argparse
 import hashlib
 import json
 import math
+import os
+import pickle
 import random
 import statistics
 import sys
@@ -40,9 +45,10 @@ from shelfwise.api.answer.write.rank import build_pool, score_units
 from shelfwise.api.answer.write.rank_model import FEATURES, HAND_SET, WEIGHTS_FILE, RankModel
 from shelfwise.api.answer.write.write import ExtractiveWriter, section_units
 from shelfwise.compiler.errors import ShelfwiseError
+from shelfwise.eval.fit_show import FREE, MIN_GAIN, Case, Replay, ascend, unused
 from shelfwise.eval.questions import Question, load_questions
 
-__all__ = ["SETS", "collect", "fit_weights", "ranking_proxy", "label_unit", "held_out_figure", "sampled", "main", "NEGATIVES",
+__all__ = ["SETS", "SHOW_STRENGTH", "PAIRWISE_STRENGTH", "collect", "fit_weights", "ranking_proxy", "label_unit", "held_out_figure", "sampled", "main", "NEGATIVES",
            "STRENGTHS", "SAMPLE"]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,7 +63,12 @@ SETS = {
 NEGATIVES = 100
 """Negatives kept per obligation by the current score, and as many drawn at random."""
 STRENGTHS = (0.001, 0.01, 0.1, 1.0)
-"""The pull toward the hand-set weights tried; the one with the best mean held-out ranking proxy over the folds is used."""
+"""Pulls toward the hand-set weights of the pairwise fit (``fit_weights``)."""
+PAIRWISE_STRENGTH = 1.0
+"""The pairwise fit's pull reported beside the show fit (the best of ``STRENGTHS`` by the mean reciprocal rank)."""
+SHOW_STRENGTH = 0.02
+"""The show fit's L2 pull toward the hand-set weights: a move of ``STEP`` costs 0.005, one must item of one question
+in one of three sets (choosing it by leave-one-set-out within the training sets costs hours of answers written again)."""
 SEED = 7
 SAMPLE = 30
 """Questions answered per set at most (evenly spaced): the filings set is sampled, the others are smaller."""
@@ -88,14 +99,16 @@ def label_unit(question: Question, text: str, doc_path: str, figures=None) -> in
 class _Recorder(ExtractiveWriter):
     """The model-free writer, recording each scored unit's features and label before it writes."""
 
-    def __init__(self, base: ExtractiveWriter, rows: list, rng: random.Random):
+    def __init__(self, base: ExtractiveWriter, rows: list, rng: random.Random, cases: list | None = None):
         super().__init__(base.max_units, base.budget_chars, base.answer_chars, base.model)
-        self.rows, self.rng = rows, rng
+        self.rows, self.rng, self.cases = rows, rng, cases
         self.question: Question | None = None
         self.set_name = ""
         self.figures = None
 
     def write(self, plan, reading, shelves):
+        if self.cases is not None:  # what the writer was given, to be written again under other weights (fit_show)
+            self.cases.append(Case(self.set_name, self.question, self.figures, plan, reading, shelves))
         pool = build_pool(reading, shelves, section_units)
         explain: list = []
         score_units(plan, pool, self.model, explain)
@@ -119,8 +132,9 @@ class _Recorder(ExtractiveWriter):
         return super().write(plan, reading, shelves)
 
 
-def collect(set_name: str, questions_path: Path, settings, shelves, progress) -> list[dict]:
-    """Feature rows of every question of one set (see the module docstring)."""
+def collect(set_name: str, questions_path: Path, settings, shelves, progress, cases: list | None = None) -> list[dict]:
+    """Feature rows of every question of one set (see the module docstring); ``cases``, when given, gets each
+    question's plan and reading as the writer was given them (``shelfwise.eval.fit_show.Case``)."""
     from shelfwise.api.answer import build_pipeline
     from shelfwise.api.schemas import AskRequest
     from shelfwise.api.answer import answer_question
@@ -128,7 +142,7 @@ def collect(set_name: str, questions_path: Path, settings, shelves, progress) ->
 
     rows: list[dict] = []
     pipeline = build_pipeline(settings, {})
-    recorder = _Recorder(pipeline.writer, rows, random.Random(SEED))
+    recorder = _Recorder(pipeline.writer, rows, random.Random(SEED), cases)
     pipeline.writer = recorder
     recorder.set_name = set_name
     for question in load_questions(questions_path):
@@ -268,11 +282,43 @@ def held_out_figure(set_name: str, questions_path: Path, weights_path: Path, set
     return (round(statistics.fmean(per.values()), 3) if per else 0.0), per
 
 
+def _proxy_table(rows_by_set: dict[str, list[dict]], replay: Replay, progress) -> dict[str, dict]:
+    """Per held-out set: what the writer shows (``Replay``) and the mean reciprocal rank of the best positive
+    (``ranking_proxy``) for the hand-set weights, the pairwise fit and the show fit on the other sets, and the show fit's weights."""
+    table = {}
+    for name, held in rows_by_set.items():
+        train_sets = [other for other in rows_by_set if other != name]
+        train = [r for other in train_sets for r in rows_by_set[other]]
+        fitted = ascend(replay, train_sets, SHOW_STRENGTH, progress=progress)
+        tried = {"hand_set": dict(HAND_SET), "pairwise": fit_weights(train, PAIRWISE_STRENGTH), "fitted": fitted}
+        table[name] = {"weights": fitted, **{f"shown_{k}": replay.figure(name, w) for k, w in tried.items()},
+                       **{f"mrr_{k}": ranking_proxy(held, w) for k, w in tried.items()}}
+        progress(f"fit: held-out proxy {name}: {({k: v for k, v in table[name].items() if k != 'weights'})}")
+    return table
+
+
+def _unused_rules(replay: Replay, sets: dict[str, Path], weights: dict[str, float], folds: dict, settings, shelves_by_set: dict,
+                  work: Path, progress) -> tuple[list[str], dict[str, float]]:
+    """The rules of ``weights`` whose removal changes no set's figure in the answers written again (``unused``), and
+    every set's real answers without them (with leave-one-set-out runs). Reported, not dropped: a rule the labelled
+    sets never exercise (a superseded revision, a run of bare figures) is kept for what its tests show it does;
+    removing one is a change of the ranking's code, with its tests. Returns (the rules, the figures)."""
+    idle = unused(replay, list(sets), weights)
+    if not idle or not folds:
+        return idle, {}
+    lean = work / "without-unused.json"
+    lean.write_text(RankModel(weights={n: v for n, v in weights.items() if n not in idle}).model_dump_json(indent=1), encoding="utf-8")
+    figures = {name: held_out_figure(name, path, lean, settings, shelves_by_set[name], work / "runs")[0] for name, path in sets.items()}
+    progress(f"fit: without {', '.join(idle)}: {figures}")
+    return idle, figures
+
+
 def _embedder_of(shelves) -> object:
     return next(iter(shelves.values())).searcher.embedder
 
 
 def main(argv: list[str] | None = None) -> int:
+    from shelfwise.api.answer import build_pipeline
     from shelfwise.api.shelves import close_shelves, open_shelves
     from shelfwise.compiler.index.embedders import embedder_from_settings
     from shelfwise.compiler.settings import Settings
@@ -301,57 +347,62 @@ def main(argv: list[str] | None = None) -> int:
     embedder = embedder_from_settings(settings)
     started = time.perf_counter()
     rows_by_set: dict[str, list[dict]] = {}
+    cases_by_set: dict[str, list[Case]] = {}
     shelves_by_set = {}
     try:
         for name, path in sets.items():
             shelf_names = sorted({q.shelf for q in load_questions(path)})
             shelves_by_set[name] = open_shelves({n: args.build_dir / n for n in shelf_names}, embedder, settings=settings)
             cache = args.work / f"features-{name}-{_sha(path)}.jsonl"
-            if cache.exists():
+            captured = args.work / f"cases-{name}-{_sha(path)}.pickle"  # like the features: delete --work after a change of the pipeline
+            if cache.exists() and captured.exists():
                 rows_by_set[name] = [json.loads(line) for line in cache.read_text(encoding="utf-8").splitlines()]
+                cases_by_set[name] = [c.attach(shelves_by_set[name]) for c in pickle.loads(captured.read_bytes())]
             else:
-                rows_by_set[name] = collect(name, path, settings, shelves_by_set[name], progress)
+                cases_by_set[name] = []
+                rows_by_set[name] = collect(name, path, settings, shelves_by_set[name], progress, cases_by_set[name])
                 cache.write_text("".join(json.dumps(r) + "\n" for r in rows_by_set[name]), encoding="utf-8")
+                captured.write_bytes(pickle.dumps(cases_by_set[name]))
             positives = sum(r["label"] for r in rows_by_set[name])
             progress(f"fit: {name}: {len(rows_by_set[name])} rows, {positives} positive")
+        replay = Replay([c for cases in cases_by_set.values() for c in cases], build_pipeline(settings, {}))
         folds: dict[str, dict] = {}
-        proxies = {strength: {name: ranking_proxy(rows_by_set[name], fit_weights(
-            [r for other, rows in rows_by_set.items() if other != name for r in rows], strength)) for name in sets}
-            for strength in STRENGTHS}
-        hand_proxy = {name: ranking_proxy(rows_by_set[name], HAND_SET) for name in sets}
-        strength = max(STRENGTHS, key=lambda s: statistics.fmean(proxies[s].values()))
-        progress(f"fit: held-out ranking proxy (mean reciprocal rank of the best positive): hand-set {hand_proxy}; "
-                 + "; ".join(f"strength {s}: {proxies[s]}" for s in STRENGTHS) + f"; chosen {strength}")
+        proxy = _proxy_table(rows_by_set, replay, progress)
         if not args.no_cv and len(sets) > 1:
             for name, path in sets.items():
-                train = [r for other, rows in rows_by_set.items() if other != name for r in rows]
-                weights = fit_weights(train, strength)
+                weights = proxy[name]["weights"]
                 fold_file = args.work / f"without-{name}.json"
                 fold_file.write_text(RankModel(weights=weights, source=f"fit without {name}").model_dump_json(indent=1), encoding="utf-8")
                 before, before_per = held_out_figure(name, path, hand, settings, shelves_by_set[name], args.work / "runs")
-                after, after_per = held_out_figure(name, path, fold_file, settings, shelves_by_set[name], args.work / "runs")
+                if weights == {n: HAND_SET.get(n, 0.0) for n in FEATURES}:  # nothing moved: the same answers
+                    after, after_per = before, before_per
+                else:
+                    after, after_per = held_out_figure(name, path, fold_file, settings, shelves_by_set[name], args.work / "runs")
                 moved = {q: [before_per.get(q), after_per.get(q)] for q in sorted(set(before_per) | set(after_per))
                          if before_per.get(q) != after_per.get(q)}
                 folds[name] = {"hand_set": before, "fitted_without": after, "questions": len(after_per), "moved": moved}
                 progress(f"fit: held out {name}: hand-set {before} -> fitted on the others {after}")
-        weights = fit_weights([r for rows in rows_by_set.values() for r in rows], strength)
+        weights = ascend(replay, list(sets), SHOW_STRENGTH, progress=progress)
         mean_before = statistics.fmean(f["hand_set"] for f in folds.values()) if folds else None
         mean_after = statistics.fmean(f["fitted_without"] for f in folds.values()) if folds else None
         ship = not (args.keep_if_worse and folds and mean_after <= mean_before)
-        inputs = {str(p.relative_to(ROOT.parent) if p.is_relative_to(ROOT.parent) else p): _sha(p) for p in sets.values()}
+        inputs = {os.path.relpath(SETS[name], ROOT) + (f" ({args.sample} questions, fit --sample {args.sample} --sample-offset {args.sample_offset})"
+                                                     if path != SETS[name] else ""): _sha(path) for name, path in sets.items()}
+        shipped = weights if ship else dict(HAND_SET)
+        idle, idle_figures = _unused_rules(replay, sets, shipped, folds, settings, shelves_by_set, args.work, progress)
+        source = (f"python -m shelfwise.eval.fit (one sweep of moves of the hand-set weights judged by the answers written again, "
+                  f"pull {SHOW_STRENGTH}, sets {', '.join(sets)})") if ship else "hand-set (the fit's held-out mean did not rise)"
         model = RankModel(
-            weights=weights if ship else dict(HAND_SET),
-            source=(f"python -m shelfwise.eval.fit (pairwise logistic, pull {strength} toward the hand-set weights, sets {', '.join(sets)})") if ship
-            else "hand-set (the fit's held-out mean did not rise)",
-            inputs=inputs,
-            cross_validation={"folds": folds, "mean_hand_set": mean_before, "mean_fitted": mean_after, "strength": strength,
-                              "proxy_hand_set": hand_proxy, "proxy_by_strength": {str(k): v for k, v in proxies.items()}},
+            weights=shipped, source=source, inputs=inputs,
+            cross_validation={"folds": folds, "mean_hand_set": mean_before, "mean_fitted": mean_after, "strength": SHOW_STRENGTH,
+                              "unused": idle, "answers_without_unused": idle_figures,
+                              "proxy": {name: {k: v for k, v in fold.items() if k != "weights"} for name, fold in proxy.items()}},
         )
         args.out.write_text(model.model_dump_json(indent=1) + "\n", encoding="utf-8")
         result = {"kind": "fit", "sets": list(sets), "rows": {n: len(r) for n, r in rows_by_set.items()},
                   "positives": {n: sum(x["label"] for x in r) for n, r in rows_by_set.items()}, "weights": weights,
-                  "shipped": ship, "strength": strength, "proxy_hand_set": hand_proxy,
-                  "proxy_by_strength": {str(k): v for k, v in proxies.items()}, "folds": folds, "mean_hand_set": mean_before, "mean_fitted": mean_after,
+                  "shipped": ship, "unused": idle, "answers_without_unused": idle_figures, "strength": SHOW_STRENGTH, "free": list(FREE), "min_gain": MIN_GAIN, "proxy": proxy,
+                  "folds": folds, "mean_hand_set": mean_before, "mean_fitted": mean_after,
                   "seconds": round(time.perf_counter() - started, 1)}
         (ROOT / "eval" / "results" / "fit.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
         print(json.dumps({k: v for k, v in result.items() if k != "folds"}, indent=1))
