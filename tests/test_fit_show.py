@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from answer_shelves import HashEmbedder, compile_shelf
-from shelfwise.api.draft.rank_model import FEATURES, HAND_SET
+from shelfwise.api.answer.write.rank_model import FEATURES, HAND_SET
 from shelfwise.compiler.settings import Settings
 from shelfwise.eval.fit import collect
 from shelfwise.eval.fit_show import STEP, Replay, ascend, shown_figure, shown_text, unit_hits, unused

@@ -2,7 +2,7 @@
 
 The mean reciprocal rank of each obligation's best positive unit (``shelfwise.eval.fit.ranking_proxy``) did not track
 the answer metric: an answer shows an obligation's best units within a character budget, picked for the words they
-add, and read on around the best sections (``shelfwise.api.draft.write.ExtractiveWriter``); ranking the one best
+add, and read on around the best sections (``shelfwise.api.answer.write.write.ExtractiveWriter``); ranking the one best
 positive first is neither needed nor enough. So the proxy here writes the answer again:
 
 - **Capture.** ``shelfwise.eval.fit.collect`` answers each question once and keeps what its writer was given (the plan
@@ -25,7 +25,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field
 
-from shelfwise.api.draft.rank_model import FEATURES, HAND_SET, RankModel
+from shelfwise.api.answer.write.rank_model import FEATURES, HAND_SET, RankModel
 
 __all__ = ["Case", "Replay", "unit_hits", "shown_text", "shown_figure", "ascend", "unused", "STEP", "MIN_GAIN", "FREE"]
 
@@ -72,9 +72,9 @@ def shown_text(case: Case, weights: dict[str, float], pipeline) -> str:
     """The answer ``pipeline`` (model-free) shows for ``case`` when its extractive writer ranks with ``weights``: the
     draft written again, checked verbatim and put through the shown steps (the gate, the fill, the answer's size
     limit), as ``shelfwise.api.answer.answer_question`` does after its writer."""
-    from shelfwise.api.answer import _show
-    from shelfwise.api.draft.gate import verify_verbatim
-    from shelfwise.api.draft.write import ExtractiveWriter
+    from shelfwise.api.answer.driver import _show
+    from shelfwise.api.answer.check.gate import verify_verbatim
+    from shelfwise.api.answer.write.write import ExtractiveWriter
 
     base = pipeline.writer
     writer = ExtractiveWriter(base.max_units, base.budget_chars, base.answer_chars, RankModel(weights=dict(weights)))
