@@ -28,15 +28,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from shelfwise.api.currency import same_rule, superseded_documents
-from shelfwise.api.terms import normalise, word_stems
+from shelfwise.api.terms import identifier_key, identifiers, normalise, word_stems
 from shelfwise.api.draft.write import section_units
+from shelfwise.api.reading.evidence import asked_names, holds_name, identity_terms, identity_text
 from shelfwise.api.records import Unit
-from shelfwise.compiler.language.directions import CLAIMED_DOWN, CLAIMED_UP, OPPOSITES
+from shelfwise.compiler.language.directions import ACTION_OPPOSITES, CLAIMED_DOWN, CLAIMED_UP, COMPARED_WITH, MOVED_PAIR, OPPOSITES
 from shelfwise.compiler.language.force import PERMITS, REQUIRES
+from shelfwise.compiler.language.polarity import CONDITIONAL, INTRODUCES, NEGATED, NEGATION, NEGATION_SKIPS, SELF_REFERENCE
 from shelfwise.compiler.language.numbers import CARDINALS, MULTIPLES, NUMBER_WORDS, alternation
 from shelfwise.compiler.ledger.rules import sentences
 
-__all__ = ["Premise", "premises_of", "find_false_premise", "correction_unit", "CORRECTION_LABEL"]
+__all__ = ["Premise", "About", "premises_of", "find_false_premise", "correction_unit", "CORRECTION_LABEL"]
 
 CORRECTION_LABEL = "Contrary to what the question assumes, the documents say:"
 SHARED = 0.5
@@ -63,6 +65,16 @@ class Premise:
     why: str
 
 
+@dataclass(frozen=True)
+class About:
+    """What a candidate sentence's section is: its document's identity and its headings (who "this PEP" is)."""
+
+    stems: frozenset[str]
+    keys: frozenset[str]
+    headings: str
+    own: str
+
+
 def premises_of(question: str) -> list[str]:
     """What the question presupposes (see the module text)."""
     found = [m.group("p").strip() for m in _CLAUSE.finditer(question)]
@@ -75,11 +87,15 @@ def premises_of(question: str) -> list[str]:
     return [p for p in dict.fromkeys(found) if p]
 
 
+_DOTTED = re.compile(r"(?<=\w)\.(?=[A-Za-z_])")
+"""The dot of a qualified name: "typing.ParamSpec" holds "ParamSpec"."""
+
+
 def _content(text: str) -> set[str]:
     text = re.sub(r"\bRev\b\.?", "Revision", text)
-    words = set(word_stems(re.sub(r"\d+(?:\.\d+)?", " ", text)))
     for up, down in OPPOSITES:
-        words -= {w for w in words if re.fullmatch(up, w) or re.fullmatch(down, w)}
+        text = re.sub(down, " ", re.sub(up, " ", text, flags=re.I), flags=re.I)
+    words = set(word_stems(re.sub(r"\d+(?:\.\d+)?", " ", _DOTTED.sub(" ", text))))
     return words - _UNIT_STEMS - {"alwai", "everi", "all", "each"}
 
 
@@ -123,29 +139,175 @@ def _figures(text: str) -> dict[str, set[str]]:
     return out
 
 
-def _contradiction(premise: str, sentence: str) -> str:
-    """Why ``sentence`` contradicts ``premise`` ('' when it does not)."""
-    sentence = _clause(_content(premise), sentence)
-    pairs, said = _FROM_TO.findall(premise), _FROM_TO.findall(sentence)
+def _contradiction(premise: str, sentence: str, about: About | None = None) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not). The clause of the sentence about the premise is
+    read first; the direction, the force and what is denied are read in the whole sentence when its clause says none
+    (a sentence puts its subject and its verb in different clauses: "the Company's total net sales, which decreased")."""
+    words = _content(premise)
+    clause = _clause(words, sentence)
+    pairs, said = _FROM_TO.findall(premise), _FROM_TO.findall(clause)
     if any((b, a) in said for a, b in pairs) and not any(p in said for p in pairs):
         return "the documents give the change the other way round"
-    mine, theirs = _direction(premise), _direction(sentence)
-    if any(m and t and m != t for m, t in zip(mine, theirs)):
-        return "the documents state the opposite direction"
-    asked, stated = _figures(premise), _figures(sentence)
+    for text in dict.fromkeys([clause, sentence]):
+        why = _opposed(premise, text, words, about, conditional=bool(CONDITIONAL.search(sentence)))
+        if why:
+            return why
+    asked, stated = _figures(premise), _figures(clause)
     for unit, numbers in asked.items():
         if unit in stated and not numbers & stated[unit] and not pairs:
             return f"the documents give another figure ({', '.join(sorted(stated[unit]))} {unit}s)"
-    if _ALWAYS.search(premise) and _QUALIFIED.search(sentence):
-        return "the documents state a condition or an exception"
-    for family, (asserted, stated) in _modalities(premise, sentence).items():
-        if asserted != stated:
-            return f"the documents say it is {'' if stated > 0 else 'not '}{family}"
+    quantified = _ALWAYS.search(premise)
+    if quantified and _QUALIFIED.search(clause) and _content(premise[quantified.end():].split(",")[0]) <= _content(sentence):
+        return "the documents state a condition or an exception"  # about what the premise says all of ("all copies of the Software")
+    for text in dict.fromkeys([clause, sentence]):
+        for family, (asserted, stated_force) in _modalities(premise, text).items():
+            if asserted != stated_force and _holds_object(_after_force(premise, family), sentence, about):
+                return f"the documents say it is {'' if stated_force > 0 else 'not '}{family}"
+    return _denied(premise, sentence, words, about)
+
+
+def _holds_object(rest: str, sentence: str, about: About | None) -> bool:
+    """Whether the sentence (or its headings and document) holds every content word of what the premise says is required,
+    permitted or done (``rest``, the premise after its verb): "grants a patent license" is not contradicted by "does not
+    grant permission to use the trade names"; "issues a refresh token in the implicit grant's response" is, by "MUST NOT
+    issue a refresh token" under the heading "4.2 Implicit Grant"."""
+    held = _content(sentence) | (_content(about.headings) | about.stems if about else set())
+    return _content(rest) <= held
+
+
+def _after_force(premise: str, family: str) -> str:
+    """The premise after its first word of ``family``'s force ("requires", "grants", "forbids")."""
+    ends = [m.end() for m in _MODALS[family].finditer(premise)]
+    if family == "permitted":
+        ends += [m.end() for m in _FORBIDS.finditer(premise)]
+    return premise[min(ends):] if ends else premise
+
+
+def _after_verb(premise: str, verbs: set[str]) -> str:
+    """The premise after the first word whose stem is one of ``verbs``."""
+    for match in re.finditer(r"[\w'-]+", premise):
+        if set(word_stems(match.group(0))) & verbs:
+            return premise[match.end():]
+    return premise
+
+
+def _opposed(premise: str, text: str, words: set[str], about: About | None, conditional: bool) -> str:
+    """A pair of OPPOSITES the premise and ``text`` take opposite sides of. A figure's movement ("rose" / "decreased")
+    counts only when ``text`` (with its document's identity and headings) holds every content word of the premise: the
+    same measure ("total net sales"), not another one the sentence also names ("Accessories net sales"). What a command
+    does ("continues" / "stops") counts only when the sentence states no condition ("if -k was not given, make stops")."""
+    for pair, mine, theirs in zip(OPPOSITES, _direction(premise), _direction(text)):
+        if not (mine and theirs and mine != theirs):
+            continue
+        if pair == MOVED_PAIR and not words <= _content(text) | (about.stems if about else set()):
+            continue
+        if pair in ACTION_OPPOSITES:
+            if conditional:
+                continue
+            return "the documents say it does the opposite"
+        return "the documents state the opposite direction"
     return ""
 
 
+def _denied_stems(text: str) -> set[str]:
+    """The stems of the verbs ``text`` denies ("do not execute it", "MUST NOT issue", "but not actually execute")."""
+    out: set[str] = set()
+    for match in NEGATED.finditer(text):
+        for word in (match.group("rest") or match.group("rest2") or "").split():
+            if word.lower() in NEGATION_SKIPS or word.lower().endswith("ly"):
+                continue
+            out |= set(word_stems(word))
+            break
+    return out
+
+
+def _denied(premise: str, sentence: str, words: set[str], about: About | None = None) -> str:
+    """The premise says something does a thing ("make -n executes the recipes"), the sentence that it does not ("do
+    not execute it"), or the other way round (the sentence then denies nothing at all); a sentence stating a condition
+    ("if", "unless", "when") is not read (what holds under a condition says nothing of what always holds)."""
+    if CONDITIONAL.search(sentence):
+        return ""
+    mine = _denied_stems(premise)
+    theirs = _denied_stems(sentence)
+    asserted = (words - mine) & theirs
+    if asserted and _holds_object(_after_verb(premise, asserted), sentence, about):
+        return f"the documents say it does not ({', '.join(sorted(asserted))})"
+    stated = mine & words & set(word_stems(sentence))
+    if stated and not NEGATION.search(sentence) and _holds_object(_after_verb(premise, stated), sentence, about):
+        return f"the documents say it does ({', '.join(sorted(stated))})"
+    return ""
+
+
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+
+
+def _years(text: str) -> set[str]:
+    return set(_YEAR.findall(text))
+
+
+def _claimed_years(sentence: str) -> set[str]:
+    """The years a sentence's figures are about: those before "compared to ..." (its base period comes after)."""
+    base = COMPARED_WITH.search(sentence)
+    return _years(sentence[:base.start()] if base else sentence)
+
+
+def _editions(text: str) -> dict[str, str]:
+    """Identifier key or year -> as written: the documents, revisions and editions ``text`` names."""
+    out = {identifier_key(i): i for i in identifiers(text)}
+    out.update({f"year {y}": y for y in _years(text)})
+    return out
+
+
+def _family(key: str) -> str:
+    """What editions of one series share: 'pep' for PEP 604 and PEP 612, 'sp-800-63' for SP 800-63-2 and -3, 'year'."""
+    return "year" if key.startswith("year ") else re.sub(r"[-.]?\d+[a-z]?$", "", key)
+
+
+def _edition(premise: str, sentence: str, about: About | None) -> str:
+    """Which document or edition brought something in: the premise says A introduced it ("PEP 604 introduced
+    ParamSpec", "SP 800-63-2 introduced the IAL, AAL and FAL components", "the 2013 edition added XXE"), a sentence
+    holding what was introduced says another of the same series did ("This PEP proposes typing.ParamSpec" in PEP 612,
+    "SP 800-63-3 introduces ...", "A4:2017-XML External Entities (XXE) is a new category") and never names A."""
+    claim = INTRODUCES.search(premise)
+    said = INTRODUCES.search(sentence)
+    if not claim or not said:
+        return ""
+    actors = _editions(premise[:claim.start()])
+    subject = _content(premise[claim.end():])
+    if not actors or not subject or len(subject & _content(sentence)) / len(subject) < SHARED:
+        return ""
+    named = _editions(sentence)
+    if about is not None and SELF_REFERENCE.search(sentence):
+        named.update(_editions(about.own))
+    if not named or actors.keys() & named.keys():
+        return ""
+    others = [named[k] for k in named if any(_family(k) == _family(a) for a in actors)]
+    if not others:
+        return ""
+    return f"the documents say {', '.join(others)} brought it in, not {', '.join(actors.values())}"
+
+
+def _marks(premise: str) -> list[str]:
+    """The names a premise gives its subject: identifiers, capitalised names and command options ("-k", "--dry-run")."""
+    options = re.findall(r"(?<![\w-])--?[A-Za-z][\w-]*", premise)
+    return list(dict.fromkeys([*asked_names(premise), *options]))
+
+
+def _holds_marks(marks: list[str], sentence: str, about: About) -> bool:
+    """Whether the sentence, or its section's document identity and headings, holds every mark of the premise."""
+    text = f"{sentence} {about.headings}"
+    stems = set(word_stems(_DOTTED.sub(" ", text))) | about.stems
+    keys = {identifier_key(i) for i in identifiers(text)} | about.keys
+    for mark in marks:
+        if mark.startswith("-"):
+            if not re.search(rf"(?<![\w-]){re.escape(mark)}(?![\w-])", text):
+                return False
+        elif not holds_name(mark, stems, keys):
+            return False
+    return True
+
+
 _MODALS = {"required": REQUIRES, "permitted": PERMITS}
-_NEGATION = re.compile(r"\b(not|no|never|neither|nor|without|cannot)\b|n't\b", re.I)
 _FORBIDS = re.compile(r"\b(prohibit\w*|forbid\w*)\b", re.I)
 
 
@@ -156,7 +318,7 @@ def _modality(text: str, family: str) -> int:
     for match in _MODALS[family].finditer(text):
         before = " ".join(text[:match.start()].split()[-3:])
         after = " ".join(text[match.end():].split()[:1])
-        negated = bool(_NEGATION.search(before) or re.match(r"(not|n't)\b", after, re.I))
+        negated = bool(NEGATION.search(before) or re.match(r"(not|n't)\b", after, re.I))
         signs.add(-1 if negated else 1)
     if family == "permitted" and _FORBIDS.search(text):
         signs.add(-1)
@@ -209,24 +371,49 @@ def _computed_change(premise: str, sentence: str, earlier: list[str]) -> str:
 
 
 def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
-                       earlier: Callable[[str, str], list[str]] | None = None) -> Premise | None:
+                       earlier: Callable[[str, str], list[str]] | None = None,
+                       about: Callable[[str, str], About] | None = None) -> Premise | None:
     """The first premise of ``question`` a candidate sentence contradicts; ``candidates`` are (shelf, section id, text)
     of current documents' sentences, best first. The sentence must hold SHARED of the premise's content words.
     ``earlier(shelf, section_id)``: the sentences superseded revisions of that section's document state, against
-    which the direction of a change the premise asserts is computed."""
+    which the direction of a change the premise asserts is computed. ``about(shelf, section_id)``: what the section's
+    document is; given, a sentence contradicts a premise only when it (or its document and headings) holds every name the
+    premise gives its subject ("the Apache License", "-k"), and names no other year than the premise's; the edition that
+    introduced something is read against it ("This PEP proposes ...")."""
     for premise in premises_of(question):
         words = _content(premise)
         if len(words) < 2:
             continue
+        marks, years = _marks(premise), _years(premise)
         for shelf, section_id, text in candidates:
+            known = about(shelf, section_id) if about else None
             for sentence in sentences(text) if len(text) > 400 else [text]:
                 held = words & _content(sentence)
                 if len(held) / len(words) < SHARED:
                     continue
-                why = _contradiction(premise, sentence) or (earlier and _computed_change(premise, sentence, earlier(shelf, section_id)))
+                why = _edition(premise, sentence, known)
+                if not why and known is not None:
+                    if not _holds_marks(marks, sentence, known) or (years and _claimed_years(sentence) and not years & _claimed_years(sentence)):
+                        continue
+                why = why or _contradiction(premise, sentence, known) or (earlier and _computed_change(premise, sentence, earlier(shelf, section_id)))
                 if why:
                     return Premise(premise=premise, sentence=normalise(sentence), shelf=shelf, section_id=section_id, why=why)
     return None
+
+
+def _about(shelves: dict) -> Callable[[str, str], About]:
+    """(shelf, section id) -> what the section's document is (its identity terms, cached per document) and its headings."""
+
+    def about(shelf_name: str, section_id: str) -> About:
+        shelf = shelves[shelf_name]
+        section = shelf.sections[section_id]
+        stems, keys = identity_terms(shelf, section.doc_id)
+        own = shelf.memo(("premise_identity", section.doc_id), lambda: _content(identity_text(shelf, section.doc_id)))
+        identity = shelf.identities.get(section.doc_id)
+        label = " ".join([identity.label, identity.revision, identity.period]) if identity is not None else shelf.doc_name(section.doc_id)
+        return About(stems=frozenset(stems | own), keys=frozenset(keys), headings=" ".join(section.heading_path), own=label)
+
+    return about
 
 
 def _earlier_sentences(shelves: dict) -> Callable[[str, str], list[str]]:
@@ -262,7 +449,7 @@ def correction_unit(question: str, reading, shelves: dict) -> Unit | None:
                     candidates.append((-overlap, len(candidates), read.shelf, read.section_id, text))
     candidates.sort()
     found = find_false_premise(question, [(shelf, sid, text) for _, _, shelf, sid, text in candidates[:400]],
-                               _earlier_sentences(shelves))
+                               _earlier_sentences(shelves), _about(shelves))
     if found is None:
         return None
     section_text = normalise(shelves[found.shelf].sections[found.section_id].text)
