@@ -19,7 +19,8 @@ CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 SHELVES = {  # shelf -> files of ../shared/corpora (a few documents each, and the shelf's catalogue)
     "licenses": ["licenses/mit.txt", "licenses/apache-2.0.txt", "licenses/gpl-3.0_COPYING.txt", "licenses/SOURCES.md"],
     "typing": ["typing/pep-0585.rst", "typing/pep-0604.rst", "typing/pep-0612.rst", "typing/SOURCES.md"],
-    "identity": ["identity/sp800-63-3/sec1_2_introduction.md", "identity/sp800-63b/sec5_authenticators.md", "identity/sp800-63-3/errata.md",
+    "identity": ["identity/sp800-63-3/sec1_2_introduction.md", "identity/sp800-63b/sec5_authenticators.md", "identity/sp800-63c/sec4_fal.md",
+                 "identity/sp800-63-3/errata.md",
                  "identity/sp800-63b/errata.md", "identity/sp800-63-3/sec7_tofedornottofed.md", "identity/SOURCES.md"],  # a catalogue: it names 3+
     "oauth": ["oauth/rfc6749.txt", "oauth/SOURCES.md"],
     "make": ["make/make.texi", "make/SOURCES.md"],
@@ -125,6 +126,24 @@ def test_a_subject_named_only_in_a_catalogue_in_passing_or_nowhere_is_not_in_the
     answer = _ask(shelves, shelf, question)
     assert answer.label == "not_in_documents" and [s for s in answer.sentences if s.citations] == [], \
         (answer.label, [s.text for s in answer.sentences][:3])
+
+
+@pytest.mark.parametrize(("shelf", "question"), [
+    ("identity", "What distinguishes FAL1, FAL2 and FAL3?"),  # the ask says only its verb beside the names
+    ("licenses", "What does the Apache License 2.0 say about the grant of a patent license?"),
+    ("make", "What does the -k option of make do after an error?"),
+])
+def test_a_subject_the_shelf_holds_is_answered_with_its_sentences(shelves, shelf, question):
+    answer = _ask(shelves, shelf, question)
+    assert answer.label != "not_in_documents" and any(s.citations for s in answer.sentences), answer.answer_markdown[:400]
+
+
+def test_what_a_passive_or_how_do_you_question_asks_for_and_a_date_names_nothing():
+    from shelfwise.api.reading.evidence import asked_head, asked_names
+
+    assert asked_head("How are synced passkeys treated by the Digital Identity Guidelines?") == ["sync", "passkei"]
+    assert asked_head("How do you set a breakpoint in gdb?") == ["breakpoint"]
+    assert asked_names("What were Microsoft's total revenues in the quarter ended March 31, 2023?") == ["Microsoft"]
 
 
 def test_a_sentence_about_something_else_corrects_nothing(shelves):

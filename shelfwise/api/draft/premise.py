@@ -7,10 +7,24 @@ is about the same thing (shares most of the premise's content words) and states:
 
 - the reverse change: the premise says "from 30 to 45", the sentence "from 45 to 30";
 - the opposite direction: extended/increased/added/before/more against
-  shortened/reduced/removed/after/less;
+  shortened/reduced/removed/after/less; a figure that rose against one that fell (the same measure: the
+  sentence holds every word of the premise, "total net sales" is not "Accessories net sales");
+- the opposite action of a command, option or method: continues/stops, bottom up/top down;
 - another figure for the same unit: the premise says 60 days, the sentence 30 days and never 60;
 - a condition against "always"/"every"/"all": the sentence says "without", "unless", "except",
-  "in some instances", "does not apply".
+  "in some instances", "does not apply";
+- the other force for the same object: required/not required, permitted/forbidden ("grants a patent license"
+  against "hereby grants ... patent license", never against "does not grant permission to use the trade names");
+- a denial: the premise says it does something ("make -n executes the recipes"), the sentence that it does not
+  ("does not execute it", "MUST NOT issue a refresh token"), or the other way round;
+- another edition: the premise says A introduced something ("PEP 604 introduced ParamSpec"), a sentence holding
+  it says another of the same series did ("This PEP proposes typing.ParamSpec" in PEP 612; "SP 800-63-3
+  introduces"; "A4:2017-... is a new category") and never names A.
+
+When unsure, nothing is corrected (a wrong correction is worse than none): the sentence, or its document's identity
+and headings, must hold every name, identifier and option the premise gives its subject ("the Apache License",
+"-k"), name no other year than the premise's for its figures, and state no condition ("if -k was not given,
+make aborts") for a denial or an opposite action.
 
 The direction of a change between two revisions is also computed by code: when a
 current sentence and a sentence of a revision its document superseded state the
@@ -157,13 +171,24 @@ def _contradiction(premise: str, sentence: str, about: About | None = None) -> s
         if unit in stated and not numbers & stated[unit] and not pairs:
             return f"the documents give another figure ({', '.join(sorted(stated[unit]))} {unit}s)"
     quantified = _ALWAYS.search(premise)
-    if quantified and _QUALIFIED.search(clause) and _content(premise[quantified.end():].split(",")[0]) <= _content(sentence):
-        return "the documents state a condition or an exception"  # about what the premise says all of ("all copies of the Software")
+    if quantified and _QUALIFIED.search(clause) and _in_scope(quantified, premise, sentence):
+        return "the documents state a condition or an exception"
     for text in dict.fromkeys([clause, sentence]):
         for family, (asserted, stated_force) in _modalities(premise, text).items():
             if asserted != stated_force and _holds_object(_after_force(premise, family), sentence, about):
                 return f"the documents say it is {'' if stated_force > 0 else 'not '}{family}"
     return _denied(premise, sentence, words, about)
+
+
+def _in_scope(quantified: re.Match, premise: str, sentence: str) -> bool:
+    """Whether the sentence is about what the premise says always holds: every word of the noun phrase of "all", "every",
+    "each" ("all copies of the Software": not a definition of copying in another licence), or SHARED of the verb phrase
+    of "always" ("always trains with the oracle (golden) document in the context")."""
+    scope = _content(premise[quantified.end():].split(",")[0])
+    if not scope:
+        return True
+    held = len(scope & _content(sentence)) / len(scope)
+    return held == 1 or (quantified.group(0).lower() not in ("all", "every", "each") and held >= SHARED)
 
 
 def _holds_object(rest: str, sentence: str, about: About | None) -> bool:

@@ -180,6 +180,8 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
             continue
         named = set().union(*(word_stems(n) for n in names))
         asks = set(word_stems(obligation.ask)) - named - GENERIC  # what the ask wants said of its subject
+        if len(asks) < 2:  # one word is the ask's verb ("what distinguishes FAL1, FAL2 and FAL3"): naming the subject is enough
+            asks = set()
         if not any(_unit_holds(unit, names, asks, shelves) for unit in shown):
             out[index] = names
     return out
@@ -187,8 +189,8 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
 
 def _unit_holds(unit, names: list[str], asks: set[str], shelves: dict[str, OpenShelf]) -> bool:
     """Whether a unit is about the subject: its text, headings or document name one of ``names``, and its text or headings
-    hold a word of what the ask wants said of it (``asks``). A line naming the subject in passing ("no copy of MemGPT was
-    found") says nothing of it; a catalogue's section holds nothing."""
+    hold a word of what the ask wants said of it (``asks``; empty when the ask says only its verb beside the names). A line
+    naming the subject in passing ("no copy of MemGPT was found") says nothing of it; a catalogue's section holds nothing."""
     shelf = shelves.get(unit.shelf)
     if shelf is None:
         return False
