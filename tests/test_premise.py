@@ -83,6 +83,9 @@ def _corrected(answer) -> str:
      "A4:2017-XML External Entities (XXE) is a new category"),
     ("filings", "Since Apple's total net sales rose in the third quarter of 2023, which products drove the increase?",
      "decreased 1%"),
+    ("filings", "Since Apple's iPhone net sales increased in the third quarter of 2023, what drove the increase?", "decrease"),
+    ("identity", "Since SP 800-63B requires verifiers to impose composition rules on memorized secrets, which rules apply?",
+     "SHOULD NOT impose other composition rules"),
 ])
 def test_a_false_premise_of_every_kind_is_corrected_first_from_the_shelf(shelves, shelf, question, expected):
     """What a licence requires or permits, what a command, option or method does, which document or edition introduced
@@ -101,6 +104,13 @@ def test_a_false_premise_of_every_kind_is_corrected_first_from_the_shelf(shelves
     ("identity", "Since SP 800-63-3 introduced the separate IAL, AAL and FAL components, how does an agency select them?"),
     ("oauth", "Since the authorization server does not issue a refresh token in the implicit grant, how does the client get a new access token?"),
     ("filings", "Since Apple's total net sales decreased in the third quarter of 2023, which products drove the decrease?"),
+    # written after the rules, to probe them (each was corrected wrongly once): another line's net sales in the same
+    # sentence, another figure the verifier should permit, another requirement ("need not require recipients to copy"),
+    # a premise's own negation ("without executing them")
+    ("filings", "Since Apple's Services net sales increased in the third quarter of 2023, what drove the increase?"),
+    ("identity", "Since memorized secrets must be at least 8 characters long, may a verifier accept longer ones?"),
+    ("licenses", "Since the GPL requires conveying the Corresponding Source with object code, how can I provide it?"),
+    ("make", "Since make -n prints the recipes without executing them, do recursive make lines still run?"),
 ])
 def test_a_true_premise_is_never_corrected(shelves, shelf, question):
     answer = _ask(shelves, shelf, question)

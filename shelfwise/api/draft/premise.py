@@ -46,10 +46,11 @@ from shelfwise.api.terms import identifier_key, identifiers, normalise, word_ste
 from shelfwise.api.draft.write import section_units
 from shelfwise.api.reading.evidence import asked_names, holds_name, identity_terms, identity_text
 from shelfwise.api.records import Unit
-from shelfwise.compiler.language.directions import ACTION_OPPOSITES, CLAIMED_DOWN, CLAIMED_UP, COMPARED_WITH, MOVED_PAIR, OPPOSITES
+from shelfwise.compiler.language.directions import ACTION_OPPOSITES, CLAIMED_DOWN, CLAIMED_UP, MOVED_PAIR, OPPOSITES
 from shelfwise.compiler.language.force import PERMITS, REQUIRES
 from shelfwise.compiler.language.polarity import CONDITIONAL, INTRODUCES, NEGATED, NEGATION, NEGATION_SKIPS, SELF_REFERENCE
 from shelfwise.compiler.language.numbers import CARDINALS, MULTIPLES, NUMBER_WORDS, alternation
+from shelfwise.compiler.language.versions import claimed_years, editions, series, years_named
 from shelfwise.compiler.ledger.rules import sentences
 
 __all__ = ["Premise", "About", "premises_of", "find_false_premise", "correction_unit", "CORRECTION_LABEL"]
@@ -58,7 +59,10 @@ CORRECTION_LABEL = "Contrary to what the question assumes, the documents say:"
 SHARED = 0.5
 """A sentence is about the premise when it holds this share of the premise's content words."""
 
-_CLAUSE = re.compile(r"\b(?:since|given that|now that|because|as we know)\b(?P<p>[^,;?]+)", re.I)
+_CLAUSE = re.compile(r"\b(?:since|given that|now that|because|as we know)\b(?P<p>[^;?]+?)(?=,\s*(?:how|what|which|why|when|where|who|"
+                     r"can|could|does|do|did|is|are|was|were|should|must|may|will|would|shall|has|have|i|we|you|then)\b|[;?]|$)", re.I)
+"""The premise of a "since ..." question runs to the comma before its main clause ("Since A, B and C were added, how
+...": the list is part of it)."""
 _WHY = re.compile(r"^\s*(?:why|how come|for what reason)\s+(?:did|does|do|is|are|was|were|has|have|had|must|should|can|will)?\s*(?P<p>[^?]+)", re.I)
 _FROM_TO = re.compile(r"\bfrom\s+(\d+(?:\.\d+)?)\s*(?:[a-z]+\s+){0,2}?to\s+(\d+(?:\.\d+)?)\b", re.I)
 _FIGURE = re.compile(r"\b(\d+(?:\.\d+)?)[\s-]*(calendar days?|working days?|business days?|days?|weeks?|months?|years?|hours?|minutes?|%|per ?cent|characters?|times)\b", re.I)
@@ -153,7 +157,7 @@ def _figures(text: str) -> dict[str, set[str]]:
     return out
 
 
-def _contradiction(premise: str, sentence: str, about: About | None = None) -> str:
+def _contradiction(premise: str, sentence: str, about: About | None = None, attested: frozenset[str] = frozenset()) -> str:
     """Why ``sentence`` contradicts ``premise`` ('' when it does not). The clause of the sentence about the premise is
     read first; the direction, the force and what is denied are read in the whole sentence when its clause says none
     (a sentence puts its subject and its verb in different clauses: "the Company's total net sales, which decreased")."""
@@ -168,14 +172,15 @@ def _contradiction(premise: str, sentence: str, about: About | None = None) -> s
             return why
     asked, stated = _figures(premise), _figures(clause)
     for unit, numbers in asked.items():
-        if unit in stated and not numbers & stated[unit] and not pairs:
+        if unit in stated and not numbers & stated[unit] and not pairs and unit not in attested:
             return f"the documents give another figure ({', '.join(sorted(stated[unit]))} {unit}s)"
     quantified = _ALWAYS.search(premise)
     if quantified and _QUALIFIED.search(clause) and _in_scope(quantified, premise, sentence):
         return "the documents state a condition or an exception"
     for text in dict.fromkeys([clause, sentence]):
         for family, (asserted, stated_force) in _modalities(premise, text).items():
-            if asserted != stated_force and _holds_object(_after_force(premise, family), sentence, about):
+            if asserted != stated_force and _holds_object(_after_force(premise, family), sentence, about) \
+                    and _forced_object(premise, text, family):
                 return f"the documents say it is {'' if stated_force > 0 else 'not '}{family}"
     return _denied(premise, sentence, words, about)
 
@@ -192,12 +197,27 @@ def _in_scope(quantified: re.Match, premise: str, sentence: str) -> bool:
 
 
 def _holds_object(rest: str, sentence: str, about: About | None) -> bool:
-    """Whether the sentence (or its headings and document) holds every content word of what the premise says is required,
+    """Whether the sentence (or its section's headings) holds every content word of what the premise says is required,
     permitted or done (``rest``, the premise after its verb): "grants a patent license" is not contradicted by "does not
     grant permission to use the trade names"; "issues a refresh token in the implicit grant's response" is, by "MUST NOT
     issue a refresh token" under the heading "4.2 Implicit Grant"."""
-    held = _content(sentence) | (_content(about.headings) | about.stems if about else set())
+    held = _content(sentence) | (_content(about.headings) if about else set())  # not the document's cover: a licence's holds most words
     return _content(rest) <= held
+
+
+_AUXILIARY = re.compile(r"must|shall|mandatory|obliged|need(?:s|ed)? to|ha(?:s|ve) to", re.I)
+
+
+def _forced_object(premise: str, text: str, family: str) -> bool:
+    """Whether what the premise says is required or permitted comes after the force word of ``text`` too: "requires
+    conveying the Corresponding Source" is not what "need not require recipients to copy the Corresponding Source" is
+    about (its first word, "conveying", is not after "require")."""
+    first = next((stem for stem in word_stems(_after_force(premise, family)) if stem in _content(_after_force(premise, family))), None)
+    if first is None:
+        return True
+    matches = [*_MODALS[family].finditer(text), *(_FORBIDS.finditer(text) if family == "permitted" else [])]
+    # a modal's subject is what it binds ("the copyright notice ... shall be included"); a verb's object follows it
+    return any(first in _content(text if _AUXILIARY.fullmatch(m.group(0)) else text[m.end():]) for m in matches)
 
 
 def _after_force(premise: str, family: str) -> str:
@@ -248,44 +268,17 @@ def _denied_stems(text: str) -> set[str]:
 
 def _denied(premise: str, sentence: str, words: set[str], about: About | None = None) -> str:
     """The premise says something does a thing ("make -n executes the recipes"), the sentence that it does not ("do
-    not execute it"), or the other way round (the sentence then denies nothing at all); a sentence stating a condition
-    ("if", "unless", "when") is not read (what holds under a condition says nothing of what always holds)."""
+    not execute it"). Only that way round: a sentence saying a thing without a negation may still deny it ("the need for
+    relevance labels is removed"). A premise word after its own negation ("without executing them") asserts nothing; a
+    sentence stating a condition ("if", "unless", "when") is not read (it says nothing of what always holds)."""
     if CONDITIONAL.search(sentence):
         return ""
-    mine = _denied_stems(premise)
-    theirs = _denied_stems(sentence)
-    asserted = (words - mine) & theirs
+    negated = {stem for match in NEGATION.finditer(premise) for stem in word_stems(" ".join(premise[match.end():].split()[:3]))}
+    forced = {stem for family in _MODALS for match in _MODALS[family].finditer(premise) for stem in word_stems(match.group(0))}
+    asserted = (words - negated - forced) & _denied_stems(sentence)  # what is required or permitted: read by _modalities
     if asserted and _holds_object(_after_verb(premise, asserted), sentence, about):
         return f"the documents say it does not ({', '.join(sorted(asserted))})"
-    stated = mine & words & set(word_stems(sentence))
-    if stated and not NEGATION.search(sentence) and _holds_object(_after_verb(premise, stated), sentence, about):
-        return f"the documents say it does ({', '.join(sorted(stated))})"
     return ""
-
-
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
-
-
-def _years(text: str) -> set[str]:
-    return set(_YEAR.findall(text))
-
-
-def _claimed_years(sentence: str) -> set[str]:
-    """The years a sentence's figures are about: those before "compared to ..." (its base period comes after)."""
-    base = COMPARED_WITH.search(sentence)
-    return _years(sentence[:base.start()] if base else sentence)
-
-
-def _editions(text: str) -> dict[str, str]:
-    """Identifier key or year -> as written: the documents, revisions and editions ``text`` names."""
-    out = {identifier_key(i): i for i in identifiers(text)}
-    out.update({f"year {y}": y for y in _years(text)})
-    return out
-
-
-def _family(key: str) -> str:
-    """What editions of one series share: 'pep' for PEP 604 and PEP 612, 'sp-800-63' for SP 800-63-2 and -3, 'year'."""
-    return "year" if key.startswith("year ") else re.sub(r"[-.]?\d+[a-z]?$", "", key)
 
 
 def _edition(premise: str, sentence: str, about: About | None) -> str:
@@ -297,16 +290,16 @@ def _edition(premise: str, sentence: str, about: About | None) -> str:
     said = INTRODUCES.search(sentence)
     if not claim or not said:
         return ""
-    actors = _editions(premise[:claim.start()])
+    actors = editions(premise[:claim.start()])
     subject = _content(premise[claim.end():])
-    if not actors or not subject or len(subject & _content(sentence)) / len(subject) < SHARED:
+    if not actors or not subject or 2 * len(subject & _content(sentence)) <= len(subject):  # most of what was introduced
         return ""
-    named = _editions(sentence)
+    named = editions(sentence)
     if about is not None and SELF_REFERENCE.search(sentence):
-        named.update(_editions(about.own))
+        named.update(editions(about.own))
     if not named or actors.keys() & named.keys():
         return ""
-    others = [named[k] for k in named if any(_family(k) == _family(a) for a in actors)]
+    others = [named[k] for k in named if any(series(k) == series(a) for a in actors)]
     if not others:
         return ""
     return f"the documents say {', '.join(others)} brought it in, not {', '.join(actors.values())}"
@@ -409,21 +402,34 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
         words = _content(premise)
         if len(words) < 2:
             continue
-        marks, years = _marks(premise), _years(premise)
+        marks, years = _marks(premise), years_named(premise)
+        attested = _attested(premise, words, candidates)
         for shelf, section_id, text in candidates:
             known = about(shelf, section_id) if about else None
-            for sentence in sentences(text) if len(text) > 400 else [text]:
+            for sentence in sentences(text) or [text]:  # one sentence at a time: a list item may hold several
                 held = words & _content(sentence)
                 if len(held) / len(words) < SHARED:
                     continue
                 why = _edition(premise, sentence, known)
                 if not why and known is not None:
-                    if not _holds_marks(marks, sentence, known) or (years and _claimed_years(sentence) and not years & _claimed_years(sentence)):
+                    if not _holds_marks(marks, sentence, known) or (years and claimed_years(sentence) and not years & claimed_years(sentence)):
                         continue
-                why = why or _contradiction(premise, sentence, known) or (earlier and _computed_change(premise, sentence, earlier(shelf, section_id)))
+                why = why or _contradiction(premise, sentence, known, attested) or (earlier and _computed_change(premise, sentence, earlier(shelf, section_id)))
                 if why:
                     return Premise(premise=premise, sentence=normalise(sentence), shelf=shelf, section_id=section_id, why=why)
     return None
+
+
+def _attested(premise: str, words: set[str], candidates: list[tuple[str, str, str]]) -> frozenset[str]:
+    """The units whose figure the premise gives ("8 characters") that a sentence about the same thing states too: another
+    sentence's other figure for that unit ("at least 64 characters" a verifier should permit) contradicts nothing."""
+    asked = _figures(premise)
+    found = set()
+    for _, _, text in candidates:
+        for sentence in sentences(text) or [text]:
+            if len(words & _content(sentence)) / len(words) >= SHARED:
+                found |= {unit for unit, numbers in _figures(sentence).items() if numbers & asked.get(unit, set())}
+    return frozenset(found)
 
 
 def _about(shelves: dict) -> Callable[[str, str], About]:

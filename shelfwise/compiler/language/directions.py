@@ -32,7 +32,7 @@ CHANGED_UP = re.compile(r"\b(increas\w*|rais\w*|ris(?:e|es|ing|en)|rose|extend\w
 CHANGED_DOWN = re.compile(r"\b(decreas\w*|reduc\w*|shorten\w*|shorter|cut|lower\w*|less|fewer|fell|fall\w*|drop\w*|declin\w*)\b", re.I)
 CLAIMED_UP = re.compile(r"\b(extend\w*|lengthen\w*|increas\w*|rais(?:e|ed|es|ing)|doubl\w*)\b", re.I)
 CLAIMED_DOWN = re.compile(r"\b(shorten\w*|reduc\w*|decreas\w*|lower(?:ed|s|ing)?|cut|halv\w*)\b", re.I)
-MOVED_PAIR = (r"\b(extend\w*|lengthen\w*|increas\w*|rais\w*|longer|more|ris(?:e|es|ing|en)|rose|grew|grow(?:s|n|ing)?)\b",
+MOVED_PAIR = (r"\b(extend\w*|lengthen\w*|increas\w*|rais\w*|longer|more|higher|ris(?:e|es|ing|en)|rose|grew|grow(?:s|n|ing)?)\b",
               r"\b(shorten\w*|reduc\w*|decreas\w*|lower\w*|shorter|fewer|less|fell|fall(?:s|en|ing)?|declin\w*)\b")
 """A figure went up / down: a premise saying one contradicts a sentence about the same measure saying the other."""
 ACTION_OPPOSITES = [
