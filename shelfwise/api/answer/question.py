@@ -62,7 +62,10 @@ _ELLIPTIC = re.compile(r"^(?:what|how)\s+about\b|^what\s+of\b|^same\s+for\b", re
 OWN_WORDS = 2
 """Content words a question without a referent needs to stand alone ("who approves the quality manual": approves,
 quality, manual); "and how often?" or "and why?" has none and leans on what was asked before."""
-_CLAUSE = re.compile(r"\b(?:since|given that|now that|because|as we know)\b(?P<p>[^,;?]+)", re.I)
+_CLAUSE = re.compile(r"\b(?:since|given that|now that|because|as we know)\b(?P<p>[^;?]+?)(?=,\s*(?:how|what|which|why|when|where|who|"
+                     r"can|could|does|do|did|is|are|was|were|should|must|may|will|would|shall|has|have|i|we|you|then)\b|[;?]|$)", re.I)
+"""The premise of a "since ..." question runs to the comma before its main clause ("Since A, B and C were added, how
+...": the list is part of it)."""
 _WHY = re.compile(r"^\s*(?:why|how come|for what reason)\s+(?:did|does|do|is|are|was|were|has|have|had|must|should|can|will)?\s*(?P<p>[^?]+)", re.I)
 
 

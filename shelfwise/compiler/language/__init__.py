@@ -10,6 +10,8 @@ one concept per module:
   that say something is required or permitted.
 - ``versions``: whether a question asks about versions (revisions, editions, what changed or was deprecated).
 - ``directions``: which way a figure moved ("increased", "shortened") and which words contradict each other.
+- ``polarity``: words that deny a statement ("does not execute"), make it conditional ("if", "unless"), or say which
+  document introduced something ("introduces", "this PEP").
 
 English lists and patterns that still live with the one stage that reads them:
 

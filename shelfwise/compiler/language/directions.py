@@ -11,7 +11,10 @@ were; making them one list would change answers and wants measuring):
   checked against what the documents say (``shelfwise.api.answer.check.premise``); only a change's verbs, never
   "more"/"less" (which also say how much of something there is).
 - ``OPPOSITES``: pairs of words that contradict each other when a premise says one and a document the other
-  ("extended" / "shortened", "added" / "removed", "before" / "after": ``shelfwise.api.answer.check.premise``).
+  ("extended" / "shortened", "rose" / "fell", "added" / "removed", "before" / "after": ``shelfwise.api.answer.check.premise``);
+  the first pair says which way a figure moved (``MOVED_PAIR``); ``ACTION_OPPOSITES`` (also in ``OPPOSITES``) say what
+  a command or a method does ("continues" / "stops", "bottom up" / "top down").
+- ``COMPARED_WITH``: the words that put a figure's base period after its own ("compared to the same quarter in 2022").
 
 The words are English.
 """
@@ -20,7 +23,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MOVED_UP", "MOVED_DOWN", "CHANGED_UP", "CHANGED_DOWN", "CLAIMED_UP", "CLAIMED_DOWN", "OPPOSITES"]
+__all__ = ["MOVED_UP", "MOVED_DOWN", "CHANGED_UP", "CHANGED_DOWN", "CLAIMED_UP", "CLAIMED_DOWN", "MOVED_PAIR", "ACTION_OPPOSITES",
+           "OPPOSITES", "COMPARED_WITH"]
 
 MOVED_UP = re.compile(r"\b(increas\w*|ris\w*|rose|grow\w*|grew|rais\w*|went up|goes up|climb\w*|higher|up)\b", re.I)
 MOVED_DOWN = re.compile(r"\b(decreas\w*|declin\w*|fall\w*|fell|drop\w*|reduc\w*|lower\w*|went down|goes down|down|cut)\b", re.I)
@@ -28,8 +32,20 @@ CHANGED_UP = re.compile(r"\b(increas\w*|rais\w*|ris(?:e|es|ing|en)|rose|extend\w
 CHANGED_DOWN = re.compile(r"\b(decreas\w*|reduc\w*|shorten\w*|shorter|cut|lower\w*|less|fewer|fell|fall\w*|drop\w*|declin\w*)\b", re.I)
 CLAIMED_UP = re.compile(r"\b(extend\w*|lengthen\w*|increas\w*|rais(?:e|ed|es|ing)|doubl\w*)\b", re.I)
 CLAIMED_DOWN = re.compile(r"\b(shorten\w*|reduc\w*|decreas\w*|lower(?:ed|s|ing)?|cut|halv\w*)\b", re.I)
+MOVED_PAIR = (r"\b(extend\w*|lengthen\w*|increas\w*|rais\w*|longer|more|higher|ris(?:e|es|ing|en)|rose|grew|grow(?:s|n|ing)?)\b",
+              r"\b(shorten\w*|reduc\w*|decreas\w*|lower\w*|shorter|fewer|less|fell|fall(?:s|en|ing)?|declin\w*)\b")
+"""A figure went up / down: a premise saying one contradicts a sentence about the same measure saying the other."""
+ACTION_OPPOSITES = [
+    (r"\b(continu\w*|keeps? going|keep on|carr(?:y|ies) on)\b", r"\b(stop(?:s|ped|ping)?|halt\w*|abort\w*|gives? up|giving up|quits?)\b"),
+    (r"\b(from the bottom up|bottom[- ]up|from the bottom)\b", r"\b(from the top down|top[- ]down|from the top)\b"),
+]
+"""What a command, option or method does: it continues or it stops; it builds bottom up or top down."""
 OPPOSITES = [
-    (r"\b(extend\w*|lengthen\w*|increas\w*|rais\w*|longer|more)\b", r"\b(shorten\w*|reduc\w*|decreas\w*|lower\w*|shorter|fewer|less)\b"),
+    MOVED_PAIR,
     (r"\b(add\w*|introduc\w*|insert\w*)\b", r"\b(remov\w*|delet\w*|drop\w*|withdr\w*)\b"),
     (r"\bbefore\b", r"\bafter\b"),
+    *ACTION_OPPOSITES,
 ]
+COMPARED_WITH = re.compile(r"\b(compared (?:to|with)|versus|vs\.?|over the same|from the same)\b", re.I)
+"""What a figure moved from: in "decreased during the third quarter of 2023 compared to the same quarter in 2022" the
+period the sentence is about is the one before these words (2023), not its base (2022)."""

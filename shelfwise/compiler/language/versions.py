@@ -3,14 +3,19 @@
 One test, read by the ranking (``shelfwise.api.answer.write.rank``: a versions question looks for what documents say of
 their versions, its version words are not words to find, and a superseded revision's units weigh as much as the
 current ones) and by the current-first ordering (``shelfwise.api.currency``: a versions question keeps every
-superseded unit). The words are English.
+superseded unit). The words are English. Also which editions a text names and which series they belong to (PEP 604 and
+PEP 612, SP 800-63-2 and -3, 2013 and 2017), read by the false-premise check of which edition introduced something.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["ASKS_VERSIONS", "VERSION_WORDS", "asks_about_versions"]
+from shelfwise.compiler.document_ids import key as identifier_key
+from shelfwise.compiler.language.directions import COMPARED_WITH
+from shelfwise.compiler.written_ids import identifiers
+
+__all__ = ["ASKS_VERSIONS", "VERSION_WORDS", "asks_about_versions", "years_named", "claimed_years", "editions", "series"]
 
 ASKS_VERSIONS = re.compile(r"\b(revisions?|versions?|editions?|changed?|changes|previous|earlier|prior|older|newer|replace[sd]?|"
                            r"supersed\w*|obsolete[sd]?|deprecat\w*|updated?|status|current|history|in force|used to|"
@@ -27,3 +32,30 @@ VERSION_WORDS = ("supersedes superseded replaces replaced obsoletes obsoleted up
 def asks_about_versions(text: str) -> bool:
     """Whether a question or obligation asks about revisions, versions, what changed or what is deprecated."""
     return bool(ASKS_VERSIONS.search(text))
+
+
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+
+
+def years_named(text: str) -> set[str]:
+    """The years a text names ("2013", "2023")."""
+    return set(_YEAR.findall(text))
+
+
+def claimed_years(sentence: str) -> set[str]:
+    """The years a sentence's figures are about: those before "compared to ..." (its base period comes after)."""
+    base = COMPARED_WITH.search(sentence)
+    return years_named(sentence[:base.start()] if base else sentence)
+
+
+def editions(text: str) -> dict[str, str]:
+    """Identifier key or "year NNNN" -> as written: the documents, revisions and editions a text names ("PEP 612",
+    "SP 800-63-3", "2017"), read by the false-premise check (``shelfwise.api.answer.check.premise``: which edition introduced it)."""
+    out = {identifier_key(i): i for i in identifiers(text)}
+    out.update({f"year {y}": y for y in years_named(text)})
+    return out
+
+
+def series(key: str) -> str:
+    """What editions of one series share: 'pep' for PEP 604 and PEP 612, 'sp-800-63' for SP 800-63-2 and -3, 'year'."""
+    return "year" if key.startswith("year ") else re.sub(r"[-.]?\d+[a-z]?$", "", key)

@@ -7,10 +7,24 @@ is about the same thing (shares most of the premise's content words) and states:
 
 - the reverse change: the premise says "from 30 to 45", the sentence "from 45 to 30";
 - the opposite direction: extended/increased/added/before/more against
-  shortened/reduced/removed/after/less;
+  shortened/reduced/removed/after/less; a figure that rose against one that fell (the same measure: the
+  sentence holds every word of the premise, "total net sales" is not "Accessories net sales");
+- the opposite action of a command, option or method: continues/stops, bottom up/top down;
 - another figure for the same unit: the premise says 60 days, the sentence 30 days and never 60;
 - a condition against "always"/"every"/"all": the sentence says "without", "unless", "except",
-  "in some instances", "does not apply".
+  "in some instances", "does not apply";
+- the other force for the same object: required/not required, permitted/forbidden ("grants a patent license"
+  against "hereby grants ... patent license", never against "does not grant permission to use the trade names");
+- a denial: the premise says it does something ("make -n executes the recipes"), the sentence that it does not
+  ("does not execute it", "MUST NOT issue a refresh token"), or the other way round;
+- another edition: the premise says A introduced something ("PEP 604 introduced ParamSpec"), a sentence holding
+  it says another of the same series did ("This PEP proposes typing.ParamSpec" in PEP 612; "SP 800-63-3
+  introduces"; "A4:2017-... is a new category") and never names A.
+
+When unsure, nothing is corrected (a wrong correction is worse than none): the sentence, or its document's identity
+and headings, must hold every name, identifier and option the premise gives its subject ("the Apache License",
+"-k"), name no other year than the premise's for its figures, and state no condition ("if -k was not given,
+make aborts") for a denial or an opposite action.
 
 The direction of a change between two revisions is also computed by code: when a
 current sentence and a sentence of a revision its document superseded state the
@@ -28,17 +42,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from shelfwise.api.currency import same_rule, superseded_documents
-from shelfwise.api.terms import normalise, word_stems
+from shelfwise.api.terms import identifier_key, identifiers, normalise, word_stems
 from shelfwise.api.answer.write.write import section_units
 from shelfwise.api.answer.question import read_question
+from shelfwise.api.answer.read.evidence import asked_names, holds_name, identity_terms, identity_text
 from shelfwise.api.answer.records import Unit
-from shelfwise.compiler.language.directions import CLAIMED_DOWN, CLAIMED_UP, OPPOSITES
+from shelfwise.compiler.language.directions import ACTION_OPPOSITES, CLAIMED_DOWN, CLAIMED_UP, MOVED_PAIR, OPPOSITES
 from shelfwise.compiler.language.force import PERMITS, REQUIRES
+from shelfwise.compiler.language.polarity import CONDITIONAL, INTRODUCES, NEGATED, NEGATION, NEGATION_SKIPS, SELF_REFERENCE
 from shelfwise.compiler.language.numbers import CARDINALS, MULTIPLES, NUMBER_WORDS, alternation
+from shelfwise.compiler.language.versions import claimed_years, editions, series, years_named
 from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
 
-__all__ = ["Premise", "find_false_premise", "correction_unit", "CORRECTION_LABEL"]
+__all__ = ["Premise", "About", "find_false_premise", "correction_unit", "CORRECTION_LABEL"]
 
 CORRECTION_LABEL = "Contrary to what the question assumes, the documents say:"
 
@@ -61,11 +78,25 @@ class Premise:
     why: str
 
 
+@dataclass(frozen=True)
+class About:
+    """What a candidate sentence's section is: its document's identity and its headings (who "this PEP" is)."""
+
+    stems: frozenset[str]
+    keys: frozenset[str]
+    headings: str
+    own: str
+
+
+_DOTTED = re.compile(r"(?<=\w)\.(?=[A-Za-z_])")
+"""The dot of a qualified name: "typing.ParamSpec" holds "ParamSpec"."""
+
+
 def _content(text: str) -> set[str]:
     text = re.sub(r"\bRev\b\.?", "Revision", text)
-    words = set(word_stems(re.sub(r"\d+(?:\.\d+)?", " ", text)))
     for up, down in OPPOSITES:
-        words -= {w for w in words if re.fullmatch(up, w) or re.fullmatch(down, w)}
+        text = re.sub(down, " ", re.sub(up, " ", text, flags=re.I), flags=re.I)
+    words = set(word_stems(re.sub(r"\d+(?:\.\d+)?", " ", _DOTTED.sub(" ", text))))
     return words - _UNIT_STEMS - {"alwai", "everi", "all", "each"}
 
 
@@ -109,29 +140,177 @@ def _figures(text: str) -> dict[str, set[str]]:
     return out
 
 
-def _contradiction(premise: str, sentence: str) -> str:
-    """Why ``sentence`` contradicts ``premise`` ('' when it does not)."""
-    sentence = _clause(_content(premise), sentence)
-    pairs, said = _FROM_TO.findall(premise), _FROM_TO.findall(sentence)
+def _contradiction(premise: str, sentence: str, about: About | None = None, attested: frozenset[str] = frozenset(),
+                   share: float = DEFAULT_TUNING.premise_share) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not). The clause of the sentence about the premise is
+    read first; the direction, the force and what is denied are read in the whole sentence when its clause says none
+    (a sentence puts its subject and its verb in different clauses: "the Company's total net sales, which decreased")."""
+    words = _content(premise)
+    clause = _clause(words, sentence)
+    pairs, said = _FROM_TO.findall(premise), _FROM_TO.findall(clause)
     if any((b, a) in said for a, b in pairs) and not any(p in said for p in pairs):
         return "the documents give the change the other way round"
-    mine, theirs = _direction(premise), _direction(sentence)
-    if any(m and t and m != t for m, t in zip(mine, theirs)):
-        return "the documents state the opposite direction"
-    asked, stated = _figures(premise), _figures(sentence)
+    for text in dict.fromkeys([clause, sentence]):
+        why = _opposed(premise, text, words, about, conditional=bool(CONDITIONAL.search(sentence)))
+        if why:
+            return why
+    asked, stated = _figures(premise), _figures(clause)
     for unit, numbers in asked.items():
-        if unit in stated and not numbers & stated[unit] and not pairs:
+        if unit in stated and not numbers & stated[unit] and not pairs and unit not in attested:
             return f"the documents give another figure ({', '.join(sorted(stated[unit]))} {unit}s)"
-    if _ALWAYS.search(premise) and _QUALIFIED.search(sentence):
+    quantified = _ALWAYS.search(premise)
+    if quantified and _QUALIFIED.search(clause) and _in_scope(quantified, premise, sentence, share):
         return "the documents state a condition or an exception"
-    for family, (asserted, stated) in _modalities(premise, sentence).items():
-        if asserted != stated:
-            return f"the documents say it is {'' if stated > 0 else 'not '}{family}"
+    for text in dict.fromkeys([clause, sentence]):
+        for family, (asserted, stated_force) in _modalities(premise, text).items():
+            if asserted != stated_force and _holds_object(_after_force(premise, family), sentence, about) \
+                    and _forced_object(premise, text, family):
+                return f"the documents say it is {'' if stated_force > 0 else 'not '}{family}"
+    return _denied(premise, sentence, words, about)
+
+
+def _in_scope(quantified: re.Match, premise: str, sentence: str, share: float) -> bool:
+    """Whether the sentence is about what the premise says always holds: every word of the noun phrase of "all", "every",
+    "each" ("all copies of the Software": not a definition of copying in another licence), or ``share``
+    (``answer.tuning.premise_share``) of the verb phrase
+    of "always" ("always trains with the oracle (golden) document in the context")."""
+    scope = _content(premise[quantified.end():].split(",")[0])
+    if not scope:
+        return True
+    held = len(scope & _content(sentence)) / len(scope)
+    return held == 1 or (quantified.group(0).lower() not in ("all", "every", "each") and held >= share)
+
+
+def _holds_object(rest: str, sentence: str, about: About | None) -> bool:
+    """Whether the sentence (or its section's headings) holds every content word of what the premise says is required,
+    permitted or done (``rest``, the premise after its verb): "grants a patent license" is not contradicted by "does not
+    grant permission to use the trade names"; "issues a refresh token in the implicit grant's response" is, by "MUST NOT
+    issue a refresh token" under the heading "4.2 Implicit Grant"."""
+    held = _content(sentence) | (_content(about.headings) if about else set())  # not the document's cover: a licence's holds most words
+    return _content(rest) <= held
+
+
+_AUXILIARY = re.compile(r"must|shall|mandatory|obliged|need(?:s|ed)? to|ha(?:s|ve) to", re.I)
+
+
+def _forced_object(premise: str, text: str, family: str) -> bool:
+    """Whether what the premise says is required or permitted comes after the force word of ``text`` too: "requires
+    conveying the Corresponding Source" is not what "need not require recipients to copy the Corresponding Source" is
+    about (its first word, "conveying", is not after "require")."""
+    first = next((stem for stem in word_stems(_after_force(premise, family)) if stem in _content(_after_force(premise, family))), None)
+    if first is None:
+        return True
+    matches = [*_MODALS[family].finditer(text), *(_FORBIDS.finditer(text) if family == "permitted" else [])]
+    # a modal's subject is what it binds ("the copyright notice ... shall be included"); a verb's object follows it
+    return any(first in _content(text if _AUXILIARY.fullmatch(m.group(0)) else text[m.end():]) for m in matches)
+
+
+def _after_force(premise: str, family: str) -> str:
+    """The premise after its first word of ``family``'s force ("requires", "grants", "forbids")."""
+    ends = [m.end() for m in _MODALS[family].finditer(premise)]
+    if family == "permitted":
+        ends += [m.end() for m in _FORBIDS.finditer(premise)]
+    return premise[min(ends):] if ends else premise
+
+
+def _after_verb(premise: str, verbs: set[str]) -> str:
+    """The premise after the first word whose stem is one of ``verbs``."""
+    for match in re.finditer(r"[\w'-]+", premise):
+        if set(word_stems(match.group(0))) & verbs:
+            return premise[match.end():]
+    return premise
+
+
+def _opposed(premise: str, text: str, words: set[str], about: About | None, conditional: bool) -> str:
+    """A pair of OPPOSITES the premise and ``text`` take opposite sides of. A figure's movement ("rose" / "decreased")
+    counts only when ``text`` (with its document's identity and headings) holds every content word of the premise: the
+    same measure ("total net sales"), not another one the sentence also names ("Accessories net sales"). What a command
+    does ("continues" / "stops") counts only when the sentence states no condition ("if -k was not given, make stops")."""
+    for pair, mine, theirs in zip(OPPOSITES, _direction(premise), _direction(text)):
+        if not (mine and theirs and mine != theirs):
+            continue
+        if pair == MOVED_PAIR and not words <= _content(text) | (about.stems if about else set()):
+            continue
+        if pair in ACTION_OPPOSITES:
+            if conditional:
+                continue
+            return "the documents say it does the opposite"
+        return "the documents state the opposite direction"
     return ""
 
 
+def _denied_stems(text: str) -> set[str]:
+    """The stems of the verbs ``text`` denies ("do not execute it", "MUST NOT issue", "but not actually execute")."""
+    out: set[str] = set()
+    for match in NEGATED.finditer(text):
+        for word in (match.group("rest") or match.group("rest2") or "").split():
+            if word.lower() in NEGATION_SKIPS or word.lower().endswith("ly"):
+                continue
+            out |= set(word_stems(word))
+            break
+    return out
+
+
+def _denied(premise: str, sentence: str, words: set[str], about: About | None = None) -> str:
+    """The premise says something does a thing ("make -n executes the recipes"), the sentence that it does not ("do
+    not execute it"). Only that way round: a sentence saying a thing without a negation may still deny it ("the need for
+    relevance labels is removed"). A premise word after its own negation ("without executing them") asserts nothing; a
+    sentence stating a condition ("if", "unless", "when") is not read (it says nothing of what always holds)."""
+    if CONDITIONAL.search(sentence):
+        return ""
+    negated = {stem for match in NEGATION.finditer(premise) for stem in word_stems(" ".join(premise[match.end():].split()[:3]))}
+    forced = {stem for family in _MODALS for match in _MODALS[family].finditer(premise) for stem in word_stems(match.group(0))}
+    asserted = (words - negated - forced) & _denied_stems(sentence)  # what is required or permitted: read by _modalities
+    if asserted and _holds_object(_after_verb(premise, asserted), sentence, about):
+        return f"the documents say it does not ({', '.join(sorted(asserted))})"
+    return ""
+
+
+def _edition(premise: str, sentence: str, about: About | None) -> str:
+    """Which document or edition brought something in: the premise says A introduced it ("PEP 604 introduced
+    ParamSpec", "SP 800-63-2 introduced the IAL, AAL and FAL components", "the 2013 edition added XXE"), a sentence
+    holding what was introduced says another of the same series did ("This PEP proposes typing.ParamSpec" in PEP 612,
+    "SP 800-63-3 introduces ...", "A4:2017-XML External Entities (XXE) is a new category") and never names A."""
+    claim = INTRODUCES.search(premise)
+    said = INTRODUCES.search(sentence)
+    if not claim or not said:
+        return ""
+    actors = editions(premise[:claim.start()])
+    subject = _content(premise[claim.end():])
+    if not actors or not subject or 2 * len(subject & _content(sentence)) <= len(subject):  # most of what was introduced
+        return ""
+    named = editions(sentence)
+    if about is not None and SELF_REFERENCE.search(sentence):
+        named.update(editions(about.own))
+    if not named or actors.keys() & named.keys():
+        return ""
+    others = [named[k] for k in named if any(series(k) == series(a) for a in actors)]
+    if not others:
+        return ""
+    return f"the documents say {', '.join(others)} brought it in, not {', '.join(actors.values())}"
+
+
+def _marks(premise: str) -> list[str]:
+    """The names a premise gives its subject: identifiers, capitalised names and command options ("-k", "--dry-run")."""
+    options = re.findall(r"(?<![\w-])--?[A-Za-z][\w-]*", premise)
+    return list(dict.fromkeys([*asked_names(premise), *options]))
+
+
+def _holds_marks(marks: list[str], sentence: str, about: About) -> bool:
+    """Whether the sentence, or its section's document identity and headings, holds every mark of the premise."""
+    text = f"{sentence} {about.headings}"
+    stems = set(word_stems(_DOTTED.sub(" ", text))) | about.stems
+    keys = {identifier_key(i) for i in identifiers(text)} | about.keys
+    for mark in marks:
+        if mark.startswith("-"):
+            if not re.search(rf"(?<![\w-]){re.escape(mark)}(?![\w-])", text):
+                return False
+        elif not holds_name(mark, stems, keys):
+            return False
+    return True
+
+
 _MODALS = {"required": REQUIRES, "permitted": PERMITS}
-_NEGATION = re.compile(r"\b(not|no|never|neither|nor|without|cannot)\b|n't\b", re.I)
 _FORBIDS = re.compile(r"\b(prohibit\w*|forbid\w*)\b", re.I)
 
 
@@ -142,7 +321,7 @@ def _modality(text: str, family: str) -> int:
     for match in _MODALS[family].finditer(text):
         before = " ".join(text[:match.start()].split()[-3:])
         after = " ".join(text[match.end():].split()[:1])
-        negated = bool(_NEGATION.search(before) or re.match(r"(not|n't)\b", after, re.I))
+        negated = bool(NEGATION.search(before) or re.match(r"(not|n't)\b", after, re.I))
         signs.add(-1 if negated else 1)
     if family == "permitted" and _FORBIDS.search(text):
         signs.add(-1)
@@ -196,26 +375,64 @@ def _computed_change(premise: str, sentence: str, earlier: list[str], same_rule_
 
 
 def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
-                       earlier: Callable[[str, str], list[str]] | None = None, tuning: AnswerTuning = DEFAULT_TUNING) -> Premise | None:
+                       earlier: Callable[[str, str], list[str]] | None = None,
+                       about: Callable[[str, str], About] | None = None, tuning: AnswerTuning = DEFAULT_TUNING) -> Premise | None:
     """The first premise of ``question`` a candidate sentence contradicts; ``candidates`` are (shelf, section id, text)
     of current documents' sentences, best first. The sentence must hold ``tuning.premise_share`` of the premise's
     content words.
     ``earlier(shelf, section_id)``: the sentences superseded revisions of that section's document state, against
-    which the direction of a change the premise asserts is computed."""
+    which the direction of a change the premise asserts is computed. ``about(shelf, section_id)``: what the section's
+    document is; given, a sentence contradicts a premise only when it (or its document and headings) holds every name the
+    premise gives its subject ("the Apache License", "-k"), and names no other year than the premise's; the edition that
+    introduced something is read against it ("This PEP proposes ...")."""
     for premise in read_question(question).premises:
         words = _content(premise)
         if len(words) < 2:
             continue
+        marks, years = _marks(premise), years_named(premise)
+        attested = _attested(premise, words, candidates, tuning.premise_share)
         for shelf, section_id, text in candidates:
-            for sentence in sentences(text) if len(text) > 400 else [text]:
+            known = about(shelf, section_id) if about else None
+            for sentence in sentences(text) or [text]:  # one sentence at a time: a list item may hold several
                 held = words & _content(sentence)
                 if len(held) / len(words) < tuning.premise_share:
                     continue
-                why = _contradiction(premise, sentence) or (
+                why = _edition(premise, sentence, known)
+                if not why and known is not None:
+                    if not _holds_marks(marks, sentence, known) or (years and claimed_years(sentence) and not years & claimed_years(sentence)):
+                        continue
+                why = why or _contradiction(premise, sentence, known, attested, tuning.premise_share) or (
                     earlier and _computed_change(premise, sentence, earlier(shelf, section_id), tuning.same_rule_share))
                 if why:
                     return Premise(premise=premise, sentence=normalise(sentence), shelf=shelf, section_id=section_id, why=why)
     return None
+
+
+def _attested(premise: str, words: set[str], candidates: list[tuple[str, str, str]], share: float) -> frozenset[str]:
+    """The units whose figure the premise gives ("8 characters") that a sentence about the same thing states too: another
+    sentence's other figure for that unit ("at least 64 characters" a verifier should permit) contradicts nothing."""
+    asked = _figures(premise)
+    found = set()
+    for _, _, text in candidates:
+        for sentence in sentences(text) or [text]:
+            if len(words & _content(sentence)) / len(words) >= share:
+                found |= {unit for unit, numbers in _figures(sentence).items() if numbers & asked.get(unit, set())}
+    return frozenset(found)
+
+
+def _about(shelves: dict) -> Callable[[str, str], About]:
+    """(shelf, section id) -> what the section's document is (its identity terms, cached per document) and its headings."""
+
+    def about(shelf_name: str, section_id: str) -> About:
+        shelf = shelves[shelf_name]
+        section = shelf.sections[section_id]
+        stems, keys = identity_terms(shelf, section.doc_id)
+        own = shelf.memo(("premise_identity", section.doc_id), lambda: _content(identity_text(shelf, section.doc_id)))
+        identity = shelf.identities.get(section.doc_id)
+        label = " ".join([identity.label, identity.revision, identity.period]) if identity is not None else shelf.doc_name(section.doc_id)
+        return About(stems=frozenset(stems | own), keys=frozenset(keys), headings=" ".join(section.heading_path), own=label)
+
+    return about
 
 
 def _earlier_sentences(shelves: dict) -> Callable[[str, str], list[str]]:
@@ -252,7 +469,7 @@ def correction_unit(question: str, reading, shelves: dict, tuning: AnswerTuning 
                     candidates.append((-overlap, len(candidates), read.shelf, read.section_id, text))
     candidates.sort()
     found = find_false_premise(question, [(shelf, sid, text) for _, _, shelf, sid, text in candidates[:400]],
-                               _earlier_sentences(shelves), tuning)
+                               _earlier_sentences(shelves), _about(shelves), tuning)
     if found is None:
         return None
     section_text = normalise(shelves[found.shelf].sections[found.section_id].text)

@@ -17,8 +17,10 @@ from shelfwise.api.answer.question import read_phrase
 from shelfwise.api.answer.read.read import Reading
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import QUESTION_WORDS, document_keys, identifier_key, identifiers, word_stems
+from shelfwise.compiler.ledger.rules import sentences
 
-__all__ = ["asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "unheld_subjects"]
+__all__ = ["asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "unheld_subjects", "identity_text", "identity_terms",
+           "holds_name"]
 
 _AUX = r"(?:is|are|was|were|does|do|did|has|have|can|could|must|should|will|would|shall|may|might)"
 _HEADS = [
@@ -31,6 +33,12 @@ _HEADS = [
     re.compile(rf"^what\s+(?:does|do|did|will|would)\s+.+\s+(?P<head>[a-z]{{3,}})$"),
     # "Which cloud provider hosts the database?" -> "cloud provider"
     re.compile(r"^which\s+(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+[a-z]+s\s+(?:the|a|an|our|its|their)\b"),
+    # "How are synced passkeys treated by ...?" -> "synced passkeys" (what a passive question asks about)
+    re.compile(r"^how\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2})"
+               r"\s+[a-z]+(?:ed|en|wn)\b"),
+    # "How do you set a breakpoint in gdb?" -> "breakpoint" (the object of what the asker wants to do)
+    re.compile(r"^how\s+(?:do|does|can|should|would)\s+(?:you|i|we|one|users?)\s+[a-z]+\s+(?:a|an|the)\s+"
+               r"(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2}?)\s+(?:in|of|for|with|on|to|from|by|at|under|using)\b"),
 ]
 GENERIC = frozenset(word_stems("part parts section sections rule rules requirement requirements value values number numbers "
                                "detail details information way ways thing things step steps item items kind kinds") )
@@ -130,29 +138,36 @@ def asked_names(question: str) -> list[str]:
         words = [w for w in words if not _PERIOD.match(w) and w.lower() not in QUESTION_WORDS]
         if words:
             names.append(" ".join(words))
-    return list(dict.fromkeys(n for n in names if n.strip()))
+    return list(dict.fromkeys(n for n in names if re.search(r"[^\W\d_]", n)))  # "31" of "March 31" names nothing
 
 
-def _doc_identity(shelf: OpenShelf, doc_id: str) -> tuple[set[str], set[str]]:
-    """(stems, identifier keys) of what a document says it is: its title, path, identity (name, issuer and the issuer's
-    other names) and first section (its cover)."""
+def identity_text(shelf: OpenShelf, doc_id: str, cover: bool = True) -> str:
+    """What a document says it is: its title, path, identity (name, label, revision, issuer and the issuer's other names)
+    and, with ``cover``, its first section (its cover)."""
+    row = shelf.documents[doc_id]
+    first = next((shelf.sections[s] for s in shelf.doc_sections.get(doc_id, []) if shelf.sections[s].text.strip()), None) if cover else None
+    identity = shelf.identities.get(doc_id)
+    named = [identity.name, identity.label, identity.revision, identity.issuer, *identity.aliases] if identity is not None else []
+    return " ".join([row.get("title", ""), row.get("path", ""), *named, first.text[:3000] if first else ""])
+
+
+def identity_terms(shelf: OpenShelf, doc_id: str, cover: bool = True) -> tuple[set[str], set[str]]:
+    """(stems, identifier keys) of ``identity_text`` and of the document's keys (made once per document)."""
 
     def make():
         row = shelf.documents[doc_id]
-        first = next((shelf.sections[s] for s in shelf.doc_sections.get(doc_id, []) if shelf.sections[s].text.strip()), None)
-        identity = shelf.identities.get(doc_id)
-        named = [identity.name, identity.issuer, *identity.aliases] if identity is not None else []
-        text = " ".join([row.get("title", ""), row.get("path", ""), *named, first.text[:3000] if first else ""])
+        text = identity_text(shelf, doc_id, cover)
         return set(word_stems(text)), {identifier_key(i) for i in identifiers(text)} | document_keys(doc_id, row.get("title", ""), row.get("path", ""))
 
-    return shelf.memo(("identity", doc_id), make)
+    return shelf.memo(("identity", doc_id, cover), make)
 
 
 def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, list[str]]:
-    """Obligation index -> the names its ask gives its subject when no unit that would be shown for it holds any of them
-    (in its text, headings, or its document's title, identity and cover). A question about a system the shelf does not hold
-    ("the Orion CRM"), named only in a catalogue or a reference list, gets units about other systems: none of them
-    is about Orion, so the obligation is not in the documents. A catalogue's units hold nothing here."""
+    """Obligation index -> the names its ask gives its subject when no unit that would be shown for it is about any of them
+    (names one in its text, headings, or its document's title, identity and cover, and says something the ask wants said:
+    ``_unit_holds``). A question about a system the shelf does not hold ("the Orion CRM"), named only in a catalogue, a
+    reference list or in passing, gets units about other systems: none of them is about Orion, so the obligation is not
+    in the documents. A catalogue's units hold nothing here."""
     asked = _asked(plan)
     asked_stems = set(word_stems(asked))
     by_obligation: dict[int, list] = {}
@@ -165,26 +180,41 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
         shown = [u for u in by_obligation.get(index, []) if u.kind != "heading"]
         if not names or not shown:
             continue
-        held_stems: set[str] = set()
-        held_keys: set[str] = set()
-        for unit in shown:
-            shelf = shelves.get(unit.shelf)
-            if shelf is None:
-                continue
-            for sid in unit.citations:
-                if sid in shelf.searcher.catalogues or sid not in shelf.sections:
-                    continue
-                section = shelf.sections[sid]
-                stems, keys = _doc_identity(shelf, section.doc_id)
-                text = " ".join([unit.text, *section.heading_path])
-                held_stems |= stems | set(word_stems(text))
-                held_keys |= keys | {identifier_key(i) for i in identifiers(text)}
-        if not any(_holds(n, held_stems, held_keys) for n in names):
+        named = set().union(*(word_stems(n) for n in names))
+        asks = set(word_stems(obligation.ask)) - named - GENERIC  # what the ask wants said of its subject
+        if len(asks) < 2:  # one word is the ask's verb ("what distinguishes FAL1, FAL2 and FAL3"): naming the subject is enough
+            asks = set()
+        if not any(_unit_holds(unit, names, asks, shelves) for unit in shown):
             out[index] = names
     return out
 
 
-def _holds(name: str, stems: set[str], keys: set[str]) -> bool:
+def _unit_holds(unit, names: list[str], asks: set[str], shelves: dict[str, OpenShelf]) -> bool:
+    """Whether a unit is about the subject: its text, headings or document name one of ``names``, and its text or headings
+    hold a word of what the ask wants said of it (``asks``; empty when the ask says only its verb beside the names). A line
+    naming the subject in passing ("no copy of MemGPT was found") says nothing of it; a catalogue's section holds nothing."""
+    shelf = shelves.get(unit.shelf)
+    if shelf is None:
+        return False
+    for sid in unit.citations:
+        if sid in shelf.searcher.catalogues or sid not in shelf.sections:
+            continue
+        section = shelf.sections[sid]
+        stems, keys = identity_terms(shelf, section.doc_id, cover=False)  # a cover naming it in passing is no sentence about it
+        headings = " ".join(section.heading_path)
+        stems, keys = stems | set(word_stems(headings)), keys | {identifier_key(i) for i in identifiers(headings)}
+        if any(holds_name(n, stems, keys) for n in names):  # a document or section about the subject
+            if not asks or set(word_stems(unit.text)) & asks:
+                return True
+            continue
+        for sentence in sentences(unit.text) or [unit.text]:  # else one sentence names it and says what is asked
+            own = set(word_stems(sentence))
+            if any(holds_name(n, own, {identifier_key(i) for i in identifiers(sentence)}) for n in names) and (not asks or own & asks):
+                return True
+    return False
+
+
+def holds_name(name: str, stems: set[str], keys: set[str]) -> bool:
     """Whether units holding ``stems`` and identifier ``keys`` name ``name``: an identifier by its key ("NW-500" is not
     "NW-300"), a name by all its words."""
     own = {identifier_key(i) for i in identifiers(name)}

@@ -1,0 +1,29 @@
+"""Words that deny a statement, make it conditional, or say a document introduced something.
+
+Read by the false-premise check (``shelfwise.api.answer.check.premise``): a sentence that says "does not execute" or "MUST NOT
+issue" denies a premise that says it does; a sentence whose claim holds only under a condition ("if", "unless", "when")
+states no rule a premise can be measured against; "introduces", "proposes", "is a new category" say which document
+or edition added something, and "this PEP", "this document" name the sentence's own document. The words are English.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["NEGATION", "NEGATED", "NEGATION_SKIPS", "CONDITIONAL", "INTRODUCES", "SELF_REFERENCE"]
+
+NEGATION = re.compile(r"\b(not|no|never|neither|nor|without|cannot)\b|n't\b", re.I)
+"""A word that denies what follows it (also "without", "no": a premise's polarity of a modal word)."""
+NEGATED = re.compile(r"\b(?:not|never|cannot|no longer)\s+(?P<rest>(?:[\w'-]+\s+){0,3}[\w'-]+)|n't\s+(?P<rest2>(?:[\w'-]+\s+){0,3}[\w'-]+)", re.I)
+"""A denied verb: the words after "not", "never", "cannot" ("do not execute", "MUST NOT issue", "does not grant")."""
+NEGATION_SKIPS = frozenset("""be been being have has had do does did get got always also only actually necessarily ever
+yet even really just to""".split())
+"""Words between the negation and the verb it denies ("not actually execute", "does not always stop")."""
+CONDITIONAL = re.compile(r"\b(if|unless|whether|when|whenever|in case|provided that|without)\b", re.I)
+"""A sentence holding one of these states what happens under a condition, not what something always does."""
+INTRODUCES = re.compile(r"\b(introduc\w*|propos\w*|add(?:s|ed|ing)?|defin(?:e|es|ed|ing)|creat\w*|is a new|are new|new categor\w*|"
+                        r"first appear\w*)\b", re.I)
+"""A sentence (or premise) saying which document, edition or version brought something in."""
+SELF_REFERENCE = re.compile(r"\b(this|the present)\s+(PEP|document|specification|memo|RFC|guideline|publication|edition|version|"
+                            r"revision|release|standard|paper|manual)\b|\b(we|our)\b", re.I)
+"""A sentence naming its own document as the one that does something ("This PEP proposes", "we introduce")."""
