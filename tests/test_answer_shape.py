@@ -600,3 +600,21 @@ def test_a_table_whose_text_is_not_its_rows_is_known_by_its_text():
     units = section_units(shelf, next(iter(shelf.sections)))
     assert [(u.kind, u.text, u.cells) for u in units] == [("table_header", "PEP: 483", ()), ("table_row", "Title: The Theory of Type Hints", ())]
     assert unit_cells(Unit(id="u1", kind="table_row", text=units[1].text, obligation=0)) == ["Title: The Theory of Type Hints"]
+
+
+def test_a_sentence_that_points_back_brings_the_sentence_it_points_to():
+    """'We expect to fund this acquisition with cash on hand.' answers an acquisitions question only with the sentence
+    before it, which says which acquisition and for how much; 'this License' names its own document and brings nothing."""
+    shelf = _memory_shelf({"10q": ("ACME 10-Q", "acme.pdf", [("Acquisitions", [
+        _p("Net sales rose in every segment during the quarter. In August 2022, we entered into an agreement to acquire "
+           "Widget Robotics for approximately $1.7 billion, including its debt. We expect to fund this acquisition with cash "
+           "on hand, and we expect it to close in the next fiscal year."),
+    ])])})
+    _, draft = _write(shelf, "Did ACME announce any acquisition it expects to fund with cash on hand?")
+    texts = [u.text for u in draft.units if u.kind == "sentence"]
+    assert any(t.startswith("We expect to fund this acquisition") for t in texts), texts
+    assert any("Widget Robotics for approximately $1.7 billion" in t for t in texts), texts
+    from shelfwise.api.answer.write.write import _POINTS_BACK
+
+    assert _POINTS_BACK.search("We expect to fund this acquisition with cash on hand.")
+    assert not _POINTS_BACK.search("This License applies to any work.") and not _POINTS_BACK.search("Under this PEP, a type is")

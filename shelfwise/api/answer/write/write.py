@@ -335,7 +335,9 @@ class ExtractiveWriter:
     def _with_continuations(self, pool: Pool, picked: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
         """The sentences that continue a best picked sentence in its paragraph ("Such complaints ...", "The supplier
         shall respond ...") follow it: what a rule or an event leads to is said right after it, in the source's words.
-        A following sentence must go on with what came before it (``_coheres``)."""
+        A following sentence must go on with what came before it (``_coheres``). A best sentence that points back ("this
+        acquisition", "These changes": ``_POINTS_BACK``) brings the sentence before it in its paragraph, which says what
+        it points to."""
         have = {p for _, p in picked}
         used = sum(len(pool.units[p].text) for p in have)
         extra = []
@@ -353,6 +355,16 @@ class ExtractiveWriter:
                     break
                 extra.append((round(score * 0.8, 4), n_index))
                 have.add(n_index)
+                used += len(near.text)
+        for score, p_index in sorted(picked, reverse=True):
+            unit, before = pool.units[p_index], p_index - 1
+            if unit.kind != "sentence" or before < 0 or before in have or not _POINTS_BACK.search(unit.text):
+                continue
+            near = pool.units[before]  # "We expect to fund this acquisition ...": the sentence that says which one
+            if near.section_id == unit.section_id and near.kind == "sentence" and near.order[1] == unit.order[1] \
+                    and used + len(near.text) <= budget * self.tuning.overrun:
+                extra.append((round(score, 4), before))  # the same score: the size limit keeps or drops them together
+                have.add(before)
                 used += len(near.text)
         return picked + extra
 
@@ -448,6 +460,9 @@ class ExtractiveWriter:
 
 _ANAPHOR = re.compile(r"^(this|these|that|those|such|it|they|their|its|the same|in that case|in this case|then)\b", re.I)
 _ENTRY = re.compile(r"^[A-Z][\w'\-/ ]{0,48}:\s")
+_POINTS_BACK = re.compile(r"^(?i:it|they|such|in that case|in this case)\b|\b(?:[Tt]his|[Tt]hese|[Tt]hose|[Ss]uch)\s+[a-z]|^(?i:that)\s+[a-z]")
+"""A sentence that points back to the one before it: it opens with a referring word, or a lower-case noun follows
+"this"/"these"/"such" ("this acquisition"; "this License", "this PEP" name their own document and do not)."""
 
 
 def _coheres(unit, previous, anchor) -> bool:
