@@ -29,7 +29,7 @@ from pathlib import Path
 from shelfwise.compiler.search.search import ROUTE_WEIGHTS, ROUTE_WEIGHTS_FILE, ROUTES, RRF_K
 from shelfwise.eval.fit import SETS, _sha
 from shelfwise.eval.questions import GoldQuestion, load_questions, map_gold
-from shelfwise.eval.retrieval import Unit, question_metrics
+from shelfwise.eval.retrieval import Unit, ndcg_at_10, question_metrics
 
 __all__ = ["FUSED", "DEPTH", "GRID", "golds", "collect_search", "fit_routes", "fit_routes_direct", "offline_ndcg", "ndcg", "main"]
 
@@ -108,8 +108,6 @@ def fit_routes(rows: list[dict]) -> dict[str, float]:
 def offline_ndcg(rows: list[dict], weights: dict[str, float]) -> float:
     """Mean over sets of the mean nDCG@10 per question when the collected sections are ranked by
     ``sum(weight * reciprocal rank)`` (binary relevance; the search's rules and repeats left out)."""
-    import math
-
     per_question: dict[tuple[str, str], list[tuple[float, int, int]]] = {}
     for row in rows:
         score = sum(weights.get(route, 0.0) * value for route, value in row["features"].items())
@@ -117,9 +115,7 @@ def offline_ndcg(rows: list[dict], weights: dict[str, float]) -> float:
     per_set: dict[str, list[float]] = {}
     for (set_name, _), scored in per_question.items():
         scored.sort(key=lambda item: -item[0])
-        dcg = sum(1.0 / math.log2(rank + 1) for rank, (_, label, _) in enumerate(scored[:10], start=1) if label)
-        ideal = sum(1.0 / math.log2(rank + 1) for rank in range(1, min(scored[0][2], 10) + 1))
-        per_set.setdefault(set_name, []).append(dcg / ideal if ideal else 0.0)
+        per_set.setdefault(set_name, []).append(ndcg_at_10([bool(label) for _, label, _ in scored[:10]], scored[0][2]))
     return statistics.fmean(statistics.fmean(values) for values in per_set.values())
 
 

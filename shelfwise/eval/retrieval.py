@@ -38,7 +38,7 @@ from shelfwise.compiler.store.store import Store
 from shelfwise.eval.baseline import CHUNK_CHARS, CHUNK_OVERLAP, ChunkIndex
 from shelfwise.eval.questions import GoldQuestion, _key, load_questions, map_gold
 
-__all__ = ["Unit", "question_metrics", "mean_metrics", "run_retrieval_eval", "ablation_table", "SYSTEMS", "BUDGETS", "METRICS"]
+__all__ = ["Unit", "question_metrics", "ndcg_at_10", "mean_metrics", "run_retrieval_eval", "ablation_table", "SYSTEMS", "BUDGETS", "METRICS"]
 
 DEPTH = 100
 BUDGETS = (4000, 16000, 64000)
@@ -93,6 +93,13 @@ def _slots(units: list[Unit]) -> list[set[str]]:
     return slots
 
 
+def ndcg_at_10(hits: list[bool], relevant: int) -> float:
+    """Binary nDCG@10 of a ranking whose first results are relevant where ``hits`` says, with ``relevant`` relevant in all."""
+    dcg = sum(1.0 / math.log2(rank + 1) for rank, hit in enumerate(hits[:10], start=1) if hit)
+    ideal = sum(1.0 / math.log2(rank + 1) for rank in range(1, min(relevant, 10) + 1))
+    return dcg / ideal if ideal else 0.0
+
+
 def question_metrics(gold: GoldQuestion, units: list[Unit], budget_units: dict[int, list[Unit]] | None = None) -> dict[str, float]:
     """All metrics of one question for one system's ranked units; ``budget_units`` (budget -> units) gives a system
     whose units depend on the budget (the section reader) its own units at each budget."""
@@ -111,9 +118,7 @@ def question_metrics(gold: GoldQuestion, units: list[Unit], budget_units: dict[i
         out[f"ctx_recall@{k}"] = sum(1 for item in items if item & top) / len(items)
     first = next((rank for rank, slot in enumerate(slots, start=1) if slot & relevant), None)
     out["mrr"] = 1.0 / first if first else 0.0
-    dcg = sum(1.0 / math.log2(rank + 1) for rank, slot in enumerate(slots[:10], start=1) if slot & relevant)
-    ideal = sum(1.0 / math.log2(rank + 1) for rank in range(1, min(len(relevant), 10) + 1))
-    out["ndcg@10"] = dcg / ideal
+    out["ndcg@10"] = ndcg_at_10([bool(slot & relevant) for slot in slots[:10]], len(relevant))
     hits, precision_sum = 0, 0.0
     for rank, slot in enumerate(slots[:10], start=1):
         if slot & relevant:

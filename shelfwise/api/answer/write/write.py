@@ -347,7 +347,7 @@ class ExtractiveWriter:
                 continue
             for n_index in range(p_index + 1, min(p_index + 1 + self.tuning.continuation_sentences, len(pool.units))):
                 near = pool.units[n_index]
-                if near.section_id != unit.section_id or near.kind != "sentence" or near.order[1] != unit.order[1]:
+                if not _same_paragraph(near, unit):
                     break
                 if n_index in have:
                     continue
@@ -361,8 +361,7 @@ class ExtractiveWriter:
             if unit.kind != "sentence" or before < 0 or before in have or not _POINTS_BACK.search(unit.text):
                 continue
             near = pool.units[before]  # "We expect to fund this acquisition ...": the sentence that says which one
-            if near.section_id == unit.section_id and near.kind == "sentence" and near.order[1] == unit.order[1] \
-                    and used + len(near.text) <= budget * self.tuning.overrun:
+            if _same_paragraph(near, unit) and used + len(near.text) <= budget * self.tuning.overrun:
                 extra.append((round(score, 4), before))  # the same score: the size limit keeps or drops them together
                 have.add(before)
                 used += len(near.text)
@@ -463,6 +462,11 @@ _ENTRY = re.compile(r"^[A-Z][\w'\-/ ]{0,48}:\s")
 _POINTS_BACK = re.compile(r"^(?i:it|they|such|in that case|in this case)\b|\b(?:[Tt]his|[Tt]hese|[Tt]hose|[Ss]uch)\s+[a-z]|^(?i:that)\s+[a-z]")
 """A sentence that points back to the one before it: it opens with a referring word, or a lower-case noun follows
 "this"/"these"/"such" ("this acquisition"; "this License", "this PEP" name their own document and do not)."""
+
+
+def _same_paragraph(near, unit) -> bool:
+    """Whether ``near`` is a sentence of ``unit``'s paragraph (same section, same block)."""
+    return near.section_id == unit.section_id and near.kind == "sentence" and near.order[1] == unit.order[1]
 
 
 def _coheres(unit, previous, anchor) -> bool:
