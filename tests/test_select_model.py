@@ -165,3 +165,15 @@ def test_only_the_best_lists_of_a_part_are_offered_and_the_rest_is_shown_as_the_
     assert answer.warnings[0].endswith("chose and ordered 2 of the 2 quoted units offered for part 1 "
                                        f"({LIFETIMES.rstrip('?')!r}), 0 of them beyond the model-free answer; the model-free "
                                        "answer's 1 unit(s) it did not choose (1 of them not offered to it) follow its choices")
+
+
+def test_the_list_size_and_count_are_settings_the_pipeline_passes_to_the_chooser():
+    from shelfwise.api.answer.write.select_model import BATCH, LISTS
+    chat = {"writer": Replay("select_none").chat("writer-rec")}
+    assert (Settings().models.select_batch, Settings().models.select_lists) == (BATCH, LISTS)
+    settings = Settings.model_validate({"models": {"base_url": "http://127.0.0.1:9/v1", "writer": "writer-rec",
+                                                   "writer_role": "select", "select_batch": 3, "select_lists": 4}})
+    writer = build_pipeline(settings, chat).writer
+    assert (writer.batch, writer.lists) == (3, 4)
+    with pytest.raises(Exception, match="select_batch"):
+        Settings.model_validate({"models": {"select_batch": 0}})

@@ -81,6 +81,12 @@ class ModelSettings(_Strict):
         default="write", description="What the writer model does: 'write' answers in its own words, citing sections (a strong "
         "model); 'select' chooses and orders, by id, the documents' own sentences for each part of the answer, shown verbatim "
         "(a small model that cannot cite: chosen by measuring, see make eval-local-llm).")
+    select_batch: int = Field(
+        default=6, ge=1, le=50, description="writer_role 'select': units offered in one list (one call); 6 suits a 1.5B model, "
+        "which offered 25 chose 2 and offered 18 counted through them (make eval-local-llm); a larger model can take more.")
+    select_lists: int = Field(
+        default=2, ge=1, le=20, description="writer_role 'select': lists offered per part of the answer, so a part's best "
+        "select_batch x select_lists units (model-free ranking) are offered; the rest are shown as the model-free answer has them.")
     checker: str | None = Field(default=None, description="Model that checks claims.")
     judge: str | None = Field(default=None, description="Model that judges evaluation answers.")
 

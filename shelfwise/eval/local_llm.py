@@ -345,7 +345,8 @@ def main() -> None:
                 for name in ("planner", "writer", "checker")}
         if args.writer_role == "select":  # quotes only: nothing of the model's own words to check
             pipeline = Pipeline(settings=settings, planner=role["planner"] if args.planner == "model" else None,
-                                writer=SelectingWriter(role["writer"], build_pipeline(free_settings, None).writer))
+                                writer=SelectingWriter(role["writer"], build_pipeline(free_settings, None).writer,
+                                                       batch=settings.models.select_batch, lists=settings.models.select_lists))
         else:
             budget = (args.reading_budget or settings.answer.reading_budget_chars) + XML_ROOM
             pipeline = Pipeline(settings=settings, planner=role["planner"] if args.planner == "model" else None,

@@ -108,7 +108,8 @@ def build_pipeline(settings: Settings, chat: Mapping[str, ChatModel] | None) -> 
                                  f"set models.base_url to the model server, or remove models.{role} to answer without it")
     checker = ClaimChecker(ModelJudge(chat["checker"])) if "checker" in chat else None
     writer = _extractive(settings) if "writer" not in chat else (
-        SelectingWriter(chat["writer"], _extractive(settings)) if quoting
+        SelectingWriter(chat["writer"], _extractive(settings), batch=settings.models.select_batch,
+                        lists=settings.models.select_lists) if quoting
         else ModelWriter(chat["writer"], budget_chars=settings.answer.tuning.model_writer_chars))
     return Pipeline(settings=settings, planner=chat.get("planner"), writer=writer, checker=checker)
 

@@ -53,10 +53,10 @@ REPLY_TOKENS = 60
 """Tokens the model may reply with: a JSON list of at most ``BATCH`` numbers."""
 BATCH = 6
 """Units one call offers. Over four dev questions this 1.5B model, offered all of a part's units at once (up to 25),
-chose 18 of the 82 shown; a short list is one it reads through."""
+chose 18 of the 82 shown; a short list is one it reads through. The default of ``models.select_batch``."""
 LISTS = 2
 """Lists offered per part: its best ``LISTS * BATCH`` units (model-free ranking); a unit not offered is shown as the
-model-free answer has it. Each list is a call (about a minute on two loaded cores)."""
+model-free answer has it. Each list is a call (about a minute on two loaded cores). The default of ``models.select_lists``."""
 
 
 def choice_schema(count: int) -> dict:
