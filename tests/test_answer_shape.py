@@ -618,3 +618,26 @@ def test_a_sentence_that_points_back_brings_the_sentence_it_points_to():
 
     assert _POINTS_BACK.search("We expect to fund this acquisition with cash on hand.")
     assert not _POINTS_BACK.search("This License applies to any work.") and not _POINTS_BACK.search("Under this PEP, a type is")
+
+
+def test_a_paragraph_a_page_break_cut_mid_sentence_is_read_whole():
+    """A PDF page or column break leaves "... these automatically-" and "collected query-complexity pairs ..." as two
+    paragraphs; the answer quotes the whole sentence (verbatim: the two blocks are adjacent), never the cut half. A list
+    mark after a clause ("b) Requiring ...") and a finished sentence keep their paragraphs apart."""
+    from shelfwise.api.answer.write.write import section_units
+
+    shelf = _memory_shelf({"adaptive": ("Adaptive-RAG", "adaptive.pdf", [("3.2 Training Strategy", [
+        _p("Unlabeled queries get the label of their dataset. Finally, we train the classifier with these automatically-"),
+        _p("collected query-complexity pairs, by using a cross-entropy loss."),
+        _p("Additional terms may include: a) Disclaiming warranty; or"),
+        _p("b) Requiring preservation of notices."),
+        _p("The classifier is a T5-Large model."),
+        _p("it runs before retrieval.")])])})
+    sid = next(iter(shelf.sections))
+    texts = [u.text for u in section_units(shelf, sid)]
+    assert "Finally, we train the classifier with these automatically- collected query-complexity pairs, by using a cross-entropy loss." in texts
+    assert not any(t.startswith("collected") for t in texts)
+    assert "b) Requiring preservation of notices." in texts and "The classifier is a T5-Large model." in texts
+    assert "it runs before retrieval." in texts
+    _, draft = _write(shelf, "How is the classifier trained?")
+    assert any(u.text.endswith("automatically- collected query-complexity pairs, by using a cross-entropy loss.") for u in draft.units)
