@@ -344,9 +344,8 @@ def main() -> None:
         role = {name: ChatModel(make_client(settings.models, http_client=logged_client(name, settings.models.timeout_s)), model_id)
                 for name in ("planner", "writer", "checker")}
         if args.writer_role == "select":  # quotes only: nothing of the model's own words to check
-            pipeline = Pipeline(settings=settings, planner=role["planner"] if args.planner == "model" else None,
-                                writer=SelectingWriter(role["writer"], build_pipeline(free_settings, None).writer,
-                                                       batch=settings.models.select_batch, lists=settings.models.select_lists))
+            pipeline = Pipeline(settings=settings, planner=role["planner"] if args.planner == "model" else None, writer=SelectingWriter(
+                role["writer"], build_pipeline(free_settings, None).writer, batch=settings.models.select_batch, lists=settings.models.select_lists))
         else:
             budget = (args.reading_budget or settings.answer.reading_budget_chars) + XML_ROOM
             pipeline = Pipeline(settings=settings, planner=role["planner"] if args.planner == "model" else None,

@@ -18,6 +18,7 @@ from shelfwise.api.answer.question import read_phrase
 from shelfwise.api.answer.plan.plan import Plan
 from shelfwise.api.answer.read.read import Reading
 from shelfwise.api.answer.records import Draft, Unit
+from shelfwise.api.answer.write.paragraphs import paragraph_texts
 from shelfwise.api.answer.write.semantic import semantic_rerank
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
@@ -86,7 +87,7 @@ def _section_units(shelf: OpenShelf, section_id: str) -> list[SectionUnit]:
     numbered = [b for b in section.blocks if b.kind == "paragraph" and _NUMBERED.match(b.text)]
     numbered = numbered if len(numbered) >= 2 else []  # "1. Receive ...", "2. Acknowledge ..." written as paragraphs
     units: list[SectionUnit] = []
-    paragraphs = _paragraphs(section.blocks)
+    paragraphs = paragraph_texts(section.blocks)
     for b_index, block in enumerate(section.blocks):
         if any(block is b for b in numbered) and normalise(block.text):
             units.append(SectionUnit("step", normalise(block.text), f"{section_id}:numbered", (b_index, 0)))
@@ -114,31 +115,6 @@ def _section_units(shelf: OpenShelf, section_id: str) -> list[SectionUnit]:
         elif block.kind == "code" and block.text.strip() and len(block.text) <= CODE_CHARS:
             units.append(SectionUnit("code", block.text.strip("\n"), "", (b_index, 0)))
     return units
-
-
-_ENDS_SENTENCE = tuple('.:;?!)]"\'\u201d\u2019')
-_LIST_MARK = re.compile(r"^(?:[a-z]{1,4}[.)]|\([a-z0-9]{1,4}\))\s")
-
-
-def _paragraphs(blocks) -> dict[int, str]:
-    """Block index -> the text of the paragraph it opens. A paragraph a page or column break cut mid-sentence ("Finally,
-    we train Classifier with these automatically-" | "labeled query-complexity pairs.") continues in the next block: a
-    paragraph of two words or more that ends without a stop, followed by a paragraph that opens in lower case (not a list
-    mark, "b) Requiring ..."), is one paragraph with it, so its sentences are whole; the continued block opens none.
-    Only adjacent blocks join: with a footnote between the halves the sentence is not the section's text verbatim."""
-    texts: dict[int, str] = {}
-    head = None
-    for index, block in enumerate(blocks):
-        if block.kind != "paragraph":
-            head = None
-            continue
-        text = block.text.strip()
-        if (head is not None and text[:1].islower() and not _LIST_MARK.match(text)
-                and len(texts[head].split()) >= 2 and not texts[head].endswith(_ENDS_SENTENCE)):
-            texts[head] = f"{texts[head]} {text}"
-            continue
-        texts[index], head = text, index
-    return texts
 
 
 _BULLET = re.compile(r"^(?:[\u2022\u25e6\u25aa\u25ab\u2023\u2219\u00b7\u25cf\u25cb\u25a0\u25a1\u27a2\u27a4\uf0b7*\-\u2013]\s+)+")

@@ -1,0 +1,37 @@
+"""Paragraphs as their document wrote them, across the cuts a converter leaves.
+
+A PDF page or column break ends a block mid-sentence ("Finally, we train Classifier with these automatically-") and the
+sentence goes on in the next block ("collected query-complexity pairs ..."). Read apart, the first half is a fragment
+an answer may show and the second a sentence that opens in lower case; read together the sentence is whole, and still
+the section's text verbatim (blocks are joined by whitespace, which the verbatim check collapses).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["paragraph_texts"]
+
+_ENDS_SENTENCE = tuple('.:;?!)]"\'\u201d\u2019')
+_LIST_MARK = re.compile(r"^(?:[a-z]{1,4}[.)]|\([a-z0-9]{1,4}\))\s")
+
+
+def paragraph_texts(blocks) -> dict[int, str]:
+    """Block index -> the text of the paragraph it opens. A paragraph a page or column break cut mid-sentence ("Finally,
+    we train Classifier with these automatically-" | "labeled query-complexity pairs.") continues in the next block: a
+    paragraph of two words or more that ends without a stop, followed by a paragraph that opens in lower case (not a list
+    mark, "b) Requiring ..."), is one paragraph with it, so its sentences are whole; the continued block opens none.
+    Only adjacent blocks join: with a footnote between the halves the sentence is not the section's text verbatim."""
+    texts: dict[int, str] = {}
+    head = None
+    for index, block in enumerate(blocks):
+        if block.kind != "paragraph":
+            head = None
+            continue
+        text = block.text.strip()
+        if (head is not None and text[:1].islower() and not _LIST_MARK.match(text)
+                and len(texts[head].split()) >= 2 and not texts[head].endswith(_ENDS_SENTENCE)):
+            texts[head] = f"{texts[head]} {text}"
+            continue
+        texts[index], head = text, index
+    return texts
