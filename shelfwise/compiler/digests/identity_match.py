@@ -119,8 +119,12 @@ class IdentityMatch:
         if not (asked.dates or asked.quarters) or self.find(text):
             return set()
         pool = set(asked.issuers) if asked.issuers else set(self.identities)
-        return {d for d in pool if (self.identities[d].period_end or self.identities[d].fiscal_quarter)
-                and self.identities[d].period_kind not in _POINTS and (not asked.form or self.identities[d].form == asked.form)}
+        return {d for d in pool if self.reports_period(d) and (not asked.form or self.identities[d].form == asked.form)}
+
+    def reports_period(self, doc_id: str) -> bool:
+        """Whether the document reports figures for a period (a quarter, a fiscal year), not a day it takes effect on."""
+        identity = self.identities.get(doc_id)
+        return identity is not None and bool(identity.period_end or identity.fiscal_quarter) and identity.period_kind not in _POINTS
 
     def _extreme(self, pool: set[str], recency: str) -> set[str]:
         """The newest (oldest) dated documents of ``pool``, per issuer: "the most recent filing" of a shelf of three

@@ -3,7 +3,8 @@ Apple filings end on July 1, 2023.
 
 The documents' compiled identities (``shelfwise.compiler.digests.identity``: issuer, form, period) say which periods a
 shelf holds. An obligation whose ask names a period (a date, a fiscal quarter) that no document of the issuer it names
-has (``IdentityMatch.without_period``) is answered from what would be shown: when no unit shown for it names that
+has (``IdentityMatch.without_period``) is answered from what would be shown: when every unit shown for it comes from
+documents that report periods (filings, not a handbook effective on a day) and none of the named issuer's names that
 period, neither in its text nor in the header of its table nor in its section's headings (a filing holds the same
 quarter of the year before as a comparative column: "Three Months Ended December 25, 2021"), the units are about
 other periods, and the obligation is not in the documents. The answer then says which periods the documents hold,
@@ -51,6 +52,13 @@ def _documents(unit, shelves: dict[str, OpenShelf]) -> set[str]:
     return {shelf.sections[sid].doc_id for sid in unit.citations if sid in shelf.sections} if shelf else set()
 
 
+def _reports_periods(unit, shelves: dict[str, OpenShelf]) -> bool:
+    """Whether every document a unit cites reports figures for a period (a filing, not a handbook or a catalogue)."""
+    shelf = shelves.get(unit.shelf)
+    docs = _documents(unit, shelves)
+    return bool(docs) and shelf is not None and bool(shelf.identities) and all(_matcher(shelf).reports_period(d) for d in docs)
+
+
 def _names_period(unit, keys: set[str], headers: dict[str, str], shelves: dict[str, OpenShelf]) -> bool:
     """Whether a unit names one of the periods ``keys``: in its text, its table's header, or its section's headings."""
     shelf = shelves.get(unit.shelf)
@@ -70,15 +78,16 @@ def unheld_periods(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, Unhe
         shown = [u for u in units if (u.obligation == index or index in u.also) and u.kind not in ("heading", "table_header")]
         if not named or not shown:
             continue
-        pools = {}
+        pools, held = {}, False
         for name in sorted({u.shelf for u in shown}):
             shelf = shelves.get(name)
             if shelf is not None and shelf.identities:
                 pool = _matcher(shelf).without_period(obligation.ask)
+                held = held or bool(_matcher(shelf).find(obligation.ask))  # another shelf's document has the period
                 if pool:
                     pools[name] = pool
-        if not pools:
-            continue
+        if not pools or held or not all(_reports_periods(u, shelves) for u in shown):
+            continue  # a handbook's sentence about "1 August 2026" is no figure of another period
         keys = set(named.values())
         if any(_names_period(u, keys, headers, shelves) for u in shown if _documents(u, shelves) & pools.get(u.shelf, set())):
             continue
