@@ -207,6 +207,20 @@ def test_questions_that_name_an_issuer_and_a_period_bind_those_documents(questio
     assert IdentityMatch(FILED).find(question) == bound
 
 
+@pytest.mark.parametrize("question, pool", [
+    ("What were Apple's total net sales in the quarter ended September 30, 2023?", {"2023-q2-aapl", "2023-q3-aapl"}),
+    ("What was Intel's revenue in the fourth quarter of 2022?", {"2023-q1-intc", "2023-q3-intc"}),
+    ("What was Apple's revenue in the third quarter of 2023?", set()),  # held
+    ("Is the analyzer still within its calibration interval on 1 August 2026?", {"2023-q2-aapl", "2023-q3-aapl", "2023-q1-intc",
+                                                                              "2023-q3-intc"}),
+    ("How has Apple's net income changed over time?", set()),  # no period asked
+])
+def test_a_period_no_document_reports_gives_the_documents_that_report_periods(question, pool):
+    """The documents a question would have named had the shelf held the period it asks about: the named issuer's, or
+    every one reporting a period; never the handbook, which takes effect on a day and reports no period."""
+    assert IdentityMatch(FILED).without_period(question) == pool
+
+
 def test_the_rule_planner_binds_every_part_to_what_the_whole_question_names():
     documents = {d: i.name for d, i in FILED.items()}
     plan = plan_by_rules("In the first quarter of 2023, how much did Intel spend on research, and what was the focus of it?",

@@ -22,11 +22,11 @@ SHELVES = {  # shelf -> files of ../shared/corpora (a few documents each, and th
     "identity": ["identity/sp800-63-3/sec1_2_introduction.md", "identity/sp800-63b/sec5_authenticators.md", "identity/sp800-63c/sec4_fal.md",
                  "identity/sp800-63-3/errata.md",
                  "identity/sp800-63b/errata.md", "identity/sp800-63-3/sec7_tofedornottofed.md", "identity/SOURCES.md"],  # a catalogue: it names 3+
-    "oauth": ["oauth/rfc6749.txt", "oauth/SOURCES.md"],
+    "oauth": ["oauth/rfc6749.txt", "oauth/rfc6750.txt", "oauth/rfc7662.txt", "oauth/SOURCES.md"],
     "make": ["make/make.texi", "make/SOURCES.md"],
     "papers": ["papers/RAPTOR.pdf", "papers/SOURCES.md"],
     "office": ["office/OWASP Top 10-2017 (en).pptx", "office/SOURCES.md"],
-    "filings": ["filings/2023 Q3 AAPL.pdf", "filings/SOURCES.md"],
+    "filings": ["filings/2023 Q3 AAPL.pdf", "filings/2023 Q1 INTC.pdf", "filings/SOURCES.md"],
 }
 pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason="../shared/corpora is not present")
 
@@ -86,6 +86,20 @@ def _corrected(answer) -> str:
     ("filings", "Since Apple's iPhone net sales increased in the third quarter of 2023, what drove the increase?", "decrease"),
     ("identity", "Since SP 800-63B requires verifiers to impose composition rules on memorized secrets, which rules apply?",
      "SHOULD NOT impose other composition rules"),
+    # second pass (issue 31 item 4): a subject written as code, what an RFC defines, editions named by their place in
+    # their series, what a licence permits with "may", a figure's movement written "was down $6.6 billion ... from Q1 2022"
+    ("typing", "Since PEP 585 introduced the X | Y union syntax, how is an optional argument annotated?", "to allow writing"),
+    ("oauth", "Since RFC 6750 defines the authorization code grant, which parameters does the client add to the authorization "
+              "request?", "This specification defines four grant types"),
+    ("oauth", "Since the original OAuth 2.0 RFC defined token introspection, what does an introspection response contain?",
+     "OAuth 2.0 token"),
+    ("identity", "Since the first version of the Digital Identity Guidelines introduced the separate IAL, AAL and FAL components, "
+                 "how does an agency select them?", "SP 800-63-3 introduces individual components"),
+    ("identity", "Since the previous revision of SP 800-63 introduced the separate IAL, AAL and FAL components, how does an "
+                 "agency select them?", "SP 800-63-3 introduces individual components"),
+    ("licenses", "Since the GNU General Public License forbids charging a fee for the copies you convey, can I sell binaries of "
+                 "a GPL program?", "You may charge any price"),
+    ("filings", "Why did Intel's revenue grow in Q1 2023?", "Total revenue of $11.7 billion was down $6.6 billion"),
 ])
 def test_a_false_premise_of_every_kind_is_corrected_first_from_the_shelf(shelves, shelf, question, expected):
     """What a licence requires or permits, what a command, option or method does, which document or edition introduced
@@ -111,6 +125,17 @@ def test_a_false_premise_of_every_kind_is_corrected_first_from_the_shelf(shelves
     ("identity", "Since memorized secrets must be at least 8 characters long, may a verifier accept longer ones?"),
     ("licenses", "Since the GPL requires conveying the Corresponding Source with object code, how can I provide it?"),
     ("make", "Since make -n prints the recipes without executing them, do recursive make lines still run?"),
+    # second pass: the same premises true; and sentences that only look like corrections ("as defined in [RFC2616]" says
+    # who defined the user-agent; "Not every authorization grant type" forbids nothing; "Mobileye revenue was up")
+    ("typing", "Since PEP 604 introduced the X | Y union syntax, how is an optional argument annotated?"),
+    ("oauth", "Since RFC 6749 defines the authorization code grant, which parameters does the client add to the authorization request?"),
+    ("oauth", "Since RFC 7662 defined token introspection, what does an introspection response contain?"),
+    ("oauth", "Since the original OAuth 2.0 RFC defined the authorization code grant, which parameters does the client add?"),
+    ("identity", "Since the current revision of SP 800-63 introduced the separate IAL, AAL and FAL components, how does an agency "
+                 "select them?"),
+    ("licenses", "Since the GNU General Public License permits charging a fee for the copies you convey, can I sell binaries of a "
+                 "GPL program?"),
+    ("filings", "Why did Mobileye's revenue grow in Q1 2023?"),
 ])
 def test_a_true_premise_is_never_corrected(shelves, shelf, question):
     answer = _ask(shelves, shelf, question)
@@ -185,3 +210,64 @@ def test_a_sentence_about_something_else_corrects_nothing(shelves):
     total = candidates("filings", "total net sales, which decreased 1%")
     assert total and find_false_premise("Since Apple's total net sales rose in the third quarter of 2022, why?", total,
                                         about=about) is None  # another year: not the same figure
+
+
+def test_a_period_the_shelf_does_not_hold_is_not_in_the_documents_and_the_answer_names_the_periods_it_holds(shelves):
+    """Apple's filing of the quarter ended July 1, 2023 holds no figure of the quarter ended September 30, 2023: nothing
+    is quoted as if it answered, and the answer says which of Apple's periods the shelf holds. The quarter ended June 25,
+    2022 is a comparative column of that filing: it is answered."""
+    unheld = _ask(shelves, "filings", "What were Apple's total net sales in the quarter ended September 30, 2023?")
+    assert unheld.label == "not_in_documents" and [s for s in unheld.sentences if s.citations] == [], unheld.answer_markdown[:600]
+    assert "These documents cover Apple Inc.'s quarter ended July 1, 2023." in unheld.answer_markdown
+    held = _ask(shelves, "filings", "What were Apple's total net sales in the quarter ended June 25, 2022?")
+    assert held.label != "not_in_documents" and any(s.citations for s in held.sentences), held.answer_markdown[:600]
+
+
+def _about_filing(title: str, headings: str = "", doc: str = "filing"):
+    from shelfwise.api.answer.check.measure import content_words
+    from shelfwise.api.answer.check.premise import About
+    from shelfwise.api.terms import word_stems
+
+    return About(stems=frozenset(word_stems(title)) | content_words(title), keys=frozenset(), headings=headings, own=title, doc=doc,
+                 title=frozenset(content_words(title)))
+
+
+@pytest.mark.parametrize(("premise", "sentence", "headings", "corrected"), [
+    ("Since Amazon's net sales decreased in the third quarter of 2023, which segments drove the decline?",
+     "Sales increased 13% in Q3 2023, and 11% for the nine months ended September 30, 2023 compared to the comparable prior "
+     "year periods.", "Net Sales", True),
+    # what moved the figure, not the figure; a part of it; what may happen
+    ("Since Amazon's net sales decreased in the third quarter of 2023, which segments drove the decline?",
+     "Changes in foreign exchange rates increased net sales by $1.4 billion for Q3 2023, and reduced net sales by $1.3 billion "
+     "for the nine months ended September 30, 2023.", "Net Sales", False),
+    ("Since Amazon's net sales decreased in the third quarter of 2023, which segments drove the decline?",
+     "For example, as a result of fluctuations in foreign exchange rates throughout the period compared to rates in effect the "
+     "prior year, International segment net sales in Q3 2023 increased by $1.4 billion in comparison with Q3 2022.", "Net Sales", False),
+    ("Since Amazon's net sales increased in the third quarter of 2023, which segments drove the increase?",
+     "We experience occasional system interruptions and delays that make our websites and services unavailable or slow to "
+     "respond, which may reduce our net sales and the attractiveness of our products and services.", "Risk Factors", False),
+    ("Why did Intel's revenue grow in Q1 2023?", "Notebook revenue was $3.4 billion, down $2.6 billion from Q1 2022.",
+     "Client Computing", False),
+])
+def test_a_figure_moved_the_other_way_only_when_the_sentence_says_the_same_measure_moved(premise, sentence, headings, corrected):
+    """Filings' sentences, verbatim: the measure named before the word that moves it ("Sales increased 13% in Q3 2023",
+    its heading "Net Sales" naming the rest) contradicts "net sales decreased in the third quarter"; a sentence where
+    exchange rates move net sales, a segment's net sales, a product line's revenue, or what may reduce net sales does not."""
+    about = _about_filing("Amazon.com, Inc. 10-Q" if "Amazon" in premise else "Intel Corporation 10-Q", headings)
+    found = find_false_premise(premise, [("filings", "s1", sentence)], about=lambda shelf, sid: about)
+    assert (found is not None) == corrected, found
+
+
+def test_a_premise_naming_a_filing_by_its_identity_is_read_against_that_filing_only():
+    """"Intel's revenue ... in Q1 2023" names Intel's Q1 2023 filing by issuer and period: the Q3 2022 filing's "Total
+    revenue of $15.3 billion was down" is another quarter's figure, the Q1 2023 filing's "down $6.6 billion ... from Q1
+    2022" the one asked about (its base period, 2022, after "from", is not the period it is about)."""
+    premise = "Why did Intel's revenue grow in Q1 2023?"
+    q3_2022 = ("filings", "s-q3", "Total revenue of $15.3 billion was down $3.9 billion year over year or 20%, as CCG revenue "
+                                   "decreased 17%, DCAI revenue decreased 27%, and NEX revenue increased 14%.")
+    q1_2023 = ("filings", "s-q1", "Total revenue of $11.7 billion was down $6.6 billion or 36% from Q1 2022, as CCG revenue "
+                                   "decreased 38%, DCAI revenue decreased 39%, and NEX revenue decreased 30%.")
+    abouts = {"s-q3": _about_filing("Intel Corporation 10-Q", doc="q3-2022"), "s-q1": _about_filing("Intel Corporation 10-Q", doc="q1-2023")}
+    found = find_false_premise(premise, [q3_2022, q1_2023], about=lambda shelf, sid: abouts[sid], named=lambda shelf, text: {"q1-2023"})
+    assert found is not None and found.section_id == "s-q1", found
+    assert find_false_premise(premise, [q3_2022], about=lambda shelf, sid: abouts[sid], named=lambda shelf, text: {"q1-2023"}) is None

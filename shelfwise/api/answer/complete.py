@@ -159,13 +159,14 @@ def names_what_was_asked(ask: str, own: list[Unit], shown: list[Unit], share: fl
 
 def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], threshold: float, *,
                     unstated: dict[int, list[str]] | None = None, short: set[int] | None = None, about: set[int] | None = None,
-                    false_premise: bool = False) -> Completion:
+                    false_premise: bool = False, held: dict[int, str] | None = None) -> Completion:
     """Compare the shown units with the plan's obligations; an obligation is covered at ``threshold``
     (``answer.tuning.covered_share``) of the writer's ``covered``.
 
     ``unstated``: obligations whose asked words no read section holds (``shelfwise.api.answer.read.evidence``), never covered;
     ``short``: obligations that lost units to the answer's size limit, never covered;
-    ``false_premise``: the question's premise is contradicted, so the answer is never complete. A "which ..."
+    ``false_premise``: the question's premise is contradicted, so the answer is never complete; ``held``: per obligation
+    asking about a period the shelf does not hold, the line saying which periods it holds (after its gap line). A "which ..."
     obligation no shown unit names the asked things for is not covered (``names_what_was_asked``)."""
     unstated, short = unstated or {}, short or set()
     statuses, gaps = [], []
@@ -176,7 +177,7 @@ def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], th
                       and names_what_was_asked(obligation.ask, [u for u in shown if u.id in own], shown, threshold))
         statuses.append(ObligationStatus(index=index, kind=obligation.kind, ask=obligation.ask, covered=is_covered, units=own))
         if index in unstated and not own:
-            gaps.append(unstated_line(unstated[index], index in (about or set())))
+            gaps.append(" ".join(filter(None, [unstated_line(unstated[index], index in (about or set())), (held or {}).get(index, "")])))
         elif not is_covered:
             gaps.append(part_line(obligation.ask, obligation.kind) if own else gap_line(obligation.ask, obligation.kind))
     n_covered = sum(1 for s in statuses if s.covered)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from shelfwise.compiler.digests.identity import DATE, fiscal_quarter, parse_date
 from shelfwise.compiler.store.records import DocumentIdentity
 
-__all__ = ["IdentityMatch", "bound_by_identity"]
+__all__ = ["IdentityMatch", "bound_by_identity", "periods_named"]
 
 _ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 _QUARTER_WORDS = re.compile(r"\b(?P<n>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?)?(?P<y>(?:19|20)\d\d)\b", re.I)
@@ -34,6 +34,25 @@ _FILED_WORDS = re.compile(r"\b(?:filings?|filed|reports?|quarters?|quarterly|ann
 """What a recency word must be said of to bind issued documents without a named issuer or form ("the most recent
 filing"); "the latest revision of the handbook" is another document's version, not a filing."""
 _DATES = re.compile(DATE, re.I)
+_POINTS = ("effective", "as of")
+"""Period kinds that are a day, not a period a document reports figures for."""
+
+
+def periods_named(text: str) -> dict[str, str]:
+    """The periods ``text`` names, as written -> their key: a date ("September 30, 2023" -> "2023-09-30") or a fiscal
+    quarter ("Q3 2023", "the third quarter of 2023", "fiscal 2023 Q3" -> "Q3 2023")."""
+    out = {}
+    for match in _DATES.finditer(text):
+        day = parse_date(match.group(0))
+        if day:
+            out[match.group(0)] = day.isoformat()
+    for match in re.finditer(r"\b(?:(?:19|20)\d\d\s*Q[1-4]|Q[1-4]\s*(?:19|20)\d\d)\b", text, re.I):
+        out[match.group(0)] = fiscal_quarter(match.group(0))
+    for match in _QUARTER_WORDS.finditer(text):
+        out[match.group(0)] = f"Q{_ORDINAL[match.group('n').lower()]} {match.group('y')}"
+    for match in _FISCAL_Q.finditer(text):
+        out[match.group(0)] = f"Q{match.group('n') or match.group('n2')} {match.group('y') or match.group('y2')}"
+    return out
 
 
 @dataclass(frozen=True)
@@ -62,10 +81,9 @@ class IdentityMatch:
             if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w-])", text):
                 issuers |= docs
         form = next((f for f in sorted(self.forms) if re.search(rf"(?<![\w-]){re.escape(f).replace('-', '-?')}s?(?![\w-])", text, re.I)), "")
-        dates = {day.isoformat() for day in map(parse_date, _DATES.findall(text)) if day}
-        quarters = {fiscal_quarter(m.group(0)) for m in re.finditer(r"\b(?:(?:19|20)\d\d\s*Q[1-4]|Q[1-4]\s*(?:19|20)\d\d)\b", text, re.I)}
-        quarters |= {f"Q{_ORDINAL[m.group('n').lower()]} {m.group('y')}" for m in _QUARTER_WORDS.finditer(text)}
-        quarters |= {f"Q{m.group('n') or m.group('n2')} {m.group('y') or m.group('y2')}" for m in _FISCAL_Q.finditer(text)}
+        periods = set(periods_named(text).values())
+        dates = {p for p in periods if not p.startswith("Q")}
+        quarters = periods - dates
         recency = ""
         if (_FILED_WORDS.search(text) or issuers or form) and not _AND_EARLIER.search(text):
             recency = "newest" if _NEWEST.search(text) else "oldest" if _OLDEST.search(text) else ""
@@ -91,6 +109,22 @@ class IdentityMatch:
         if asked.recency and pool:
             pool = self._extreme(pool, asked.recency)
         return pool
+
+    def without_period(self, text: str) -> set[str]:
+        """When ``text`` names a period (a date or a quarter) that no document has, the documents reporting a period it
+        would have named otherwise: those of the issuer (and form) it names, or every one when it names none; else
+        empty. A document that takes effect or is stated as of a date reports no period ("on 15 September 2026" asks
+        about a day, not about a procedure effective January 15, 2026)."""
+        asked = self._asked(text)
+        if not (asked.dates or asked.quarters) or self.find(text):
+            return set()
+        pool = set(asked.issuers) if asked.issuers else set(self.identities)
+        return {d for d in pool if self.reports_period(d) and (not asked.form or self.identities[d].form == asked.form)}
+
+    def reports_period(self, doc_id: str) -> bool:
+        """Whether the document reports figures for a period (a quarter, a fiscal year), not a day it takes effect on."""
+        identity = self.identities.get(doc_id)
+        return identity is not None and bool(identity.period_end or identity.fiscal_quarter) and identity.period_kind not in _POINTS
 
     def _extreme(self, pool: set[str], recency: str) -> set[str]:
         """The newest (oldest) dated documents of ``pool``, per issuer: "the most recent filing" of a shelf of three

@@ -5,13 +5,16 @@ gives) is written for English. The word lists shared by the compiler and the ans
 one concept per module:
 
 - ``questions``: question words ("what", "describe", "according") — what a question says to ask, not what it asks.
-- ``numbers``: number words ("two", "fifteen", "twice") and their values.
+- ``numbers``: number words ("two", "fifteen", "twice") and their values; quarters in words ("Q3": "third quarter")
+  and the words that name a period ("quarter", "fiscal", "ended").
 - ``force``: requirement keywords (RFC 2119 MUST/SHALL/SHOULD/MAY, REQUIRED/OPTIONAL), modal verbs, and the words
   that say something is required or permitted.
-- ``versions``: whether a question asks about versions (revisions, editions, what changed or was deprecated).
-- ``directions``: which way a figure moved ("increased", "shortened") and which words contradict each other.
-- ``polarity``: words that deny a statement ("does not execute"), make it conditional ("if", "unless"), or say which
-  document introduced something ("introduces", "this PEP").
+- ``versions``: whether a question asks about versions (revisions, editions, what changed or was deprecated); editions
+  named by their place in a series ("the previous revision", "the original RFC").
+- ``directions``: which way a figure moved ("increased", "shortened", "was down $6.6 billion") and which words
+  contradict each other; the words that name a measure as a whole ("total", "consolidated").
+- ``polarity``: words that deny a statement ("does not execute"), make it conditional ("if", "unless") or hedged
+  ("may", "expected to"), or say which document introduced something ("introduces", "this PEP", "defined in").
 
 English lists and patterns that still live with the one stage that reads them:
 

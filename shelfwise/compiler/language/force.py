@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["MODAL_KEYWORDS", "LABEL_KEYWORDS", "KEYWORDS", "KEYWORD_WORDS", "STRONG_KEYWORDS", "RULE_MODALS", "MODAL_VERBS",
-           "REQUIRES", "PERMITS"]
+           "REQUIRES", "PERMITS", "MAY_VERB"]
 
 MODAL_KEYWORDS = ("MUST", "MUST NOT", "SHALL", "SHALL NOT", "SHOULD", "SHOULD NOT", "MAY", "MAY NOT")
 """The requirement keywords that are verbs (RFC 2119; "MAY NOT" is not BCP 14's, documents write it all the same)."""
@@ -35,3 +35,6 @@ REQUIRES = re.compile(r"\b(requir\w*|must|shall|mandatory|obliged|obligat\w*|nee
 """A sentence that says something is required."""
 PERMITS = re.compile(r"\b(permit\w*|allow\w*|grant\w*|entitle\w*)\b", re.I)
 """A sentence that says something is permitted (not "may", "can": they also say what is possible)."""
+MAY_VERB = re.compile(r"\b(?:may|can)\s+(?P<neg>not\s+)?(?P<verb>[a-z]+)", re.I)
+"""A permission a sentence gives a named act ("You may charge any price", "may not charge"): read as permitted only for
+the act a premise says is forbidden or permitted ("forbids charging a fee"), since "may" also says what is possible."""

@@ -9,7 +9,9 @@ in words (``shelfwise.api.answer.write.rank``). The words are English.
 
 from __future__ import annotations
 
-__all__ = ["CARDINALS", "MULTIPLES", "NUMBER_WORDS", "alternation"]
+import re
+
+__all__ = ["CARDINALS", "MULTIPLES", "NUMBER_WORDS", "QUARTER_ORDINALS", "PERIOD_WORDS", "quarters_in_words", "alternation"]
 
 CARDINALS: dict[str, int] = {word: value for value, word in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
@@ -27,3 +29,19 @@ NUMBER_WORDS: dict[str, int] = CARDINALS | MULTIPLES
 def alternation(words) -> str:
     """A regular-expression alternation of ``words``, longest first (so "sixteen" is tried before "six")."""
     return "|".join(sorted(words, key=lambda w: (-len(w), w)))
+
+
+QUARTER_ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth"}
+"""A quarter's number -> its ordinal ("Q3": "third quarter")."""
+_QUARTER = re.compile(r"\bQ([1-4])\b")
+
+
+def quarters_in_words(text: str) -> str:
+    """``text`` with each quarter written "Q3" written "third quarter": one measure, however the filing writes it
+    ("Sales increased 13% in Q3 2023" is about "the third quarter of 2023")."""
+    return _QUARTER.sub(lambda m: f"{QUARTER_ORDINALS[int(m.group(1))]} quarter", text)
+
+
+PERIOD_WORDS = frozenset("""quarter quarters quarterly year years annual month months week weeks fiscal first second third fourth
+half nine six three twelve ended ending period periods ytd""".split())
+"""Words that say which period a figure is of ("the third quarter of fiscal 2023"), not which figure it is."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NEGATION", "NEGATED", "NEGATION_SKIPS", "CONDITIONAL", "INTRODUCES", "SELF_REFERENCE"]
+__all__ = ["NEGATION", "NEGATED", "NEGATION_SKIPS", "CONDITIONAL", "HEDGED", "INTRODUCES", "PASSIVE_AGENT", "SELF_REFERENCE"]
 
 NEGATION = re.compile(r"\b(not|no|never|neither|nor|without|cannot)\b|n't\b", re.I)
 """A word that denies what follows it (also "without", "no": a premise's polarity of a modal word)."""
@@ -21,9 +21,16 @@ yet even really just to""".split())
 """Words between the negation and the verb it denies ("not actually execute", "does not always stop")."""
 CONDITIONAL = re.compile(r"\b(if|unless|whether|when|whenever|in case|provided that|without)\b", re.I)
 """A sentence holding one of these states what happens under a condition, not what something always does."""
+HEDGED = re.compile(r"\b(may|might|could|would|expect(?:s|ed|ing)?|anticipat\w*|forecast\w*|projected|guidance|outlook|"
+                    r"likely|potentially|possibly)\b", re.I)
+"""A sentence holding one of these says what may happen or is expected ("which may reduce our net sales", "net sales are
+expected to grow"), not which way a figure moved."""
 INTRODUCES = re.compile(r"\b(introduc\w*|propos\w*|add(?:s|ed|ing)?|defin(?:e|es|ed|ing)|creat\w*|is a new|are new|new categor\w*|"
                         r"first appear\w*)\b", re.I)
 """A sentence (or premise) saying which document, edition or version brought something in."""
+PASSIVE_AGENT = re.compile(r"\s*(?:in|by)\b", re.I)
+"""What follows an introducing verb written in the passive ("as defined in [RFC2616]", "proposed by this PEP"): the
+document that introduced something comes after the verb, and what it introduced before it."""
 SELF_REFERENCE = re.compile(r"\b(this|the present)\s+(PEP|document|specification|memo|RFC|guideline|publication|edition|version|"
                             r"revision|release|standard|paper|manual)\b|\b(we|our)\b", re.I)
 """A sentence naming its own document as the one that does something ("This PEP proposes", "we introduce")."""

@@ -15,7 +15,8 @@ from shelfwise.compiler.document_ids import key as identifier_key
 from shelfwise.compiler.language.directions import COMPARED_WITH
 from shelfwise.compiler.written_ids import identifiers
 
-__all__ = ["ASKS_VERSIONS", "VERSION_WORDS", "asks_about_versions", "years_named", "claimed_years", "editions", "series"]
+__all__ = ["ASKS_VERSIONS", "VERSION_WORDS", "RELATIVE_EDITION", "EARLIER_EDITION_WORDS", "FIRST_EDITION_WORDS", "asks_about_versions",
+           "years_named", "claimed_years", "editions", "series", "edition_number"]
 
 ASKS_VERSIONS = re.compile(r"\b(revisions?|versions?|editions?|changed?|changes|previous|earlier|prior|older|newer|replace[sd]?|"
                            r"supersed\w*|obsolete[sd]?|deprecat\w*|updated?|status|current|history|in force|used to|"
@@ -27,6 +28,17 @@ test for the superseded weight (revision, version, changed, previous, earlier) t
 VERSION_WORDS = ("supersedes superseded replaces replaced obsoletes obsoleted updates updated deprecated deprecation "
                  "revision revised changes changed earlier previous prior older retire retired")
 """What a document says of its versions: a unit holding one of these words (stemmed) holds the versions facet."""
+
+
+EARLIER_EDITION_WORDS = frozenset("previous prior earlier older former superseded".split())
+"""An edition named by these ("the previous revision") is one before the current document."""
+FIRST_EDITION_WORDS = frozenset("original first initial earliest".split())
+"""An edition named by these ("the first version", "the original RFC") is the first of its series."""
+RELATIVE_EDITION = re.compile(
+    r"\b(?i:the|its|their)\s+(?P<which>(?i:" + "|".join(sorted(EARLIER_EDITION_WORDS | FIRST_EDITION_WORDS)) + r"))\s+"
+    r"(?=(?:[\w.-]+\s+){0,3}?(?i:versions?|revisions?|editions?|releases?|drafts?|specifications?|publications?)\b|[A-Z])")
+"""An edition named by its place in its series, not by its identifier ("the previous revision of SP 800-63", "the first
+version of the Digital Identity Guidelines", "the original OAuth 2.0 RFC"): a series noun, or a name, follows."""
 
 
 def asks_about_versions(text: str) -> bool:
@@ -59,3 +71,9 @@ def editions(text: str) -> dict[str, str]:
 def series(key: str) -> str:
     """What editions of one series share: 'pep' for PEP 604 and PEP 612, 'sp-800-63' for SP 800-63-2 and -3, 'year'."""
     return "year" if key.startswith("year ") else re.sub(r"[-.]?\d+[a-z]?$", "", key)
+
+
+def edition_number(key: str) -> float | None:
+    """The number that orders an edition in its series (604 of PEP 604, 3 of SP 800-63-3, 2017 of a year), or None."""
+    match = re.search(r"(\d+(?:\.\d+)?)[a-z]?$", key)
+    return float(match.group(1)) if match else None

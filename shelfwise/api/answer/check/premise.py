@@ -7,24 +7,27 @@ is about the same thing (shares most of the premise's content words) and states:
 
 - the reverse change: the premise says "from 30 to 45", the sentence "from 45 to 30";
 - the opposite direction: extended/increased/added/before/more against
-  shortened/reduced/removed/after/less; a figure that rose against one that fell (the same measure: the
-  sentence holds every word of the premise, "total net sales" is not "Accessories net sales");
+  shortened/reduced/removed/after/less; a figure that rose against one that fell ("was down $6.6 billion"), said of
+  the same measure (``check.measure``: named before the word that moves it, not a part of it, "total net sales" is not
+  "Accessories net sales") as a fact, not as what may happen or is expected ("which may reduce our net sales");
 - the opposite action of a command, option or method: continues/stops, bottom up/top down;
 - another figure for the same unit: the premise says 60 days, the sentence 30 days and never 60;
 - a condition against "always"/"every"/"all": the sentence says "without", "unless", "except",
   "in some instances", "does not apply";
 - the other force for the same object: required/not required, permitted/forbidden ("grants a patent license"
-  against "hereby grants ... patent license", never against "does not grant permission to use the trade names");
+  against "hereby grants ... patent license", never against "does not grant permission to use the trade names";
+  "forbids charging a fee" against "You may charge any price");
 - a denial: the premise says it does something ("make -n executes the recipes"), the sentence that it does not
   ("does not execute it", "MUST NOT issue a refresh token"), or the other way round;
-- another edition: the premise says A introduced something ("PEP 604 introduced ParamSpec"), a sentence holding
-  it says another of the same series did ("This PEP proposes typing.ParamSpec" in PEP 612; "SP 800-63-3
-  introduces"; "A4:2017-... is a new category") and never names A.
+- another edition: the premise says A introduced something ("PEP 604 introduced ParamSpec", "the first version of
+  the guidelines introduced ...", "the original OAuth 2.0 RFC defined ..."), a sentence holding it says another
+  did (``check.editions``).
 
 When unsure, nothing is corrected (a wrong correction is worse than none): the sentence, or its document's identity
 and headings, must hold every name, identifier and option the premise gives its subject ("the Apache License",
 "-k"), name no other year than the premise's for its figures, and state no condition ("if -k was not given,
-make aborts") for a denial or an opposite action.
+make aborts") for a denial or an opposite action. A premise naming documents by their compiled identity ("Intel's
+revenue ... in Q1 2023": issuer and period) is read only against those documents' sentences.
 
 The direction of a change between two revisions is also computed by code: when a
 current sentence and a sentence of a revision its document superseded state the
@@ -45,13 +48,17 @@ from shelfwise.api.currency import same_rule, superseded_documents
 from shelfwise.api.terms import identifier_key, identifiers, normalise, word_stems
 from shelfwise.api.answer.write.write import section_units
 from shelfwise.api.answer.question import read_question
-from shelfwise.api.answer.read.evidence import asked_names, holds_name, identity_terms, identity_text
+from shelfwise.api.answer.check.about import About, earlier_sentences as _earlier_sentences, document_title as _title
+from shelfwise.api.answer.check.about import about_sections as _about, named_documents as _named
+from shelfwise.api.answer.check.editions import introduced_by
+from shelfwise.api.answer.check.measure import DOTTED, content_words as _content, moved_measure
+from shelfwise.api.answer.read.evidence import asked_names, holds_name
 from shelfwise.api.answer.records import Unit
 from shelfwise.compiler.language.directions import ACTION_OPPOSITES, CLAIMED_DOWN, CLAIMED_UP, MOVED_PAIR, OPPOSITES
-from shelfwise.compiler.language.force import PERMITS, REQUIRES
-from shelfwise.compiler.language.polarity import CONDITIONAL, INTRODUCES, NEGATED, NEGATION, NEGATION_SKIPS, SELF_REFERENCE
+from shelfwise.compiler.language.force import MAY_VERB, PERMITS, REQUIRES
+from shelfwise.compiler.language.polarity import CONDITIONAL, HEDGED, NEGATED, NEGATION, NEGATION_SKIPS
 from shelfwise.compiler.language.numbers import CARDINALS, MULTIPLES, NUMBER_WORDS, alternation
-from shelfwise.compiler.language.versions import claimed_years, editions, series, years_named
+from shelfwise.compiler.language.versions import claimed_years, years_named
 from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
 
@@ -64,7 +71,7 @@ _FIGURE = re.compile(r"\b(\d+(?:\.\d+)?)[\s-]*(calendar days?|working days?|busi
 _ALWAYS = re.compile(r"\b(always|every|all|each|in every case|without exception)\b", re.I)
 _QUALIFIED = re.compile(r"\b(not always|some (?:instances|cases)|without (?:the|a|an)|unless|except|does not apply|do not apply|"
                         r"only (?:if|when|where)|a portion|part of the|not every|not all|removing)\b", re.I)
-_UNIT_STEMS = frozenset(word_stems("day days calendar working business week weeks month months year years hour hours minute minutes"))
+
 
 
 @dataclass
@@ -76,28 +83,6 @@ class Premise:
     shelf: str
     section_id: str
     why: str
-
-
-@dataclass(frozen=True)
-class About:
-    """What a candidate sentence's section is: its document's identity and its headings (who "this PEP" is)."""
-
-    stems: frozenset[str]
-    keys: frozenset[str]
-    headings: str
-    own: str
-
-
-_DOTTED = re.compile(r"(?<=\w)\.(?=[A-Za-z_])")
-"""The dot of a qualified name: "typing.ParamSpec" holds "ParamSpec"."""
-
-
-def _content(text: str) -> set[str]:
-    text = re.sub(r"\bRev\b\.?", "Revision", text)
-    for up, down in OPPOSITES:
-        text = re.sub(down, " ", re.sub(up, " ", text, flags=re.I), flags=re.I)
-    words = set(word_stems(re.sub(r"\d+(?:\.\d+)?", " ", _DOTTED.sub(" ", text))))
-    return words - _UNIT_STEMS - {"alwai", "everi", "all", "each"}
 
 
 def _direction(text: str) -> list[int]:
@@ -151,7 +136,7 @@ def _contradiction(premise: str, sentence: str, about: About | None = None, atte
     if any((b, a) in said for a, b in pairs) and not any(p in said for p in pairs):
         return "the documents give the change the other way round"
     for text in dict.fromkeys([clause, sentence]):
-        why = _opposed(premise, text, words, about, conditional=bool(CONDITIONAL.search(sentence)))
+        why = _opposed(premise, text, words, about, conditional=bool(CONDITIONAL.search(sentence)), hedged=bool(HEDGED.search(sentence)))
         if why:
             return why
     asked, stated = _figures(premise), _figures(clause)
@@ -163,8 +148,9 @@ def _contradiction(premise: str, sentence: str, about: About | None = None, atte
         return "the documents state a condition or an exception"
     for text in dict.fromkeys([clause, sentence]):
         for family, (asserted, stated_force) in _modalities(premise, text).items():
-            if asserted != stated_force and _holds_object(_after_force(premise, family), sentence, about) \
-                    and _forced_object(premise, text, family):
+            if asserted != stated_force and _act(premise, family) is not None \
+                    and _holds_object(_after_force(premise, family), sentence, about) and _forced_object(premise, text, family):
+                # a force word with nothing after it ("defines the authorization code grant") forces nothing
                 return f"the documents say it is {'' if stated_force > 0 else 'not '}{family}"
     return _denied(premise, sentence, words, about)
 
@@ -197,12 +183,21 @@ def _forced_object(premise: str, text: str, family: str) -> bool:
     """Whether what the premise says is required or permitted comes after the force word of ``text`` too: "requires
     conveying the Corresponding Source" is not what "need not require recipients to copy the Corresponding Source" is
     about (its first word, "conveying", is not after "require")."""
-    first = next((stem for stem in word_stems(_after_force(premise, family)) if stem in _content(_after_force(premise, family))), None)
+    first = _act(premise, family)
     if first is None:
         return True
+    if family == "permitted" and any(first in word_stems(m.group("verb")) for m in MAY_VERB.finditer(text)):
+        return True  # "You may charge any price": the act follows its modal
     matches = [*_MODALS[family].finditer(text), *(_FORBIDS.finditer(text) if family == "permitted" else [])]
     # a modal's subject is what it binds ("the copyright notice ... shall be included"); a verb's object follows it
     return any(first in _content(text if _AUXILIARY.fullmatch(m.group(0)) else text[m.end():]) for m in matches)
+
+
+def _act(premise: str, family: str) -> str | None:
+    """The stem of the first content word of what the premise says is required or permitted ("charg" of "forbids
+    charging a fee"), or None."""
+    rest = _after_force(premise, family)
+    return next((stem for stem in word_stems(rest) if stem in _content(rest)), None)
 
 
 def _after_force(premise: str, family: str) -> str:
@@ -221,15 +216,19 @@ def _after_verb(premise: str, verbs: set[str]) -> str:
     return premise
 
 
-def _opposed(premise: str, text: str, words: set[str], about: About | None, conditional: bool) -> str:
+def _opposed(premise: str, text: str, words: set[str], about: About | None, conditional: bool, hedged: bool = False) -> str:
     """A pair of OPPOSITES the premise and ``text`` take opposite sides of. A figure's movement ("rose" / "decreased")
-    counts only when ``text`` (with its document's identity and headings) holds every content word of the premise: the
-    same measure ("total net sales"), not another one the sentence also names ("Accessories net sales"). What a command
-    does ("continues" / "stops") counts only when the sentence states no condition ("if -k was not given, make stops")."""
+    counts only when ``text`` (with its document's identity and its section's headings) holds every content word of the premise: the
+    same measure ("total net sales"), not another one the sentence also names ("Accessories net sales"), and the
+    sentence says it moved, not that it may or is expected to (``hedged``: "which may reduce our net sales"). What a
+    command does ("continues" / "stops") counts only when the sentence states no condition ("if -k was not given, make
+    stops")."""
     for pair, mine, theirs in zip(OPPOSITES, _direction(premise), _direction(text)):
         if not (mine and theirs and mine != theirs):
             continue
-        if pair == MOVED_PAIR and not words <= _content(text) | (about.stems if about else set()):
+        if pair == MOVED_PAIR and (hedged or not words <= _content(text) | (about.stems | _content(about.headings) if about else set())
+                                   or not moved_measure(words - (about.title if about else set()), premise, text, theirs,
+                                                        _content(about.headings) if about else set())):
             continue
         if pair in ACTION_OPPOSITES:
             if conditional:
@@ -266,30 +265,6 @@ def _denied(premise: str, sentence: str, words: set[str], about: About | None = 
     return ""
 
 
-def _edition(premise: str, sentence: str, about: About | None) -> str:
-    """Which document or edition brought something in: the premise says A introduced it ("PEP 604 introduced
-    ParamSpec", "SP 800-63-2 introduced the IAL, AAL and FAL components", "the 2013 edition added XXE"), a sentence
-    holding what was introduced says another of the same series did ("This PEP proposes typing.ParamSpec" in PEP 612,
-    "SP 800-63-3 introduces ...", "A4:2017-XML External Entities (XXE) is a new category") and never names A."""
-    claim = INTRODUCES.search(premise)
-    said = INTRODUCES.search(sentence)
-    if not claim or not said:
-        return ""
-    actors = editions(premise[:claim.start()])
-    subject = _content(premise[claim.end():])
-    if not actors or not subject or 2 * len(subject & _content(sentence)) <= len(subject):  # most of what was introduced
-        return ""
-    named = editions(sentence)
-    if about is not None and SELF_REFERENCE.search(sentence):
-        named.update(editions(about.own))
-    if not named or actors.keys() & named.keys():
-        return ""
-    others = [named[k] for k in named if any(series(k) == series(a) for a in actors)]
-    if not others:
-        return ""
-    return f"the documents say {', '.join(others)} brought it in, not {', '.join(actors.values())}"
-
-
 def _marks(premise: str) -> list[str]:
     """The names a premise gives its subject: identifiers, capitalised names and command options ("-k", "--dry-run")."""
     options = re.findall(r"(?<![\w-])--?[A-Za-z][\w-]*", premise)
@@ -299,7 +274,7 @@ def _marks(premise: str) -> list[str]:
 def _holds_marks(marks: list[str], sentence: str, about: About) -> bool:
     """Whether the sentence, or its section's document identity and headings, holds every mark of the premise."""
     text = f"{sentence} {about.headings}"
-    stems = set(word_stems(_DOTTED.sub(" ", text))) | about.stems
+    stems = set(word_stems(DOTTED.sub(" ", text))) | about.stems
     keys = {identifier_key(i) for i in identifiers(text)} | about.keys
     for mark in marks:
         if mark.startswith("-"):
@@ -314,10 +289,13 @@ _MODALS = {"required": REQUIRES, "permitted": PERMITS}
 _FORBIDS = re.compile(r"\b(prohibit\w*|forbid\w*)\b", re.I)
 
 
-def _modality(text: str, family: str) -> int:
+def _modality(text: str, family: str, act: str | None = None) -> int:
     """+1 when ``text`` says something is required (or permitted), -1 when it says it is not ("does not require",
-    "is not permitted", "prohibits"), 0 when it says neither or both."""
+    "is not permitted", "prohibits"), 0 when it says neither or both. A "may" or "can" before ``act`` (the stem of what
+    the premise says is permitted or forbidden) permits it ("You may charge any price"), "may not" forbids it."""
     signs = set()
+    if family == "permitted" and act:
+        signs |= {-1 if m.group("neg") else 1 for m in MAY_VERB.finditer(text) if act in word_stems(m.group("verb"))}
     for match in _MODALS[family].finditer(text):
         before = " ".join(text[:match.start()].split()[-3:])
         after = " ".join(text[match.end():].split()[:1])
@@ -332,7 +310,8 @@ def _modalities(premise: str, sentence: str) -> dict[str, tuple[int, int]]:
     """Per modal family both state (required, permitted): (the premise's polarity, the sentence's)."""
     out = {}
     for family in _MODALS:
-        asserted, stated = _modality(premise, family), _modality(sentence, family)
+        act = _act(premise, family)
+        asserted, stated = _modality(premise, family, act), _modality(sentence, family, act)
         if asserted and stated:
             out[family] = (asserted, stated)
     return out
@@ -376,7 +355,8 @@ def _computed_change(premise: str, sentence: str, earlier: list[str], same_rule_
 
 def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                        earlier: Callable[[str, str], list[str]] | None = None,
-                       about: Callable[[str, str], About] | None = None, tuning: AnswerTuning = DEFAULT_TUNING) -> Premise | None:
+                       about: Callable[[str, str], About] | None = None, tuning: AnswerTuning = DEFAULT_TUNING,
+                       named: Callable[[str, str], set[str]] | None = None) -> Premise | None:
     """The first premise of ``question`` a candidate sentence contradicts; ``candidates`` are (shelf, section id, text)
     of current documents' sentences, best first. The sentence must hold ``tuning.premise_share`` of the premise's
     content words.
@@ -384,20 +364,30 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
     which the direction of a change the premise asserts is computed. ``about(shelf, section_id)``: what the section's
     document is; given, a sentence contradicts a premise only when it (or its document and headings) holds every name the
     premise gives its subject ("the Apache License", "-k"), and names no other year than the premise's; the edition that
-    introduced something is read against it ("This PEP proposes ...")."""
+    introduced something is read against it ("This PEP proposes ..."). ``named(shelf, premise)``: the documents the
+    premise names by their compiled identity (issuer, form, period: "Intel's revenue ... in Q1 2023"); when it names
+    any, only their sentences are read (another quarter's filing states another quarter's figures)."""
     for premise in read_question(question).premises:
         words = _content(premise)
         if len(words) < 2:
             continue
         marks, years = _marks(premise), years_named(premise)
+        named_stems = set(word_stems(" ".join(marks)))
         attested = _attested(premise, words, candidates, tuning.premise_share)
+        bound: dict[str, set[str]] = {}
         for shelf, section_id, text in candidates:
             known = about(shelf, section_id) if about else None
-            for sentence in sentences(text) or [text]:  # one sentence at a time: a list item may hold several
-                held = words & _content(sentence)
-                if len(held) / len(words) < tuning.premise_share:
+            if known is not None and named is not None:
+                if shelf not in bound:
+                    bound[shelf] = named(shelf, premise)
+                if bound[shelf] and known.doc not in bound[shelf]:
                     continue
-                why = _edition(premise, sentence, known)
+            for sentence in sentences(text) or [text]:  # one sentence at a time: a list item may hold several
+                own = _content(sentence)  # "the GNU General Public License forbids ...": a name the sentence leaves
+                rest = words - (known.title & named_stems - own) if known is not None else words  # to its document
+                if len(rest & own) < tuning.premise_share * len(rest):  # is checked with the other marks, not here
+                    continue
+                why = introduced_by(premise, sentence, known, _content)
                 if not why and known is not None:
                     if not _holds_marks(marks, sentence, known) or (years and claimed_years(sentence) and not years & claimed_years(sentence)):
                         continue
@@ -420,35 +410,6 @@ def _attested(premise: str, words: set[str], candidates: list[tuple[str, str, st
     return frozenset(found)
 
 
-def _about(shelves: dict) -> Callable[[str, str], About]:
-    """(shelf, section id) -> what the section's document is (its identity terms, cached per document) and its headings."""
-
-    def about(shelf_name: str, section_id: str) -> About:
-        shelf = shelves[shelf_name]
-        section = shelf.sections[section_id]
-        stems, keys = identity_terms(shelf, section.doc_id)
-        own = shelf.memo(("premise_identity", section.doc_id), lambda: _content(identity_text(shelf, section.doc_id)))
-        identity = shelf.identities.get(section.doc_id)
-        label = " ".join([identity.label, identity.revision, identity.period]) if identity is not None else shelf.doc_name(section.doc_id)
-        return About(stems=frozenset(stems | own), keys=frozenset(keys), headings=" ".join(section.heading_path), own=label)
-
-    return about
-
-
-def _earlier_sentences(shelves: dict) -> Callable[[str, str], list[str]]:
-    """(shelf, section id) -> the sentences of the revisions the section's document superseded (cached per shelf)."""
-
-    def earlier(shelf_name: str, section_id: str) -> list[str]:
-        shelf = shelves[shelf_name]
-        doc = shelf.sections[section_id].doc_id
-        return shelf.memo(("earlier_sentences", doc), lambda: [
-            text for old, newest in superseded_documents(shelf).items() if newest == doc
-            for sid in shelf.text_sections(old) for kind, text, *_ in section_units(shelf, sid)
-            if kind in ("sentence", "list_item", "step")])
-
-    return earlier
-
-
 def correction_unit(question: str, reading, shelves: dict, tuning: AnswerTuning = DEFAULT_TUNING) -> Unit | None:
     """The verbatim sentence of a current read document that contradicts the question's premise, as a unit shown first
     (group 'correction', obligation 0), or None. Its text stands in the section it cites (checked by code); ``tuning``
@@ -462,14 +423,15 @@ def correction_unit(question: str, reading, shelves: dict, tuning: AnswerTuning 
         shelf = shelves[read.shelf]
         if shelf.sections[read.section_id].doc_id in superseded_documents(shelf):
             continue
+        title = _title(shelf, shelf.sections[read.section_id].doc_id)  # "Intel's revenue": Intel is its document's name
         for kind, text, *_ in section_units(shelf, read.section_id):
             if kind in ("sentence", "list_item", "step"):
-                overlap = len(words & set(word_stems(text)))
-                if overlap >= 2:
-                    candidates.append((-overlap, len(candidates), read.shelf, read.section_id, text))
+                own = len(words & set(word_stems(text)))
+                if len(words & (set(word_stems(text)) | title)) >= 2:  # ordered by what the sentence itself holds
+                    candidates.append((-own, len(candidates), read.shelf, read.section_id, text))
     candidates.sort()
     found = find_false_premise(question, [(shelf, sid, text) for _, _, shelf, sid, text in candidates[:400]],
-                               _earlier_sentences(shelves), _about(shelves), tuning)
+                               _earlier_sentences(shelves), _about(shelves), tuning, _named(shelves))
     if found is None:
         return None
     section_text = normalise(shelves[found.shelf].sections[found.section_id].text)

@@ -6,7 +6,9 @@ The answer driver (``shelfwise.api.answer``) runs them in the order of ``STEPS``
 2. fallback  a model part that came to nothing shown is filled with the extractive writer's checked quotes
              (``shelfwise.api.answer.check.fallback``); the model's units of a filled part give way;
 3. evidence  an obligation whose asked words no read section holds, or whose asked subject no section that would
-             answer it is about, shows nothing (``shelfwise.api.answer.read.evidence``); a question sentence states
+             answer it is about, or whose asked period no unit that would be shown names while no document of the
+             issuer has it (``shelfwise.api.answer.read.periods``), shows nothing
+             (``shelfwise.api.answer.read.evidence``); a question sentence states
              nothing; and once the answer is fitted, an answer no shown unit of which answers any part says it is
              not in these documents and shows nothing;
 4. premise   the sentence contradicting the question's premise leads (``shelfwise.api.answer.check.premise``);
@@ -38,6 +40,7 @@ from shelfwise.api.answer.complete import Completion, complete_answer
 from shelfwise.api.answer.render import render_markdown
 from shelfwise.api.answer.show.shape import FIXED, about_named, distinct, fit_units, most_relevant_first
 from shelfwise.api.answer.read.evidence import unheld_subjects, unstated_obligations
+from shelfwise.api.answer.read.periods import unheld_periods
 from shelfwise.api.answer.plan.plan import Plan
 from shelfwise.api.answer.read.read import Reading
 from shelfwise.api.answer.records import Draft, Removal, Unit, Writer
@@ -93,6 +96,8 @@ class Showing:
     written: list[Unit] = field(default_factory=list)
     unstated: dict[int, list[str]] = field(default_factory=dict)
     about: set[int] = field(default_factory=set)
+    held: dict[int, str] = field(default_factory=dict)
+    """Per obligation asking about a period the shelf does not hold, which periods it holds (``read.periods``)."""
     correction: Unit | None = None
     completion: Completion | None = None
     markdown: str = ""
@@ -147,6 +152,10 @@ def evidence(units: list[Unit], s: Showing) -> Shown:
     for index, names in unheld_subjects(s.plan, units, s.shelves).items():  # what would be shown is about something else
         if index not in s.unstated:
             s.unstated[index] = names
+            s.about.add(index)
+    for index, period in unheld_periods(s.plan, units, s.shelves).items():  # what would be shown is of other periods
+        if index not in s.unstated:
+            s.unstated[index], s.held[index] = period.asked, period.held
             s.about.add(index)
     removed, kept = [], []
     for unit in units:
@@ -232,7 +241,7 @@ def fit(units: list[Unit], s: Showing) -> Shown:
         used = limit
         fitted, short = fit_units(units, limit, s.extractive, s.tuning)
         s.completion = complete_answer(s.plan, fitted, s.covered, s.tuning.covered_share, unstated=s.unstated, short=short, about=s.about,
-                                       false_premise=s.correction is not None)
+                                       false_premise=s.correction is not None, held=s.held)
         shown = fitted if s.completion.label != "not_in_documents" else []
         quoted = s.extractive or (s.fill_line and all(u.origin == "fallback" for u in shown if u.kind != "heading"))
         mode = "model-free" if quoted else "model-chosen" if s.verbatim else "model"

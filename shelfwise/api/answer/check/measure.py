@@ -1,0 +1,79 @@
+"""Which figure a premise and a sentence are about: the content words they are compared by, and whether a clause says
+that figure moved (read by the false-premise check, ``shelfwise.api.answer.check.premise``).
+
+A premise that a figure rose is contradicted only by a sentence saying the same figure fell: the measure named before
+the word that moves it ("Sales increased 13% in Q3 2023", "Total revenue of $11.7 billion was down $6.6 billion"), not
+a part of it ("International segment net sales", "CCG revenue") nor something that moves it ("Changes in foreign
+exchange rates increased net sales"). The words are English (``shelfwise.compiler.language``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from shelfwise.api.terms import word_stems
+from shelfwise.compiler.language.directions import MOVED_PAIR, OPPOSITES, WHOLE_WORDS
+from shelfwise.compiler.language.numbers import PERIOD_WORDS, quarters_in_words
+
+__all__ = ["DOTTED", "content_words", "moved_measure"]
+
+_UNIT_STEMS = frozenset(word_stems("day days calendar working business week weeks month months year years hour hours minute minutes"))
+
+DOTTED = re.compile(r"(?<=\w)\.(?=[A-Za-z_])")
+"""The dot of a qualified name: "typing.ParamSpec" holds "ParamSpec"."""
+
+
+def content_words(text: str) -> set[str]:
+    """The stems a premise and a sentence are compared by: no figures, no units, no direction words, no "all"/"every";
+    "Rev" is "Revision", "Q3" is "third quarter", "typing.ParamSpec" holds "ParamSpec"."""
+    text = quarters_in_words(re.sub(r"\bRev\b\.?", "Revision", text))
+    for up, down in OPPOSITES:
+        text = re.sub(down, " ", re.sub(up, " ", text, flags=re.I), flags=re.I)
+    words = set(word_stems(re.sub(r"\d+(?:\.\d+)?", " ", DOTTED.sub(" ", text))))
+    return words - _UNIT_STEMS - {"alwai", "everi", "all", "each"}
+
+
+_MOVEMENT_CLAUSE = re.compile(r",(?!\s*(?:which|down|up)\b)\s*|;\s*|\s+and\s+", re.I)
+"""Where a sentence's clauses part; "total net sales, which decreased" and "Revenue was $3.7 billion, down $2.4 billion"
+stay one clause."""
+_PERIOD_STEMS = frozenset(word_stems(" ".join(PERIOD_WORDS)))
+_WHOLE_STEMS = frozenset(word_stems(" ".join(WHOLE_WORDS)))
+
+
+def _part_of(measure: set[str], words: set[str], side: str) -> bool:
+    """Whether the measure as ``side`` names it is a part of it: the word before its first word is another content
+    word ("International segment net sales", "CCG revenue"), not a whole ("Total revenue"), an owner ("the Company's")
+    nor one of the premise's."""
+    tokens = re.findall(r"[\w'’-]+", side)
+    first = next((i for i, token in enumerate(tokens) if set(word_stems(token)) & measure), None)
+    if not first:
+        return False
+    if re.search(r"['’]s?$", tokens[first - 1]):  # "the Company's total net sales": whose, not which part
+        return False
+    qualifier = content_words(tokens[first - 1])
+    return bool(qualifier) and not qualifier & (words | _WHOLE_STEMS)
+
+
+def _measure_after(premise: str, measure: set[str], sign: int) -> bool:
+    """Whether the premise names its measure after the word that moves it ("Rev D reduced management review": the
+    revision moved it) rather than before it ("net sales decreased")."""
+    match = re.search(MOVED_PAIR[0 if sign > 0 else 1], premise, re.I)
+    return bool(match) and not content_words(premise[:match.start()]) & measure
+
+
+def moved_measure(words: set[str], premise: str, text: str, sign: int, headings: set[str]) -> bool:
+    """Whether a clause of ``text`` says the premise's measure (``words`` less its period: "net sales") moved the way
+    ``sign`` says, named on the same side of the word that moves it as the premise names it: before it ("Sales
+    increased 13%", "Total revenue ... was down $6.6 billion") for "net sales decreased", after it ("Revision D ...
+    increases the frequency of management review") for "Rev D reduced management review"; its section's ``headings``
+    (their content words) may hold the rest of it ("Net Sales"). "Changes in foreign exchange rates increased net
+    sales" moves the exchange rates' effect, not net sales; "valued at the lower of cost" moves no measure."""
+    measure = words - _PERIOD_STEMS
+    after = _measure_after(premise, measure, -sign)
+    for clause in _MOVEMENT_CLAUSE.split(text):
+        for match in re.finditer(MOVED_PAIR[0 if sign > 0 else 1], clause, re.I):
+            side = clause[match.end():] if after else clause[:match.start()]
+            held = content_words(side)
+            if not measure or (held & measure and measure <= held | headings and not _part_of(measure, words, side)):
+                return True
+    return False
