@@ -26,7 +26,7 @@ SHELVES = {  # shelf -> files of ../shared/corpora (a few documents each, and th
     "make": ["make/make.texi", "make/SOURCES.md"],
     "papers": ["papers/RAPTOR.pdf", "papers/SOURCES.md"],
     "office": ["office/OWASP Top 10-2017 (en).pptx", "office/SOURCES.md"],
-    "filings": ["filings/2023 Q3 AAPL.pdf", "filings/2023 Q1 INTC.pdf", "filings/SOURCES.md"],
+    "filings": ["filings/2023 Q3 AAPL.pdf", "filings/2023 Q1 INTC.pdf", "filings/2022 Q3 AMZN.pdf", "filings/SOURCES.md"],
 }
 pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason="../shared/corpora is not present")
 
@@ -271,3 +271,22 @@ def test_a_premise_naming_a_filing_by_its_identity_is_read_against_that_filing_o
     found = find_false_premise(premise, [q3_2022, q1_2023], about=lambda shelf, sid: abouts[sid], named=lambda shelf, text: {"q1-2023"})
     assert found is not None and found.section_id == "s-q1", found
     assert find_false_premise(premise, [q3_2022], about=lambda shelf, sid: abouts[sid], named=lambda shelf, text: {"q1-2023"}) is None
+
+
+def test_a_forms_template_text_is_shown_only_when_nothing_else_answers(shelves):
+    """The sentences two issuers' filings share word for word (the officers' certifications: "Based on my knowledge,
+    this report does not contain any untrue statement ...") are the form's, not the company's: a question about how the
+    company evaluated its controls is answered from its own sentences, and a certification section is the form's whole."""
+    from shelfwise.api.answer.write.templates import template_key, template_texts
+    from shelfwise.api.answer.write.write import section_units
+
+    texts = template_texts(shelves["filings"], section_units)
+    assert any(k.startswith("2. based on my knowledge, this report does not contain any untrue statement") for k in texts)
+    assert any(k.startswith("1. i have reviewed this quarterly report on form 10-q of apple inc.") for k in texts)
+    assert not any("iphone" in k or "data center and ai" in k for k in texts)
+    answer = _ask(shelves, "filings", "How did Apple evaluate its disclosure controls and internal control over financial "
+                                      "reporting in the third quarter of 2023?")
+    shown = [s.text for s in answer.sentences]
+    assert any("internal control over financial reporting" in t for t in shown)
+    assert not [t for t in shown if template_key(t) in texts]
+    assert template_texts(shelves["licenses"], section_units) == frozenset()  # no issuers: no form

@@ -20,6 +20,7 @@ from shelfwise.api.answer.read.read import Reading
 from shelfwise.api.answer.records import Draft, Unit
 from shelfwise.api.answer.write.paragraphs import paragraph_texts
 from shelfwise.api.answer.write.semantic import semantic_rerank
+from shelfwise.api.answer.write.templates import template_key, template_texts
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
 from shelfwise.api.answer.write.rank import Pool, build_pool, changed_rules, coverage, named_documents, score_units
@@ -136,6 +137,12 @@ _CONDITION = re.compile(r"\b(if|unless|except|excepting|provided|only when|only 
 _OPENS_CONDITION = re.compile(r"^(if|unless|except|provided|otherwise|however|but|in that case|in this case|this does not|where)\b", re.I)
 
 
+def _template_units(pool: Pool, shelves: dict[str, OpenShelf]) -> set[int]:
+    """Pool indices of the units that are a form's template text (``shelfwise.api.answer.write.templates``)."""
+    texts = {name: template_texts(shelves[name], section_units) for name in {u.shelf for u in pool.units} if name in shelves}
+    return {i for i, u in enumerate(pool.units) if texts.get(u.shelf) and template_key(u.text) in texts[u.shelf]}
+
+
 class ExtractiveWriter:
     """Model-free writer: verbatim units from the read sections, chosen per obligation and shown in document order.
 
@@ -158,12 +165,15 @@ class ExtractiveWriter:
 
     def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> Draft:
         pool = build_pool(reading, shelves, section_units, self.tuning)
+        templates = _template_units(pool, shelves)
         chosen: dict[int, tuple[int, float]] = {}  # pool index -> (obligation, score)
         serves: dict[int, list[int]] = {}  # pool index -> further obligations it establishes
         covered: dict[int, float] = {}
         for o_index, (obligation, (query, scored)) in enumerate(zip(plan.obligations, score_units(plan, pool, self.model))):
             scored = semantic_rerank(obligation.ask, pool, scored, shelves)
             eligible = [(s, i) for s, own, shown, i in scored if own > 0 and shown]
+            form = {i for _, i in eligible if i in templates} if any(i not in templates for _, i in eligible) else set()
+            eligible = [e for e in eligible if e[1] not in form]  # a form's template text only when nothing else answers
             if not eligible:
                 covered[o_index] = 0.0
                 continue
@@ -178,7 +188,7 @@ class ExtractiveWriter:
             picked = self._with_continuations(pool, picked, budget)
             picked = self._best_sections(pool, query, picked, eligible, budget)
             picked = picked + self._introduced_code(pool, picked, budget)
-            picked = picked + changed_rules(pool, picked)
+            picked = [p for p in picked + changed_rules(pool, picked) if p[1] not in form]  # nor brought beside a pick
             covered[o_index] = self._covered(obligation.ask, query, pool, [p for _, p in picked],
                                              together=obligation.kind in ("lookup", "judge"))
             strong = [(sc, p) for sc, p in eligible if sc >= self.tuning.strong_share * eligible[0][0]]
