@@ -30,6 +30,7 @@ import re
 from shelfwise.api.answer.question import read_phrase
 from shelfwise.api.currency import current_first, label_units
 from shelfwise.api.shelves import OpenShelf
+from shelfwise.api.answer.write.unit_shape import label_row
 from shelfwise.api.answer.write.write import introduces_code, is_question
 from shelfwise.api.answer.records import Removal, Unit
 from shelfwise.api.terms import identifier_key, identifiers, normalise, word_stems
@@ -259,7 +260,8 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
 
     def kept() -> list[Unit]:
         keep = [u for i, u in enumerate(units) if i not in dropped]
-        groups = {u.group for u in keep if u.kind == "table_row"}
+        groups = {u.group for u in keep if u.kind == "table_row" and not label_row(u)}  # a label row stays with its rows
+        keep = [u for u in keep if not label_row(u) or u.group in groups]
         keep = [u for u in keep if u.kind != "table_header" or u.group in groups]
         # a code block stays only after the sentence introducing it
         return [u for i, u in enumerate(keep) if u.kind != "code" or (i and keep[i - 1].citations[:1] == u.citations[:1]

@@ -173,6 +173,7 @@ class ExtractiveWriter:
                 picked = self._whole_procedure(pool, picked, eligible)
             picked = self._with_conditions(pool, query, picked, budget)
             picked = self._whole_lists(pool, picked, budget)
+            picked = self._introduced_tables(pool, picked, eligible, budget)
             picked = self._with_continuations(pool, picked, budget)
             picked = self._best_sections(pool, query, picked, eligible, budget)
             picked = picked + self._introduced_code(pool, picked, budget)
@@ -276,6 +277,26 @@ class ExtractiveWriter:
             if not items or len(items) > self.tuning.whole_list_items or wanted > budget * self.tuning.overrun:
                 continue
             for n_index in missing:
+                extra.append((round(score * 0.9, 4), n_index))
+                have.add(n_index)
+                used += len(pool.units[n_index].text)
+        return picked + extra
+
+    def _introduced_tables(self, pool: Pool, picked: list[tuple[float, int]], eligible: list[tuple[float, int]],
+                           budget: int) -> list[tuple[float, int]]:
+        """A picked sentence that introduces a table ("Share repurchase activity during the three months ended July 1,
+        2023 was as follows (in millions ...):") brings the table's rows: without them it announces figures it does
+        not give. The rows that rank for the obligation come first, then the others in the table's order, while they fit
+        the budget's overrun."""
+        have = {p for _, p in picked}
+        used = sum(len(pool.units[p].text) for p in have)
+        ranked = {i: r for r, (_, i) in enumerate(eligible)}
+        extra = []
+        for score, p_index in sorted(picked, reverse=True):
+            rows = [i for i in pool.tables.get(p_index, []) if i not in have]
+            for n_index in sorted(rows, key=lambda i: (ranked.get(i, len(ranked)), i)):
+                if used + len(pool.units[n_index].text) > budget * self.tuning.overrun:
+                    continue
                 extra.append((round(score * 0.9, 4), n_index))
                 have.add(n_index)
                 used += len(pool.units[n_index].text)
@@ -416,7 +437,13 @@ class ExtractiveWriter:
 
     @staticmethod
     def _add_headers_and_figures(pool: Pool, chosen: dict[int, tuple[int, float]]) -> None:
-        """The header row of every table quoted, and the figure captions of the sections quoted."""
+        """The header row of every table quoted, the label row each quoted row stands under ("AWS" over "Net sales |
+        20,538 | 23,059", with the row's score: the size limit keeps or drops them together), and the figure captions
+        of the sections quoted."""
+        for p_index in [p for p in chosen if p in pool.labels]:
+            label = pool.labels[p_index]
+            if label not in chosen or chosen[label][1] < chosen[p_index][1]:
+                chosen[label] = chosen[p_index]
         groups = {pool.units[p].group: chosen[p][0] for p in chosen if pool.units[p].kind == "table_row"}
         sections = {pool.units[p].section_id: chosen[p][0] for p in chosen if pool.units[p].kind != "figure"}
         for p_index, unit in enumerate(pool.units):
