@@ -689,6 +689,7 @@ def test_a_row_comes_with_the_label_row_it_stands_under_and_a_label_row_is_never
     fitted = {limit: [u.id for u in fit_units(units, limit, True)[0]] for limit in range(100, 1000, 5)}
     assert ["s"] in fitted.values() and [sentence.id, label.id, row.id] in fitted.values()
     assert not [limit for limit, kept in fitted.items() if label.id in kept and row.id not in kept]
+    assert [u.id for u in fit_units([sentence, label], 4000, True)[0]] == ["s"]  # room to spare: alone, it still states nothing
 
 
 def test_a_table_under_its_documents_name_cites_each_row_without_naming_the_document_again():
