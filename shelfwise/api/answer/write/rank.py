@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from shelfwise.api.answer.write.feedback import expansion_terms
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
 from shelfwise.api.answer.write.definitions import asked_entry, asked_term, defines, entry_keys, opens_entry
+from shelfwise.api.answer.write.tables import introduced_tables, row_labels
 from shelfwise.api.answer.write.unit_shape import NUMERIC_RUN, label_row, numeric_share, shape_factor, value_match
 from shelfwise.api.answer.plan.names import names_written
 from shelfwise.api.answer.plan.plan import Obligation, Plan
@@ -144,10 +145,10 @@ class Pool:
     tuning: AnswerTuning = DEFAULT_TUNING
     """The thresholds the ranking, its feedback and its semantic rerank use (``answer.tuning``)."""
     labels: dict[int, int] = field(default_factory=dict)
-    """Pool index of a table row -> the label row it stands under ("AWS" over "Net sales | 20,538 | 23,059"; ``_labels``)."""
+    """Pool index of a table row -> the label row it stands under ("AWS" over "Net sales | 20,538 | 23,059"; ``row_labels``)."""
     tables: dict[int, list[int]] = field(default_factory=dict)
     """Pool index of a sentence introducing a table ("... were as follows (in millions):") -> its rows' indexes
-    (``_introduced_tables``)."""
+    (``introduced_tables``)."""
 
 
 def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[str]:
@@ -240,7 +241,7 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units, t
     idf = {word: math.log(1 + size / count) for word, count in df.items()}
     avg = sum(u.length for u in counted) / size if counted else 1.0
     titles = {u.doc_id: shelves[u.shelf].doc_name(u.doc_id) for u in units}
-    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning, _labels(units), _introduced_tables(units))
+    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning, row_labels(units), introduced_tables(units))
 
 
 def _lead_ins(units: list[Candidate]) -> dict[int, list[int]]:
@@ -258,34 +259,6 @@ def _lead_ins(units: list[Candidate]) -> dict[int, list[int]]:
         elif unit.kind not in ("list_item", "step"):
             lead = None
     return lists
-
-
-def _labels(units: list[Candidate]) -> dict[int, int]:
-    """Each table row's label row: the nearest row above it in its table that only labels the rows under it."""
-    labels: dict[int, int] = {}
-    current: dict[str, int] = {}
-    for index, unit in enumerate(units):
-        if unit.kind != "table_row":
-            continue
-        if label_row(unit):
-            current[unit.group] = index
-        elif unit.group in current:
-            labels[index] = current[unit.group]
-    return labels
-
-
-def _introduced_tables(units: list[Candidate]) -> dict[int, list[int]]:
-    """A sentence that ends with a colon right before a table in its section ("Operating expenses for the three months
-    ended ... were as follows (dollars in millions):") introduces it: each such sentence's index -> the table's rows'
-    indexes, in order."""
-    tables: dict[int, list[int]] = {}
-    for index, unit in enumerate(units[:-1]):
-        after = units[index + 1]
-        if (unit.kind == "sentence" and unit.text.rstrip().endswith(":") and after.section_id == unit.section_id
-                and after.kind in ("table_header", "table_row")):
-            tables[index] = [i for i in range(index + 1, len(units))
-                             if units[i].group == after.group and units[i].kind == "table_row"]
-    return tables
 
 
 def named_documents(obligation: Obligation, pool: Pool) -> tuple[set[str], set[str], set[str]]:

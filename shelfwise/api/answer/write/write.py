@@ -19,6 +19,7 @@ from shelfwise.api.answer.plan.plan import Plan
 from shelfwise.api.answer.read.read import Reading
 from shelfwise.api.answer.records import Draft, Unit
 from shelfwise.api.answer.write.semantic import semantic_rerank
+from shelfwise.api.answer.write.tables import with_introduced_tables
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
 from shelfwise.api.answer.write.rank import Pool, build_pool, changed_rules, coverage, named_documents, score_units
@@ -173,7 +174,7 @@ class ExtractiveWriter:
                 picked = self._whole_procedure(pool, picked, eligible)
             picked = self._with_conditions(pool, query, picked, budget)
             picked = self._whole_lists(pool, picked, budget)
-            picked = self._introduced_tables(pool, picked, eligible, budget)
+            picked = with_introduced_tables(pool, picked, eligible, budget * self.tuning.overrun)
             picked = self._with_continuations(pool, picked, budget)
             picked = self._best_sections(pool, query, picked, eligible, budget)
             picked = picked + self._introduced_code(pool, picked, budget)
@@ -277,26 +278,6 @@ class ExtractiveWriter:
             if not items or len(items) > self.tuning.whole_list_items or wanted > budget * self.tuning.overrun:
                 continue
             for n_index in missing:
-                extra.append((round(score * 0.9, 4), n_index))
-                have.add(n_index)
-                used += len(pool.units[n_index].text)
-        return picked + extra
-
-    def _introduced_tables(self, pool: Pool, picked: list[tuple[float, int]], eligible: list[tuple[float, int]],
-                           budget: int) -> list[tuple[float, int]]:
-        """A picked sentence that introduces a table ("Share repurchase activity during the three months ended July 1,
-        2023 was as follows (in millions ...):") brings the table's rows: without them it announces figures it does
-        not give. The rows that rank for the obligation come first, then the others in the table's order, while they fit
-        the budget's overrun."""
-        have = {p for _, p in picked}
-        used = sum(len(pool.units[p].text) for p in have)
-        ranked = {i: r for r, (_, i) in enumerate(eligible)}
-        extra = []
-        for score, p_index in sorted(picked, reverse=True):
-            rows = [i for i in pool.tables.get(p_index, []) if i not in have]
-            for n_index in sorted(rows, key=lambda i: (ranked.get(i, len(ranked)), i)):
-                if used + len(pool.units[n_index].text) > budget * self.tuning.overrun:
-                    continue
                 extra.append((round(score * 0.9, 4), n_index))
                 have.add(n_index)
                 used += len(pool.units[n_index].text)
