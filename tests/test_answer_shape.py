@@ -704,3 +704,23 @@ def test_a_table_under_its_documents_name_cites_each_row_without_naming_the_docu
     assert block.splitlines()[0] == "**ACME 10-Q, quarter ended July 1, 2023:**"
     assert block.splitlines()[-1] == "| AWS | 23,059 | [s1] |"
     assert _blocks([header, row], split_by_source=False)[0].splitlines()[-1] == "| AWS | 23,059 | ACME 10-Q, quarter ended July 1, 2023 [s1] |"
+
+
+def test_an_abbreviation_joined_by_an_ampersand_is_read_as_the_documents_spell_it():
+    """'R&D' has no letters the ranking reads as a word; the filing spells it out once ('research and development
+    (“R&D”) expense'), and its statement's row says 'Research and development': the row answers 'What was ACME's R&D
+    expenditure?'."""
+    from shelfwise.api.answer.write.definitions import spelled_out
+    from shelfwise.compiler.store.records import Block, table_text
+
+    rows = [["", "Three Months Ended July 1, 2023", "Three Months Ended June 25, 2022"],
+            ["Research and development", "$ 7,442", "$ 6,797"], ["Selling, general and administrative", "6,224", "6,012"]]
+    shelf = _memory_shelf({"10q": ("ACME 10-Q", "acme.pdf", [
+        ("Operating Expenses", [Block(kind="table", text=table_text(rows), rows=rows, header_rows=1),
+                                _p("The growth in research and development (\u201cR&D\u201d) expense during the third quarter of 2023 "
+                                   "was driven primarily by increases in headcount-related expenses.")]),
+        ("Liquidity", [_p("The Company believes its balances of cash will be sufficient to satisfy its cash requirements.")])])})
+    _, draft = _write(shelf, "What was ACME's R&D expenditure in the quarter?")
+    assert "Research and development | $ 7,442 | $ 6,797" in [u.text for u in draft.units], [u.text for u in draft.units]
+    assert spelled_out("How do M&A and R&D compare?", ["Our mergers and acquisitions (\"M&A\") activity.", "No R&D here."]) == [
+        "mergers and acquisitions"]

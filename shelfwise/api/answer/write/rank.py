@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from shelfwise.api.answer.write.feedback import expansion_terms
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
-from shelfwise.api.answer.write.definitions import asked_entry, asked_term, defines, entry_keys, opens_entry
+from shelfwise.api.answer.write.definitions import asked_entry, asked_term, defines, entry_keys, opens_entry, spelled_out
 from shelfwise.api.answer.write.tables import introduced_tables, row_labels
 from shelfwise.api.answer.write.unit_shape import NUMERIC_RUN, label_row, numeric_share, shape_factor, value_match
 from shelfwise.api.answer.plan.names import names_written
@@ -301,6 +301,10 @@ def obligation_query(obligation: Obligation, pool: Pool, naming: set[str]) -> di
             if word in framing:
                 continue
             query[word] = max(query.get(word, 0.0), weight * pool.idf.get(word, pool.unseen))
+    for long in spelled_out(obligation.ask, (unit.text for unit in pool.units)):  # "R&D": what the documents spell it
+        for word in word_stems(long):
+            if word not in naming and word not in framing:
+                query[word] = max(query.get(word, 0.0), pool.idf.get(word, pool.unseen))
     for word in asking.contrasted & query.keys():
         query[word] *= pool.tuning.contrast_weight  # a word only in a contrast phrase says what the answer is not about
     strongest = max(query.values(), default=pool.unseen)
