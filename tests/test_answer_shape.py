@@ -641,3 +641,109 @@ def test_a_paragraph_a_page_break_cut_mid_sentence_is_read_whole():
     assert "it runs before retrieval." in texts
     _, draft = _write(shelf, "How is the classifier trained?")
     assert any(u.text.endswith("automatically- collected query-complexity pairs, by using a cross-entropy loss.") for u in draft.units)
+
+
+def _repurchases():
+    """A 10-Q's repurchase section as the filings write it: a sentence announcing the table, the table (a label row per
+    period, then its figures), then the text on the programme."""
+    from shelfwise.compiler.store.records import Block, table_text
+
+    rows = [["Periods", "Total Number of Shares Purchased", "Average Price Paid Per Share"],
+            ["April 2, 2023 to May 6, 2023:", "", ""],
+            ["Open market and privately negotiated purchases", "34,633", "$ 169.40"],
+            ["May 7, 2023 to July 1, 2023:", "", ""],
+            ["Open market and privately negotiated purchases", "68,040", "$ 180.12"],
+            ["Total", "102,673", ""]]
+    return _memory_shelf({"10q": ("ACME 10-Q", "acme.pdf", [("Purchases of Equity Securities", [
+        _p("Share repurchase activity during the three months ended July 1, 2023 was as follows (in millions, except number "
+           "of shares, which are reflected in thousands, and per share amounts):"),
+        Block(kind="table", text=table_text(rows), rows=rows, header_rows=1),
+        _p("The Company's share repurchase programs do not obligate the Company to acquire a minimum amount of shares."),
+    ])])})
+
+
+def test_a_sentence_that_announces_a_table_brings_the_tables_rows():
+    """'Share repurchase activity ... was as follows (in millions ...):' announces figures it does not give: the rows of
+    the table right after it come with it (the asked words are only in the sentence, none in the rows), under the
+    table's header."""
+    _, draft = _write(_repurchases(), "Did ACME report any share repurchase activity, and what was the scale of these buybacks?")
+    texts = [u.text for u in draft.units]
+    assert any(t.startswith("Share repurchase activity during the three months") for t in texts), texts
+    assert "Total | 102,673 |" in texts and "Open market and privately negotiated purchases | 68,040 | $ 180.12" in texts, texts
+    assert any(u.kind == "table_header" for u in draft.units)
+
+
+def test_a_rows_label_is_read_without_its_notes_number_or_trade_mark():
+    """'iPhone® (1)' and 'Total net sales (4)' label the rows a question names as 'iPhone' and 'total net sales'."""
+    from shelfwise.api.answer.write.unit_shape import value_match
+
+    iphone = Unit(id="u1", kind="table_row", text="iPhone ® (1) | $ 39,669 | $ 40,665", cells=["iPhone ® (1)", "$ 39,669", "$ 40,665"], obligation=0)
+    total = Unit(id="u2", kind="table_row", text="Total net sales (4) | $ 81,797", cells=["Total net sales (4)", "$ 81,797"], obligation=0)
+    assert value_match("How has Apple's revenue from iPhone sales fluctuated across quarters", iphone, label_only=True)
+    assert value_match("How have Apple's total net sales changed over time", total, label_only=True)
+    assert not value_match("How have Apple's services net sales changed", total, label_only=True)
+
+
+def test_a_row_comes_with_the_label_row_it_stands_under_and_a_label_row_is_never_shown_alone():
+    """The segment table of a 10-Q: 'Net sales | 20,538 | 23,059' means AWS's net sales only under its label row 'AWS'.
+    A question naming AWS's net sales gets the row with its label (the header too); a label row holds no figure and is
+    never an answer alone, and the size limit keeps or drops it with its rows."""
+    from shelfwise.api.answer.show.shape import fit_units
+    from shelfwise.api.answer.write.unit_shape import label_row
+    from shelfwise.compiler.store.records import Block, table_text
+
+    rows = [["", "Q3 2022", "Q3 2023"], ["North America", "", ""], ["Net sales", "$ 78,843", "$ 87,887"],
+            ["Operating income", "412", "4,307"], ["AWS", "", ""], ["Net sales", "$ 20,538", "$ 23,059"],
+            ["Operating income", "5,403", "6,976"]]
+    shelf = _memory_shelf({"10q": ("ACME 10-Q", "acme.pdf", [("Segment Information", [
+        _p("We have organized our operations into two segments: North America and AWS."),
+        Block(kind="table", text=table_text(rows), rows=rows, header_rows=1)])])})
+    _, draft = _write(shelf, "What were the AWS segment's net sales in Q3 2023?")
+    texts = [u.text for u in draft.units if u.kind == "table_row"]
+    assert "Net sales | $ 20,538 | $ 23,059" in texts and "AWS | |" in texts, texts
+    assert texts.index("AWS | |") < texts.index("Net sales | $ 20,538 | $ 23,059")
+    assert not any(label_row(u) for u in draft.units if u.kind == "table_row" and not
+                   any(r.group == u.group and r.kind == "table_row" and not label_row(r) for r in draft.units))
+    label = next(u for u in draft.units if u.text == "AWS | |")
+    row = next(u for u in draft.units if u.text == "Net sales | $ 20,538 | $ 23,059")
+    sentence = Unit(id="s", kind="sentence", text="We have organized our operations into two segments: North America and AWS.",
+                    citations=["s1"], obligation=0, score=0.9)
+    units = [sentence, label.model_copy(update={"score": 0.3}), row.model_copy(update={"score": 0.1})]
+    fitted = {limit: [u.id for u in fit_units(units, limit, True)[0]] for limit in range(100, 1000, 5)}
+    assert ["s"] in fitted.values() and [sentence.id, label.id, row.id] in fitted.values()
+    assert not [limit for limit, kept in fitted.items() if label.id in kept and row.id not in kept]
+    assert [u.id for u in fit_units([sentence, label], 4000, True)[0]] == ["s"]  # room to spare: alone, it still states nothing
+
+
+def test_a_table_under_its_documents_name_cites_each_row_without_naming_the_document_again():
+    """The line above the table names the document; each row's Source cell gives its section only (the room goes to rows)."""
+    from shelfwise.api.answer.render import _blocks
+
+    header = Unit(id="u1", kind="table_header", text="Segment | Q3 2023", cells=["Segment", "Q3 2023"], citations=["s1"], obligation=0,
+                  group="t", source="ACME 10-Q, quarter ended July 1, 2023")
+    row = Unit(id="u2", kind="table_row", text="AWS | 23,059", cells=["AWS", "23,059"], citations=["s1"], obligation=0, group="t",
+               source="ACME 10-Q, quarter ended July 1, 2023")
+    block = _blocks([header, row])[0]
+    assert block.splitlines()[0] == "**ACME 10-Q, quarter ended July 1, 2023:**"
+    assert block.splitlines()[-1] == "| AWS | 23,059 | [s1] |"
+    assert _blocks([header, row], split_by_source=False)[0].splitlines()[-1] == "| AWS | 23,059 | ACME 10-Q, quarter ended July 1, 2023 [s1] |"
+
+
+def test_an_abbreviation_joined_by_an_ampersand_is_read_as_the_documents_spell_it():
+    """'R&D' has no letters the ranking reads as a word; the filing spells it out once ('research and development
+    (“R&D”) expense'), and its statement's row says 'Research and development': the row answers 'What was ACME's R&D
+    expenditure?'."""
+    from shelfwise.api.answer.write.definitions import spelled_out
+    from shelfwise.compiler.store.records import Block, table_text
+
+    rows = [["", "Three Months Ended July 1, 2023", "Three Months Ended June 25, 2022"],
+            ["Research and development", "$ 7,442", "$ 6,797"], ["Selling, general and administrative", "6,224", "6,012"]]
+    shelf = _memory_shelf({"10q": ("ACME 10-Q", "acme.pdf", [
+        ("Operating Expenses", [Block(kind="table", text=table_text(rows), rows=rows, header_rows=1),
+                                _p("The growth in research and development (\u201cR&D\u201d) expense during the third quarter of 2023 "
+                                   "was driven primarily by increases in headcount-related expenses.")]),
+        ("Liquidity", [_p("The Company believes its balances of cash will be sufficient to satisfy its cash requirements.")])])})
+    _, draft = _write(shelf, "What was ACME's R&D expenditure in the quarter?")
+    assert "Research and development | $ 7,442 | $ 6,797" in [u.text for u in draft.units], [u.text for u in draft.units]
+    assert spelled_out("How do M&A and R&D compare?", ["Our mergers and acquisitions (\"M&A\") activity.", "No R&D here."]) == [
+        "mergers and acquisitions"]

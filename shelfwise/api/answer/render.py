@@ -72,7 +72,9 @@ def _step_lines(run: list[Unit]) -> list[str]:
     return lines
 
 
-def _table(rows: list[Unit]) -> str:
+def _table(rows: list[Unit], labelled: bool = False) -> str:
+    """The rows under their header, with a Source column: each row's citations, after its document's short name unless
+    ``labelled`` (the line above the table names the document, and every row of one table is of one section)."""
     header = next((u for u in rows if u.kind == "table_header"), None)
     body = [u for u in rows if u.kind == "table_row"]
     width = max(len(unit_cells(u)) for u in rows)
@@ -81,7 +83,7 @@ def _table(rows: list[Unit]) -> str:
     lines.append("|" + " --- |" * (width + 1))
     for row in body:
         cells = unit_cells(row)
-        source = f"{row.source} " if row.source else ""
+        source = f"{row.source} " if row.source and not labelled else ""
         lines.append(table_line([*(_cell(c) for c in [*cells, *[""] * (width - len(cells))]), f"{source}{_cite(row)}"]))
     return "\n".join(lines)
 
@@ -104,7 +106,7 @@ def _blocks(units: list[Unit], *, split_by_source: bool = True) -> list[str]:
                 index += 1
             if any(r.kind == "table_row" for r in rows):
                 label = _label(next(r for r in rows if r.kind == "table_row"), split_by_source)
-                blocks.append((label + "\n\n" if label else "") + _table(rows))
+                blocks.append((label + "\n\n" if label else "") + _table(rows, labelled=bool(label)))
         elif unit.kind in ("step", "list_item"):
             run = []
             while index < len(units) and units[index].kind == unit.kind and units[index].source == unit.source:

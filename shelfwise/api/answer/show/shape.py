@@ -30,6 +30,7 @@ import re
 from shelfwise.api.answer.question import read_phrase
 from shelfwise.api.currency import current_first, label_units
 from shelfwise.api.shelves import OpenShelf
+from shelfwise.api.answer.write.unit_shape import label_row
 from shelfwise.api.answer.write.write import introduces_code, is_question
 from shelfwise.api.answer.records import Removal, Unit
 from shelfwise.api.terms import identifier_key, identifiers, normalise, word_stems
@@ -241,11 +242,19 @@ FOOTER = 250
 """Characters kept for what follows the quotes: gap lines, the not-shown line and the mode line."""
 
 
+def _with_their_rows(units: list[Unit]) -> list[Unit]:
+    """A table's header, or a row that only labels the rows under it, stays only with a row of its table that states
+    something."""
+    groups = {u.group for u in units if u.kind == "table_row" and not label_row(u)}
+    return [u for u in units if not (u.kind == "table_header" or label_row(u)) or u.group in groups]
+
+
 def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTuning = DEFAULT_TUNING) -> tuple[list[Unit], set[int]]:
     """Drop the least relevant units until the rendered answer (``shelfwise.api.answer.render.markdown_chars``) fits ``max_chars``."""
     from shelfwise.api.answer.render import markdown_chars
 
     limit = max(max_chars - FOOTER, max_chars // 2)
+    units = _with_their_rows(units)
     if markdown_chars(units, quoted) <= limit:
         return units, set()
     best: dict[int, float] = {}
@@ -258,9 +267,7 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
     lost: set[int] = set()
 
     def kept() -> list[Unit]:
-        keep = [u for i, u in enumerate(units) if i not in dropped]
-        groups = {u.group for u in keep if u.kind == "table_row"}
-        keep = [u for u in keep if u.kind != "table_header" or u.group in groups]
+        keep = _with_their_rows([u for i, u in enumerate(units) if i not in dropped])
         # a code block stays only after the sentence introducing it
         return [u for i, u in enumerate(keep) if u.kind != "code" or (i and keep[i - 1].citations[:1] == u.citations[:1]
                                                                       and introduces_code(keep[i - 1].text))]

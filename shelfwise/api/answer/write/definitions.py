@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["asked_term", "asked_terms", "defines", "opens_entry", "entry_key", "entry_keys", "asked_entry"]
+__all__ = ["asked_term", "asked_terms", "defines", "opens_entry", "entry_key", "entry_keys", "asked_entry", "spelled_out"]
 
 _ASKED_TERM = re.compile(r"^(?:what\s+(?:is|are|does)|define|definition\s+of)\s+(?:an?\s+|the\s+)?(?P<term>.+?)(?:\s+mean)?\s*$", re.I)
 _DEFINING = r"^(?:an?\s+|the\s+)?{term}s?\s*(?::|\(|,?\s+(?:(?:is|are)\s+(?:an?|the|any|one)\s|means?\b|refers?\s+to\b))"
@@ -95,3 +95,27 @@ def opens_entry(entry: str, unit) -> bool:
     """Whether ``unit`` opens the section headed by an asked term (``entry``, from ``asked_entry``; the unit's
     ``entry`` holds its section heading's ``entry_keys`` when it is the section's first sentence or item)."""
     return bool(entry) and bool(unit.entry) and not set(entry.split("\x1f")).isdisjoint(unit.entry.split("\x1f"))
+
+
+_JOINED = re.compile(r"\b[A-Z]{1,3}(?:&[A-Z]{1,3})+\b")
+"""An abbreviation joined by '&' ("R&D", "M&A"): its letters are too short to be words, so the ranking cannot read it."""
+_LINKING = frozenset({"and", "of", "the", "for", "&"})
+
+
+def spelled_out(ask: str, texts) -> list[str]:
+    """The long forms that ``texts`` give the '&'-joined abbreviations ``ask`` writes: "research and development" for
+    "R&D" from 'The growth in research and development (“R&D”) expense ...'. A document that defines an abbreviation
+    writes it in brackets right after its long form, whose words (but linking words) begin with its letters."""
+    found: list[str] = []
+    for short in dict.fromkeys(_JOINED.findall(ask)):
+        letters = [c.lower() for c in short if c.isalpha()]
+        pattern = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,8})\(\s*[\"\u201c\u2018']?" + re.escape(short) + r"[\"\u201d\u2019']?\s*\)")
+        for text in texts:
+            match = pattern.search(text) if short in text else None
+            words = match.group(1).split() if match else []
+            tails = (words[start:] for start in range(len(words) - 1, -1, -1))
+            long = next((tail for tail in tails if [w[0].lower() for w in tail if w.lower() not in _LINKING] == letters), None)
+            if long:
+                found.append(" ".join(long))
+                break
+    return found

@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 
 from shelfwise.api.answer.write.feedback import expansion_terms
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
-from shelfwise.api.answer.write.definitions import asked_entry, asked_term, defines, entry_keys, opens_entry
-from shelfwise.api.answer.write.unit_shape import NUMERIC_RUN, numeric_share, shape_factor, value_match
+from shelfwise.api.answer.write.definitions import asked_entry, asked_term, defines, entry_keys, opens_entry, spelled_out
+from shelfwise.api.answer.write.tables import introduced_tables, row_labels
+from shelfwise.api.answer.write.unit_shape import NUMERIC_RUN, label_row, numeric_share, shape_factor, value_match
 from shelfwise.api.answer.plan.names import names_written
 from shelfwise.api.answer.plan.plan import Obligation, Plan
 from shelfwise.api.answer.question import FACETS as ASKED_FACETS
@@ -143,6 +144,11 @@ class Pool:
     """Pool index of a sentence introducing a list ("... include:") -> its items' indexes (``_lead_ins``)."""
     tuning: AnswerTuning = DEFAULT_TUNING
     """The thresholds the ranking, its feedback and its semantic rerank use (``answer.tuning``)."""
+    labels: dict[int, int] = field(default_factory=dict)
+    """Pool index of a table row -> the label row it stands under ("AWS" over "Net sales | 20,538 | 23,059"; ``row_labels``)."""
+    tables: dict[int, list[int]] = field(default_factory=dict)
+    """Pool index of a sentence introducing a table ("... were as follows (in millions):") -> its rows' indexes
+    (``introduced_tables``)."""
 
 
 def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[str]:
@@ -235,7 +241,7 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units, t
     idf = {word: math.log(1 + size / count) for word, count in df.items()}
     avg = sum(u.length for u in counted) / size if counted else 1.0
     titles = {u.doc_id: shelves[u.shelf].doc_name(u.doc_id) for u in units}
-    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning)
+    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning, row_labels(units), introduced_tables(units))
 
 
 def _lead_ins(units: list[Candidate]) -> dict[int, list[int]]:
@@ -295,6 +301,10 @@ def obligation_query(obligation: Obligation, pool: Pool, naming: set[str]) -> di
             if word in framing:
                 continue
             query[word] = max(query.get(word, 0.0), weight * pool.idf.get(word, pool.unseen))
+    for long in spelled_out(obligation.ask, (unit.text for unit in pool.units)):  # "R&D": what the documents spell it
+        for word in word_stems(long):
+            if word not in naming and word not in framing:
+                query[word] = max(query.get(word, 0.0), pool.idf.get(word, pool.unseen))
     for word in asking.contrasted & query.keys():
         query[word] *= pool.tuning.contrast_weight  # a word only in a contrast phrase says what the answer is not about
     strongest = max(query.values(), default=pool.unseen)
@@ -420,6 +430,8 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
         item = unit.kind == "step" or (unit.kind == "list_item" and obligation.kind in ("trace", "list"))
         item = item or opens_entry(entry, unit)  # a glossary entry: its heading is the term
         named_here = bool(docs) and unit.doc_id in docs
+        if label_row(unit):  # "North America", "Operating expenses:": never an answer alone, it comes with its rows
+            continue
         if unit.kind == "table_header":  # never an answer alone; a header that matches lends its rows its score
             if unit.words & words_only.keys() or (unit.doc_id in explicit and unit.words & query.keys()):
                 headers[unit.group] = (relevance(ranking, unit, pool.avg_length) * prior(unit.ranks.get(o_index)), unit.words)

@@ -17,7 +17,7 @@ from typing import Callable
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import normalise
 
-__all__ = ["template_texts", "template_key"]
+__all__ = ["template_texts", "template_key", "template_units"]
 
 _TEXT_KINDS = ("sentence", "list_item", "step")
 
@@ -31,6 +31,12 @@ def template_texts(shelf: OpenShelf, units_of: Callable) -> frozenset[str]:
     """The ``template_key`` of every sentence, list item or step that documents of two or more issuers hold; computed
     once per open shelf. ``units_of(shelf, section_id)`` gives a section's units (the writer's ``section_units``)."""
     return shelf.memo(("template-texts",), lambda: _templates(shelf, units_of))
+
+
+def template_units(pool, shelves: dict[str, OpenShelf], units_of: Callable) -> set[int]:
+    """Indices of the writer's pool units (``shelfwise.api.answer.write.rank.Pool``) that are a form's template text."""
+    texts = {name: template_texts(shelves[name], units_of) for name in {u.shelf for u in pool.units} if name in shelves}
+    return {i for i, u in enumerate(pool.units) if texts.get(u.shelf) and template_key(u.text) in texts[u.shelf]}
 
 
 def _templates(shelf: OpenShelf, units_of: Callable) -> frozenset[str]:

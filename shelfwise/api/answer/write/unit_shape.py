@@ -7,25 +7,40 @@ import re
 
 from shelfwise.api.terms import unit_cells
 
-__all__ = ["NUMERIC_RUN", "value_match", "numeric_share", "shape_factor"]
+__all__ = ["NUMERIC_RUN", "value_match", "numeric_share", "shape_factor", "label_row"]
 
 _CELL_WORDS = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
+_MARKS = re.compile(r"\s*(?:\(\d{1,2}\)|\[\d{1,2}\]|[*\u2020\u2021\u00ae\u2122\u00a9])")
+"""What a row's label carries beside its words: a note's number ("Total net sales (4)"), a trade mark ("iPhone®")."""
 
 
 def value_match(ask: str, unit, label_only: bool = False) -> bool:
     """Whether a cell of the table row ``unit`` reads, as whole words, as a phrase of ``ask`` (a cell of letters of 4+
-    characters, not a number or code). ``label_only``: only the row's label (its first non-empty cell) counts — the
-    row a question names ("total net sales"), where any cell would also match a value a list ask only mentions."""
+    characters, not a number or code). ``label_only``: only the row's label (its first non-empty cell, without a note's
+    number or a trade mark: "Total net sales (4)", "iPhone®") counts — the row a question names ("total net sales"),
+    where any cell would also match a value a list ask only mentions."""
     if unit.kind != "table_row":
         return False
     asked = " " + " ".join(_CELL_WORDS.findall(ask.lower())) + " "
     cells = [c for c in unit_cells(unit) if c.strip()]
-    for cell in cells[:1] if label_only else cells:
+    for cell in [_MARKS.sub("", c) for c in cells[:1]] if label_only else cells:  # a label carries its notes' marks;
+        # the values a list ask names are compared as written
         words = _CELL_WORDS.findall(cell.lower())
         phrase = " ".join(words)
         if len(phrase) >= 4 and phrase == " ".join(cell.lower().split()).strip(" .") and f" {phrase} " in asked:
             return True
     return False
+
+
+def label_row(unit) -> bool:
+    """A table row that only labels the rows under it ("North America", "Operating expenses:", "April 2, 2023 to May 6,
+    2023:"): of several columns, one cell holds text and no other holds anything. It states nothing alone; the rows
+    under it mean what it says."""
+    if unit.kind != "table_row":
+        return False
+    cells = unit_cells(unit)
+    held = [c for c in cells if c.strip()]
+    return len(cells) > 1 and len(held) == 1 and held[0] == cells[0] and bool(_CELL_WORDS.search(held[0]))
 
 
 _TOKEN = re.compile(r"\S+")

@@ -20,7 +20,8 @@ from shelfwise.api.answer.read.read import Reading
 from shelfwise.api.answer.records import Draft, Unit
 from shelfwise.api.answer.write.paragraphs import paragraph_texts
 from shelfwise.api.answer.write.semantic import semantic_rerank
-from shelfwise.api.answer.write.templates import template_key, template_texts
+from shelfwise.api.answer.write.tables import with_introduced_tables
+from shelfwise.api.answer.write.templates import template_units
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
 from shelfwise.api.answer.write.rank import Pool, build_pool, changed_rules, coverage, named_documents, score_units
@@ -137,12 +138,6 @@ _CONDITION = re.compile(r"\b(if|unless|except|excepting|provided|only when|only 
 _OPENS_CONDITION = re.compile(r"^(if|unless|except|provided|otherwise|however|but|in that case|in this case|this does not|where)\b", re.I)
 
 
-def _template_units(pool: Pool, shelves: dict[str, OpenShelf]) -> set[int]:
-    """Pool indices of the units that are a form's template text (``shelfwise.api.answer.write.templates``)."""
-    texts = {name: template_texts(shelves[name], section_units) for name in {u.shelf for u in pool.units} if name in shelves}
-    return {i for i, u in enumerate(pool.units) if texts.get(u.shelf) and template_key(u.text) in texts[u.shelf]}
-
-
 class ExtractiveWriter:
     """Model-free writer: verbatim units from the read sections, chosen per obligation and shown in document order.
 
@@ -165,7 +160,7 @@ class ExtractiveWriter:
 
     def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> Draft:
         pool = build_pool(reading, shelves, section_units, self.tuning)
-        templates = _template_units(pool, shelves)
+        templates = template_units(pool, shelves, section_units)
         chosen: dict[int, tuple[int, float]] = {}  # pool index -> (obligation, score)
         serves: dict[int, list[int]] = {}  # pool index -> further obligations it establishes
         covered: dict[int, float] = {}
@@ -185,6 +180,7 @@ class ExtractiveWriter:
                 picked = self._whole_procedure(pool, picked, eligible)
             picked = self._with_conditions(pool, query, picked, budget)
             picked = self._whole_lists(pool, picked, budget)
+            picked = with_introduced_tables(pool, picked, eligible, budget * self.tuning.overrun)
             picked = self._with_continuations(pool, picked, budget)
             picked = self._best_sections(pool, query, picked, eligible, budget)
             picked = picked + self._introduced_code(pool, picked, budget)
@@ -428,7 +424,13 @@ class ExtractiveWriter:
 
     @staticmethod
     def _add_headers_and_figures(pool: Pool, chosen: dict[int, tuple[int, float]]) -> None:
-        """The header row of every table quoted, and the figure captions of the sections quoted."""
+        """The header row of every table quoted, the label row each quoted row stands under ("AWS" over "Net sales |
+        20,538 | 23,059", with the row's score: the size limit keeps or drops them together), and the figure captions
+        of the sections quoted."""
+        for p_index in [p for p in chosen if p in pool.labels]:
+            label = pool.labels[p_index]
+            if label not in chosen or chosen[label][1] < chosen[p_index][1]:
+                chosen[label] = chosen[p_index]
         groups = {pool.units[p].group: chosen[p][0] for p in chosen if pool.units[p].kind == "table_row"}
         sections = {pool.units[p].section_id: chosen[p][0] for p in chosen if pool.units[p].kind != "figure"}
         for p_index, unit in enumerate(pool.units):
