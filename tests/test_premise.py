@@ -282,11 +282,11 @@ def test_a_forms_template_text_is_shown_only_when_nothing_else_answers(shelves):
 
     texts = template_texts(shelves["filings"], section_units)
     assert any(k.startswith("2. based on my knowledge, this report does not contain any untrue statement") for k in texts)
-    assert any(k.startswith("1. i have reviewed this quarterly report on form 10-q of apple inc.") for k in texts)
     assert not any("iphone" in k or "data center and ai" in k for k in texts)
     answer = _ask(shelves, "filings", "How did Apple evaluate its disclosure controls and internal control over financial "
                                       "reporting in the third quarter of 2023?")
     shown = [s.text for s in answer.sentences]
     assert any("internal control over financial reporting" in t for t in shown)
     assert not [t for t in shown if template_key(t) in texts]
+    assert not [t for t in shown if "I have reviewed this quarterly report" in t]  # the certification's own line goes with it
     assert template_texts(shelves["licenses"], section_units) == frozenset()  # no issuers: no form

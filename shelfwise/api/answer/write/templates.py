@@ -29,29 +29,42 @@ def template_key(text: str) -> str:
 
 def template_texts(shelf: OpenShelf, units_of: Callable) -> frozenset[str]:
     """The ``template_key`` of every sentence, list item or step that documents of two or more issuers hold; computed
-    once per open shelf. ``units_of(shelf, section_id)`` gives a section's units (the writer's ``section_units``)."""
+    once per open shelf. A form prescribes its text to every document of it, so one document per issuer shows it (and
+    keeps the work and memory bounded on a shelf of many filings). ``units_of(shelf, section_id)`` gives a section's
+    units (the writer's ``section_units``)."""
     return shelf.memo(("template-texts",), lambda: _templates(shelf, units_of))
 
 
 def template_units(pool, shelves: dict[str, OpenShelf], units_of: Callable) -> set[int]:
-    """Indices of the writer's pool units (``shelfwise.api.answer.write.rank.Pool``) that are a form's template text."""
+    """Indices of the writer's pool units (``shelfwise.api.answer.write.rank.Pool``) that are a form's template text:
+    their text is, or most of their section's sentences are (a certification's name lines go with it)."""
     texts = {name: template_texts(shelves[name], units_of) for name in {u.shelf for u in pool.units} if name in shelves}
-    return {i for i, u in enumerate(pool.units) if texts.get(u.shelf) and template_key(u.text) in texts[u.shelf]}
+    by_section: dict[tuple[str, str], list[int]] = {}
+    for index, unit in enumerate(pool.units):
+        if texts.get(unit.shelf) and unit.kind in _TEXT_KINDS:
+            by_section.setdefault((unit.shelf, unit.section_id), []).append(index)
+    found: set[int] = set()
+    for (name, section_id), indices in by_section.items():
+        own = [template_key(u.text) for u in units_of(shelves[name], section_id) if u.kind in _TEXT_KINDS]
+        if 2 * sum(key in texts[name] for key in own) > len(own):
+            found.update(indices)
+        else:
+            found.update(i for i in indices if template_key(pool.units[i].text) in texts[name])
+    return found
 
 
 def _templates(shelf: OpenShelf, units_of: Callable) -> frozenset[str]:
     issuers = {doc: identity.issuer for doc, identity in (shelf.identities or {}).items() if identity.issuer}
     if len(set(issuers.values())) < 2:
         return frozenset()
-    holders: dict[str, set[str]] = {}
-    keys: dict[str, list[str]] = {}  # section id -> its units' keys
-    for section_id, section in shelf.sections.items():
-        issuer = issuers.get(section.doc_id)
-        if issuer:
-            keys[section_id] = [template_key(u.text) for u in units_of(shelf, section_id) if u.kind in _TEXT_KINDS]
-            for key in keys[section_id]:
-                holders.setdefault(key, set()).add(issuer)
-    shared = {key for key, held in holders.items() if len(held) >= 2}
-    # a section most of whose sentences are the form's (a certification) is the form's, its name lines included
-    whole = {key for own in keys.values() if 2 * sum(k in shared for k in own) > len(own) for key in own}
-    return frozenset(shared | whole)
+    sampled: dict[str, str] = {}
+    for doc in sorted(issuers):
+        sampled.setdefault(issuers[doc], doc)
+    holder: dict[str, str] = {}  # key -> the one issuer holding it, "" once a second does
+    for issuer, doc in sampled.items():
+        for section_id in shelf.doc_sections.get(doc, ()):
+            for unit in units_of(shelf, section_id):
+                if unit.kind in _TEXT_KINDS:
+                    key = template_key(unit.text)
+                    holder[key] = issuer if holder.get(key, issuer) == issuer else ""
+    return frozenset(key for key, held in holder.items() if not held)
