@@ -12,6 +12,7 @@ next, a manual's editions) is continuity, not a template, and a shelf without tw
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from shelfwise.api.shelves import OpenShelf
@@ -22,9 +23,13 @@ __all__ = ["template_texts", "template_key", "template_units"]
 _TEXT_KINDS = ("sentence", "list_item", "step")
 
 
+_MARK = re.compile(r"^\(?[a-z0-9]{1,3}[.)]\s+")
+"""A list mark opening an item ("(b) ", "b) ", "4. "): one filer letters the certification's items "(a)", another "a)"."""
+
+
 def template_key(text: str) -> str:
-    """What two copies of one template sentence share: the text, whitespace and case aside."""
-    return normalise(text).lower()
+    """What two copies of one template sentence share: the text, whitespace, case and a list mark aside."""
+    return _MARK.sub("", normalise(text).lower())
 
 
 def template_texts(shelf: OpenShelf, units_of: Callable) -> frozenset[str]:
