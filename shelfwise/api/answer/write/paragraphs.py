@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["paragraph_texts"]
+__all__ = ["paragraph_texts", "LIST_MARK"]
 
 _ENDS_SENTENCE = tuple('.:;?!)]"\'\u201d\u2019')
-_LIST_MARK = re.compile(r"^(?:[a-z]{1,4}[.)]|\([a-z0-9]{1,4}\))\s")
+LIST_MARK = re.compile(r"^(?:[a-z0-9]{1,4}[.)]|\([a-z0-9]{1,4}\))\s+")
+"""A list mark opening an item, in lower case ("b) ", "(iv) ", "4. "): an item, not the rest of a cut sentence."""
 
 
 def paragraph_texts(blocks) -> dict[int, str]:
@@ -29,7 +30,7 @@ def paragraph_texts(blocks) -> dict[int, str]:
             head = None
             continue
         text = block.text.strip()
-        if (head is not None and text[:1].islower() and not _LIST_MARK.match(text)
+        if (head is not None and text[:1].islower() and not LIST_MARK.match(text)
                 and len(texts[head].split()) >= 2 and not texts[head].endswith(_ENDS_SENTENCE)):
             texts[head] = f"{texts[head]} {text}"
             continue

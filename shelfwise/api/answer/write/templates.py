@@ -12,9 +12,9 @@ next, a manual's editions) is continuity, not a template, and a shelf without tw
 
 from __future__ import annotations
 
-import re
 from typing import Callable
 
+from shelfwise.api.answer.write.paragraphs import LIST_MARK
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import normalise
 
@@ -23,13 +23,10 @@ __all__ = ["template_texts", "template_key", "template_units"]
 _TEXT_KINDS = ("sentence", "list_item", "step")
 
 
-_MARK = re.compile(r"^\(?[a-z0-9]{1,3}[.)]\s+")
-"""A list mark opening an item ("(b) ", "b) ", "4. "): one filer letters the certification's items "(a)", another "a)"."""
-
-
 def template_key(text: str) -> str:
-    """What two copies of one template sentence share: the text, whitespace, case and a list mark aside."""
-    return _MARK.sub("", normalise(text).lower())
+    """What two copies of one template sentence share: the text, whitespace, case and a list mark aside (one filer
+    letters the certification's items "(a)", another "a)")."""
+    return LIST_MARK.sub("", normalise(text).lower())
 
 
 def template_texts(shelf: OpenShelf, units_of: Callable) -> frozenset[str]:
@@ -50,12 +47,20 @@ def template_units(pool, shelves: dict[str, OpenShelf], units_of: Callable) -> s
             by_section.setdefault((unit.shelf, unit.section_id), []).append(index)
     found: set[int] = set()
     for (name, section_id), indices in by_section.items():
-        own = [template_key(u.text) for u in units_of(shelves[name], section_id) if u.kind in _TEXT_KINDS]
-        if 2 * sum(key in texts[name] for key in own) > len(own):
+        if _mostly_template(shelves[name], section_id, units_of, texts[name]):
             found.update(indices)
         else:
             found.update(i for i in indices if template_key(pool.units[i].text) in texts[name])
     return found
+
+
+def _mostly_template(shelf: OpenShelf, section_id: str, units_of: Callable, texts: frozenset[str]) -> bool:
+    """Whether most of a section's sentences are template text; decided once per open shelf and section (``texts`` is
+    the shelf's own ``template_texts``), not again on every answer that reads the section."""
+    def decide() -> bool:
+        own = [template_key(u.text) for u in units_of(shelf, section_id) if u.kind in _TEXT_KINDS]
+        return 2 * sum(key in texts for key in own) > len(own)
+    return shelf.memo(("template-section", section_id), decide)
 
 
 def _templates(shelf: OpenShelf, units_of: Callable) -> frozenset[str]:
