@@ -109,6 +109,19 @@ def test_an_answer_fits_its_character_limit_least_relevant_first():
     assert [u.id for u in shown] == ["u0", "u1", "u2", "u3"] and short == {0}  # strong evidence left out: not complete
 
 
+def test_the_size_limit_takes_a_quoted_document_out_of_the_answer_last():
+    """A question over two quarterly filings: the best units all come from one filing, the weakest is the only one of
+    the other. The size limit drops the first filing's weaker units before the second filing's only unit, so the answer
+    still quotes every filing it drew from; when the limit leaves room for less, that unit goes too."""
+    units = [Unit(id=f"u{n}", kind="sentence", text=f"Fact number {n} " + "x" * 200 + ".", shelf="mem", citations=["s1"],
+                  obligation=0, score=1.0 / (n + 1), status="verbatim", source="ACME 10-Q, Q1" if n < 5 else "ACME 10-Q, Q2")
+             for n in range(6)]
+    shown, _ = shape_answer(units, ["q"], {}, max_chars=1100, extractive=True)
+    assert [u.id for u in shown] == ["u0", "u1", "u5"]  # u2 to u4 of Q1 went before u5, Q2's only unit
+    shown, _ = shape_answer(units, ["q"], {}, max_chars=600, extractive=True)
+    assert [u.id for u in shown] == ["u0"]
+
+
 def test_what_the_question_asks_for_decides_not_in_the_documents():
     assert asked_head("What is the warranty period of the pump?") == ["warranti", "period"]
     assert asked_head("What does an administration set cost?") == ["cost"]
