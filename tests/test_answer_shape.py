@@ -109,6 +109,19 @@ def test_an_answer_fits_its_character_limit_least_relevant_first():
     assert [u.id for u in shown] == ["u0", "u1", "u2", "u3"] and short == {0}  # strong evidence left out: not complete
 
 
+def test_the_size_limit_takes_a_quoted_document_out_of_the_answer_last():
+    """A question over two quarterly filings: the best units all come from one filing, the weakest is the only one of
+    the other. The size limit drops the first filing's weaker units before the second filing's only unit, so the answer
+    still quotes every filing it drew from; when the limit leaves room for less, that unit goes too."""
+    units = [Unit(id=f"u{n}", kind="sentence", text=f"Fact number {n} " + "x" * 200 + ".", shelf="mem", citations=["s1"],
+                  obligation=0, score=1.0 / (n + 1), status="verbatim", source="ACME 10-Q, Q1" if n < 5 else "ACME 10-Q, Q2")
+             for n in range(6)]
+    shown, _ = shape_answer(units, ["q"], {}, max_chars=1100, extractive=True)
+    assert [u.id for u in shown] == ["u0", "u1", "u5"]  # u2 to u4 of Q1 went before u5, Q2's only unit
+    shown, _ = shape_answer(units, ["q"], {}, max_chars=600, extractive=True)
+    assert [u.id for u in shown] == ["u0"]
+
+
 def test_what_the_question_asks_for_decides_not_in_the_documents():
     assert asked_head("What is the warranty period of the pump?") == ["warranti", "period"]
     assert asked_head("What does an administration set cost?") == ["cost"]
@@ -505,6 +518,41 @@ def test_the_sentence_that_means_the_ask_outranks_one_that_only_shares_its_words
     assert "10 minutes" in pool.units[reranked[0][3]].text
     shelf.searcher = None  # no embedder: the words' order stands
     assert semantic_rerank(plan.obligations[0].ask, pool, scored, {"mem": shelf}) == scored
+
+
+def test_the_semantic_window_counts_a_sentence_once_however_often_the_reading_holds_it():
+    """A filer signs the same certification twice (two sections, one text): with a window of two units the two copies
+    filled it and the 10-minute sentence a place below was left to its word score; the window counts texts, so the
+    copies take one place and the sentence that answers is reranked too, and comes first."""
+    import types
+
+    from shelfwise.api.answer.plan.plan import plan_by_rules
+    from shelfwise.api.answer.write.rank import build_pool, score_units
+    from shelfwise.api.answer.write.semantic import semantic_rerank
+    from shelfwise.api.answer.write.write import section_units
+    from shelfwise.compiler.index.embedders import Embedder
+    from shelfwise.compiler.tuning import DEFAULT_TUNING
+
+    class Meaning(Embedder):
+        model_id, dimensions = "test:meaning", 2
+
+        def embed_batch(self, texts):
+            return [[1.0, 0.0] if ("10 minutes" in t or t.startswith("How long")) else [0.0, 1.0] for t in texts]
+
+    signed = "The client sends the authorization code it was issued to the token endpoint, where the code is checked as valid."
+    shelf = _memory_shelf({"rfc": ("OAuth 2.0", "rfc6749.txt", [
+        ("Certification of the chief officer", [_p(signed)]),
+        ("Certification of the finance officer", [_p(signed)]),
+        ("4.1.2 Authorization Response", [_p("A maximum lifetime of 10 minutes is recommended for these codes, after which they expire.")]),
+    ])})
+    embedder = Meaning()
+    shelf.searcher = types.SimpleNamespace(embedder=embedder, query_vector=lambda text: embedder.embed_batch([text])[0])
+    plan = plan_by_rules("How long is an authorization code valid once it is issued?", [], {"rfc": "OAuth 2.0"}, [], [], [])
+    pool = build_pool(_reading(shelf), {"mem": shelf}, section_units, DEFAULT_TUNING.model_copy(update={"semantic_top": 2}))
+    ((_, scored),) = score_units(plan, pool)
+    assert [pool.units[i].text for *_, i in scored[:2]] == [signed, signed]  # the words alone put both copies first
+    reranked = semantic_rerank(plan.obligations[0].ask, pool, scored, {"mem": shelf})
+    assert "10 minutes" in pool.units[reranked[0][3]].text
 
 
 def test_a_bullet_glyph_left_by_a_converter_is_not_shown_twice():

@@ -100,7 +100,8 @@ class AnswerTuning(BaseModel):
         description="Share of the query's own weight the feedback words weigh together.")
     semantic_top: int = Field(
         default=20, ge=0, le=1000,
-        description="Best units per part reranked by embedding similarity to the ask (0: no semantic rerank).")
+        description="Best units per part reranked by embedding similarity to the ask: units the writer may show, each text "
+                    "counted once (0: no semantic rerank).")
     semantic_weight: float = Field(
         default=1.5, ge=0, le=100,
         description="How much the similarity to the ask weighs against the word score in the semantic rerank (both "

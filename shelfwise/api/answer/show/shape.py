@@ -17,7 +17,7 @@ question sentences go in its evidence step), and ``shape_answer`` runs them in o
 6. the extractive writer's units: per obligation the section (or table, or procedure) holding the best unit leads,
    its units in document order, so the direct answer comes first and a rule keeps its exception after it;
 7. the answer fits ``max_chars``: the least relevant units go first (never a procedure's steps, never the last
-   unit of an obligation). Obligations that lost strong evidence this way (a unit scoring ``strong_share`` of their
+   unit of an obligation, and the last unit of a document the answer quotes only once nothing else can go). Obligations that lost strong evidence this way (a unit scoring ``strong_share`` of their
    best) are returned, so their label is not complete.
 
 The thresholds are ``answer.tuning``'s (``shelfwise.compiler.tuning.AnswerTuning``).
@@ -272,16 +272,22 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
         return [u for i, u in enumerate(keep) if u.kind != "code" or (i and keep[i - 1].citations[:1] == u.citations[:1]
                                                                       and introduces_code(keep[i - 1].text))]
 
-    for index in candidates:
-        unit = units[index]
-        same = [i for i, u in enumerate(units) if u.obligation == unit.obligation and i not in dropped and u.kind not in FIXED]
-        if len(same) <= 1:
-            continue
-        dropped.add(index)
-        if unit.kind != "code" and unit.score >= tuning.strong_share * best[unit.obligation]:  # strong evidence left out: what is shown is not the whole answer
-            lost.add(unit.obligation)
-        if markdown_chars(kept(), quoted) <= limit:
-            break
+    def last_of_its_document(index: int) -> bool:
+        """Whether units[index] is the last unit of its document left in an answer that quotes several documents."""
+        left = [u.source for i, u in enumerate(units) if i not in dropped and u.kind not in FIXED]
+        return bool(units[index].source) and len(set(left)) > 1 and left.count(units[index].source) <= 1
+
+    for keep_documents in (True, False):  # a document the answer quotes gives way only once nothing else can
+        for index in candidates:
+            unit = units[index]
+            same = [i for i, u in enumerate(units) if u.obligation == unit.obligation and i not in dropped and u.kind not in FIXED]
+            if index in dropped or len(same) <= 1 or (keep_documents and last_of_its_document(index)):
+                continue
+            dropped.add(index)
+            if unit.kind != "code" and unit.score >= tuning.strong_share * best[unit.obligation]:  # strong evidence left out: what is shown is not the whole answer
+                lost.add(unit.obligation)
+            if markdown_chars(kept(), quoted) <= limit:
+                return kept(), lost
     return kept(), lost
 
 

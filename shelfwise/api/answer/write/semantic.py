@@ -38,9 +38,13 @@ def _vectors(shelf: OpenShelf, texts: list[str]) -> dict[str, np.ndarray]:
 
 def semantic_rerank(ask: str, pool, scored: list[tuple[float, float, bool, int]], shelves: dict[str, OpenShelf]
                     ) -> list[tuple[float, float, bool, int]]:
-    """``scored`` (score, own, shown, unit index; best first) with its ``semantic_top`` best rescored by meaning too."""
+    """``scored`` (score, own, shown, unit index; best first) with its ``semantic_top`` best rescored by meaning too.
+
+    The window counts only units the writer may show (``own`` > 0 and ``shown``), and a text once however many times
+    it stands in the reading (a certification a filer signs twice): a window spent on units that can never be shown,
+    or on copies of one sentence, left the evidence a place below it out of the rerank by a near-tie."""
     top, weight = pool.tuning.semantic_top, pool.tuning.semantic_weight
-    head, tail = scored[:top], scored[top:]
+    head, tail = _window(pool, scored, top)
     if len(head) < 2:
         return scored
     shelf_names = {pool.units[i].shelf for _, _, _, i in head}
@@ -59,3 +63,20 @@ def semantic_rerank(ask: str, pool, scored: list[tuple[float, float, bool, int]]
     rescored.sort(key=lambda e: (-e[0], pool.units[e[3]].order))
     floor = rescored[-1][0]
     return rescored + [(min(s, floor), own, shown, i) for s, own, shown, i in tail]
+
+
+def _window(pool, scored: list[tuple[float, float, bool, int]], top: int
+            ) -> tuple[list[tuple[float, float, bool, int]], list[tuple[float, float, bool, int]]]:
+    """(head, tail) of ``scored``: the head holds the best units that may be shown until ``top`` distinct texts stand
+    in it; every other unit, in its order, is the tail."""
+    head, tail, texts = [], [], set()
+    for entry in scored:
+        _, own, shown, index = entry
+        text = pool.units[index].text
+        if own > 0 and shown and (len(texts) < top or text in texts):
+            head.append(entry)
+            texts.add(text)
+        else:
+            tail.append(entry)
+    return head, tail
+
