@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.compiler.digests.identity_match import IdentityMatch, periods_named
 
-__all__ = ["UnheldPeriod", "unheld_periods"]
+__all__ = ["UnheldPeriod", "unheld_periods", "report_periods"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,14 @@ def _held_line(shelf: OpenShelf, docs: set[str]) -> str:
 def _documents(unit, shelves: dict[str, OpenShelf]) -> set[str]:
     shelf = shelves.get(unit.shelf)
     return {shelf.sections[sid].doc_id for sid in unit.citations if sid in shelf.sections} if shelf else set()
+
+
+def report_periods(shelves: dict[str, OpenShelf], documents: set[tuple[str, str]]) -> bool:
+    """Whether every one of ``documents`` ((shelf, doc id) pairs, at least one) reports figures for a period: a filing,
+    not a handbook effective on a day (``IdentityMatch.reports_period``). What such documents say changed is a
+    change between periods (a figure against the year before), not between versions of a document."""
+    return bool(documents) and all(name in shelves and shelves[name].identities and _matcher(shelves[name]).reports_period(doc)
+                                   for name, doc in documents)
 
 
 def _reports_periods(unit, shelves: dict[str, OpenShelf]) -> bool:

@@ -36,6 +36,7 @@ from shelfwise.api.answer.plan.names import names_written
 from shelfwise.api.answer.plan.plan import Obligation, Plan
 from shelfwise.api.answer.question import FACETS as ASKED_FACETS
 from shelfwise.api.answer.question import read_phrase
+from shelfwise.api.answer.read.periods import report_periods
 from shelfwise.api.answer.read.read import Reading, read_blocks
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import document_keys, identifier_key, identifiers, word_stems
@@ -151,6 +152,7 @@ class Pool:
     (``introduced_tables``)."""
     contents: set[str] = field(default_factory=set)
     """The tables that are a document's table of contents (``contents_tables``): never an answer."""
+    periodic: bool = False  # every read document reports a period (a filing: report_periods): a change is between periods
 
 
 def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[str]:
@@ -244,7 +246,7 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units, t
     avg = sum(u.length for u in counted) / size if counted else 1.0
     titles = {u.doc_id: shelves[u.shelf].doc_name(u.doc_id) for u in units}
     return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning, row_labels(units), introduced_tables(units),
-                contents_tables(units))
+                contents_tables(units), report_periods(shelves, {(u.shelf, u.doc_id) for u in units}))
 
 
 def _lead_ins(units: list[Candidate]) -> dict[int, list[int]]:
@@ -312,7 +314,7 @@ def obligation_query(obligation: Obligation, pool: Pool, naming: set[str]) -> di
         query[word] *= pool.tuning.contrast_weight  # a word only in a contrast phrase says what the answer is not about
     strongest = max(query.values(), default=pool.unseen)
     for facet, (_, weight) in FACETS.items():
-        if facet in asking.facets:
+        if facet in asking.facets and not (facet == "@version" and pool.periodic):  # a filing's change is between periods
             query[facet] = weight * strongest
     return query
 
