@@ -855,11 +855,12 @@ def test_a_table_of_contents_kept_as_a_table_is_never_an_answer():
     assert [u.text for u in draft.units] == ["Our liquidity and capital resources rest on cash from operations of $6.8 billion."], draft.units
 
 
-def _filing(sections):
-    """A one-filing shelf whose filing has its compiled identity (ACME Corp's 10-Q for Q3 2023)."""
+def _filing(sections, **others):
+    """A shelf of one filing with its compiled identity (ACME Corp's 10-Q for Q3 2023), and ``others`` (doc id -> (title,
+    path, sections)) without one."""
     from shelfwise.compiler.store.records import DocumentIdentity
 
-    shelf = _memory_shelf({"10q": ("ACME 10-Q", "acme-2023-q3.pdf", sections)})
+    shelf = _memory_shelf({"10q": ("ACME 10-Q", "acme-2023-q3.pdf", sections), **others})
     shelf.identities = {"10q": DocumentIdentity(doc_id="10q", name="ACME Corp 10-Q, quarter ended September 30, 2023", title="ACME 10-Q",
                                                 issuer="ACME Corp", aliases=["ACME"], form="10-Q", period="quarter ended September 30, 2023",
                                                 period_kind="quarter", period_end="2023-09-30", fiscal_quarter="Q3 2023")}
@@ -868,14 +869,16 @@ def _filing(sections):
 
 def test_what_a_filing_says_changed_is_between_periods_not_versions():
     """On a shelf of filings, 'how did inventories change' asks what changed between periods: a sentence is not evidence
-    for saying 'changes' or 'prior' (a versions question's facet): the inventories' own row ranks above it."""
+    for saying 'changes' or 'prior' (a versions question's facet): the inventories' own row ranks above it. The shelf's
+    catalogue (SOURCES.md, no identity) decides nothing."""
     from shelfwise.compiler.store.records import Block, table_text
 
     rows = [["", "September 30, 2023", "December 31, 2022"], ["Inventories", "7,351", "4,946"]]
     shelf = _filing([("Controls", [_p("There were no changes in internal control over financial reporting compared to the prior "
                                       "period, and no revisions of earlier disclosures.")]),
                      ("Balance sheet", [Block(kind="table", text=table_text(rows), rows=rows, header_rows=1)]),
-                     ("Inventories", [_p("Inventory levels rose to support product launches.")])])
+                     ("Inventories", [_p("Inventory levels rose to support product launches.")])],
+                    sources=("Sources", "SOURCES.md", [("Sources", [_p("The filings were downloaded from EDGAR.")])]))
     _, draft = _write(shelf, "How have the inventory levels ACME reported changed?")
     score = {u.text[:20]: u.score for u in draft.units}
     assert score["Inventories | 7,351 "] > score.get("There were no change", 0.0), score

@@ -53,11 +53,12 @@ def _documents(unit, shelves: dict[str, OpenShelf]) -> set[str]:
 
 
 def report_periods(shelves: dict[str, OpenShelf], documents: set[tuple[str, str]]) -> bool:
-    """Whether every one of ``documents`` ((shelf, doc id) pairs, at least one) reports figures for a period: a filing,
-    not a handbook effective on a day (``IdentityMatch.reports_period``). What such documents say changed is a
-    change between periods (a figure against the year before), not between versions of a document."""
-    return bool(documents) and all(name in shelves and shelves[name].identities and _matcher(shelves[name]).reports_period(doc)
-                                   for name, doc in documents)
+    """Whether ``documents`` ((shelf, doc id) pairs) are periodic reports: every one with a compiled identity reports
+    figures for a period (a filing, not a handbook effective on a day: ``IdentityMatch.reports_period``), at least one
+    does; a file that says nothing of who and when it is (a shelf's catalogue, SOURCES.md) decides nothing. What such
+    documents say changed is a change between periods (a figure against the year before), not between versions."""
+    known = [(name, doc) for name, doc in documents if name in shelves and doc in shelves[name].identities]
+    return bool(known) and all(_matcher(shelves[name]).reports_period(doc) for name, doc in known)
 
 
 def _reports_periods(unit, shelves: dict[str, OpenShelf]) -> bool:
