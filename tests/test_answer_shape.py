@@ -795,3 +795,138 @@ def test_an_abbreviation_joined_by_an_ampersand_is_read_as_the_documents_spell_i
     assert "Research and development | $ 7,442 | $ 6,797" in [u.text for u in draft.units], [u.text for u in draft.units]
     assert spelled_out("How do M&A and R&D compare?", ["Our mergers and acquisitions (\"M&A\") activity.", "No R&D here."]) == [
         "mergers and acquisitions"]
+
+
+def _statement(order_older_first: bool = True):
+    """A 10-Q's segment table as one filer writes it: the year before first, then the quarter the filing reports (the
+    filing's identity: quarter ended September 30, 2023), three months before nine."""
+    from shelfwise.compiler.store.records import Block, DocumentIdentity, table_text
+
+    rows = [["", "Three Months Ended September 30, 2022", "Three Months Ended September 30, 2023",
+             "Nine Months Ended September 30, 2022", "Nine Months Ended September 30, 2023"],
+            ["North America", "", "", "", ""],
+            ["Net sales", "$ 78,843", "$ 87,887", "$ 222,517", "$ 247,314"],
+            ["Operating expenses", "79,255", "83,580", "225,124", "238,898"],
+            ["Operating income (loss)", "$ (412)", "$ 4,307", "$ (2,607)", "$ 8,416"],
+            ["AWS", "", "", "", ""],
+            ["Net sales", "$ 20,538", "$ 23,059", "$ 58,718", "$ 66,553"],
+            ["Operating expenses", "15,135", "16,083", "41,082", "49,089"],
+            ["Operating income", "$ 5,403", "$ 6,976", "$ 17,636", "$ 17,464"]]
+    shelf = _memory_shelf({"10q": ("ACME 10-Q", "acme-2023-q3.pdf", [("Segment Information", [
+        _p("Information on reportable segments and reconciliation to consolidated net income is as follows (in millions):"),
+        Block(kind="table", text=table_text(rows), rows=rows, header_rows=1)])])})
+    shelf.identities = {"10q": DocumentIdentity(doc_id="10q", name="ACME 10-Q, quarter ended September 30, 2023", title="ACME 10-Q", issuer="ACME",
+                                                form="10-Q", period="quarter ended September 30, 2023", period_kind="quarter",
+                                                period_end="2023-09-30", fiscal_quarter="Q3 2023")}
+    return shelf
+
+
+def _shown_table(shelf, question):
+    from shelfwise.api.answer.render import _blocks
+
+    _, draft = _write(shelf, question)
+    units = [u for u in draft.units if u.kind in ("table_header", "table_row")]
+    return draft, _blocks(units)[0].splitlines()
+
+
+def test_a_statement_row_shows_the_asked_period_first_under_the_header_that_names_it():
+    """'Operating income | $ 5,403 | $ 6,976 | ...': which figure is the quarter asked about is said by its column's
+    header. The asked period's column comes first among the columns of its length, for a question naming the period
+    by date or by fiscal quarter, and for a question naming none, the period the filing reports (its latest)."""
+    shelf = _statement()
+    for question in ("What was ACME's AWS operating income in the quarter ended September 30, 2023?",
+                     "What was ACME's AWS operating income in Q3 2023?", "What was ACME's AWS operating income?"):
+        draft, lines = _shown_table(shelf, question)
+        assert lines[0] == ("|  | Three Months Ended September 30, 2023 | Three Months Ended September 30, 2022 | Nine Months Ended "
+                            "September 30, 2023 | Nine Months Ended September 30, 2022 | Source |"), (question, lines)
+        assert "| Operating income | $ 6,976 | $ 5,403 | $ 17,464 | $ 17,636 | [s00000000000x] |" in lines, (question, lines)
+        row = next(u for u in draft.units if u.text.startswith("Operating income | $ 5,403"))
+        assert row.text == "Operating income | $ 5,403 | $ 6,976 | $ 17,636 | $ 17,464" and row.period_columns == [2, 4]
+    _, lines = _shown_table(shelf, "What was ACME's AWS operating income in the quarter ended September 30, 2022?")
+    assert "| Operating income | $ 5,403 | $ 6,976 | $ 17,636 | $ 17,464 | [s00000000000x] |" in lines, lines
+
+
+def test_a_column_whose_period_length_was_read_into_its_neighbour_gets_it_back():
+    """A PDF's 'Three Months Ended' spans two columns and is read into the second ('June 25, 2022 | Three Months Ended
+    June 26, 2021'): the first column is the three months too, and is the quarter a question about June 25, 2022 asks."""
+    from shelfwise.api.answer.write.columns import column_labels, column_order, period_columns
+
+    header = ["", "June 25, 2022", "Three Months Ended June 26, 2021", "Change", "June 25, 2022", "Nine Months Ended June 26, 2021", "Change"]
+    assert column_labels(header) == ["", "Three Months Ended \u203a June 25, 2022", "Three Months Ended June 26, 2021", "Change",
+                                     "Nine Months Ended \u203a June 25, 2022", "Nine Months Ended June 26, 2021", "Change"]
+    assert period_columns(header, {"2022-06-25"}) == [1, 4] and period_columns(header, {"2021-06-26"}) == [2, 5]
+    assert column_order(header, [2, 5]) == [0, 2, 1, 3, 5, 4, 6]
+    assert period_columns(["", "July 1, 2023"], {"2023-07-01"}) == [] and period_columns(header, {"2020-01-01"}) == []
+
+
+def test_a_statement_row_is_read_with_the_other_rows_of_its_statement():
+    """A question about one segment's operating income gets the statement's other lines around it (the segment's net
+    sales and expenses the income is computed from, the other segment), within the part's budget; label rows come
+    with their rows."""
+    draft, lines = _shown_table(_statement(), "How did ACME's AWS operating income change in Q3 2023?")
+    texts = [u.text for u in draft.units if u.kind == "table_row"]
+    assert "Operating income | $ 5,403 | $ 6,976 | $ 17,636 | $ 17,464" in texts, texts
+    assert "Net sales | $ 20,538 | $ 23,059 | $ 58,718 | $ 66,553" in texts and "Operating expenses | 15,135 | 16,083 | 41,082 | 49,089" in texts, texts
+    assert "AWS | | | |" in texts and texts.index("AWS | | | |") < texts.index("Net sales | $ 20,538 | $ 23,059 | $ 58,718 | $ 66,553"), texts
+
+
+def test_a_sentence_that_announces_a_table_brings_its_rows_whatever_brought_it():
+    """'Net sales information is as follows (in millions):' enters the answer as the sentence continuing a picked one;
+    it still announces figures it does not give, so the table's rows come with it."""
+    from shelfwise.compiler.store.records import Block, table_text
+
+    rows = [["", "Three Months Ended September 30, 2022", "Three Months Ended September 30, 2023"],
+            ["Online stores", "$ 53,489", "$ 57,267"], ["Physical stores", "4,694", "4,959"], ["Advertising", "9,548", "12,060"]]
+    shelf = _memory_shelf({"10q": ("ACME 10-Q", "acme.pdf", [("Net Sales", [
+        _p("Service sales primarily represent third-party seller fees, advertising services and membership fees. "
+           "Net sales information is as follows (in millions):"),
+        Block(kind="table", text=table_text(rows), rows=rows, header_rows=1)]),
+        ("Liquidity", [_p("Cash provided by operating activities was $21.2 billion.")])])})
+    _, draft = _write(shelf, "What do ACME's service sales primarily represent?")
+    texts = [u.text for u in draft.units]
+    assert "Net sales information is as follows (in millions):" in texts, texts
+    assert "Online stores | $ 53,489 | $ 57,267" in texts and "Advertising | 9,548 | 12,060" in texts, texts
+
+
+def test_a_table_of_contents_kept_as_a_table_is_never_an_answer():
+    """A filing's contents as a table ('Item 2. | ... | Pages 37 - 38', 'Liquidity and Capital Resources | 37' under a
+    'Page' column) names the sections a question's words are in; it states nothing, the section does."""
+    from shelfwise.compiler.store.records import Block, table_text
+
+    contents = [["", "Page"], ["Management's Discussion and Analysis", ""], ["Liquidity and Capital Resources", "37"]]
+    items = [["Item 1.", "Financial Statements", "Pages 4 - 23"], ["", "Liquidity and capital resources", "Pages 37 - 38"]]
+    shelf = _memory_shelf({"10q": ("ACME 10-Q", "acme.pdf", [
+        ("Organization of Our Form 10-Q", [Block(kind="table", text=table_text(contents), rows=contents, header_rows=1),
+                                           Block(kind="table", text=table_text(items), rows=items, header_rows=1)]),
+        ("Liquidity and Capital Resources", [_p("Our liquidity and capital resources rest on cash from operations of $6.8 billion.")])])})
+    _, draft = _write(shelf, "What does ACME say about its liquidity and capital resources?")
+    assert [u.text for u in draft.units] == ["Our liquidity and capital resources rest on cash from operations of $6.8 billion."], draft.units
+
+
+def _filing(sections, **others):
+    """A shelf of one filing with its compiled identity (ACME Corp's 10-Q for Q3 2023), and ``others`` (doc id -> (title,
+    path, sections)) without one."""
+    from shelfwise.compiler.store.records import DocumentIdentity
+
+    shelf = _memory_shelf({"10q": ("ACME 10-Q", "acme-2023-q3.pdf", sections), **others})
+    shelf.identities = {"10q": DocumentIdentity(doc_id="10q", name="ACME Corp 10-Q, quarter ended September 30, 2023", title="ACME 10-Q",
+                                                issuer="ACME Corp", aliases=["ACME"], form="10-Q", period="quarter ended September 30, 2023",
+                                                period_kind="quarter", period_end="2023-09-30", fiscal_quarter="Q3 2023")}
+    return shelf
+
+
+def test_what_a_filing_says_changed_is_between_periods_not_versions():
+    """On a shelf of filings, 'how did inventories change' asks what changed between periods: a sentence is not evidence
+    for saying 'changes' or 'prior' (a versions question's facet): the inventories' own row ranks above it. The shelf's
+    catalogue (SOURCES.md, no identity) decides nothing."""
+    from shelfwise.compiler.store.records import Block, table_text
+
+    rows = [["", "September 30, 2023", "December 31, 2022"], ["Inventories", "7,351", "4,946"]]
+    shelf = _filing([("Controls", [_p("There were no changes in internal control over financial reporting compared to the prior "
+                                      "period, and no revisions of earlier disclosures.")]),
+                     ("Balance sheet", [Block(kind="table", text=table_text(rows), rows=rows, header_rows=1)]),
+                     ("Inventories", [_p("Inventory levels rose to support product launches.")])],
+                    sources=("Sources", "SOURCES.md", [("Sources", [_p("The filings were downloaded from EDGAR.")])]))
+    _, draft = _write(shelf, "How have the inventory levels ACME reported changed?")
+    score = {u.text[:20]: u.score for u in draft.units}
+    assert score["Inventories | 7,351 "] > score.get("There were no change", 0.0), score

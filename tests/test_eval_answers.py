@@ -283,3 +283,14 @@ def test_development_and_held_out_files_are_shown_apart(runs, tmp_path):
     dev, held = tables.index("### Answers per run — dev"), tables.index("### Answers per run — held-out")
     assert dev < held and "| dev-run | run-1 |" in tables[dev:held] and "| held-run | run-1 |" in tables[held:]
     assert "| held-run | run-1 |" not in tables[dev:held]
+
+
+def test_a_checked_row_shown_with_the_asked_period_first_counts_as_verified():
+    """The answer shows a checked statement row with the asked period's column first ('Operating income | $ 6,976 |
+    $ 5,403'); its cells are the checked row's, so it is verified. A row with a cell the checked row lacks is not."""
+    record = {"answer": {"markdown": "| | Three Months Ended September 30, 2023 | Three Months Ended September 30, 2022 | Source |\n"
+                         "| --- | --- | --- | --- |\n| Operating income | $ 6,976 | $ 5,403 | ACME 10-Q [s0123456789b] |\n"
+                         "| Net sales | $ 23,059 | $ 9,999 | [s0123456789b] |",
+                         "sentences": [{"text": "Operating income | $ 5,403 | $ 6,976", "status": "verbatim", "kind": "table_row"},
+                                       {"text": "Net sales | $ 20,538 | $ 23,059", "status": "verbatim", "kind": "table_row"}]}}
+    assert verified_share(record) == (1, 2)

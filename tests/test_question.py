@@ -65,3 +65,14 @@ def test_a_filings_question_names_its_company_and_quarter_by_the_compiled_identi
     plan = plan_by_rules(asked.text, [], {d: i.name for d, i in filed.items()}, [], [], [], filed)
     assert [o.documents for o in plan.obligations] == [["2023-q3-aapl"], ["2023-q3-aapl"]]  # ... and is bound by the whole
     assert named_by_identity(asked, None).whole == frozenset()
+
+
+def test_a_bare_if_so_asks_nothing():
+    """'Has there been ...? If so, what are the key drivers ...?' asks two things: 'If so' is no part of its own (as 'If
+    not' is not), and the part after it leans on the part before it ('this change')."""
+    asked = read_question("Has there been any significant change in ACME's operating expenses over the reported quarters? "
+                          "If so, what are the key drivers for this change?")
+    assert [p.text for p in asked.parts] == ["Has there been any significant change in ACME's operating expenses over the "
+                                             "reported quarters", "what are the key drivers for this change"]
+    plan = plan_by_rules(asked.text, [], {}, [], [], [])
+    assert "expenses" in plan.obligations[1].targets, plan.obligations[1].targets

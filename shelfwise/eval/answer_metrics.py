@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from shelfwise.api.answer.check.gate import CHECKED
 from shelfwise.eval.judge import _plain, displayed_statements
 
@@ -24,13 +26,26 @@ def verified_share(record: dict) -> tuple[int, int]:
     """(verified, displayed) statements of one answer record."""
     answer = record.get("answer") or {}
     checked = [_plain(s["text"]) for s in answer.get("sentences", []) if s.get("status") in CHECKED]
+    rows = [_cells(s["text"]) for s in answer.get("sentences", []) if s.get("status") in CHECKED and s.get("kind") == "table_row"]
     shown = displayed_statements(answer.get("markdown", ""), answer.get("not_covered"))
     verified = 0
     for statement in shown:
         piece = _plain(statement)
-        if piece and any(piece in unit or unit in piece for unit in checked if unit):
+        if piece and (any(piece in unit or unit in piece for unit in checked if unit)
+                      or (statement.startswith("|") and any(_same_row(_cells(statement), row) for row in rows))):
             verified += 1
     return verified, len(shown)
+
+
+def _cells(row: str) -> Counter:
+    """A table row's non-empty cells, each as compared for quotes (its citations dropped)."""
+    return Counter(cell for cell in (_plain(part) for part in row.strip().strip("|").split("|")) if cell)
+
+
+def _same_row(shown: Counter, row: Counter) -> bool:
+    """Whether a displayed table row shows a checked row's cells, in whatever order its columns are shown (the asked
+    period first: ``shelfwise.api.answer.write.columns``), beside at most its Source cell's document name."""
+    return bool(row) and not row - shown and sum((shown - row).values()) <= 1
 
 
 def label_agrees(label: str | None, item_scores: list[float], expect: str = "") -> bool | None:

@@ -123,13 +123,17 @@ def _enumerated(part: str) -> list[str]:
     return [f"{head}{item}" for item in items]
 
 
+_CONNECTIVE = re.compile(r"(?:and\s+|but\s+)?if\s+(?:so|not|yes|no|any|applicable)", re.I)
+"""A part that only makes the next one conditional ("Has there been a change? If so, what drove it?"): it asks nothing."""
+
+
 def question_parts(question: str) -> list[str]:
     """The parts a question asks, in order (``;``/``?``, "and what ...", a leading setting, an enumeration)."""
     parts = [p.strip(" ,.") for p in _SPLIT.split(question) if p and p.strip(" ,.")]
     for n in range(1, len(parts)):  # "..., and why?": the reasons for the part before it are asked too
         if re.fullmatch(r"(?:and\s+)?why", parts[n], re.I) and stems(parts[n - 1]):
             parts[n - 1], parts[n] = f"{parts[n - 1]}, and why", ""
-    parts = [p for p in parts if p and stems(p)]
+    parts = [p for p in parts if p and stems(p) and not _CONNECTIVE.fullmatch(p)]
     if len(parts) > 1 and not _ASKS.match(parts[0]):  # "In an OSCAL-based SSP, how do I ...": a setting, not a question,
         parts = [f"{parts[0]}, {p}" for p in parts[1:]]  # and every part after it is asked in that setting
     parts = [piece for p in parts for piece in _enumerated(p)]

@@ -47,6 +47,9 @@ class Unit(BaseModel):
     cells: list[str] = Field(default_factory=list, description="A table row's or header's cells as its table holds them "
                              "(``text`` is them joined by ``row_text``); empty for other units and for a row known only as text.")
     also: list[int] = Field(default_factory=list, description="Other obligations this unit establishes (it is shown once).")
+    period_columns: list[int] = Field(default_factory=list, description="A table header's or row's columns of the period "
+                                      "the question asks about (else the period its document reports), shown first after the "
+                                      "row's label (``shelfwise.api.answer.write.columns``); empty when the table has one period.")
     source: str = Field(default="", description="Short name of the cited document (\"QM-001 Rev D\"), set by shelfwise.api.currency.label_units.")
     superseded_by: str = Field(default="", description="Short name of the document superseding the cited one; empty when current.")
 

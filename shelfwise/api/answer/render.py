@@ -25,6 +25,7 @@ from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import unit_cells
 from shelfwise.compiler.store.records import table_line
 from shelfwise.api.answer.records import Unit
+from shelfwise.api.answer.write.columns import column_labels, column_order
 from shelfwise.compiler.refs import SectionRef
 
 __all__ = ["render_markdown", "sources_of", "markdown_chars", "correction_block", "NO_REFERENCES", "MODE_LINES"]
@@ -78,14 +79,21 @@ def _table(rows: list[Unit], labelled: bool = False) -> str:
     header = next((u for u in rows if u.kind == "table_header"), None)
     body = [u for u in rows if u.kind == "table_row"]
     width = max(len(unit_cells(u)) for u in rows)
-    head_cells = unit_cells(header) if header else [""] * width
-    lines = [table_line([*(_cell(c) for c in [*head_cells, *[""] * (width - len(head_cells))]), "Source"])]
+    head_cells = column_labels(unit_cells(header)) if header else [""] * width
+    asked = header.period_columns if header and all(r.period_columns == header.period_columns for r in body) else []
+    order = column_order(unit_cells(header), asked) + list(range(len(unit_cells(header)), width)) if asked else list(range(width))
+    lines = [table_line([*(_cell(c) for c in _ordered([*head_cells, *[""] * (width - len(head_cells))], order)), "Source"])]
     lines.append("|" + " --- |" * (width + 1))
     for row in body:
         cells = unit_cells(row)
         source = f"{row.source} " if row.source and not labelled else ""
-        lines.append(table_line([*(_cell(c) for c in [*cells, *[""] * (width - len(cells))]), f"{source}{_cite(row)}"]))
+        lines.append(table_line([*(_cell(c) for c in _ordered([*cells, *[""] * (width - len(cells))], order)), f"{source}{_cite(row)}"]))
     return "\n".join(lines)
+
+
+def _ordered(cells: list[str], order: list[int]) -> list[str]:
+    """A row's cells in ``order`` (``columns.column_order``: the asked period first among the columns of its length)."""
+    return [cells[i] for i in order]
 
 
 def _blocks(units: list[Unit], *, split_by_source: bool = True) -> list[str]:

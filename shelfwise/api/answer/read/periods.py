@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.compiler.digests.identity_match import IdentityMatch, periods_named
 
-__all__ = ["UnheldPeriod", "unheld_periods"]
+__all__ = ["UnheldPeriod", "unheld_periods", "report_periods"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,15 @@ def _held_line(shelf: OpenShelf, docs: set[str]) -> str:
 def _documents(unit, shelves: dict[str, OpenShelf]) -> set[str]:
     shelf = shelves.get(unit.shelf)
     return {shelf.sections[sid].doc_id for sid in unit.citations if sid in shelf.sections} if shelf else set()
+
+
+def report_periods(shelves: dict[str, OpenShelf], documents: set[tuple[str, str]]) -> bool:
+    """Whether ``documents`` ((shelf, doc id) pairs) are periodic reports: every one with a compiled identity reports
+    figures for a period (a filing, not a handbook effective on a day: ``IdentityMatch.reports_period``), at least one
+    does; a file that says nothing of who and when it is (a shelf's catalogue, SOURCES.md) decides nothing. What such
+    documents say changed is a change between periods (a figure against the year before), not between versions."""
+    known = [(name, doc) for name, doc in documents if name in shelves and doc in shelves[name].identities]
+    return bool(known) and all(_matcher(shelves[name]).reports_period(doc) for name, doc in known)
 
 
 def _reports_periods(unit, shelves: dict[str, OpenShelf]) -> bool:

@@ -30,12 +30,13 @@ from dataclasses import dataclass, field
 from shelfwise.api.answer.write.feedback import expansion_terms
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
 from shelfwise.api.answer.write.definitions import asked_entry, asked_term, defines, entry_keys, opens_entry, spelled_out
-from shelfwise.api.answer.write.tables import introduced_tables, row_labels
+from shelfwise.api.answer.write.tables import contents_tables, introduced_tables, row_labels
 from shelfwise.api.answer.write.unit_shape import NUMERIC_RUN, label_row, numeric_share, shape_factor, value_match
 from shelfwise.api.answer.plan.names import names_written
 from shelfwise.api.answer.plan.plan import Obligation, Plan
 from shelfwise.api.answer.question import FACETS as ASKED_FACETS
 from shelfwise.api.answer.question import read_phrase
+from shelfwise.api.answer.read.periods import report_periods
 from shelfwise.api.answer.read.read import Reading, read_blocks
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import document_keys, identifier_key, identifiers, word_stems
@@ -149,6 +150,9 @@ class Pool:
     tables: dict[int, list[int]] = field(default_factory=dict)
     """Pool index of a sentence introducing a table ("... were as follows (in millions):") -> its rows' indexes
     (``introduced_tables``)."""
+    contents: set[str] = field(default_factory=set)
+    """The tables that are a document's table of contents (``contents_tables``): never an answer."""
+    periodic: bool = False  # every read document reports a period (a filing: report_periods): a change is between periods
 
 
 def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[str]:
@@ -241,7 +245,8 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units, t
     idf = {word: math.log(1 + size / count) for word, count in df.items()}
     avg = sum(u.length for u in counted) / size if counted else 1.0
     titles = {u.doc_id: shelves[u.shelf].doc_name(u.doc_id) for u in units}
-    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning, row_labels(units), introduced_tables(units))
+    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning, row_labels(units), introduced_tables(units),
+                contents_tables(units), report_periods(shelves, {(u.shelf, u.doc_id) for u in units}))
 
 
 def _lead_ins(units: list[Candidate]) -> dict[int, list[int]]:
@@ -309,7 +314,7 @@ def obligation_query(obligation: Obligation, pool: Pool, naming: set[str]) -> di
         query[word] *= pool.tuning.contrast_weight  # a word only in a contrast phrase says what the answer is not about
     strongest = max(query.values(), default=pool.unseen)
     for facet, (_, weight) in FACETS.items():
-        if facet in asking.facets:
+        if facet in asking.facets and not (facet == "@version" and pool.periodic):  # a filing's change is between periods
             query[facet] = weight * strongest
     return query
 
@@ -424,7 +429,7 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
     for index, unit in enumerate(pool.units):
         if (unit.reference_list and not cites) or unit.kind == "code":  # code follows the sentence introducing it, never alone
             continue
-        if CONTENTS_ENTRY.search(unit.text) or (unit.kind == "sentence" and len(_WORD.findall(unit.text)) < 2):
+        if CONTENTS_ENTRY.search(unit.text) or unit.group in pool.contents or (unit.kind == "sentence" and len(_WORD.findall(unit.text)) < 2):
             continue  # a table of contents' line ("A1:2017 - Injection ……… | 7"), a fragment of a slide ("A1")
         # a step or an item of an asked-for list means what its heading says it is part of
         item = unit.kind == "step" or (unit.kind == "list_item" and obligation.kind in ("trace", "list"))

@@ -5,14 +5,31 @@ A 10-Q's segment table writes "AWS" on a row of its own and "Net sales | 20,538 
 statement of operations introduces the table with "Operating expenses ... were as follows (dollars in millions):".
 A row means what its label row says (``row_labels``: the writer quotes the label with the row), and a sentence that
 announces a table gives no figure without its rows (``introduced_tables``, ``with_introduced_tables``: the rows come
-with the sentence, as a list's items come with the sentence introducing the list).
+with the sentence, as a list's items come with the sentence introducing the list). A statement's row is read with the
+rows around it (``with_table_rows``): the other line items of the statement, the other segments of a segment table,
+the rows a total or a rate is computed from.
 """
 
 from __future__ import annotations
 
-from shelfwise.api.answer.write.unit_shape import label_row
+import re
 
-__all__ = ["row_labels", "introduced_tables", "with_introduced_tables"]
+from shelfwise.api.answer.write.unit_shape import label_row
+from shelfwise.api.terms import unit_cells
+
+__all__ = ["statement_row", "row_labels", "introduced_tables", "with_introduced_tables", "with_table_rows", "contents_tables"]
+
+
+_PAGE_CELL = re.compile(r"^(?:pages?|pp?\.)(?:\s+\d{1,4}(?:\s*[-\u2013]\s*\d{1,4})?)?$", re.I)
+"""A cell that gives a page ("Page", "Pages 37 - 38", "p. 4"): the column of a table of contents."""
+
+
+def contents_tables(units: list) -> set[str]:
+    """The tables (groups) that are a document's table of contents ("Item 1. | Financial Statements | Pages 4 - 23",
+    "Liquidity and Capital Resources | 37" under a "Page" column): a cell of the header or of a row gives a page. Their
+    rows name sections, they state nothing: never an answer (as a contents line with dot leaders is not)."""
+    return {unit.group for unit in units if unit.kind in ("table_header", "table_row") and unit.group
+            and any(_PAGE_CELL.match(cell.strip()) for cell in unit_cells(unit))}
 
 
 def row_labels(units: list) -> dict[int, int]:
@@ -56,7 +73,7 @@ def with_introduced_tables(pool, picked: list[tuple[float, int]], eligible: list
     ranked = {i: r for r, (_, i) in enumerate(eligible)}
     extra = []
     for score, p_index in sorted(picked, reverse=True):
-        rows = [i for i in pool.tables.get(p_index, []) if i not in have]
+        rows = [i for i in pool.tables.get(p_index, []) if i not in have and pool.units[i].group not in pool.contents]
         for n_index in sorted(rows, key=lambda i: (ranked.get(i, len(ranked)), i)):
             if used + len(pool.units[n_index].text) > room:
                 continue
@@ -64,3 +81,49 @@ def with_introduced_tables(pool, picked: list[tuple[float, int]], eligible: list
             have.add(n_index)
             used += len(pool.units[n_index].text)
     return picked + extra
+
+
+_FIGURE_CELL = re.compile(r"^[$\u20ac\u00a3(\s]*[-+\u2212]?\d[\d,.]*\s*%?\)?\s*%?$|^[-\u2013\u2014]$")
+"""A cell that is one figure: "$ 20,538", "(412)", "(5)%", "12.5%", or a dash for none."""
+
+
+def statement_row(unit) -> bool:
+    """A row of a statement: a label, then figures only (every non-empty cell after the label is one figure), at least
+    one. A register's record ("CAL-11 | Flow-rate analyzer | ... | OUT OF CALIBRATION") is not: its cells are values of
+    their own, and a record is no line of the records beside it."""
+    cells = [c.strip() for c in unit_cells(unit)[1:] if c.strip()]
+    return unit.kind == "table_row" and bool(cells) and all(_FIGURE_CELL.match(c) for c in cells)
+
+
+def with_table_rows(pool, picked: list[tuple[float, int]], room: float) -> list[tuple[float, int]]:
+    """``picked`` and, around each picked statement row (``statement_row``), the other rows of its table, nearest first, while the written
+    units fit ``room`` characters (the part's budget with its overrun): a table's row is one line of a statement whose
+    other lines ("Net sales", "Operating expenses", "Operating income" of each segment; the income and the tax a rate
+    is computed from) a reader reads with it. They are the row's context, not evidence of their own: each scores under
+    every picked unit (0.7 of the lowest, a section's next sentence's factor beside its best unit, once more per row
+    of distance), so the answer's size limit drops them first, the farthest first. Label rows come with their rows
+    when the answer is shown."""
+    have = {p for _, p in picked}
+    used = sum(len(pool.units[p].text) for p in have)
+    rows: dict[str, list[int]] = {}
+    for index, unit in enumerate(pool.units):
+        if unit.kind == "table_row" and unit.group:
+            rows.setdefault(unit.group, []).append(index)
+    labels = set(pool.labels.values())
+    lowest = min((score for score, _ in picked), default=0.0)
+    extra = []
+    for score, p_index in sorted(picked, reverse=True):
+        unit = pool.units[p_index]
+        if not statement_row(unit) or unit.group not in rows:
+            continue
+        members = rows[unit.group]
+        for n_index in sorted(members, key=lambda i: (abs(i - p_index), i)):
+            if n_index in have or n_index in labels or not statement_row(pool.units[n_index]):
+                continue
+            if used + len(pool.units[n_index].text) > room:
+                break
+            extra.append((round(lowest * 0.7 ** abs(n_index - p_index), 6), n_index))
+            have.add(n_index)
+            used += len(pool.units[n_index].text)
+    return picked + extra
+

@@ -18,9 +18,10 @@ from shelfwise.api.answer.question import read_phrase
 from shelfwise.api.answer.plan.plan import Plan
 from shelfwise.api.answer.read.read import Reading
 from shelfwise.api.answer.records import Draft, Unit
+from shelfwise.api.answer.write.columns import mark_period_columns
 from shelfwise.api.answer.write.paragraphs import paragraph_texts
 from shelfwise.api.answer.write.semantic import semantic_rerank
-from shelfwise.api.answer.write.tables import with_introduced_tables
+from shelfwise.api.answer.write.tables import with_introduced_tables, with_table_rows
 from shelfwise.api.answer.write.templates import template_units
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
@@ -183,6 +184,7 @@ class ExtractiveWriter:
             picked = with_introduced_tables(pool, picked, eligible, budget * self.tuning.overrun)
             picked = self._with_continuations(pool, picked, budget)
             picked = self._best_sections(pool, query, picked, eligible, budget)
+            picked = with_table_rows(pool, with_introduced_tables(pool, picked, eligible, budget * self.tuning.overrun), budget * self.tuning.overrun)
             picked = picked + self._introduced_code(pool, picked, budget)
             picked = [p for p in picked + changed_rules(pool, picked) if p[1] not in form]  # nor brought beside a pick
             covered[o_index] = self._covered(obligation.ask, query, pool, [p for _, p in picked],
@@ -198,7 +200,8 @@ class ExtractiveWriter:
                     serves.setdefault(p_index, []).append(o_index)
                 chosen.setdefault(p_index, (o_index, round(score, 4)))
         self._add_headers_and_figures(pool, chosen)
-        return Draft(writer=self.name, units=self._units(pool, chosen, serves), covered=covered)
+        units = mark_period_columns(self._units(pool, chosen, serves), f"{plan.question} {plan.resolved_question}", shelves)
+        return Draft(writer=self.name, units=units, covered=covered)
 
     def _select(self, pool: Pool, query: dict[str, float], eligible: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
         """Best first within ``budget`` characters, each pick favouring units that add words not yet written."""
