@@ -777,6 +777,24 @@ def test_a_table_under_its_documents_name_cites_each_row_without_naming_the_docu
     assert _blocks([header, row], split_by_source=False)[0].splitlines()[-1] == "| AWS | 23,059 | ACME 10-Q, quarter ended July 1, 2023 [s1] |"
 
 
+def test_one_documents_quotes_in_a_row_are_named_once():
+    """Quotes from three sections of one filing, then one of another filing, then the first again: the name opens the
+    first block of each run only (the size limit counts the answer's Markdown, so a repeated name takes a quote's
+    room); a table of the same document in the run keeps its rows' Source cells short."""
+    from shelfwise.api.answer.render import _blocks
+
+    q3, q2 = "ACME 10-Q, quarter ended July 1, 2023", "ACME 10-Q, quarter ended April 1, 2023"
+    said = [Unit(id=f"u{n}", kind="sentence", text=f"Fact {n}.", citations=[f"s{n}"], obligation=0, source=source)
+            for n, source in enumerate([q3, q3, q3, q2, q3])]
+    header = Unit(id="h", kind="table_header", text="Segment | Q3 2023", cells=["Segment", "Q3 2023"], citations=["s9"],
+                  obligation=0, group="t", source=q3)
+    row = Unit(id="r", kind="table_row", text="AWS | 23,059", cells=["AWS", "23,059"], citations=["s9"], obligation=0,
+               group="t", source=q3)
+    blocks = _blocks([*said[:2], header, row, *said[2:]])
+    assert blocks == [f"**{q3}:** Fact 0. [s0]", "Fact 1. [s1]", "| Segment | Q3 2023 | Source |\n| --- | --- | --- |\n| AWS | 23,059 | [s9] |",
+                      "Fact 2. [s2]", f"**{q2}:** Fact 3. [s3]", f"**{q3}:** Fact 4. [s4]"]
+
+
 def test_an_abbreviation_joined_by_an_ampersand_is_read_as_the_documents_spell_it():
     """'R&D' has no letters the ranking reads as a word; the filing spells it out once ('research and development
     (“R&D”) expense'), and its statement's row says 'Research and development': the row answers 'What was ACME's R&D

@@ -99,13 +99,21 @@ def _ordered(cells: list[str], order: list[int]) -> list[str]:
 def _blocks(units: list[Unit], *, split_by_source: bool = True) -> list[str]:
     """Markdown blocks of one part; ``split_by_source`` starts a new paragraph when the cited sections change
     (the extractive writer's quotes), else sentences run as the model wrote them. A block of one document opens
-    with its short name; a superseded document's says what superseded it."""
+    with its short name, unless the block before it opened with the same name (one document's quotes in a row are
+    named once); a superseded document's says what superseded it."""
     blocks: list[str] = []
     index = 0
+    named = ""  # the name the last labelled block opened with
+
+    def once(label: str) -> str:
+        nonlocal named
+        shown, named = ("" if label and label == named else label), label
+        return shown
     while index < len(units):
         unit = units[index]
         if unit.group == "correction":
             blocks.append(correction_block(unit))
+            named = ""
             index += 1
         elif unit.kind in ("table_header", "table_row"):
             rows = []
@@ -114,14 +122,15 @@ def _blocks(units: list[Unit], *, split_by_source: bool = True) -> list[str]:
                 index += 1
             if any(r.kind == "table_row" for r in rows):
                 label = _label(next(r for r in rows if r.kind == "table_row"), split_by_source)
-                blocks.append((label + "\n\n" if label else "") + _table(rows, labelled=bool(label)))
+                shown = once(label)
+                blocks.append((shown + "\n\n" if shown else "") + _table(rows, labelled=bool(label)))
         elif unit.kind in ("step", "list_item"):
             run = []
             while index < len(units) and units[index].kind == unit.kind and units[index].source == unit.source:
                 run.append(units[index])
                 index += 1
             lines = _step_lines(run) if unit.kind == "step" else [f"- {u.text} {_cite(u)}" for u in run]
-            label = _label(unit, split_by_source)
+            label = once(_label(unit, split_by_source))
             blocks.append((label + "\n" if label else "") + "\n".join(lines))
         elif unit.kind == "code":
             fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", unit.text)), default=0))
@@ -132,9 +141,11 @@ def _blocks(units: list[Unit], *, split_by_source: bool = True) -> list[str]:
             index += 1
         elif unit.kind == "heading":
             blocks.append(f"### {unit.text}")
+            named = ""
             index += 1
         elif _alone(unit):
             blocks.append(_sentence(unit))
+            named = ""
             index += 1
         else:
             run: list[Unit] = []
@@ -148,7 +159,7 @@ def _blocks(units: list[Unit], *, split_by_source: bool = True) -> list[str]:
                     cited = units[index].citations
                 run.append(units[index])
                 index += 1
-            label = _label(run[0], split_by_source) if split_by_source or len({(u.source, u.superseded_by) for u in run if u.citations}) == 1 else ""
+            label = once(_label(run[0], split_by_source) if split_by_source or len({(u.source, u.superseded_by) for u in run if u.citations}) == 1 else "")
             blocks.append(" ".join([*([label] if label else []), *(_sentence(u) for u in run)]))
     return blocks
 
