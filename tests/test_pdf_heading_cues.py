@@ -133,6 +133,82 @@ def test_small_capital_section_headings_of_real_papers_are_found_without_the_out
     assert not any(text.startswith("To assess the effectiveness") for text in raptor)
 
 
+def _indexed_manual(path: Path) -> list[str]:
+    """A short manual: chapters under 14 pt bold numbered headings, then an index whose letter groups are set as 14 pt
+    bold single letters above their entries (as Texinfo sets make.pdf's and nettle's)."""
+    chapters = ["Overview of the Tool", "Writing Rules", "Using Variables", "Running the Tool"]
+    body = ("Each rule names the files it makes and the files they are made from, and the recipe runs whenever one of "
+            "those files is newer than the file it makes; the tool reads every rule before it runs any recipe at all.")
+    entries = {"A": ["archive members", "automatic variables"], "B": ["backslash in recipes", "built-in rules"],
+               "C": ["canned recipes", "conditionals"], "D": ["default goal", "directories, searching"],
+               "E": ["environment", "errors in recipes"], "F": ["flavors of variables", "functions"],
+               "G": ["goals", "grouped targets"], "I": ["implicit rules", "include directive"]}
+    drawing = canvas.Canvas(str(path), pagesize=(612, 792))
+    words = body.split()
+    for number, title in enumerate(chapters):
+        y = 700
+        drawing.setFont("Times-Bold", 14)
+        drawing.drawString(72, y, f"{number + 1} {title}")
+        y -= 24
+        for paragraph in range(3):
+            turn, text = words[3 * (number + paragraph):] + words[:3 * (number + paragraph)], ""
+            for word in turn + [""]:
+                if word and drawing.stringWidth(f"{text} {word}".strip(), "Times-Roman", 11) < 460:
+                    text = f"{text} {word}".strip()
+                    continue
+                drawing.setFont("Times-Roman", 11)
+                drawing.drawString(72, y, text)
+                y, text = y - 14, word
+            y -= 8
+        drawing.showPage()
+    drawing.setFont("Times-Bold", 14)
+    drawing.drawString(72, 700, "Index")
+    y = 670
+    for letter, items in entries.items():
+        if y < 120:
+            drawing.showPage()
+            y = 720
+        drawing.setFont("Times-Bold", 14)
+        drawing.drawString(72, y, letter)
+        y -= 20
+        for page, item in enumerate(items):
+            drawing.setFont("Times-Roman", 11)
+            drawing.drawString(84, y, f"{item}, {page + 2}")
+            y -= 14
+        y -= 10
+    drawing.save()
+    return [f"{number + 1} {title}" for number, title in enumerate(chapters)] + ["Index"]
+
+
+@pytest.mark.skipif(load_heading_model() is None, reason="no fitted heading model ships")
+def test_an_index_letter_set_large_and_bold_is_not_a_heading(tmp_path: Path) -> None:
+    """The size rule calls an index's letter groups ("A", "B", ...) headings; the fitted check over the picked lines
+    (a line of one letter, its style used by one-letter lines alone, index entries below it) drops them and keeps
+    the chapters."""
+    path = tmp_path / "indexed.pdf"
+    titles = _indexed_manual(path)
+    found = [e.text for e in read_text_layer(path, ReadOptions()).elements if e.kind == "heading"]
+    assert found == titles
+
+
+def test_the_shipped_check_weighs_every_cue_and_a_model_for_other_cues_is_refused() -> None:
+    shipped = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+    check = shipped["check"]
+    assert len(check["coef"]) == len(check["mean"]) == len(check["scale"]) == len(FEATURES)
+    assert 0 < check["threshold"] < 1 and set(check["cues"]) <= set(FEATURES)
+    with pytest.raises(ValueError, match="heading check fitted for 2 cues"):
+        heading_model({}, {}, {"mean": [0, 0], "scale": [1, 1], "coef": [1, 1], "intercept": 0, "threshold": 0.5})
+
+
+def test_the_check_keeps_a_line_whose_probability_reaches_the_threshold() -> None:
+    zeros = [0.0] * len(FEATURES)
+    check = {"mean": zeros, "scale": [1.0] * len(FEATURES), "coef": [0.0] * len(FEATURES), "intercept": 0.0, "threshold": 0.5}
+    check["coef"][FEATURES.index("same_row")] = -2.0
+    model = heading_model({}, {}, check)
+    assert model.check.keeps(zeros)
+    assert not model.check.keeps([(1.0 if name == "same_row" else 0.0) for name in FEATURES])
+
+
 def test_a_model_file_for_other_cues_is_refused_by_name(tmp_path: Path) -> None:
     stale = tmp_path / "weights.json"
     stale.write_text(json.dumps({"features": ["bias", "size"], "minimums": {"size": 1.0}, "maximums": {}}), encoding="utf-8")

@@ -12,12 +12,21 @@ line; ``HeadingModel`` calls a line a heading when its cues pass bounds that
 ``python -m shelfwise.eval.fit_pdf_headings`` fits on PDFs whose outline names
 their headings (leave-one-document-out); they ship in
 ``pdf_heading_weights.json`` beside this module.
+
+The rules and bounds also pick lines no outline names: a contents page's
+entries, an index's letter groups, a table's bold cells, a title page's
+names and imprint, a running title echoing its section's heading. Further cues
+say so (the text stands again on a later page; one letter; other lines share
+the row; an e-mail or copyright sign; the same text lower on the page), and
+``HeadingCheck``, a logistic model fitted on the same PDFs, keeps a picked line
+only when its probability reaches the fitted threshold.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,7 +35,7 @@ from pathlib import Path
 
 from shelfwise.compiler.ingest.convert.pdf_layout import PageItem
 
-__all__ = ["FEATURES", "WEIGHTS_FILE", "CueContext", "HeadingModel", "cue_context", "heading_model", "line_features", "load_heading_model"]
+__all__ = ["FEATURES", "WEIGHTS_FILE", "CueContext", "HeadingCheck", "HeadingModel", "text_key", "cue_context", "heading_model", "line_features", "load_heading_model"]
 
 WEIGHTS_FILE = Path(__file__).with_name("pdf_heading_weights.json")
 FEATURES = (
@@ -37,7 +46,7 @@ FEATURES = (
     "sentence_end",  # ends with . , ;
     "colon_end",  # ends with a colon (a run-in label)
     "words",  # log(1 + words)
-    "gap_above",  # space above over the body size (0 at the top of a column)
+    "gap_above",  # space above over the body size (at most 3, and 3 at the top of a column)
     "column_top",  # first line of its column on the page
     "gap_below",  # space below over the body size (0 at the foot of a column)
     "column_foot",  # last line of its column on the page
@@ -59,6 +68,20 @@ FEATURES = (
     "isolated_set_apart",  # isolated and in a style unlike the body's
     "style_alone_set_apart",  # style_alone, for a style unlike the body's
     "letter_share",  # share of letters among the line's characters (a chart's "Q1 2022 Q1 2023" has few)
+    "rule_size",  # the rules pick it for its larger type
+    "rule_bold",  # the rules pick it for its bold type
+    "rule_numbered",  # the rules pick it for its section number
+    "rule_caps",  # the rules pick it for its capitals
+    "text_later",  # the same text stands on a later page (a contents line names a heading further on)
+    "echoed_below",  # the same text stands again lower on its page (a page header repeating its section's title)
+    "style_repeats",  # log(1 + other lines of the same text in the same style): a part page's imprint, "end for"
+    "contents_page",  # share of its page's lines whose text stands again on a later page (a contents page)
+    "same_row",  # log(1 + other lines of its page and column beside it on the same row): a table's cells, a form
+    "starts_lower",  # its first letter is lower case ("end for", "package, such as ...")
+    "letters",  # log(1 + letters in the line): "A" heads an index's letter group
+    "front_matter",  # an e-mail, a web address or a copyright sign (a title page's imprint)
+    "first_page",  # on the document's first page
+    "wraps_on",  # fills its column and the next line, in the same style, follows tight below (a wrapped paragraph)
 )
 
 
@@ -77,6 +100,61 @@ class CueContext:
     style_words: Counter
     style_alone: Counter
     block_top: float
+    keys: list[str]
+    last_on_page: dict[tuple[str, int], int]
+    text_pages: dict[str, Counter]
+    text_styles: Counter
+    contents_share: dict[int, float]
+    row_mates: list[int]
+
+
+_LEADING_NUMBER = re.compile(r"^(?:(?:chapter|appendix|section|part|note)\s+)?(?:[0-9]+|[A-Z]|[IVXL]+)(?:\.[0-9]+)*[.:]?\s+(?=\S)", re.IGNORECASE)
+_FRONT_MATTER = re.compile(r"@|©|\(c\)|https?:|www\.", re.IGNORECASE)
+
+
+def text_key(text: str) -> str:
+    """A line's text for finding it again elsewhere: its leading section number and trailing page number dropped,
+    letters and digits folded to lower case, nothing else."""
+    text = _LEADING_NUMBER.sub("", " ".join(text.split()), count=1)
+    text = re.sub(r"\s+[0-9ivxlc]{1,4}$", "", text)
+    return re.sub(r"[\W_]+", "", text.casefold())
+
+
+def _row_mates(lines: Sequence[PageItem]) -> list[int]:
+    """For each line, how many other lines of its page and column share its row (overlap its vertical span by half
+    its height)."""
+    by_page: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for index, line in enumerate(lines):
+        by_page[(line.page, line.column)].append(index)
+    mates = [0] * len(lines)
+    for indexes in by_page.values():
+        ordered = sorted(indexes, key=lambda i: lines[i].top)
+        for n, i in enumerate(ordered):
+            a = lines[i]
+            height = max(a.bottom - a.top, 1.0)
+            for j in ordered[n + 1:]:
+                b = lines[j]
+                if b.top >= a.bottom:
+                    break
+                if min(a.bottom, b.bottom) - max(a.top, b.top) > 0.5 * min(height, max(b.bottom - b.top, 1.0)):
+                    mates[i] += 1
+                    mates[j] += 1
+    return mates
+
+
+def _text_recurrence(lines: Sequence[PageItem], keys: list[str]) -> tuple[dict[str, Counter], dict[int, float]]:
+    """Pages each text key stands on (lines per page), and per page the share of its lines whose text stands again on
+    a later page."""
+    text_pages: dict[str, Counter] = defaultdict(Counter)
+    for line, key in zip(lines, keys):
+        if key:
+            text_pages[key][line.page] += 1
+    later: Counter = Counter()
+    counted: Counter = Counter()
+    for line, key in zip(lines, keys):
+        counted[line.page] += 1
+        later[line.page] += bool(key) and any(page > line.page for page in text_pages[key])
+    return text_pages, {page: later[page] / counted[page] for page in counted if counted[page] >= 3}
 
 
 def _style(line: PageItem) -> tuple:
@@ -111,24 +189,30 @@ def cue_context(lines: Sequence[PageItem], body: float, line_gap: float, edges: 
             first_body[line.page] = line.top
     tops = sorted(first_body.values())
     block_top = tops[len(tops) // 2] if tops else 0.0
+    keys = [text_key(line.text) for line in lines]
+    last_on_page = {(key, line.page): index for index, (line, key) in enumerate(zip(lines, keys))}
+    text_pages, contents_share = _text_recurrence(lines, keys)
+    text_styles = Counter((key, _style(line)) for line, key in zip(lines, keys))
     return CueContext(body, body_family, line_gap, edges, style_chars, style_pages, max(1, sum(style_chars.values())),
-                      style_lines, style_words, style_alone, block_top)
+                      style_lines, style_words, style_alone, block_top, keys, last_on_page, text_pages, text_styles, contents_share,
+                      _row_mates(lines))
 
 
 def _same_column(a: PageItem | None, b: PageItem) -> bool:
     return a is not None and a.page == b.page and a.column == b.column
 
 
-def line_features(lines: Sequence[PageItem], index: int, context: CueContext, text_cues: dict[str, bool]) -> list[float]:
+def line_features(lines: Sequence[PageItem], index: int, context: CueContext, text_cues: dict[str, bool], rule: str | None = None) -> list[float]:
     """The cue values of line ``index`` in the order of ``FEATURES``; ``text_cues`` holds numbered, caps,
-    sentence_end and colon_end (read from the text by the caller)."""
+    sentence_end and colon_end (read from the text by the caller); ``rule``: the rule that picks the line (size,
+    bold, numbered, caps), None when none does."""
     line = lines[index]
     body = max(context.body, 1.0)
     prev = lines[index - 1] if index else None
     after = lines[index + 1] if index + 1 < len(lines) else None
     top = not _same_column(prev, line) or line.top < prev.top
     foot = after is None or not _same_column(line, after) or after.top < line.top
-    above = 0.0 if top else min(max(line.top - prev.bottom, 0.0) / body, 3.0)
+    above = 3.0 if top else min(max(line.top - prev.bottom, 0.0) / body, 3.0)  # a column's top: the widest gap
     below = 0.0 if foot else min(max(after.top - line.bottom, 0.0) / body, 3.0)
     left, right = context.edges.get((line.page, line.column), (line.x0, line.x1))
     width = max(right - left, 1.0)
@@ -172,28 +256,79 @@ def line_features(lines: Sequence[PageItem], index: int, context: CueContext, te
     values["style_alone_set_apart"] = values["style_alone"] * float(set_apart)
     visible = [ch for ch in line.text if not ch.isspace()]
     values["letter_share"] = sum(ch.isalpha() for ch in visible) / max(len(visible), 1)
+    values.update({f"rule_{name}": float(rule == name) for name in ("size", "bold", "numbered", "caps")})
+    values.update(_recurrence_cues(lines, index, context))
+    letters = [ch for ch in line.text if ch.isalpha()]
+    values["starts_lower"] = float(bool(letters) and letters[0].islower())
+    values["letters"] = math.log1p(len(letters))
+    values["front_matter"] = float(bool(_FRONT_MATTER.search(line.text)))
+    values["first_page"] = float(line.page == 1)
+    tight = after is not None and not foot and _style(after) == style and after.top - line.bottom < 0.8 * line.size
+    values["wraps_on"] = float(tight and used >= 0.75 * width)
     return [values[name] for name in FEATURES]
+
+
+def _recurrence_cues(lines: Sequence[PageItem], index: int, context: CueContext) -> dict[str, float]:
+    """Where else the line's text stands, its page's share of text that recurs later, and its row mates."""
+    line = lines[index]
+    key = context.keys[index]
+    pages = context.text_pages.get(key, Counter()) if key else Counter()
+    return {
+        "text_later": float(any(page > line.page for page in pages)),
+        "echoed_below": float(bool(key) and context.last_on_page[(key, line.page)] > index),
+        "style_repeats": math.log1p(max(context.text_styles[(key, _style(line))] - 1, 0)) if key else 0.0,
+        "contents_page": context.contents_share.get(line.page, 0.0),
+        "same_row": math.log1p(context.row_mates[index]),
+    }
+
+
+@dataclass(frozen=True)
+class HeadingCheck:
+    """A logistic model over every cue of a line the rules or bounds pick: the line stays a heading when its
+    probability is at least ``threshold`` (weights and threshold fitted by ``python -m shelfwise.eval.fit_pdf_headings``)."""
+
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    coef: tuple[float, ...]
+    intercept: float
+    threshold: float
+
+    def probability(self, features: Sequence[float]) -> float:
+        z = self.intercept + sum(c * (f - m) / s for c, f, m, s in zip(self.coef, features, self.mean, self.scale))
+        return 1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0)))
+
+    def keeps(self, features: Sequence[float]) -> bool:
+        return self.probability(features) >= self.threshold
 
 
 @dataclass(frozen=True)
 class HeadingModel:
     """A line is a heading when every cue named in ``minimums`` is at least its bound and every cue named in
-    ``maximums`` at most its bound (bounds fitted by ``python -m shelfwise.eval.fit_pdf_headings``)."""
+    ``maximums`` at most its bound (bounds fitted by ``python -m shelfwise.eval.fit_pdf_headings``); ``check``, when
+    fitted, then keeps only the picked lines (the rules' and the bounds') its logistic model calls headings."""
 
     minimums: tuple[tuple[int, float], ...]
     maximums: tuple[tuple[int, float], ...]
+    check: HeadingCheck | None = None
 
     def is_heading(self, features: Sequence[float]) -> bool:
         return all(features[i] >= bound for i, bound in self.minimums) and all(features[i] <= bound for i, bound in self.maximums)
 
 
-def heading_model(minimums: dict[str, float], maximums: dict[str, float]) -> HeadingModel:
-    """The model with these bounds, by cue name (a name not in ``FEATURES`` is a ValueError)."""
+def heading_model(minimums: dict[str, float], maximums: dict[str, float], check: dict | None = None) -> HeadingModel:
+    """The model with these bounds, by cue name (a name not in ``FEATURES`` is a ValueError), and the fitted check
+    (``mean``, ``scale``, ``coef`` in the order of ``FEATURES``, ``intercept``, ``threshold``) when given."""
     unknown = sorted((set(minimums) | set(maximums)) - set(FEATURES))
     if unknown:
         raise ValueError(f"unknown heading cues {unknown}; the reader measures {list(FEATURES)}")
+    fitted = None
+    if check is not None:
+        if not len(check["mean"]) == len(check["scale"]) == len(check["coef"]) == len(FEATURES):
+            raise ValueError(f"heading check fitted for {len(check['coef'])} cues; the reader measures {len(FEATURES)}")
+        fitted = HeadingCheck(tuple(check["mean"]), tuple(s or 1.0 for s in check["scale"]), tuple(check["coef"]),
+                              float(check["intercept"]), float(check["threshold"]))
     return HeadingModel(tuple((FEATURES.index(k), float(v)) for k, v in sorted(minimums.items())),
-                        tuple((FEATURES.index(k), float(v)) for k, v in sorted(maximums.items())))
+                        tuple((FEATURES.index(k), float(v)) for k, v in sorted(maximums.items())), fitted)
 
 
 @lru_cache(maxsize=4)
@@ -205,4 +340,4 @@ def load_heading_model(path: Path = WEIGHTS_FILE) -> HeadingModel | None:
     if tuple(data.get("features", ())) != FEATURES:
         raise ValueError(f"{path}: fitted for features {data.get('features')}, the reader measures {list(FEATURES)}; "
                          "run python -m shelfwise.eval.fit_pdf_headings")
-    return heading_model(data["minimums"], data["maximums"])
+    return heading_model(data["minimums"], data["maximums"], data.get("check"))

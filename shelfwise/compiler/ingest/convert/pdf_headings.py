@@ -116,22 +116,26 @@ def _line_gap(lines: Sequence[PageItem]) -> float:
 
 def heading_lines(lines: Sequence[PageItem], body: float, pages: int, *, cues: bool = True) -> set[int]:
     """Indexes of the lines that are headings (lines in reading order, running headers and footers removed): those
-    the rules pick, and with ``cues`` those the fitted layout model (``pdf_heading_cues``) picks among the rest."""
-    heads, candidates = rule_headings(lines, body, pages)
+    the rules pick, and with ``cues`` those the fitted layout model (``pdf_heading_cues``) picks among the rest, all of
+    them then kept only when the model's fitted check calls them headings (``HeadingCheck``)."""
+    heads, features = rule_headings(lines, body, pages)
     model = load_heading_model() if cues else None
     if model is not None:
-        heads |= {index for index, features in candidates.items() if model.is_heading(features)}
+        heads |= {index for index, cue in features.items() if index not in heads and model.is_heading(cue)}
+        if model.check is not None:
+            heads = {index for index in heads if model.check.keeps(features[index])}
     return heads
 
 
 def rule_headings(lines: Sequence[PageItem], body: float, pages: int) -> tuple[set[int], dict[int, list[float]]]:
-    """The headings the rules pick, and the layout cues (``pdf_heading_cues.FEATURES``) of every other line that
-    could be one: not code or in a typewriter face, a contents line, a caption, a page number, a list item or over 25 words."""
+    """The headings the rules pick, and the layout cues (``pdf_heading_cues.FEATURES``) of every line that could be
+    one (those the rules pick among them): not code or in a typewriter face, a contents line, a caption, a page number,
+    a list item or over 25 words."""
     gap = _line_gap(lines)
     edges = _edges(lines)
     context = cue_context(lines, body, gap, edges)
     heads: set[int] = set()
-    candidates: dict[int, list[float]] = {}
+    features: dict[int, list[float]] = {}
     for index, line in enumerate(lines):
         text = " ".join(line.text.split())
         if line.mono or _not_a_heading(text, pages) or not _short(text, 25):
@@ -140,30 +144,31 @@ def rule_headings(lines: Sequence[PageItem], body: float, pages: int) -> tuple[s
         after = lines[index + 1] if index + 1 < len(lines) else None
         number = numbering(text)
         listed = number is not None and (number[0] == "paren" or _next_in_list(line, after, number))
-        if _rule_heading(text, line, prev, number, listed, body, gap, edges):
+        rule = _rule_heading(text, line, prev, number, listed, body, gap, edges)
+        if rule is not None:
             heads.add(index)
-        elif not listed and not monospace_family(line.font):  # code and option names set in typewriter type
+        if rule is not None or (not listed and not monospace_family(line.font)):  # code and option names set in typewriter type
             cues = {"numbered": number is not None and _starts_like_a_title(text), "caps": _all_caps(text),
                     "sentence_end": _ends_sentence(text), "colon_end": text.endswith(":")}
-            candidates[index] = line_features(lines, index, context, cues)
-    return heads, candidates
+            features[index] = line_features(lines, index, context, cues, rule)
+    return heads, features
 
 
 def _rule_heading(text: str, line: PageItem, prev: PageItem | None, number: Numbering | None, listed: bool, body: float,
-                  gap: float, edges: dict[tuple[int, int], tuple[float, float]]) -> bool:
-    """Whether the style and numbering rules call the line a heading."""
+                  gap: float, edges: dict[tuple[int, int], tuple[float, float]]) -> str | None:
+    """The style or numbering rule that calls the line a heading (size, bold, numbered, caps); None when none does."""
     if line.size >= max(body * 1.12, body + 1.0):
-        return not (len(text.split()) > 12 and _ends_sentence(text)) and not _byline(text, line, prev)
+        return None if (len(text.split()) > 12 and _ends_sentence(text)) or _byline(text, line, prev) else "size"
     if line.size < body * 0.9:
-        return False
+        return None
     if line.bold and _short(text, 14) and not listed and (not _ends_sentence(text) or (number and not text.endswith(","))):
-        return True
+        return "bold"
     isolated = _paragraph_break_above(prev, line, gap) and _ends_short(line, edges) and not _ends_sentence(text) and not text.endswith(":")
     if not isolated or listed or not _short(text, 12):
-        return False
+        return None
     if number is not None and _starts_like_a_title(text):
-        return True
-    return _all_caps(text) and _short(text, 8)
+        return "numbered"
+    return "caps" if _all_caps(text) and _short(text, 8) else None
 
 
 def _byline(text: str, line: PageItem, prev: PageItem | None) -> bool:
