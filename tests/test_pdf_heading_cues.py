@@ -191,6 +191,107 @@ def test_an_index_letter_set_large_and_bold_is_not_a_heading(tmp_path: Path) -> 
     assert found == titles
 
 
+def _stacked_notes(path: Path) -> list[str]:
+    """Financial statement notes as a 10-Q sets them: each note's title in the body's size and bold, and right under
+    it, as close as its own lines, the bold title of the note's first part ("Note 3 – Debt" over "Commercial Paper"),
+    then the part's paragraphs."""
+    notes = [("Note 1 – Summary of Significant Accounting Policies", ["Basis of Presentation", "Earnings Per Share"]),
+             ("Note 2 – Financial Instruments", ["Cash and Marketable Securities", "Derivative Instruments"]),
+             ("Note 3 – Debt", ["Commercial Paper", "Term Debt"]),
+             ("Note 4 – Shareholders’ Equity", ["Share Repurchase Program", "Shares of Common Stock"]),
+             ("Note 5 – Benefit Plans", ["Restricted Stock Units", "Share-Based Compensation"])]
+    body = ("The Company records each of these amounts at the end of the period and reports the change from the prior "
+            "period in the statements that follow; amounts are in millions unless the text says otherwise, and the "
+            "periods compared are the three and nine months that ended on the same day of the year.").split()
+    drawing = canvas.Canvas(str(path), pagesize=(612, 792))
+    y = 720
+
+    def put(text: str, font: str, step: float) -> None:
+        nonlocal y
+        if y < 80:
+            drawing.showPage()
+            y = 720
+        drawing.setFont(font, 9)
+        drawing.drawString(72, y, text)
+        y -= step
+
+    def paragraph(turn: int) -> None:
+        nonlocal y
+        text = ""
+        words = body[turn:] + body[:turn]
+        for word in words[:-1] + [words[-1].rstrip(";,.") + ".", ""]:  # each paragraph ends its sentence
+            if word and drawing.stringWidth(f"{text} {word}".strip(), "Times-Roman", 9) < 460:
+                text = f"{text} {word}".strip()
+                continue
+            put(text, "Times-Roman", 11)
+            text = word
+        y -= 7
+
+    titles = []
+    for number, (title, parts) in enumerate(notes):
+        y -= 8
+        put(title, "Times-Bold", 18)
+        titles.append(title)
+        for part_number, part in enumerate(parts):
+            put(part, "Times-Bold", 18)
+            titles.append(part)
+            paragraph(3 * number + part_number)
+            paragraph(3 * number + part_number + 5)
+    drawing.save()
+    return titles
+
+
+@pytest.mark.skipif(load_heading_model() is None, reason="no fitted heading model ships")
+def test_a_heading_right_under_a_heading_is_kept_by_the_check(tmp_path: Path) -> None:
+    """The line before a part's title closes a heading, not a sentence (the cue after_heading): the check keeps
+    "Commercial Paper" under "Note 3 – Debt" as it keeps the part titles that follow a paragraph."""
+    path = tmp_path / "notes.pdf"
+    titles = _stacked_notes(path)
+    found = [e.text for e in read_text_layer(path, ReadOptions()).elements if e.kind == "heading"]
+    assert found == titles
+
+
+def _statements(path: Path) -> list[str]:
+    """Financial statements as a 10-Q titles them: the statement's name in bold capitals, and tight below it in the
+    same bold type its unit ("(in millions)") and "(unaudited)", then its rows as paragraphs of text."""
+    names = {"CONSOLIDATED STATEMENTS OF OPERATIONS": "(in millions, except per share data)", "CONSOLIDATED BALANCE SHEETS":
+             "(in millions, except par value)", "CONSOLIDATED STATEMENTS OF CASH FLOWS": "(in millions)",
+             "CONSOLIDATED STATEMENTS OF STOCKHOLDERS’ EQUITY": "(in millions, shares in thousands)"}
+    body = ("Amounts are stated in millions of dollars and the periods are the three and nine months that ended on the "
+            "last day of the quarter; the notes that follow the statements are part of them and explain each line.").split()
+    drawing = canvas.Canvas(str(path), pagesize=(612, 792))
+    for number, (name, unit) in enumerate(names.items()):
+        y = 720 - 30 * number  # not a running header: the block stands at another height on each page
+        for title in (name, unit, "(unaudited)"):
+            drawing.setFont("Times-Bold", 9)
+            drawing.drawCentredString(306, y, title)
+            y -= 11
+        y -= 9
+        for paragraph in range(3):
+            words, text = body[3 * (number + paragraph):] + body[:3 * (number + paragraph)], ""
+            for word in words[:-1] + [words[-1].rstrip(";,.") + ".", ""]:
+                if word and drawing.stringWidth(f"{text} {word}".strip(), "Times-Roman", 9) < 460:
+                    text = f"{text} {word}".strip()
+                    continue
+                drawing.setFont("Times-Roman", 9)
+                drawing.drawString(72, y, text)
+                y, text = y - 11, word
+            y -= 7
+        drawing.showPage()
+    drawing.save()
+    return [f"{name} {unit} (unaudited)" for name, unit in names.items()]
+
+
+@pytest.mark.skipif(load_heading_model() is None, reason="no fitted heading model ships")
+def test_the_check_keeps_or_drops_the_lines_of_one_heading_together(tmp_path: Path) -> None:
+    """"(in millions)" tight under a statement's name in its type continues the heading; judged on its own (a lower-case
+    start, no gap above) the check would drop it and split the title, leaving "(unaudited)" to title the statement."""
+    path = tmp_path / "statements.pdf"
+    titles = _statements(path)
+    found = [e.text for e in read_text_layer(path, ReadOptions()).elements if e.kind == "heading"]
+    assert found == titles
+
+
 def test_the_shipped_check_weighs_every_cue_and_a_model_for_other_cues_is_refused() -> None:
     shipped = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
     check = shipped["check"]

@@ -20,9 +20,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from shelfwise.compiler.ingest.convert.pdf_heading_cues import FEATURES, HeadingCheck, HeadingModel
-from shelfwise.compiler.ingest.convert.pdf_headings import numbering
+from shelfwise.compiler.ingest.convert.pdf_headings import block_starts
 
-__all__ = ["picked", "joined", "fit_check", "choose_threshold", "check_model", "CHECK_CUES", "THRESHOLDS", "REGULARISATION", "RECALL_FLOOR", "WEIGHT_POWER"]
+__all__ = ["picked", "joined", "checked", "fit_check", "choose_threshold", "check_model", "CHECK_CUES", "THRESHOLDS", "REGULARISATION", "RECALL_FLOOR", "WEIGHT_POWER"]
 
 CHECK_CUES = (
     "sentence_end", "colon_end", "words", "letters", "letter_share", "starts_lower", "front_matter", "first_page",
@@ -53,21 +53,21 @@ def picked(document, model: HeadingModel | None) -> set[int]:
 
 def joined(document, heads: set[int]) -> set[int]:
     """``heads`` less the lines that continue the heading above them (the reader joins those)."""
-    kept = set()
-    for index in sorted(heads):
-        line, above = document.lines[index], document.lines[index - 1] if index else None
-        wrapped = (above is not None and index - 1 in heads and (round(above.size * 2), above.bold) == (round(line.size * 2), line.bold)
-                  and above.page == line.page and 0 <= line.top - above.bottom < 0.8 * line.size and numbering(line.text) is None)
-        if not wrapped:
-            kept.add(index)
-    return kept
+    start = block_starts(document.lines, heads)
+    return {index for index in heads if start[index] == index}
+
+
+def checked(document, heads: set[int], keeps) -> set[int]:
+    """The lines of ``heads`` whose heading's first line ``keeps`` (index -> bool) keeps, as the reader's check does."""
+    start = block_starts(document.lines, heads)
+    return {index for index in heads if keeps(start[index])}
 
 
 def _rows(documents: Sequence, model: HeadingModel, indexes: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     features, labels, weights = [], [], []
     for d in indexes:
         document = documents[d]
-        lines = sorted(picked(document, model))
+        lines = sorted(joined(document, picked(document, model)))  # the first line of each heading: the check judges those
         labelled = document.starts | document.continued
         for index in lines:
             features.append(document.features[index])
@@ -109,12 +109,13 @@ def choose_threshold(documents: Sequence, model: HeadingModel, indexes: Sequence
     for held in indexes:
         check = check_model(model, fit_check(documents, model, [d for d in indexes if d != held], 0.5)).check
         document = documents[held]
-        scored.append((document, {i: check.probability(document.features[i]) for i in picked(document, model)}))
+        lines = picked(document, model)
+        scored.append((document, lines, {i: check.probability(document.features[i]) for i in joined(document, lines)}))
     best, best_key = THRESHOLDS[0], None
     for threshold in THRESHOLDS:
         matched = entries = true = heads = 0
-        for document, probability in scored:
-            kept = joined(document, {i for i, p in probability.items() if p >= threshold})
+        for document, lines, probability in scored:
+            kept = joined(document, checked(document, lines, lambda i: probability[i] >= threshold))
             matched += len(kept & document.starts)
             entries += document.entries
             true += len(kept & (document.starts | document.continued))

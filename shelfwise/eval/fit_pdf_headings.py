@@ -38,7 +38,7 @@ from shelfwise.compiler.ingest.convert.pdf_headings import rule_headings
 from shelfwise.compiler.ingest.convert.pdf import WINDOW_FORMAT
 from shelfwise.compiler.ingest.convert.pdf_layout import PageData, PageItem, read_page
 from shelfwise.compiler.ingest.convert.pdf_tree import reading_lines
-from shelfwise.eval.fit_pdf_heading_check import check_model, choose_threshold, fit_check, joined, picked
+from shelfwise.eval.fit_pdf_heading_check import check_model, checked, choose_threshold, fit_check, joined, picked
 from shelfwise.eval.bench.pdf_headings import eligible_entries, label_lines, page_keys, public_pdfs, usable_outline
 
 __all__ = ["Document", "collect", "score_grid", "fit", "cross_validate", "line_scores", "main", "GRID", "FIXED_MINIMUMS", "FIXED_MAXIMUMS", "TARGET_PRECISION"]
@@ -154,7 +154,7 @@ def _predicted(document: Document, model: HeadingModel | None) -> set[int]:
     it (same style, tight below it, no number of its own: the reader joins them) left out."""
     heads = picked(document, model)
     if model is not None and model.check is not None:
-        heads = {i for i in heads if model.check.keeps(document.features[i])}
+        heads = checked(document, heads, lambda i: model.check.keeps(document.features[i]))
     return joined(document, heads)
 
 
@@ -199,9 +199,9 @@ def cross_validate(documents: list[Document], scores: list[list[dict]], target: 
         chosen = fit(scores, rest)
         bounds = heading_model(*combinations[chosen])
         threshold = choose_threshold(documents, bounds, rest, target)
-        checked = check_model(bounds, fit_check(documents, bounds, rest, threshold))
+        with_check = check_model(bounds, fit_check(documents, bounds, rest, threshold))
         folds.append({"document": document.name, "source": document.source, "bounds": combinations[chosen], "threshold": threshold,
-                      "rules": line_scores(document, None), "rules_and_cues": scores[held][chosen], "checked": line_scores(document, checked)})
+                      "rules": line_scores(document, None), "rules_and_cues": scores[held][chosen], "checked": line_scores(document, with_check)})
         progress(f"fold {held + 1}/{len(documents)} {document.name}: threshold {threshold}")
     return folds
 

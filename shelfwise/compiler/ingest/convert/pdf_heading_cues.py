@@ -56,7 +56,7 @@ FEATURES = (
     "other_family",  # set in another font family than the body
     "style_share",  # log10 share of the document's characters set in this line's style
     "style_pages",  # log(1 + pages where the style starts a line)
-    "prev_ended",  # the line before ends a sentence (or there is none in this column)
+    "prev_ended",  # the line before ends a sentence or a heading ("Note 5 – Debt" over "Commercial Paper"), or there is none in this column
     "next_capital",  # the next line starts with a capital or a digit
     "indent",  # start past the column's left edge over the body size
     "set_apart_gap",  # a style unlike the body's times the space above
@@ -202,10 +202,12 @@ def _same_column(a: PageItem | None, b: PageItem) -> bool:
     return a is not None and a.page == b.page and a.column == b.column
 
 
-def line_features(lines: Sequence[PageItem], index: int, context: CueContext, text_cues: dict[str, bool], rule: str | None = None) -> list[float]:
+def line_features(lines: Sequence[PageItem], index: int, context: CueContext, text_cues: dict[str, bool], rule: str | None = None,
+                  after_heading: bool = False) -> list[float]:
     """The cue values of line ``index`` in the order of ``FEATURES``; ``text_cues`` holds numbered, caps,
     sentence_end and colon_end (read from the text by the caller); ``rule``: the rule that picks the line (size,
-    bold, numbered, caps), None when none does."""
+    bold, numbered, caps), None when none does; ``after_heading``: the rules pick the line before it in its column,
+    and that line stops short of the column's edge (a heading over this one, not a paragraph running into it)."""
     line = lines[index]
     body = max(context.body, 1.0)
     prev = lines[index - 1] if index else None
@@ -240,7 +242,7 @@ def line_features(lines: Sequence[PageItem], index: int, context: CueContext, te
         "other_family": float(other_family),
         "style_share": math.log10(max(context.style_chars[style], 1) / context.total_chars),
         "style_pages": math.log1p(len(context.style_pages[style])),
-        "prev_ended": float(top or prev.text.rstrip().endswith((".", "!", "?", ":", "。"))),
+        "prev_ended": float(top or after_heading or prev.text.rstrip().endswith((".", "!", "?", ":", "。"))),
         "next_capital": float(bool(first) and (first.isupper() or first.isdigit())),
         "indent": min(max((right - line.x1) if line.rtl else (line.x0 - left), 0.0) / body, 5.0),
         "set_apart_gap": float(set_apart) * (3.0 if top else above),

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from shelfwise.compiler.ingest.convert.pdf_heading_cues import cue_context, line_features, load_heading_model
 from shelfwise.compiler.ingest.convert.pdf_layout import CAPTION, PageItem, monospace_family
 
-__all__ = ["numbering", "heading_lines", "rule_headings", "heading_levels", "Numbering"]
+__all__ = ["numbering", "heading_lines", "rule_headings", "heading_levels", "continues_heading", "block_starts", "Numbering"]
 
 Numbering = tuple[str, int]  # (scheme, depth)
 
@@ -117,14 +117,35 @@ def _line_gap(lines: Sequence[PageItem]) -> float:
 def heading_lines(lines: Sequence[PageItem], body: float, pages: int, *, cues: bool = True) -> set[int]:
     """Indexes of the lines that are headings (lines in reading order, running headers and footers removed): those
     the rules pick, and with ``cues`` those the fitted layout model (``pdf_heading_cues``) picks among the rest, all of
-    them then kept only when the model's fitted check calls them headings (``HeadingCheck``)."""
+    them then kept only when the model's fitted check calls the first line of their heading a heading
+    (``HeadingCheck``, ``block_starts``)."""
     heads, features = rule_headings(lines, body, pages)
     model = load_heading_model() if cues else None
     if model is not None:
         heads |= {index for index, cue in features.items() if index not in heads and model.is_heading(cue)}
         if model.check is not None:
-            heads = {index for index in heads if model.check.keeps(features[index])}
+            start = block_starts(lines, heads)
+            heads = {index for index in heads if model.check.keeps(features[start[index]])}
     return heads
+
+
+def continues_heading(above: PageItem | None, line: PageItem) -> bool:
+    """``line`` continues the heading line ``above`` it (the reader joins them into one heading): the same size and
+    weight, on the same page, tight below it, with no section number of its own."""
+    return (above is not None and (round(above.size * 2), above.bold) == (round(line.size * 2), line.bold) and above.page == line.page
+            and 0 <= line.top - above.bottom < 0.8 * line.size and numbering(line.text) is None)
+
+
+def block_starts(lines: Sequence[PageItem], heads: set[int]) -> dict[int, int]:
+    """For each heading line, the first line of the heading it belongs to ("CONSOLIDATED STATEMENTS OF CASH FLOWS",
+    then "(in millions)" and "(unaudited)" tight below it in its type: one heading). The check judges a heading by its
+    first line and keeps or drops its lines together: a continuation's own cues (no gap above, the line before unended)
+    are those of any continuation, and dropping one would split the heading and title the rest by its last line."""
+    start: dict[int, int] = {}
+    for index in sorted(heads):
+        above = lines[index - 1] if index else None
+        start[index] = start[index - 1] if index - 1 in heads and continues_heading(above, lines[index]) else index
+    return start
 
 
 def rule_headings(lines: Sequence[PageItem], body: float, pages: int) -> tuple[set[int], dict[int, list[float]]]:
@@ -150,7 +171,8 @@ def rule_headings(lines: Sequence[PageItem], body: float, pages: int) -> tuple[s
         if rule is not None or (not listed and not monospace_family(line.font)):  # code and option names set in typewriter type
             cues = {"numbered": number is not None and _starts_like_a_title(text), "caps": _all_caps(text),
                     "sentence_end": _ends_sentence(text), "colon_end": text.endswith(":")}
-            features[index] = line_features(lines, index, context, cues, rule)
+            stacked = index - 1 in heads and _same_column(prev, line) and _ends_short(prev, edges) and _a_title(text)
+            features[index] = line_features(lines, index, context, cues, rule, after_heading=stacked)
     return heads, features
 
 
@@ -169,6 +191,18 @@ def _rule_heading(text: str, line: PageItem, prev: PageItem | None, number: Numb
     if number is not None and _starts_like_a_title(text):
         return "numbered"
     return "caps" if _all_caps(text) and _short(text, 8) else None
+
+
+def _a_title(text: str) -> bool:
+    """A title's words: two letters or more, the first not lower case ("Commercial Paper"; not "A", an index's letter
+    group, nor "(in millions)", a table's unit)."""
+    letters = _letters(text)
+    return len(letters) >= 2 and not letters[0].islower()
+
+
+def _same_column(prev: PageItem | None, line: PageItem) -> bool:
+    """``prev`` stands above ``line`` in the same column of the same page."""
+    return prev is not None and prev.page == line.page and prev.column == line.column and prev.top <= line.top
 
 
 def _byline(text: str, line: PageItem, prev: PageItem | None) -> bool:
