@@ -327,3 +327,71 @@ def test_the_model_calls_a_line_a_heading_when_every_bound_holds() -> None:
     assert model.is_heading([cues[name] for name in FEATURES])
     assert not model.is_heading([(cues | {"words": 2.5})[name] for name in FEATURES])
     assert not model.is_heading([(cues | {"style_alone": 0.4})[name] for name in FEATURES])
+
+
+def _furnished_report(path: Path) -> None:
+    """Five pages, each under a bold running title at one height below the page's header band whose text changes
+    with the page ("Scope of the Review", "Terms Used", ...), and a bold contents entry with its page number; the
+    sections numbered 1, 1.1, 2, then a bold numbered step "1. Remove the old driver" in section 2."""
+    body = ("The review reads every claim the office received in the year and checks that each was paid or refused "
+            "within the time the rules allow; where it was not, the reason is written down beside the claim.").split()
+    running = ["Scope of the Review", "Terms Used in the Review", "How Claims Were Read", "What the Review Found", "What Comes Next"]
+    blocks = {0: [("1 Scope", "Helvetica-Bold", 12), ("Results of the survey 3", "Helvetica-Bold", 11)], 1: [("1.1 Terms", "Helvetica-Bold", 12)],
+              2: [("2 Method", "Helvetica-Bold", 12)], 3: [("1. Remove the old driver", "Helvetica-Bold", 11)], 4: [("3 Findings", "Helvetica-Bold", 12)]}
+    drawing = canvas.Canvas(str(path), pagesize=(612, 792))
+    for page, title in enumerate(running):
+        drawing.setFont("Helvetica-Bold", 11)
+        drawing.drawString(72, 670, title)
+        y = 630
+        for text, font, size in blocks[page]:
+            drawing.setFont(font, size)
+            drawing.drawString(72, y, text)
+            y -= 22
+            for paragraph in range(2):
+                turn, line = body[5 * page + 3 * paragraph:] + body[:5 * page + 3 * paragraph], ""
+                for word in turn[:-1] + [turn[-1].rstrip(";,.") + ".", ""]:
+                    if word and drawing.stringWidth(f"{line} {word}".strip(), "Times-Roman", 11) < 460:
+                        line = f"{line} {word}".strip()
+                        continue
+                    drawing.setFont("Times-Roman", 11)
+                    drawing.drawString(72, y, line)
+                    y, line = y - 14, word
+                y -= 8
+            y -= 12
+        drawing.showPage()
+    drawing.save()
+
+
+def test_cues_for_running_titles_page_numbers_and_numbers_out_of_sequence(tmp_path: Path) -> None:
+    """same_place: a running title whose text changes stands in its style at its height on every other page, a
+    section heading on none; ends_page_number: "Results of the survey 3" ends in a page number; number_breaks:
+    "1. Remove the old driver" after section 2 neither follows nor opens under it, "1.1 Terms" and "2 Method" do."""
+    import pypdfium2 as pdfium
+
+    from shelfwise.compiler.ingest.convert.pdf_headings import rule_headings
+    from shelfwise.compiler.ingest.convert.pdf_layout import read_page
+    from shelfwise.compiler.ingest.convert.pdf_tree import reading_lines
+
+    path = tmp_path / "report.pdf"
+    _furnished_report(path)
+    document = pdfium.PdfDocument(path)
+    pages = [read_page(document[index], index + 1) for index in range(len(document))]
+    lines, body = reading_lines(pages)
+    _, features = rule_headings(lines, body, len(pages))
+    cue = {lines[index].text: dict(zip(FEATURES, values)) for index, values in features.items()}
+    assert cue["Terms Used in the Review"]["same_place"] == pytest.approx(4 / 5)
+    assert cue["1 Scope"]["same_place"] == cue["2 Method"]["same_place"] == 0.0
+    assert cue["Results of the survey 3"]["ends_page_number"] == 1.0 and cue["1 Scope"]["ends_page_number"] == 0.0
+    assert cue["1. Remove the old driver"]["number_breaks"] == 1.0
+    assert [cue[text]["number_breaks"] for text in ("1 Scope", "1.1 Terms", "2 Method", "3 Findings")] == [0.0] * 4
+
+
+@pytest.mark.skipif(load_heading_model() is None, reason="no fitted heading model ships")
+def test_a_bold_line_ending_in_a_page_number_is_not_a_heading(tmp_path: Path) -> None:
+    """"Results of the survey 3" (a contents entry's page number after its title) is dropped by the check weighing
+    ends_page_number; the numbered sections around it stay headings."""
+    path = tmp_path / "report.pdf"
+    _furnished_report(path)
+    found = [e.text for e in read_text_layer(path, ReadOptions()).elements if e.kind == "heading"]
+    assert "Results of the survey 3" not in found
+    assert {"1 Scope", "1.1 Terms", "2 Method", "3 Findings"} <= set(found)

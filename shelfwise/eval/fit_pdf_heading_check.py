@@ -28,9 +28,11 @@ CHECK_CUES = (
     "sentence_end", "colon_end", "words", "letters", "letter_share", "starts_lower", "front_matter", "first_page",
     "text_later", "echoed_below", "style_repeats", "contents_page", "same_row", "wraps_on", "width_used",
     "prev_ended", "next_capital", "column_top", "gap_above", "gap_below", "above_text_block",
+    "same_place", "ends_page_number", "number_breaks",
 )
 """The cues the check weighs: what tells a picked line that is no heading (a contents line, a title page's imprint, a
-table cell, a wrapped bold paragraph, a recurring label) from one that is. The rule that picked the line and its
+table cell, a wrapped bold paragraph, a recurring label, a running title whose text changes, a page number after a
+title, a list item numbered out of its section's sequence) from one that is. The rule that picked the line and its
 style are left out: which styles a document's outline lists is the document's own convention."""
 WEIGHT_POWER = 0.5
 """A document's lines weigh 1/sqrt(lines picked) each: a long manual counts more than a short paper, not 30 times more."""

@@ -17,7 +17,11 @@ The rules and bounds also pick lines no outline names: a contents page's
 entries, an index's letter groups, a table's bold cells, a title page's
 names and imprint, a running title echoing its section's heading. Further cues
 say so (the text stands again on a later page; one letter; other lines share
-the row; an e-mail or copyright sign; the same text lower on the page), and
+the row; an e-mail or copyright sign; the same text lower on the page; a
+page's first or last line in a style that stands at its height on other
+pages' edges, a running title whose text changes; a page number after the
+title; a section number that neither follows nor opens under the headings
+before it, a list's step or a running title's repeat), and
 ``HeadingCheck``, a logistic model fitted on the same PDFs, keeps a picked line
 only when its probability reaches the fitted threshold.
 """
@@ -82,6 +86,9 @@ FEATURES = (
     "front_matter",  # an e-mail, a web address or a copyright sign (a title page's imprint)
     "first_page",  # on the document's first page
     "wraps_on",  # fills its column and the next line, in the same style, follows tight below (a wrapped paragraph)
+    "same_place",  # first or last in its column: share of the other pages whose first or last line stands in its style at its height (a running title whose text changes: "Chapter 2: Copyright")
+    "ends_page_number",  # ends in a number no greater than the document's pages, after its words: a page number set after a contents entry or a running title ("Chapter 2 Graphics 11"; not "Review 2025")
+    "number_breaks",  # its section number neither follows nor opens under the last numbered heading the rules pick (a list item, a running title's repeat)
 )
 
 
@@ -106,6 +113,8 @@ class CueContext:
     text_styles: Counter
     contents_share: dict[int, float]
     row_mates: list[int]
+    place_pages: dict[tuple, dict[int, set[int]]]  # style -> rounded top -> pages where a column's first or last line stands there
+    page_count: int  # pages with text lines
 
 
 _LEADING_NUMBER = re.compile(r"^(?:(?:chapter|appendix|section|part|note)\s+)?(?:[0-9]+|[A-Z]|[IVXL]+)(?:\.[0-9]+)*[.:]?\s+(?=\S)", re.IGNORECASE)
@@ -193,9 +202,12 @@ def cue_context(lines: Sequence[PageItem], body: float, line_gap: float, edges: 
     last_on_page = {(key, line.page): index for index, (line, key) in enumerate(zip(lines, keys))}
     text_pages, contents_share = _text_recurrence(lines, keys)
     text_styles = Counter((key, _style(line)) for line, key in zip(lines, keys))
+    place_pages: dict[tuple, dict[int, set[int]]] = defaultdict(lambda: defaultdict(set))
+    for index in _column_edges(lines):
+        place_pages[_style(lines[index])][round(lines[index].top)].add(lines[index].page)
     return CueContext(body, body_family, line_gap, edges, style_chars, style_pages, max(1, sum(style_chars.values())),
                       style_lines, style_words, style_alone, block_top, keys, last_on_page, text_pages, text_styles, contents_share,
-                      _row_mates(lines))
+                      _row_mates(lines), place_pages, max(1, len({line.page for line in lines})))
 
 
 def _same_column(a: PageItem | None, b: PageItem) -> bool:
@@ -267,7 +279,39 @@ def line_features(lines: Sequence[PageItem], index: int, context: CueContext, te
     values["first_page"] = float(line.page == 1)
     tight = after is not None and not foot and _style(after) == style and after.top - line.bottom < 0.8 * line.size
     values["wraps_on"] = float(tight and used >= 0.75 * width)
+    values["same_place"] = _same_place(line, top, foot, context)
+    number = _ENDS_NUMBER.search(line.text.rstrip())
+    values["ends_page_number"] = float(len(letters) >= 2 and number is not None and int(number.group(0)) <= context.page_count)
+    values["number_breaks"] = float(text_cues.get("number_breaks", False))
     return [values[name] for name in FEATURES]
+
+
+_ENDS_NUMBER = re.compile(r"(?<=[\s)\]])\d{1,4}$")  # "... (§ 164.308(a)(4))27", "with pdfgen 11"; not "Section 4.2", "Salsa20"
+
+
+def _column_edges(lines: Sequence[PageItem]) -> list[int]:
+    """The lines that stand first or last in their column of their page (reading order)."""
+    edges = []
+    for index, line in enumerate(lines):
+        prev = lines[index - 1] if index else None
+        after = lines[index + 1] if index + 1 < len(lines) else None
+        if not _same_column(prev, line) or line.top < prev.top or after is None or not _same_column(line, after) or after.top < line.top:
+            edges.append(index)
+    return edges
+
+
+def _same_place(line: PageItem, top: bool, foot: bool, context: CueContext) -> float:
+    """For a line first or last in its column: the share of the document's pages, its own left out, whose first or last
+    line stands in its style within a point of its height (a running title); 0 for any other line, and where fewer
+    than two other pages do (a running title stands on three pages or more, as the reader's running-line rule asks of
+    repeated text; one other page is a regular layout's coincidence)."""
+    if not (top or foot):
+        return 0.0
+    by_top = context.place_pages.get(_style(line), {})
+    top = round(line.top)
+    pages = set().union(*(by_top.get(t, set()) for t in (top - 1, top, top + 1)))
+    others = len(pages - {line.page})
+    return others / context.page_count if others >= 2 else 0.0
 
 
 def _recurrence_cues(lines: Sequence[PageItem], index: int, context: CueContext) -> dict[str, float]:

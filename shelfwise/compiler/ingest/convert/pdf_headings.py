@@ -157,6 +157,7 @@ def rule_headings(lines: Sequence[PageItem], body: float, pages: int) -> tuple[s
     context = cue_context(lines, body, gap, edges)
     heads: set[int] = set()
     features: dict[int, list[float]] = {}
+    recent: list[tuple[int, ...]] = []  # the section numbers of the last headings the rules pick
     for index, line in enumerate(lines):
         text = " ".join(line.text.split())
         if line.mono or _not_a_heading(text, pages) or not _short(text, 25):
@@ -166,14 +167,43 @@ def rule_headings(lines: Sequence[PageItem], body: float, pages: int) -> tuple[s
         number = numbering(text)
         listed = number is not None and (number[0] == "paren" or _next_in_list(line, after, number))
         rule = _rule_heading(text, line, prev, number, listed, body, gap, edges)
+        section = _section_number(text)
+        breaks = section is not None and not _number_follows(section, recent)
         if rule is not None:
             heads.add(index)
+            if section is not None:
+                recent = [*recent[-(_NUMBER_MEMORY - 1):], section]
         if rule is not None or (not listed and not monospace_family(line.font)):  # code and option names set in typewriter type
             cues = {"numbered": number is not None and _starts_like_a_title(text), "caps": _all_caps(text),
-                    "sentence_end": _ends_sentence(text), "colon_end": text.endswith(":")}
+                    "sentence_end": _ends_sentence(text), "colon_end": text.endswith(":"), "number_breaks": breaks}
             stacked = index - 1 in heads and _same_column(prev, line) and _ends_short(prev, edges) and _a_title(text)
             features[index] = line_features(lines, index, context, cues, rule, after_heading=stacked)
     return heads, features
+
+
+_SECTION_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S")
+_NUMBER_MEMORY = 3
+
+
+def _section_number(text: str) -> tuple[int, ...] | None:
+    """A decimal section number's parts ("4.12. Workstation Security" -> (4, 12)); None when the line has none."""
+    match = _SECTION_NUMBER.match(text)
+    return tuple(int(part) for part in match.group(1).split(".")) if match else None
+
+
+def _number_follows(number: tuple[int, ...], recent: Sequence[tuple[int, ...]]) -> bool:
+    """``number`` follows one of the ``recent`` heading numbers (the next at its depth or above: "4.5" or "5" after
+    "4.4.3") or opens under it ("4.4.1" under "4.4"); with none before it, it opens a sequence (every part 0 or 1).
+    A repeat ("4.4" again after "4.4.3": a running title) or a jump back ("1." after "2.3": a list) does not."""
+    if not recent:
+        return all(part <= 1 for part in number)
+    for previous in recent:
+        if len(number) == len(previous) + 1 and number[:-1] == previous and number[-1] <= 1:
+            return True
+        depth = len(number)
+        if depth <= len(previous) and number[:depth - 1] == previous[:depth - 1] and number[depth - 1] == previous[depth - 1] + 1:
+            return True
+    return False
 
 
 def _rule_heading(text: str, line: PageItem, prev: PageItem | None, number: Numbering | None, listed: bool, body: float,
