@@ -133,6 +133,183 @@ def test_small_capital_section_headings_of_real_papers_are_found_without_the_out
     assert not any(text.startswith("To assess the effectiveness") for text in raptor)
 
 
+def _indexed_manual(path: Path) -> list[str]:
+    """A short manual: chapters under 14 pt bold numbered headings, then an index whose letter groups are set as 14 pt
+    bold single letters above their entries (as Texinfo sets make.pdf's and nettle's)."""
+    chapters = ["Overview of the Tool", "Writing Rules", "Using Variables", "Running the Tool"]
+    body = ("Each rule names the files it makes and the files they are made from, and the recipe runs whenever one of "
+            "those files is newer than the file it makes; the tool reads every rule before it runs any recipe at all.")
+    entries = {"A": ["archive members", "automatic variables"], "B": ["backslash in recipes", "built-in rules"],
+               "C": ["canned recipes", "conditionals"], "D": ["default goal", "directories, searching"],
+               "E": ["environment", "errors in recipes"], "F": ["flavors of variables", "functions"],
+               "G": ["goals", "grouped targets"], "I": ["implicit rules", "include directive"]}
+    drawing = canvas.Canvas(str(path), pagesize=(612, 792))
+    words = body.split()
+    for number, title in enumerate(chapters):
+        y = 700
+        drawing.setFont("Times-Bold", 14)
+        drawing.drawString(72, y, f"{number + 1} {title}")
+        y -= 24
+        for paragraph in range(3):
+            turn, text = words[3 * (number + paragraph):] + words[:3 * (number + paragraph)], ""
+            for word in turn + [""]:
+                if word and drawing.stringWidth(f"{text} {word}".strip(), "Times-Roman", 11) < 460:
+                    text = f"{text} {word}".strip()
+                    continue
+                drawing.setFont("Times-Roman", 11)
+                drawing.drawString(72, y, text)
+                y, text = y - 14, word
+            y -= 8
+        drawing.showPage()
+    drawing.setFont("Times-Bold", 14)
+    drawing.drawString(72, 700, "Index")
+    y = 670
+    for letter, items in entries.items():
+        if y < 120:
+            drawing.showPage()
+            y = 720
+        drawing.setFont("Times-Bold", 14)
+        drawing.drawString(72, y, letter)
+        y -= 20
+        for page, item in enumerate(items):
+            drawing.setFont("Times-Roman", 11)
+            drawing.drawString(84, y, f"{item}, {page + 2}")
+            y -= 14
+        y -= 10
+    drawing.save()
+    return [f"{number + 1} {title}" for number, title in enumerate(chapters)] + ["Index"]
+
+
+@pytest.mark.skipif(load_heading_model() is None, reason="no fitted heading model ships")
+def test_an_index_letter_set_large_and_bold_is_not_a_heading(tmp_path: Path) -> None:
+    """The size rule calls an index's letter groups ("A", "B", ...) headings; the fitted check over the picked lines
+    (a line of one letter, its style used by one-letter lines alone, index entries below it) drops them and keeps
+    the chapters."""
+    path = tmp_path / "indexed.pdf"
+    titles = _indexed_manual(path)
+    found = [e.text for e in read_text_layer(path, ReadOptions()).elements if e.kind == "heading"]
+    assert found == titles
+
+
+def _stacked_notes(path: Path) -> list[str]:
+    """Financial statement notes as a 10-Q sets them: each note's title in the body's size and bold, and right under
+    it, as close as its own lines, the bold title of the note's first part ("Note 3 – Debt" over "Commercial Paper"),
+    then the part's paragraphs."""
+    notes = [("Note 1 – Summary of Significant Accounting Policies", ["Basis of Presentation", "Earnings Per Share"]),
+             ("Note 2 – Financial Instruments", ["Cash and Marketable Securities", "Derivative Instruments"]),
+             ("Note 3 – Debt", ["Commercial Paper", "Term Debt"]),
+             ("Note 4 – Shareholders’ Equity", ["Share Repurchase Program", "Shares of Common Stock"]),
+             ("Note 5 – Benefit Plans", ["Restricted Stock Units", "Share-Based Compensation"])]
+    body = ("The Company records each of these amounts at the end of the period and reports the change from the prior "
+            "period in the statements that follow; amounts are in millions unless the text says otherwise, and the "
+            "periods compared are the three and nine months that ended on the same day of the year.").split()
+    drawing = canvas.Canvas(str(path), pagesize=(612, 792))
+    y = 720
+
+    def put(text: str, font: str, step: float) -> None:
+        nonlocal y
+        if y < 80:
+            drawing.showPage()
+            y = 720
+        drawing.setFont(font, 9)
+        drawing.drawString(72, y, text)
+        y -= step
+
+    def paragraph(turn: int) -> None:
+        nonlocal y
+        text = ""
+        words = body[turn:] + body[:turn]
+        for word in words[:-1] + [words[-1].rstrip(";,.") + ".", ""]:  # each paragraph ends its sentence
+            if word and drawing.stringWidth(f"{text} {word}".strip(), "Times-Roman", 9) < 460:
+                text = f"{text} {word}".strip()
+                continue
+            put(text, "Times-Roman", 11)
+            text = word
+        y -= 7
+
+    titles = []
+    for number, (title, parts) in enumerate(notes):
+        y -= 8
+        put(title, "Times-Bold", 18)
+        titles.append(title)
+        for part_number, part in enumerate(parts):
+            put(part, "Times-Bold", 18)
+            titles.append(part)
+            paragraph(3 * number + part_number)
+            paragraph(3 * number + part_number + 5)
+    drawing.save()
+    return titles
+
+
+@pytest.mark.skipif(load_heading_model() is None, reason="no fitted heading model ships")
+def test_a_heading_right_under_a_heading_is_kept_by_the_check(tmp_path: Path) -> None:
+    """The line before a part's title closes a heading, not a sentence (the cue after_heading): the check keeps
+    "Commercial Paper" under "Note 3 – Debt" as it keeps the part titles that follow a paragraph."""
+    path = tmp_path / "notes.pdf"
+    titles = _stacked_notes(path)
+    found = [e.text for e in read_text_layer(path, ReadOptions()).elements if e.kind == "heading"]
+    assert found == titles
+
+
+def _statements(path: Path) -> list[str]:
+    """Financial statements as a 10-Q titles them: the statement's name in bold capitals, and tight below it in the
+    same bold type its unit ("(in millions)") and "(unaudited)", then its rows as paragraphs of text."""
+    names = {"CONSOLIDATED STATEMENTS OF OPERATIONS": "(in millions, except per share data)", "CONSOLIDATED BALANCE SHEETS":
+             "(in millions, except par value)", "CONSOLIDATED STATEMENTS OF CASH FLOWS": "(in millions)",
+             "CONSOLIDATED STATEMENTS OF STOCKHOLDERS’ EQUITY": "(in millions, shares in thousands)"}
+    body = ("Amounts are stated in millions of dollars and the periods are the three and nine months that ended on the "
+            "last day of the quarter; the notes that follow the statements are part of them and explain each line.").split()
+    drawing = canvas.Canvas(str(path), pagesize=(612, 792))
+    for number, (name, unit) in enumerate(names.items()):
+        y = 720 - 30 * number  # not a running header: the block stands at another height on each page
+        for title in (name, unit, "(unaudited)"):
+            drawing.setFont("Times-Bold", 9)
+            drawing.drawCentredString(306, y, title)
+            y -= 11
+        y -= 9
+        for paragraph in range(3):
+            words, text = body[3 * (number + paragraph):] + body[:3 * (number + paragraph)], ""
+            for word in words[:-1] + [words[-1].rstrip(";,.") + ".", ""]:
+                if word and drawing.stringWidth(f"{text} {word}".strip(), "Times-Roman", 9) < 460:
+                    text = f"{text} {word}".strip()
+                    continue
+                drawing.setFont("Times-Roman", 9)
+                drawing.drawString(72, y, text)
+                y, text = y - 11, word
+            y -= 7
+        drawing.showPage()
+    drawing.save()
+    return [f"{name} {unit} (unaudited)" for name, unit in names.items()]
+
+
+@pytest.mark.skipif(load_heading_model() is None, reason="no fitted heading model ships")
+def test_the_check_keeps_or_drops_the_lines_of_one_heading_together(tmp_path: Path) -> None:
+    """"(in millions)" tight under a statement's name in its type continues the heading; judged on its own (a lower-case
+    start, no gap above) the check would drop it and split the title, leaving "(unaudited)" to title the statement."""
+    path = tmp_path / "statements.pdf"
+    titles = _statements(path)
+    found = [e.text for e in read_text_layer(path, ReadOptions()).elements if e.kind == "heading"]
+    assert found == titles
+
+
+def test_the_shipped_check_weighs_every_cue_and_a_model_for_other_cues_is_refused() -> None:
+    shipped = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+    check = shipped["check"]
+    assert len(check["coef"]) == len(check["mean"]) == len(check["scale"]) == len(FEATURES)
+    assert 0 < check["threshold"] < 1 and set(check["cues"]) <= set(FEATURES)
+    with pytest.raises(ValueError, match="heading check fitted for 2 cues"):
+        heading_model({}, {}, {"mean": [0, 0], "scale": [1, 1], "coef": [1, 1], "intercept": 0, "threshold": 0.5})
+
+
+def test_the_check_keeps_a_line_whose_probability_reaches_the_threshold() -> None:
+    zeros = [0.0] * len(FEATURES)
+    check = {"mean": zeros, "scale": [1.0] * len(FEATURES), "coef": [0.0] * len(FEATURES), "intercept": 0.0, "threshold": 0.5}
+    check["coef"][FEATURES.index("same_row")] = -2.0
+    model = heading_model({}, {}, check)
+    assert model.check.keeps(zeros)
+    assert not model.check.keeps([(1.0 if name == "same_row" else 0.0) for name in FEATURES])
+
+
 def test_a_model_file_for_other_cues_is_refused_by_name(tmp_path: Path) -> None:
     stale = tmp_path / "weights.json"
     stale.write_text(json.dumps({"features": ["bias", "size"], "minimums": {"size": 1.0}, "maximums": {}}), encoding="utf-8")
@@ -150,3 +327,71 @@ def test_the_model_calls_a_line_a_heading_when_every_bound_holds() -> None:
     assert model.is_heading([cues[name] for name in FEATURES])
     assert not model.is_heading([(cues | {"words": 2.5})[name] for name in FEATURES])
     assert not model.is_heading([(cues | {"style_alone": 0.4})[name] for name in FEATURES])
+
+
+def _furnished_report(path: Path) -> None:
+    """Five pages, each under a bold running title at one height below the page's header band whose text changes
+    with the page ("Scope of the Review", "Terms Used", ...), and a bold contents entry with its page number; the
+    sections numbered 1, 1.1, 2, then a bold numbered step "1. Remove the old driver" in section 2."""
+    body = ("The review reads every claim the office received in the year and checks that each was paid or refused "
+            "within the time the rules allow; where it was not, the reason is written down beside the claim.").split()
+    running = ["Scope of the Review", "Terms Used in the Review", "How Claims Were Read", "What the Review Found", "What Comes Next"]
+    blocks = {0: [("1 Scope", "Helvetica-Bold", 12), ("Results of the survey 3", "Helvetica-Bold", 11)], 1: [("1.1 Terms", "Helvetica-Bold", 12)],
+              2: [("2 Method", "Helvetica-Bold", 12)], 3: [("1. Remove the old driver", "Helvetica-Bold", 11)], 4: [("3 Findings", "Helvetica-Bold", 12)]}
+    drawing = canvas.Canvas(str(path), pagesize=(612, 792))
+    for page, title in enumerate(running):
+        drawing.setFont("Helvetica-Bold", 11)
+        drawing.drawString(72, 670, title)
+        y = 630
+        for text, font, size in blocks[page]:
+            drawing.setFont(font, size)
+            drawing.drawString(72, y, text)
+            y -= 22
+            for paragraph in range(2):
+                turn, line = body[5 * page + 3 * paragraph:] + body[:5 * page + 3 * paragraph], ""
+                for word in turn[:-1] + [turn[-1].rstrip(";,.") + ".", ""]:
+                    if word and drawing.stringWidth(f"{line} {word}".strip(), "Times-Roman", 11) < 460:
+                        line = f"{line} {word}".strip()
+                        continue
+                    drawing.setFont("Times-Roman", 11)
+                    drawing.drawString(72, y, line)
+                    y, line = y - 14, word
+                y -= 8
+            y -= 12
+        drawing.showPage()
+    drawing.save()
+
+
+def test_cues_for_running_titles_page_numbers_and_numbers_out_of_sequence(tmp_path: Path) -> None:
+    """same_place: a running title whose text changes stands in its style at its height on every other page, a
+    section heading on none; ends_page_number: "Results of the survey 3" ends in a page number; number_breaks:
+    "1. Remove the old driver" after section 2 neither follows nor opens under it, "1.1 Terms" and "2 Method" do."""
+    import pypdfium2 as pdfium
+
+    from shelfwise.compiler.ingest.convert.pdf_headings import rule_headings
+    from shelfwise.compiler.ingest.convert.pdf_layout import read_page
+    from shelfwise.compiler.ingest.convert.pdf_tree import reading_lines
+
+    path = tmp_path / "report.pdf"
+    _furnished_report(path)
+    document = pdfium.PdfDocument(path)
+    pages = [read_page(document[index], index + 1) for index in range(len(document))]
+    lines, body = reading_lines(pages)
+    _, features = rule_headings(lines, body, len(pages))
+    cue = {lines[index].text: dict(zip(FEATURES, values)) for index, values in features.items()}
+    assert cue["Terms Used in the Review"]["same_place"] == pytest.approx(4 / 5)
+    assert cue["1 Scope"]["same_place"] == cue["2 Method"]["same_place"] == 0.0
+    assert cue["Results of the survey 3"]["ends_page_number"] == 1.0 and cue["1 Scope"]["ends_page_number"] == 0.0
+    assert cue["1. Remove the old driver"]["number_breaks"] == 1.0
+    assert [cue[text]["number_breaks"] for text in ("1 Scope", "1.1 Terms", "2 Method", "3 Findings")] == [0.0] * 4
+
+
+@pytest.mark.skipif(load_heading_model() is None, reason="no fitted heading model ships")
+def test_a_bold_line_ending_in_a_page_number_is_not_a_heading(tmp_path: Path) -> None:
+    """"Results of the survey 3" (a contents entry's page number after its title) is dropped by the check weighing
+    ends_page_number; the numbered sections around it stay headings."""
+    path = tmp_path / "report.pdf"
+    _furnished_report(path)
+    found = [e.text for e in read_text_layer(path, ReadOptions()).elements if e.kind == "heading"]
+    assert "Results of the survey 3" not in found
+    assert {"1 Scope", "1.1 Terms", "2 Method", "3 Findings"} <= set(found)

@@ -52,7 +52,7 @@ __all__ = ["build_shelf", "default_stages", "role_model", "link_shelf", "links_s
 
 
 # Bump when a reader's output changes, so stores compiled by older code reconvert.
-READER_EPOCH = 7  # 7: PDF headings from tags and layout cues; page-numbered running lines dropped wherever they stand; 6: PDF numeric tables with column headers; definition list items (RFC text, rST, Markdown)
+READER_EPOCH = 10  # 10: the PDF heading check also weighs a running title at one height on many pages, a page number after a title, and a section number out of sequence; refitted; 9: the PDF heading check counts a title right under a heading as after a finished unit (prev_ended: "Note 5 – Debt" over "Commercial Paper") and judges a heading wrapped over lines by its first line, keeping its lines together; refitted; 8: PDF headings the rules pick are checked by a fitted logistic model (contents lines, index letters, table cells dropped); 7: PDF headings from tags and layout cues; page-numbered running lines dropped wherever they stand; 6: PDF numeric tables with column headers; definition list items (RFC text, rST, Markdown)
 
 log = logging.getLogger("shelfwise.build")
 

@@ -9,10 +9,13 @@
    cues (``pdf_heading_cues.FEATURES``).
 2. **Cross-validate.** Every combination of bounds in ``GRID`` (with ``FIXED_MINIMUMS`` and ``FIXED_MAXIMUMS``)
    scores every document's lines: recall of its entries, precision of its heading lines from the page of its first
-   entry on. For each document, the combination with the best mean F1 over the other documents is applied to it:
-   rules alone beside rules plus cues, fold by fold to ``eval/results/fit_pdf_headings.json``.
-3. **Ship.** The fit on all documents is written to ``pdf_heading_weights.json`` beside the reader's cue module,
-   with the documents' hashes and the cross-validation figures.
+   entry on (and over every page: ``strict_precision``). For each document, the combination with the best mean F1
+   over the other documents is applied to it; then the check over every picked line (``fit_pdf_heading_check``) is
+   fitted on the other documents, its threshold chosen by leave-one-document-out among them for
+   ``TARGET_PRECISION``. Rules alone, rules plus cues, and both with the check, fold by fold to
+   ``eval/results/fit_pdf_headings.json``.
+3. **Ship.** The bounds and the check fitted on all documents are written to ``pdf_heading_weights.json`` beside
+   the reader's cue module, with the documents' hashes and the cross-validation figures.
 """
 
 from __future__ import annotations
@@ -31,13 +34,14 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from shelfwise.compiler.ingest.convert.pdf_heading_cues import FEATURES, WEIGHTS_FILE, HeadingModel, heading_model
-from shelfwise.compiler.ingest.convert.pdf_headings import numbering, rule_headings
+from shelfwise.compiler.ingest.convert.pdf_headings import rule_headings
 from shelfwise.compiler.ingest.convert.pdf import WINDOW_FORMAT
 from shelfwise.compiler.ingest.convert.pdf_layout import PageData, PageItem, read_page
 from shelfwise.compiler.ingest.convert.pdf_tree import reading_lines
+from shelfwise.eval.fit_pdf_heading_check import check_model, checked, choose_threshold, fit_check, joined, picked
 from shelfwise.eval.bench.pdf_headings import eligible_entries, label_lines, page_keys, public_pdfs, usable_outline
 
-__all__ = ["Document", "collect", "score_grid", "fit", "cross_validate", "line_scores", "main", "GRID", "FIXED_MINIMUMS", "FIXED_MAXIMUMS"]
+__all__ = ["Document", "collect", "score_grid", "fit", "cross_validate", "line_scores", "main", "GRID", "FIXED_MINIMUMS", "FIXED_MAXIMUMS", "TARGET_PRECISION"]
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "eval" / "results" / "fit_pdf_headings.json"
@@ -56,7 +60,12 @@ class Document:
     starts: set[int]  # lines that start an entry
     continued: set[int]  # lines that continue a wrapped entry
     rules: set[int]  # lines the rules call headings
-    candidates: dict[int, list[float]] = field(default_factory=dict)  # every other possible heading line, with its cues
+    features: dict[int, list[float]] = field(default_factory=dict)  # every possible heading line (the rules' among them), with its cues
+
+    @property
+    def candidates(self) -> dict[int, list[float]]:
+        """The possible heading lines the rules leave out, with their cues."""
+        return {i: cues for i, cues in self.features.items() if i not in self.rules}
 
 
 def _pages(path: Path, cache: Path | None) -> list[PageData]:
@@ -90,10 +99,10 @@ def _lines(path: Path, cache: Path | None) -> tuple[list[PageItem], float, int]:
 def _document(name: str, source: str, path: Path, entries: list[tuple[str, int | None]], cache: Path | None) -> Document:
     lines, body, pages = _lines(path, cache)
     starts, continued = label_lines(lines, entries)
-    rules, candidates = rule_headings(lines, body, pages)
+    rules, features = rule_headings(lines, body, pages)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     first_page = min((page for _, page in entries if page), default=1)
-    return Document(name, source, digest, lines, len(entries), first_page, set(starts), continued, rules, candidates)
+    return Document(name, source, digest, lines, len(entries), first_page, set(starts), continued, rules, features)
 
 
 def collect(scratch: Path, cache: Path | None = None, progress=print) -> list[Document]:
@@ -128,6 +137,8 @@ FIXED_MINIMUMS = {"isolated_set_apart": 1.0}
 """Every cue heading stands alone (a paragraph break above, short, no final period) in a style unlike the body's."""
 FIXED_MAXIMUMS: dict[str, float] = {}
 """No cue is bounded above whatever the fit."""
+TARGET_PRECISION = 0.8
+"""The pooled precision (every page) the check's threshold is chosen to reach, at the best recall."""
 
 
 def _combinations() -> list[tuple[dict[str, float], dict[str, float]]]:
@@ -139,31 +150,30 @@ def _combinations() -> list[tuple[dict[str, float], dict[str, float]]]:
 
 
 def _predicted(document: Document, model: HeadingModel | None) -> set[int]:
-    """Rules plus the model's lines, a line that continues the heading above it (same style, tight below it, no
-    number of its own: the reader joins them) left out."""
-    heads = set(document.rules)
-    if model is not None:
-        heads |= {i for i, features in document.candidates.items() if model.is_heading(features)}
-    kept = set()
-    for index in sorted(heads):
-        line, above = document.lines[index], document.lines[index - 1] if index else None
-        joined = (above is not None and index - 1 in heads and (round(above.size * 2), above.bold) == (round(line.size * 2), line.bold)
-                  and above.page == line.page and 0 <= line.top - above.bottom < 0.8 * line.size and numbering(line.text) is None)
-        if not joined:
-            kept.add(index)
-    return kept
+    """Rules plus the model's lines (those its check keeps, when it has one), a line that continues the heading above
+    it (same style, tight below it, no number of its own: the reader joins them) left out."""
+    heads = picked(document, model)
+    if model is not None and model.check is not None:
+        heads = checked(document, heads, lambda i: model.check.keeps(document.features[i]))
+    return joined(document, heads)
 
 
 def line_scores(document: Document, model: HeadingModel | None) -> dict:
     """Recall of the document's entries and precision of its heading lines from the page of its first entry on
-    (the outline's scope), rules plus the model (rules alone: ``model`` None)."""
-    heads = {i for i in _predicted(document, model) if document.lines[i].page >= document.first_page}
+    (the outline's scope), rules plus the model (rules alone: ``model`` None); ``strict_*``: precision over every
+    page (title page and contents included)."""
+    every = _predicted(document, model)
+    heads = {i for i in every if document.lines[i].page >= document.first_page}
+    labelled = document.starts | document.continued
     hits = len(heads & document.starts)
-    true = len(heads & (document.starts | document.continued))
+    true = len(heads & labelled)
     recall = hits / document.entries if document.entries else 0.0
     precision = true / len(heads) if heads else 0.0
     f1 = 2 * recall * precision / (recall + precision) if recall + precision else 0.0
-    return {"recall": round(recall, 3), "precision": round(precision, 3), "f1": round(f1, 4), "headings": len(heads), "matched": hits, "entries": document.entries}
+    strict_true = len(every & labelled)
+    return {"recall": round(recall, 3), "precision": round(precision, 3), "f1": round(f1, 4), "headings": len(heads), "matched": hits,
+            "entries": document.entries, "strict_precision": round(strict_true / len(every), 3) if every else 0.0,
+            "strict_headings": len(every), "strict_true": strict_true}
 
 
 def score_grid(documents: list[Document]) -> list[list[dict]]:
@@ -178,15 +188,21 @@ def fit(scores: list[list[dict]], documents: list[int]) -> int:
     return max(range(count), key=lambda c: (round(statistics.mean(scores[d][c]["f1"] for d in documents), 4), -c))
 
 
-def cross_validate(documents: list[Document], scores: list[list[dict]]) -> list[dict]:
-    """Leave one document out: the bounds fitted on the rest, the held-out document scored, rules alone beside rules
-    plus the cue model."""
+def cross_validate(documents: list[Document], scores: list[list[dict]], target: float = TARGET_PRECISION, progress=print) -> list[dict]:
+    """Leave one document out: the bounds fitted on the rest, then the check fitted on the rest with its threshold
+    chosen by leave-one-out inside the rest; the held-out document scored by the rules alone, the rules plus the cue
+    bounds, and both with the check."""
     combinations = _combinations()
     folds = []
     for held, document in enumerate(documents):
-        chosen = fit(scores, [d for d in range(len(documents)) if d != held])
-        folds.append({"document": document.name, "source": document.source, "bounds": combinations[chosen],
-                      "rules": line_scores(document, None), "rules_and_cues": scores[held][chosen]})
+        rest = [d for d in range(len(documents)) if d != held]
+        chosen = fit(scores, rest)
+        bounds = heading_model(*combinations[chosen])
+        threshold = choose_threshold(documents, bounds, rest, target)
+        with_check = check_model(bounds, fit_check(documents, bounds, rest, threshold))
+        folds.append({"document": document.name, "source": document.source, "bounds": combinations[chosen], "threshold": threshold,
+                      "rules": line_scores(document, None), "rules_and_cues": scores[held][chosen], "checked": line_scores(document, with_check)})
+        progress(f"fold {held + 1}/{len(documents)} {document.name}: threshold {threshold}")
     return folds
 
 
@@ -195,7 +211,10 @@ def _pooled(folds: list[dict], key: str) -> dict:
     entries = sum(f[key]["entries"] for f in folds)
     true_heads = sum(f[key]["precision"] * f[key]["headings"] for f in folds)
     heads = sum(f[key]["headings"] for f in folds)
+    strict_true = sum(f[key]["strict_true"] for f in folds)
+    strict_heads = sum(f[key]["strict_headings"] for f in folds)
     return {"recall": round(matched / entries, 3) if entries else None, "precision": round(true_heads / heads, 3) if heads else None,
+            "strict_precision": round(strict_true / strict_heads, 3) if strict_heads else None,
             "mean_f1": round(statistics.mean(f[key]["f1"] for f in folds), 3)}
 
 
@@ -213,24 +232,31 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--weights", type=Path, default=WEIGHTS_FILE, help="where the fit on all documents is written")
+    parser.add_argument("--precision", type=float, default=TARGET_PRECISION, help="the pooled strict precision the check's threshold must reach")
     parser.add_argument("--cache", type=Path, default=None, help="a folder keeping each PDF's read pages between runs (by content hash)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
         documents = collect(Path(scratch), args.cache)
     scores = score_grid(documents)
-    folds = cross_validate(documents, scores)
-    print(f"\n{'held-out document':<48}{'source':<18}{'rules R':>8}{'P':>7}{'+cues R':>9}{'P':>7}  bounds")
+    folds = cross_validate(documents, scores, args.precision)
+    print(f"\n{'held-out document':<48}{'source':<18}{'rules R':>8}{'P':>7}{'+cues R':>9}{'P':>7}{'checked R':>10}{'P':>7}{'strict P':>9}  bounds")
     for f in folds:
-        print(f"{f['document'][:46]:<48}{f['source']:<18}{f['rules']['recall']:>8}{f['rules']['precision']:>7}"
-              f"{f['rules_and_cues']['recall']:>9}{f['rules_and_cues']['precision']:>7}  {_bounds_text(f['bounds'])}")
+        print(f"{f['document'][:46]:<48}{f['source']:<18}{f['rules']['recall']:>8}{f['rules']['strict_precision']:>7}"
+              f"{f['rules_and_cues']['recall']:>9}{f['rules_and_cues']['strict_precision']:>7}{f['checked']['recall']:>10}"
+              f"{f['checked']['precision']:>7}{f['checked']['strict_precision']:>9}  {_bounds_text(f['bounds'])} t={f['threshold']}")
+    kinds = ("rules", "rules_and_cues", "checked")
     sources = sorted({f["source"] for f in folds})
-    summary = {s: {k: _pooled([f for f in folds if f["source"] == s], k) for k in ("rules", "rules_and_cues")} for s in sources}
+    summary = {s: {k: _pooled([f for f in folds if f["source"] == s], k) for k in kinds} for s in sources}
     public = [f for f in folds if f["source"] != "generated"]
-    summary["public"] = {k: _pooled(public, k) for k in ("rules", "rules_and_cues")}
+    summary["public"] = {k: _pooled(public, k) for k in kinds}
     for source, s in summary.items():
-        print(f"{source:<18} rules R {s['rules']['recall']} P {s['rules']['precision']}  ->  +cues R {s['rules_and_cues']['recall']} P {s['rules_and_cues']['precision']}")
-    minimums, maximums = _combinations()[fit(scores, list(range(len(documents))))]
-    shipped = {"features": list(FEATURES), "minimums": _rounded(minimums), "maximums": _rounded(maximums),
+        print(f"{source:<18}" + "  ".join(f"{k} R {s[k]['recall']} P {s[k]['precision']} strict {s[k]['strict_precision']}" for k in kinds))
+    everything = list(range(len(documents)))
+    minimums, maximums = _combinations()[fit(scores, everything)]
+    bounds = heading_model(minimums, maximums)
+    check = fit_check(documents, bounds, everything, choose_threshold(documents, bounds, everything, args.precision))
+    shipped = {"features": list(FEATURES), "minimums": _rounded(minimums), "maximums": _rounded(maximums), "check": check,
+               "target_precision": args.precision,
                "documents": [{"name": d.name, "source": d.source, "sha256": d.sha256} for d in documents],
                "cross_validation": summary}
     args.weights.write_text(json.dumps(shipped, indent=2) + "\n", encoding="utf-8")

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from shelfwise.compiler.ingest.convert.pdf_heading_cues import cue_context, line_features, load_heading_model
 from shelfwise.compiler.ingest.convert.pdf_layout import CAPTION, PageItem, monospace_family
 
-__all__ = ["numbering", "heading_lines", "rule_headings", "heading_levels", "Numbering"]
+__all__ = ["numbering", "heading_lines", "rule_headings", "heading_levels", "continues_heading", "block_starts", "Numbering"]
 
 Numbering = tuple[str, int]  # (scheme, depth)
 
@@ -116,22 +116,48 @@ def _line_gap(lines: Sequence[PageItem]) -> float:
 
 def heading_lines(lines: Sequence[PageItem], body: float, pages: int, *, cues: bool = True) -> set[int]:
     """Indexes of the lines that are headings (lines in reading order, running headers and footers removed): those
-    the rules pick, and with ``cues`` those the fitted layout model (``pdf_heading_cues``) picks among the rest."""
-    heads, candidates = rule_headings(lines, body, pages)
+    the rules pick, and with ``cues`` those the fitted layout model (``pdf_heading_cues``) picks among the rest, all of
+    them then kept only when the model's fitted check calls the first line of their heading a heading
+    (``HeadingCheck``, ``block_starts``)."""
+    heads, features = rule_headings(lines, body, pages)
     model = load_heading_model() if cues else None
     if model is not None:
-        heads |= {index for index, features in candidates.items() if model.is_heading(features)}
+        heads |= {index for index, cue in features.items() if index not in heads and model.is_heading(cue)}
+        if model.check is not None:
+            start = block_starts(lines, heads)
+            heads = {index for index in heads if model.check.keeps(features[start[index]])}
     return heads
 
 
+def continues_heading(above: PageItem | None, line: PageItem) -> bool:
+    """``line`` continues the heading line ``above`` it (the reader joins them into one heading): the same size and
+    weight, on the same page, tight below it, with no section number of its own."""
+    return (above is not None and (round(above.size * 2), above.bold) == (round(line.size * 2), line.bold) and above.page == line.page
+            and 0 <= line.top - above.bottom < 0.8 * line.size and numbering(line.text) is None)
+
+
+def block_starts(lines: Sequence[PageItem], heads: set[int]) -> dict[int, int]:
+    """For each heading line, the first line of the heading it belongs to ("CONSOLIDATED STATEMENTS OF CASH FLOWS",
+    then "(in millions)" and "(unaudited)" tight below it in its type: one heading). The check judges a heading by its
+    first line and keeps or drops its lines together: a continuation's own cues (no gap above, the line before unended)
+    are those of any continuation, and dropping one would split the heading and title the rest by its last line."""
+    start: dict[int, int] = {}
+    for index in sorted(heads):
+        above = lines[index - 1] if index else None
+        start[index] = start[index - 1] if index - 1 in heads and continues_heading(above, lines[index]) else index
+    return start
+
+
 def rule_headings(lines: Sequence[PageItem], body: float, pages: int) -> tuple[set[int], dict[int, list[float]]]:
-    """The headings the rules pick, and the layout cues (``pdf_heading_cues.FEATURES``) of every other line that
-    could be one: not code or in a typewriter face, a contents line, a caption, a page number, a list item or over 25 words."""
+    """The headings the rules pick, and the layout cues (``pdf_heading_cues.FEATURES``) of every line that could be
+    one (those the rules pick among them): not code or in a typewriter face, a contents line, a caption, a page number,
+    a list item or over 25 words."""
     gap = _line_gap(lines)
     edges = _edges(lines)
     context = cue_context(lines, body, gap, edges)
     heads: set[int] = set()
-    candidates: dict[int, list[float]] = {}
+    features: dict[int, list[float]] = {}
+    recent: list[tuple[int, ...]] = []  # the section numbers of the last headings the rules pick
     for index, line in enumerate(lines):
         text = " ".join(line.text.split())
         if line.mono or _not_a_heading(text, pages) or not _short(text, 25):
@@ -140,30 +166,73 @@ def rule_headings(lines: Sequence[PageItem], body: float, pages: int) -> tuple[s
         after = lines[index + 1] if index + 1 < len(lines) else None
         number = numbering(text)
         listed = number is not None and (number[0] == "paren" or _next_in_list(line, after, number))
-        if _rule_heading(text, line, prev, number, listed, body, gap, edges):
+        rule = _rule_heading(text, line, prev, number, listed, body, gap, edges)
+        section = _section_number(text)
+        breaks = section is not None and not _number_follows(section, recent)
+        if rule is not None:
             heads.add(index)
-        elif not listed and not monospace_family(line.font):  # code and option names set in typewriter type
+            if section is not None:
+                recent = [*recent[-(_NUMBER_MEMORY - 1):], section]
+        if rule is not None or (not listed and not monospace_family(line.font)):  # code and option names set in typewriter type
             cues = {"numbered": number is not None and _starts_like_a_title(text), "caps": _all_caps(text),
-                    "sentence_end": _ends_sentence(text), "colon_end": text.endswith(":")}
-            candidates[index] = line_features(lines, index, context, cues)
-    return heads, candidates
+                    "sentence_end": _ends_sentence(text), "colon_end": text.endswith(":"), "number_breaks": breaks}
+            stacked = index - 1 in heads and _same_column(prev, line) and _ends_short(prev, edges) and _a_title(text)
+            features[index] = line_features(lines, index, context, cues, rule, after_heading=stacked)
+    return heads, features
+
+
+_SECTION_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S")
+_NUMBER_MEMORY = 3
+
+
+def _section_number(text: str) -> tuple[int, ...] | None:
+    """A decimal section number's parts ("4.12. Workstation Security" -> (4, 12)); None when the line has none."""
+    match = _SECTION_NUMBER.match(text)
+    return tuple(int(part) for part in match.group(1).split(".")) if match else None
+
+
+def _number_follows(number: tuple[int, ...], recent: Sequence[tuple[int, ...]]) -> bool:
+    """``number`` follows one of the ``recent`` heading numbers (the next at its depth or above: "4.5" or "5" after
+    "4.4.3") or opens under it ("4.4.1" under "4.4"); with none before it, it opens a sequence (every part 0 or 1).
+    A repeat ("4.4" again after "4.4.3": a running title) or a jump back ("1." after "2.3": a list) does not."""
+    if not recent:
+        return all(part <= 1 for part in number)
+    for previous in recent:
+        if len(number) == len(previous) + 1 and number[:-1] == previous and number[-1] <= 1:
+            return True
+        depth = len(number)
+        if depth <= len(previous) and number[:depth - 1] == previous[:depth - 1] and number[depth - 1] == previous[depth - 1] + 1:
+            return True
+    return False
 
 
 def _rule_heading(text: str, line: PageItem, prev: PageItem | None, number: Numbering | None, listed: bool, body: float,
-                  gap: float, edges: dict[tuple[int, int], tuple[float, float]]) -> bool:
-    """Whether the style and numbering rules call the line a heading."""
+                  gap: float, edges: dict[tuple[int, int], tuple[float, float]]) -> str | None:
+    """The style or numbering rule that calls the line a heading (size, bold, numbered, caps); None when none does."""
     if line.size >= max(body * 1.12, body + 1.0):
-        return not (len(text.split()) > 12 and _ends_sentence(text)) and not _byline(text, line, prev)
+        return None if (len(text.split()) > 12 and _ends_sentence(text)) or _byline(text, line, prev) else "size"
     if line.size < body * 0.9:
-        return False
+        return None
     if line.bold and _short(text, 14) and not listed and (not _ends_sentence(text) or (number and not text.endswith(","))):
-        return True
+        return "bold"
     isolated = _paragraph_break_above(prev, line, gap) and _ends_short(line, edges) and not _ends_sentence(text) and not text.endswith(":")
     if not isolated or listed or not _short(text, 12):
-        return False
+        return None
     if number is not None and _starts_like_a_title(text):
-        return True
-    return _all_caps(text) and _short(text, 8)
+        return "numbered"
+    return "caps" if _all_caps(text) and _short(text, 8) else None
+
+
+def _a_title(text: str) -> bool:
+    """A title's words: two letters or more, the first not lower case ("Commercial Paper"; not "A", an index's letter
+    group, nor "(in millions)", a table's unit)."""
+    letters = _letters(text)
+    return len(letters) >= 2 and not letters[0].islower()
+
+
+def _same_column(prev: PageItem | None, line: PageItem) -> bool:
+    """``prev`` stands above ``line`` in the same column of the same page."""
+    return prev is not None and prev.page == line.page and prev.column == line.column and prev.top <= line.top
 
 
 def _byline(text: str, line: PageItem, prev: PageItem | None) -> bool:
