@@ -46,6 +46,62 @@ def test_xlsx_keeps_sheet_names(tmp_path: Path):
     assert table.name == "Calibration" and ["CAL-07", "2026-03-01"] in table.rows
 
 
+def test_xlsx_sheet_laid_out_by_hand_is_one_table_under_its_header(tmp_path: Path):
+    """A registry sheet as people lay it out: a "DRAFT" banner, a group header merged over its sub-headers, a blank
+    spacer column, a blank row between entries, and after two blank rows more entries under the same columns."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Accepted Values"
+    sheet["A1"] = "DRAFT"
+    sheet["A2"] = "Cardinality"
+    sheet.merge_cells("A2:B2")
+    sheet["D2"] = "Value"
+    sheet["E2"] = "Meaning"
+    sheet.append([])
+    for row, cells in {3: ["SSP", "SAP", None, "", ""], 4: ["1", "n/a", None, "fedramp-jab", "FedRAMP JAB Authorization"],
+                       6: ["1", "n/a", None, "fedramp-agency", "FedRAMP Agency Authorization"],
+                       9: ["0 or 1", "n/a", None, "fedramp-li-saas", "FedRAMP Tailored for Low Impact SaaS"]}.items():
+        for column, value in enumerate(cells, start=1):
+            if value:
+                sheet.cell(row=row, column=column, value=value)
+    book.save(tmp_path / "registry.xlsx")
+    converted = convert_file(tmp_path / "registry.xlsx")
+    tables = [e for e in converted.elements if e.kind == "table"]
+    assert [e.text for e in converted.elements if e.kind == "paragraph"] == ["DRAFT"]  # the banner is no header
+    first = tables[0]
+    assert first.header_rows == 2 and first.rows[0][:2] == ["Cardinality", "Cardinality"] and first.rows[1][:2] == ["SSP", "SAP"]
+    body = [row for row in first.rows[2:] if any(row)]
+    assert [row[-2:] for row in body] == [["fedramp-jab", "FedRAMP JAB Authorization"], ["fedramp-agency", "FedRAMP Agency Authorization"]]
+    assert body[0][:2] == ["1", "n/a"]  # the row keeps its cells on both sides of the spacer column
+    # two blank rows end a table; the rows under them, over the same columns, are read under the same header
+    continued = tables[1]
+    assert continued.header_rows == 2 and continued.rows[:2] == first.rows[:2]
+    assert continued.rows[-1][-2:] == ["fedramp-li-saas", "FedRAMP Tailored for Low Impact SaaS"]
+
+
+def test_xlsx_title_above_a_sheets_table_is_a_paragraph_and_dates_read_as_shown(tmp_path: Path):
+    from datetime import datetime
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Information"
+    sheet["A1"] = "Version History"
+    sheet.merge_cells("A1:C1")
+    sheet.append(["Date", "Description", "Version"])
+    sheet.append([datetime(2019, 11, 27), "Initial draft", "DRAFT 1.0"])
+    sheet.append([datetime(2020, 8, 1), "Revised draft", "DRAFT 2.0"])
+    book.save(tmp_path / "info.xlsx")
+    converted = convert_file(tmp_path / "info.xlsx")
+    assert [e.text for e in converted.elements if e.kind == "paragraph"] == ["Version History"]
+    table = next(e for e in converted.elements if e.kind == "table")
+    assert table.header_rows == 1 and table.rows == [["Date", "Description", "Version"], ["2019-11-27", "Initial draft", "DRAFT 1.0"],
+                                                      ["2020-08-01", "Revised draft", "DRAFT 2.0"]]
+
+
 def test_pptx_slides_become_sections_with_pages(tmp_path: Path):
     from pptx import Presentation
 

@@ -30,9 +30,20 @@ def _converter():
     from shelfwise.compiler.offline import prepare
 
     prepare()
-    from docling.document_converter import DocumentConverter
+    from docling.datamodel.backend_options import MsExcelBackendOptions
+    from docling.datamodel.base_models import InputFormat
+    from docling.document_converter import DocumentConverter, ExcelFormatOption
 
-    return DocumentConverter()
+    # A sheet's blank spacer row or column (between a table's rows, or between its key columns and the rest) is
+    # layout, not the end of a table: docling's default (gap_tolerance 0) cut the FedRAMP registry's sheets into one
+    # table per row, each row its own "header". Two blank rows or columns still separate two tables. A lone cell with
+    # blank neighbours is a note, read as a paragraph.
+    excel = MsExcelBackendOptions(gap_tolerance=SHEET_GAP, treat_singleton_as_text=True)
+    return DocumentConverter(format_options={InputFormat.XLSX: ExcelFormatOption(backend_options=excel)})
+
+
+SHEET_GAP = 1
+"""Blank rows or columns a sheet's table may hold inside it (docling's ``gap_tolerance``)."""
 
 
 def _sheet_names(path: Path) -> list[str]:
@@ -44,6 +55,12 @@ def _sheet_names(path: Path) -> list[str]:
 def _page(item) -> int | None:
     prov = getattr(item, "prov", None)
     return prov[0].page_no if prov else None
+
+
+def _columns(item) -> tuple | None:
+    """A sheet table's page and first and last column (docling's bbox of a sheet table counts cells)."""
+    prov = getattr(item, "prov", None)
+    return (prov[0].page_no, prov[0].bbox.l, prov[0].bbox.r) if prov else None
 
 
 def _table(item, doc) -> Element:
@@ -61,6 +78,87 @@ def _table(item, doc) -> Element:
     caption = item.caption_text(doc) if hasattr(item, "caption_text") else ""
     text = table_text(rows)
     return Element(kind="table", text=text, rows=rows, header_rows=header_rows, page=_page(item), name=caption or None)
+
+
+def _sheet_table(item, above: tuple | None) -> tuple[list[Element], tuple | None]:
+    """A sheet's table as its reader sees it, and what a table continuing it needs (its header rows, kept columns and
+    width). Text set out on a sheet (one text a row: an "About" sheet, each paragraph in a merged cell) is paragraphs;
+    title lines above the header are paragraphs before the table. A cell merged across columns shows its text once, in
+    its first column, except in the header, where each column keeps the group it stands under; a column blank in every
+    row (a spacer) is left out. ``above``: the state of the table above on the same sheet over the same columns, which
+    this one continues past two blank rows or more (its rows under that table's header, repeated on top as a continued
+    table's header is)."""
+    grid = item.data.grid
+    page = _page(item)
+    rows = [[_cell_text(cell) for cell in row] for row in grid]
+    if not rows:
+        return [], None
+    if all(len(_distinct(row)) <= 1 for row in rows):
+        return [Element(kind="paragraph", text=_distinct(row)[0], page=page) for row in rows if _distinct(row)], None
+
+    def once(row) -> list[str]:
+        return [_cell_text(cell) if cell.start_col_offset_idx == j else "" for j, cell in enumerate(row)]
+
+    if above is not None and above[2] == len(rows[0]):
+        head, kept, width = above
+        body = [[row[j] for j in kept] for row in map(once, grid)]
+        rows = [list(row) for row in head] + body
+        return [Element(kind="table", text=table_text(rows), rows=rows, header_rows=len(head), page=page)], above
+    width = len(rows[0])
+    titles, grid, rows = _sheet_titles(grid, rows)
+    header_rows = _sheet_header_rows(grid, rows)
+    rows = rows[:header_rows] + [once(row) for row in grid[header_rows:]]
+    kept = [j for j in range(width) if any(row[j] for row in rows)]
+    rows = [[row[j] for j in kept] for row in rows]
+    out = [Element(kind="paragraph", text=title, page=page) for title in titles]
+    table = Element(kind="table", text=table_text(rows), rows=rows, header_rows=header_rows, page=page)
+    return out + [table], (rows[:header_rows], kept, width)
+
+
+_MIDNIGHT = re.compile(r"^(\d{4}-\d{2}-\d{2}) 00:00:00$")
+"""A date cell as docling writes it (the cell's datetime, at midnight): the date is what the sheet shows."""
+
+
+def _cell_text(cell) -> str:
+    return _MIDNIGHT.sub(r"\1", " ".join((cell.text or "").split()))
+
+
+def _distinct(row: list[str]) -> list[str]:
+    return list(dict.fromkeys(cell for cell in row if cell))
+
+
+def _sheet_titles(grid, rows: list[list[str]]):
+    """A sheet table's leading blank rows dropped, and up to two leading title rows (one text over a table three columns
+    wide or more: a banner such as "DRAFT", a title merged over the columns) taken out as title lines, as long as a
+    header and a row stay under them. A row of two texts or more is a header ("Region | Sales" over "Q1 | Q2"). (Every
+    leading one-text row taken out as text, notes above a table included, was measured and left out: the FedRAMP
+    registry's notes and links, as sentences, took an answer's room from its rows: dev-formats office-03 0.8 -> 0.4.)"""
+    titles: list[str] = []
+    while rows and len(rows) > 2:
+        texts = _distinct(rows[0])
+        if texts and (len(rows[0]) < 3 or len(texts) > 1):
+            break
+        if texts:
+            titles.append(texts[0])
+        grid, rows = grid[1:], rows[1:]
+        if len(titles) == 2:
+            break
+    return titles, grid, rows
+
+
+def _sheet_header_rows(grid, rows: list[list[str]]) -> int:
+    """A sheet table's header: its first row, and the row under it while the row above holds a merged cell that starts
+    there and spans columns ("Cardinality" over "Baseline | SSP | SAP") or reaches down into it, up to three rows, a
+    body row left."""
+    header = 1
+    while header < 3 and header < len(rows) - 1:
+        above = grid[header - 1]
+        at = min((cell.start_row_offset_idx + (cell.row_span or 1) - 1 for cell in above), default=0)  # the row's own index
+        spans = any(((cell.col_span or 1) > 1 and cell.start_row_offset_idx == at) or cell.end_row_offset_idx > at + 1 for cell in above)
+        if not spans:
+            break
+        header += 1
+    return header
 
 
 def _picture(item, doc) -> Element:
@@ -226,6 +324,7 @@ def read(path: Path, options: ReadOptions) -> Converted:
     title = _core_title(path) if fmt in (".docx", ".pptx", ".xlsx") else ""
     properties_title = bool(title)
     current_sheet = None
+    last_table: tuple | None = None  # a sheet's last table: (page, first column, last column), what continues it
     for item, _depth in doc.iterate_items():
         page = _page(item)
         done = inline.take(item, page) if isinstance(item, TextItem) else None
@@ -239,11 +338,18 @@ def read(path: Path, options: ReadOptions) -> Converted:
             elements.append(Element(kind="heading", text=name, level=1, page=page))
         if getattr(item, "self_ref", None) in captions:
             continue
-        if isinstance(item, TableItem):
-            element = _table(item, doc)
-            if sheets and current_sheet:
-                element.name = element.name or (sheets[current_sheet - 1] if current_sheet <= len(sheets) else None)
-            elements.append(element)
+        if isinstance(item, TableItem) and sheets:
+            columns = _columns(item)
+            above = last_table[1] if columns and last_table and last_table[0] == columns else None
+            read, state = _sheet_table(item, above)
+            for element in read:
+                if element.kind == "table" and current_sheet:
+                    element.name = sheets[current_sheet - 1] if current_sheet <= len(sheets) else None
+            if state is not None and columns:
+                last_table = (columns, state)
+            elements.extend(read)
+        elif isinstance(item, TableItem):
+            elements.append(_table(item, doc))
         elif isinstance(item, PictureItem):
             elements.append(_picture(item, doc))
         elif isinstance(item, TitleItem):
