@@ -109,6 +109,22 @@ def test_an_answer_fits_its_character_limit_least_relevant_first():
     assert [u.id for u in shown] == ["u0", "u1", "u2", "u3"] and short == {0}  # strong evidence left out: not complete
 
 
+def test_the_parts_of_a_question_share_the_size_limit_by_how_well_the_documents_answer_them():
+    """A question in three parts: the documents answer the second about as well as the first (its best unit scores 0.8
+    of the first's), but its words rank lower, so every one of its units scores below the first part's. The size limit
+    compares the second part's units on the first part's scale and both parts keep their best units; a third part whose
+    best unit is weak (half the first's) gives way first, down to its own best unit."""
+    def part(obligation: int, scores: list[float]) -> list[Unit]:
+        return [Unit(id=f"p{obligation}u{n}", kind="sentence", text=f"Part {obligation} fact {n} " + "x" * 200 + ".", shelf="mem",
+                     citations=[f"s{obligation}"], obligation=obligation, score=score, status="verbatim")
+                for n, score in enumerate(scores)]
+
+    units = part(0, [1.0, 0.9, 0.8, 0.7]) + part(1, [0.8, 0.72, 0.64, 0.56]) + part(2, [0.5, 0.45])
+    shown, _ = shape_answer(units, ["first", "second", "third"], {}, max_chars=1900, extractive=True)
+    kept = [u.id for u in shown]
+    assert kept == ["p0u0", "p0u1", "p0u2", "p1u0", "p1u1", "p1u2", "p2u0"]  # before: p0u0-p0u3, p1u0, p1u1, p2u0
+
+
 def test_the_size_limit_takes_a_quoted_document_out_of_the_answer_last():
     """A question over two quarterly filings: the best units all come from one filing, the weakest is the only one of
     the other. The size limit drops the first filing's weaker units before the second filing's only unit, so the answer

@@ -46,7 +46,8 @@ class AnswerTuning(BaseModel):
     strong_share: float = Field(
         default=0.7, ge=0, le=1,
         description="A unit scoring this share of its part's best is strong evidence; one left out for the budget or "
-                    "the size limit marks the part not fully answered.")
+                    "the size limit marks the part not fully answered. A part whose best unit scores this share of the "
+                    "best part's best shares the size limit with it as an equal.")
     covered_share: float = Field(
         default=0.75, ge=0, le=1,
         description="A part is covered when its best shown unit holds this share of its words and asked facets (and the "

@@ -17,7 +17,9 @@ question sentences go in its evidence step), and ``shape_answer`` runs them in o
 6. the extractive writer's units: per obligation the section (or table, or procedure) holding the best unit leads,
    its units in document order, so the direct answer comes first and a rule keeps its exception after it;
 7. the answer fits ``max_chars``: the least relevant units go first (never a procedure's steps, never the last
-   unit of an obligation, and the last unit of a document the answer quotes only once nothing else can go). Obligations that lost strong evidence this way (a unit scoring ``strong_share`` of their
+   unit of an obligation, and the last unit of a document the answer quotes only once nothing else can go); a
+   question's parts share the room: a part whose best unit scores ``strong_share`` of the best part's best or more is
+   compared on that part's scale, a weaker part gives way first. Obligations that lost strong evidence this way (a unit scoring ``strong_share`` of their
    best) are returned, so their label is not complete.
 
 The thresholds are ``answer.tuning``'s (``shelfwise.compiler.tuning.AnswerTuning``).
@@ -249,6 +251,16 @@ def _with_their_rows(units: list[Unit]) -> list[Unit]:
     return [u for u in units if not (u.kind == "table_header" or label_row(u)) or u.group in groups]
 
 
+def _part_weights(best: dict[int, float], tuning: AnswerTuning) -> dict[int, float]:
+    """Per obligation, what its units' scores are multiplied by when the size limit compares them across parts. A part
+    whose best unit is strong evidence beside the best part's (``strong_share`` of its best score or more) shares the
+    room as an equal: its scores are put on the best part's scale, so its own strong units do not give way to the other
+    part's weaker ones because its questions' words rank lower. A part whose best unit is weaker than that (the
+    documents barely answer it) keeps its scores and gives way first."""
+    top = max(best.values(), default=0.0)
+    return {o: top / b if b > 0 and b >= tuning.strong_share * top else 1.0 for o, b in best.items()}
+
+
 def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTuning = DEFAULT_TUNING) -> tuple[list[Unit], set[int]]:
     """Drop the least relevant units until the rendered answer (``shelfwise.api.answer.render.markdown_chars``) fits ``max_chars``."""
     from shelfwise.api.answer.render import markdown_chars
@@ -261,8 +273,9 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
     for unit in units:
         best[unit.obligation] = max(best.get(unit.obligation, 0.0), unit.score)
     droppable = ("table_header", "heading", "connective", "step")  # a figure caption may go; a procedure's steps stay whole
+    weight = _part_weights(best, tuning)
     candidates = sorted((i for i, u in enumerate(units) if u.kind not in droppable and u.group not in ("verdict", "correction")),
-                        key=lambda i: (units[i].kind != "code", units[i].score, -i))  # code shows what a sentence says: it goes first
+                        key=lambda i: (units[i].kind != "code", units[i].score * weight[units[i].obligation], -i))  # code shows what a sentence says: it goes first
     dropped: set[int] = set()
     lost: set[int] = set()
 
