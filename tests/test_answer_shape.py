@@ -992,3 +992,10 @@ def test_a_quoted_list_keeps_its_lead_in_and_a_list_of_conditions_shows_whole_or
     shown, _ = shape_answer(units, ["q"], {}, max_chars=1600, extractive=True)
     # before: r0 q0 q1 c1 c2 p1: both lead-ins gone with their items shown
     assert [u.id for u in shown] == ["r0", "lead", "c1", "c2", "c3", "q0"]
+    # a lead-in that ranks above its items never stays alone once they are gone: a list of conditions goes with its
+    # lead-in, and a plain list's lead-in goes after its last item
+    units = [u.model_copy(update={"score": 0.95}) if u.id in ("lead", "plain") else u for u in units]
+    shown, _ = shape_answer(units, ["q"], {}, max_chars=1600, extractive=True)
+    assert [u.id for u in shown] == ["r0", "lead", "c1", "c2", "c3", "q0"]  # not "plain" alone, under no item
+    shown, _ = shape_answer(units, ["q"], {}, max_chars=1200, extractive=True)
+    assert [u.id for u in shown] == ["r0", "q0"]  # not "lead" alone, introducing nothing

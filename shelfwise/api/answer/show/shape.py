@@ -326,12 +326,14 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
     # whole (``_all_or_none``) gives way whole or not at all, as a procedure's steps stay whole
     runs = [(lead, items) for lead, items in _list_runs(units) if lead is not None]
     items_of = {lead: items for lead, items in runs}
-    together = {i: tuple(items) for lead, items in runs if _all_or_none(units[lead]) for i in items}
+    # a whole list goes with its lead-in: "... unless all of the following conditions are met:" never stands alone
+    together = {i: (lead, *items) for lead, items in runs if _all_or_none(units[lead]) for i in (lead, *items)}
     candidates = [together.get(i, (i,)) for i, u in enumerate(units)
                   if u.kind not in droppable and u.group not in ("verdict", "correction") and together.get(i, (i,))[0] == i]
 
     def rank(group: tuple[int, ...]) -> tuple:  # code shows what a sentence says: it goes first
-        return (any(units[i].kind != "code" for i in group), max(units[i].score * weight[units[i].obligation] for i in group), -group[0])
+        members = group[1:] if len(group) > 1 else group  # a whole list ranks by its best item, not by its lead-in
+        return (any(units[i].kind != "code" for i in group), max(units[i].score * weight[units[i].obligation] for i in members), -group[0])
 
     dropped: set[int] = set()
     lost: set[int] = set()
@@ -357,7 +359,7 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
         return False
 
     def leads_shown_items(group: tuple[int, ...]) -> bool:
-        return any(i not in dropped for index in group for i in items_of.get(index, ()))
+        return any(i not in dropped and i not in group for index in group for i in items_of.get(index, ()))
 
     for keep_documents in (True, False):  # a document the answer quotes gives way only once nothing else can
         tried: set[tuple[int, ...]] = set()
@@ -372,13 +374,15 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
             if last_of_its_obligations(group) or (keep_documents and last_of_its_documents(group)):
                 continue
             dropped.update(group)
+            for lead, items in runs:  # a lead-in whose list's items are all gone introduces nothing: it goes too
+                if lead not in dropped and set(items) <= dropped and not last_of_its_obligations((lead,)):
+                    dropped.add(lead)
             for index in group:
                 unit = units[index]
                 if unit.kind != "code" and unit.score >= tuning.strong_share * best[unit.obligation]:  # strong evidence left out: what is shown is not the whole answer
                     lost.add(unit.obligation)
             if markdown_chars(kept(), quoted) <= limit:
                 return kept(), lost
-    return kept(), lost
     return kept(), lost
 
 
