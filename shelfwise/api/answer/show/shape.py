@@ -327,7 +327,8 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
     runs = [(lead, items) for lead, items in _list_runs(units) if lead is not None]
     items_of = {lead: items for lead, items in runs}
     # a whole list goes with its lead-in: "... unless all of the following conditions are met:" never stands alone
-    together = {i: (lead, *items) for lead, items in runs if _all_or_none(units[lead]) for i in (lead, *items)}
+    together = {i: (lead, *items) for lead, items in runs  # a procedure's steps stay, and their lead-in with them
+                if _all_or_none(units[lead]) and units[items[0]].kind not in droppable for i in (lead, *items)}
     candidates = [together.get(i, (i,)) for i, u in enumerate(units)
                   if u.kind not in droppable and u.group not in ("verdict", "correction") and together.get(i, (i,))[0] == i]
 
