@@ -964,3 +964,38 @@ def test_what_a_filing_says_changed_is_between_periods_not_versions():
     _, draft = _write(shelf, "How have the inventory levels ACME reported changed?")
     score = {u.text[:20]: u.score for u in draft.units}
     assert score["Inventories | 7,351 "] > score.get("There were no change", 0.0), score
+
+
+def test_a_quoted_list_keeps_its_lead_in_and_a_list_of_conditions_shows_whole_or_not_at_all():
+    """A section's rule introduces a list of conditions ("unless all of the following conditions are met:"), another
+    section a plain list ("Other areas include:"). The size limit never shows a list's items without the sentence that
+    introduces them, and shows a list of conditions whole or not at all: two of three conditions would read as the
+    whole rule. The items follow their lead-in in their section's block, in document order."""
+    def unit(uid: str, kind: str, text: str, section: str, score: float, group: str = "") -> Unit:
+        return Unit(id=uid, kind=kind, text="x" * 150 + " " + text, shelf="mem", citations=[section], obligation=0,
+                    score=score, status="verbatim", group=group)
+
+    units = [unit("r0", "sentence", "Tokens may be sent in the request body.", "s1", 0.9),
+             unit("lead", "sentence", "The client MUST NOT use this method unless all of the following conditions are met:", "s1", 0.5),
+             unit("c1", "list_item", "The content type is form-encoded.", "s1", 0.8, "s1:list"),
+             unit("c2", "list_item", "The body is single-part.", "s1", 0.7, "s1:list"),
+             unit("c3", "list_item", "The method is not GET.", "s1", 0.3, "s1:list"),
+             unit("q0", "sentence", "Tokens may be sent in the query.", "s2", 0.85),
+             unit("q1", "sentence", "Responses carry no-store.", "s2", 0.6),
+             unit("plain", "sentence", "Other areas include:", "s3", 0.35),
+             unit("p1", "list_item", "Caching of responses.", "s3", 0.65, "s3:list"),
+             unit("p2", "list_item", "Logging of URLs.", "s3", 0.4, "s3:list")]
+    shown, _ = shape_answer(units, ["q"], {}, max_chars=2000, extractive=True)
+    # before: r0 lead q0 q1 c1 c2 p1 p2 plain: c3 gave way ("all of the following conditions" over two of three), and
+    # the lists stood apart from their lead-ins
+    assert [u.id for u in shown] == ["r0", "lead", "c1", "c2", "c3", "q0", "q1", "plain", "p1"]
+    shown, _ = shape_answer(units, ["q"], {}, max_chars=1600, extractive=True)
+    # before: r0 q0 q1 c1 c2 p1: both lead-ins gone with their items shown
+    assert [u.id for u in shown] == ["r0", "lead", "c1", "c2", "c3", "q0"]
+    # a lead-in that ranks above its items never stays alone once they are gone: a list of conditions goes with its
+    # lead-in, and a plain list's lead-in goes after its last item
+    units = [u.model_copy(update={"score": 0.95}) if u.id in ("lead", "plain") else u for u in units]
+    shown, _ = shape_answer(units, ["q"], {}, max_chars=1600, extractive=True)
+    assert [u.id for u in shown] == ["r0", "lead", "c1", "c2", "c3", "q0"]  # not "plain" alone, under no item
+    shown, _ = shape_answer(units, ["q"], {}, max_chars=1200, extractive=True)
+    assert [u.id for u in shown] == ["r0", "q0"]  # not "lead" alone, introducing nothing

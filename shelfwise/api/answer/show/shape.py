@@ -15,9 +15,11 @@ question sentences go in its evidence step), and ``shape_answer`` runs them in o
    serves no obligation and is not shown (``about_named``);
 5. per obligation, current documents first and superseded ones only where they matter (``shelfwise.api.currency.current_first``);
 6. the extractive writer's units: per obligation the section (or table, or procedure) holding the best unit leads,
-   its units in document order, so the direct answer comes first and a rule keeps its exception after it;
+   its units in document order, so the direct answer comes first and a rule keeps its exception after it; a list a
+   sentence of the section introduces ("... all of the following conditions are met:") is of the section's block;
 7. the answer fits ``max_chars``: the least relevant units go first (never a procedure's steps, never the last
-   unit of an obligation, and the last unit of a document the answer quotes only once nothing else can go); a
+   unit of an obligation, never a list's lead-in while an item of the list is shown, a list of conditions or
+   requirements whole or not at all, and the last unit of a document the answer quotes only once nothing else can go); a
    question's parts share the room: a part whose best unit scores ``strong_share`` of the best part's best or more is
    compared on that part's scale, a weaker part gives way first. Obligations that lost strong evidence this way (a unit scoring ``strong_share`` of their
    best) are returned, so their label is not complete.
@@ -188,36 +190,82 @@ def _block(unit: Unit) -> str:
     return unit.group or (unit.citations[0] if unit.citations else unit.id)
 
 
+_ITEMS = ("list_item", "step")
+_ALL_OR_NONE = re.compile(
+    r"\b(?:all|each|every|any|one|none|either|both|neither)\s+of\s+the\s+following\b"
+    r"|\bthe\s+following\s+(?:\w+\s+){0,2}?(?:conditions?|requirements?|criteria|circumstances|cases|rules)\b"
+    r"|\b(?:if|unless|only|provided|must|shall|required|requires?)\b[^:]*\bfollowing\b", re.I)
+"""A lead-in whose list is a whole: its items are the conditions, requirements or alternatives of a rule ("unless all
+of the following conditions are met:", "one of the following", "The CSP SHALL collect the following"), so a part of
+the list read as the whole list misleads."""
+
+
+def _list_runs(units: list[Unit]) -> list[tuple[int | None, list[int]]]:
+    """The lists ``units`` quote: per run of one list's items in a row (list items or steps of one section), the index
+    of the sentence introducing it (the unit right before the run, of the same section, ending in ':'; None when the
+    answer does not quote one) and the items' indexes."""
+    runs: list[tuple[int | None, list[int]]] = []
+    index = 0
+    while index < len(units):
+        unit = units[index]
+        if unit.kind not in _ITEMS or not unit.group:
+            index += 1
+            continue
+        items = [index]
+        while items[-1] + 1 < len(units) and units[items[-1] + 1].kind == unit.kind and units[items[-1] + 1].group == unit.group:
+            items.append(items[-1] + 1)
+        before = units[index - 1] if index else None
+        lead = index - 1 if (before is not None and before.kind == "sentence" and before.citations[:1] == unit.citations[:1]
+                             and introduces_code(before.text)) else None
+        runs.append((lead, items))
+        index = items[-1] + 1
+    return runs
+
+
+def _all_or_none(lead: Unit | None) -> bool:
+    """Whether the list a sentence introduces is shown whole or not at all (``_ALL_OR_NONE``)."""
+    return lead is not None and bool(_ALL_OR_NONE.search(lead.text))
+
+
+def _with_lead_ins(units: list[Unit]) -> dict[int, str]:
+    """Per unit index, the block of a list item or step that follows the sentence introducing its list in the same
+    section: its section's block, so the list shows under its lead-in, in document order."""
+    return {i: _block(units[lead]) for lead, items in _list_runs(units) if lead is not None for i in items}
+
+
 def most_relevant_first(units: list[Unit]) -> list[Unit]:
-    """Per obligation: blocks (a section's sentences, a table, a procedure) by their best score, units kept in order."""
+    """Per obligation: blocks (a section's sentences, a table, a procedure) by their best score, units kept in order;
+    a list the section's sentence introduces ("... all of the following conditions are met:") is of the section's block."""
     out = []
     for obligation in dict.fromkeys(u.obligation for u in units):
         part = [u for u in units if u.obligation == obligation]
         lead = [u for u in part if u.group in ("verdict", "correction")]
         rest = [u for u in part if u.group not in ("verdict", "correction")]
+        joined = _with_lead_ins(rest)
+        blocks = [(u.superseded_by, joined.get(i, _block(u))) for i, u in enumerate(rest)]
         best: dict[str, float] = {}
         first: dict[str, int] = {}
         for position, unit in enumerate(rest):
-            key = (unit.superseded_by, _block(unit))
+            key = blocks[position]
             best[key] = max(best.get(key, 0.0), unit.score)
             first.setdefault(key, position)
-        order = _procedures_in_sequence(sorted(best, key=lambda k: (k[0] != "", -best[k], first[k])), rest)
-        out += lead + [u for key in order for u in rest if (u.superseded_by, _block(u)) == key]
+        order = _procedures_in_sequence(sorted(best, key=lambda k: (k[0] != "", -best[k], first[k])), rest, blocks)
+        out += lead + [u for key in order for u, block in zip(rest, blocks) if block == key]
     return out
 
 
 _STEP_NUMBER = re.compile(r"^\s*(?:step\s+)?(\d{1,3})[.):]?\s", re.I)
 
 
-def _procedures_in_sequence(order: list[tuple], units: list[Unit]) -> list[tuple]:
+def _procedures_in_sequence(order: list[tuple], units: list[Unit], blocks: list[tuple]) -> list[tuple]:
     """Procedure blocks that continue one another across documents (SOP-014's steps 1-6, then WI-022's 7-12) are
     shown in step order: a block whose first step number follows another block's last comes right after it; other
-    blocks keep their places."""
+    blocks keep their places. ``blocks``: each unit's block."""
     numbers: dict[tuple, list[int]] = {}
     for key in order:
-        steps = [u for u in units if (u.superseded_by, _block(u)) == key]
+        steps = [u for u, block in zip(units, blocks) if block == key and u.kind == "step"]  # a lead-in's sentences aside
         found = [_STEP_NUMBER.match(u.text) for u in steps]
-        if steps and all(u.kind == "step" for u in steps) and all(found):
+        if steps and all(found):
             numbers[key] = [int(m.group(1)) for m in found]
     if len(numbers) < 2:
         return order
@@ -274,8 +322,20 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
         best[unit.obligation] = max(best.get(unit.obligation, 0.0), unit.score)
     droppable = ("table_header", "heading", "connective", "step")  # a figure caption may go; a procedure's steps stay whole
     weight = _part_weights(best, tuning)
-    candidates = sorted((i for i, u in enumerate(units) if u.kind not in droppable and u.group not in ("verdict", "correction")),
-                        key=lambda i: (units[i].kind != "code", units[i].score * weight[units[i].obligation], -i))  # code shows what a sentence says: it goes first
+    # a list the answer quotes from keeps its lead-in while any of its items shows, and a list its lead-in makes one
+    # whole (``_all_or_none``) gives way whole or not at all, as a procedure's steps stay whole
+    runs = [(lead, items) for lead, items in _list_runs(units) if lead is not None]
+    items_of = {lead: items for lead, items in runs}
+    # a whole list goes with its lead-in: "... unless all of the following conditions are met:" never stands alone
+    together = {i: (lead, *items) for lead, items in runs  # a procedure's steps stay, and their lead-in with them
+                if _all_or_none(units[lead]) and units[items[0]].kind not in droppable for i in (lead, *items)}
+    candidates = [together.get(i, (i,)) for i, u in enumerate(units)
+                  if u.kind not in droppable and u.group not in ("verdict", "correction") and together.get(i, (i,))[0] == i]
+
+    def rank(group: tuple[int, ...]) -> tuple:  # code shows what a sentence says: it goes first
+        members = group[1:] if len(group) > 1 else group  # a whole list ranks by its best item, not by its lead-in
+        return (any(units[i].kind != "code" for i in group), max(units[i].score * weight[units[i].obligation] for i in members), -group[0])
+
     dropped: set[int] = set()
     lost: set[int] = set()
 
@@ -285,20 +345,43 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
         return [u for i, u in enumerate(keep) if u.kind != "code" or (i and keep[i - 1].citations[:1] == u.citations[:1]
                                                                       and introduces_code(keep[i - 1].text))]
 
-    def last_of_its_document(index: int) -> bool:
-        """Whether units[index] is the last unit of its document left in an answer that quotes several documents."""
+    def last_of_its_documents(group: tuple[int, ...]) -> bool:
+        """Whether dropping ``group`` leaves a document the answer quotes (among several) without a unit."""
         left = [u.source for i, u in enumerate(units) if i not in dropped and u.kind not in FIXED]
-        return bool(units[index].source) and len(set(left)) > 1 and left.count(units[index].source) <= 1
+        going = [units[i].source for i in group]
+        return len(set(left)) > 1 and any(s and left.count(s) <= going.count(s) for s in going)
+
+    def last_of_its_obligations(group: tuple[int, ...]) -> bool:
+        """Whether dropping ``group`` leaves an obligation without a unit (a lone unit: its obligation's last)."""
+        for obligation in {units[i].obligation for i in group}:
+            same = [i for i, u in enumerate(units) if u.obligation == obligation and i not in dropped and u.kind not in FIXED]
+            if len(same) <= len([i for i in group if units[i].obligation == obligation]):
+                return True
+        return False
+
+    def leads_shown_items(group: tuple[int, ...]) -> bool:
+        return any(i not in dropped and i not in group for index in group for i in items_of.get(index, ()))
 
     for keep_documents in (True, False):  # a document the answer quotes gives way only once nothing else can
-        for index in candidates:
-            unit = units[index]
-            same = [i for i, u in enumerate(units) if u.obligation == unit.obligation and i not in dropped and u.kind not in FIXED]
-            if index in dropped or len(same) <= 1 or (keep_documents and last_of_its_document(index)):
+        tried: set[tuple[int, ...]] = set()
+        while True:
+            # a lead-in waits while its list shows; the other conditions only tighten as units go, so a group that
+            # fails them once is not tried again in this pass
+            open_groups = [g for g in candidates if g not in tried and g[0] not in dropped and not leads_shown_items(g)]
+            if not open_groups:
+                break
+            group = min(open_groups, key=rank)
+            tried.add(group)
+            if last_of_its_obligations(group) or (keep_documents and last_of_its_documents(group)):
                 continue
-            dropped.add(index)
-            if unit.kind != "code" and unit.score >= tuning.strong_share * best[unit.obligation]:  # strong evidence left out: what is shown is not the whole answer
-                lost.add(unit.obligation)
+            dropped.update(group)
+            for lead, items in runs:  # a lead-in whose list's items are all gone introduces nothing: it goes too
+                if lead not in dropped and set(items) <= dropped and not last_of_its_obligations((lead,)):
+                    dropped.add(lead)
+            for index in group:
+                unit = units[index]
+                if unit.kind != "code" and unit.score >= tuning.strong_share * best[unit.obligation]:  # strong evidence left out: what is shown is not the whole answer
+                    lost.add(unit.obligation)
             if markdown_chars(kept(), quoted) <= limit:
                 return kept(), lost
     return kept(), lost
