@@ -341,13 +341,13 @@ def read(path: Path, options: ReadOptions) -> Converted:
         if isinstance(item, TableItem) and sheets:
             columns = _columns(item)
             above = last_table[1] if columns and last_table and last_table[0] == columns else None
-            read, state = _sheet_table(item, above)
-            for element in read:
+            parts, state = _sheet_table(item, above)
+            for element in parts:
                 if element.kind == "table" and current_sheet:
                     element.name = sheets[current_sheet - 1] if current_sheet <= len(sheets) else None
             if state is not None and columns:
                 last_table = (columns, state)
-            elements.extend(read)
+            elements.extend(parts)
         elif isinstance(item, TableItem):
             elements.append(_table(item, doc))
         elif isinstance(item, PictureItem):
