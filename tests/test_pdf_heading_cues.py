@@ -79,6 +79,23 @@ def test_paragraphs_tagged_as_headings_are_not_taken_for_headings(tmp_path: Path
     assert heading_like([(1, "Scope", 1), (1, "A sentence that runs on well past any heading " * 3, 2), (2, "Terms", 2)]) == [(1, "Scope", 1), (2, "Terms", 2)]
 
 
+def _wrapped(drawing, words: list[str], size: float, width: float = 460) -> list[str]:
+    """``words`` set in lines of Times-Roman at ``size`` narrower than ``width`` points, as a paragraph is filled."""
+    lines, text = [], ""
+    for word in words + [""]:
+        if word and drawing.stringWidth(f"{text} {word}".strip(), "Times-Roman", size) < width:
+            text = f"{text} {word}".strip()
+            continue
+        lines.append(text)
+        text = word
+    return lines
+
+
+def _sentence(words: list[str]) -> list[str]:
+    """``words`` ending in a full stop: a paragraph that ends its sentence."""
+    return words[:-1] + [words[-1].rstrip(";,.") + "."]
+
+
 def _small_sans_headings(path: Path) -> list[str]:
     """A manual whose headings are set a size below the body in a bold sans-serif family over a serif body, with
     space above (gutenprint's user manual does this): size alone calls them footnotes."""
@@ -102,13 +119,9 @@ def _small_sans_headings(path: Path) -> list[str]:
         y = 50 if y < 140 else y - 16  # no heading left alone at the foot of a page
         line(title, "Helvetica-Bold", 10.5, 18)
         base = body.split()
-        words, text = [word for turn in range(8) for word in base[3 * turn:] + base[:3 * turn]], ""  # no line repeats
-        for word in words + [""]:
-            if word and drawing.stringWidth(f"{text} {word}".strip(), "Times-Roman", 12) < 450:
-                text = f"{text} {word}".strip()
-                continue
+        words = [word for turn in range(8) for word in base[3 * turn:] + base[:3 * turn]]  # no line repeats
+        for text in _wrapped(drawing, words, 12, 450):
             line(text, "Times-Roman", 12, 14.5)
-            text = word
     drawing.save()
     return titles
 
@@ -151,14 +164,11 @@ def _indexed_manual(path: Path) -> list[str]:
         drawing.drawString(72, y, f"{number + 1} {title}")
         y -= 24
         for paragraph in range(3):
-            turn, text = words[3 * (number + paragraph):] + words[:3 * (number + paragraph)], ""
-            for word in turn + [""]:
-                if word and drawing.stringWidth(f"{text} {word}".strip(), "Times-Roman", 11) < 460:
-                    text = f"{text} {word}".strip()
-                    continue
+            turn = words[3 * (number + paragraph):] + words[:3 * (number + paragraph)]
+            for text in _wrapped(drawing, turn, 11):
                 drawing.setFont("Times-Roman", 11)
                 drawing.drawString(72, y, text)
-                y, text = y - 14, word
+                y -= 14
             y -= 8
         drawing.showPage()
     drawing.setFont("Times-Bold", 14)
@@ -217,14 +227,9 @@ def _stacked_notes(path: Path) -> list[str]:
 
     def paragraph(turn: int) -> None:
         nonlocal y
-        text = ""
         words = body[turn:] + body[:turn]
-        for word in words[:-1] + [words[-1].rstrip(";,.") + ".", ""]:  # each paragraph ends its sentence
-            if word and drawing.stringWidth(f"{text} {word}".strip(), "Times-Roman", 9) < 460:
-                text = f"{text} {word}".strip()
-                continue
+        for text in _wrapped(drawing, _sentence(words), 9):  # each paragraph ends its sentence
             put(text, "Times-Roman", 11)
-            text = word
         y -= 7
 
     titles = []
@@ -268,14 +273,11 @@ def _statements(path: Path) -> list[str]:
             y -= 11
         y -= 9
         for paragraph in range(3):
-            words, text = body[3 * (number + paragraph):] + body[:3 * (number + paragraph)], ""
-            for word in words[:-1] + [words[-1].rstrip(";,.") + ".", ""]:
-                if word and drawing.stringWidth(f"{text} {word}".strip(), "Times-Roman", 9) < 460:
-                    text = f"{text} {word}".strip()
-                    continue
+            words = body[3 * (number + paragraph):] + body[:3 * (number + paragraph)]
+            for text in _wrapped(drawing, _sentence(words), 9):
                 drawing.setFont("Times-Roman", 9)
                 drawing.drawString(72, y, text)
-                y, text = y - 11, word
+                y -= 11
             y -= 7
         drawing.showPage()
     drawing.save()
@@ -348,14 +350,11 @@ def _furnished_report(path: Path) -> None:
             drawing.drawString(72, y, text)
             y -= 22
             for paragraph in range(2):
-                turn, line = body[5 * page + 3 * paragraph:] + body[:5 * page + 3 * paragraph], ""
-                for word in turn[:-1] + [turn[-1].rstrip(";,.") + ".", ""]:
-                    if word and drawing.stringWidth(f"{line} {word}".strip(), "Times-Roman", 11) < 460:
-                        line = f"{line} {word}".strip()
-                        continue
+                turn = body[5 * page + 3 * paragraph:] + body[:5 * page + 3 * paragraph]
+                for line in _wrapped(drawing, _sentence(turn), 11):
                     drawing.setFont("Times-Roman", 11)
                     drawing.drawString(72, y, line)
-                    y, line = y - 14, word
+                    y -= 14
                 y -= 8
             y -= 12
         drawing.showPage()
