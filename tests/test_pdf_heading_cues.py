@@ -394,3 +394,57 @@ def test_a_bold_line_ending_in_a_page_number_is_not_a_heading(tmp_path: Path) ->
     found = [e.text for e in read_text_layer(path, ReadOptions()).elements if e.kind == "heading"]
     assert "Results of the survey 3" not in found
     assert {"1 Scope", "1.1 Terms", "2 Method", "3 Findings"} <= set(found)
+
+
+def _regulation(path: Path) -> None:
+    """Four pages of a regulation set like the GDPR's Council text: each article's "Article N" centred alone on its
+    line in the body's size, its title on the line below (article 2's wrapped over two), then numbered paragraphs and
+    lettered points; articles 1 and 3 open their pages (pages 1 and 2: one height on half the pages), the others stand
+    lower on a page; a page number at each page's foot; and a bookmark for every paragraph, as the GDPR's outline
+    indexes its paragraphs, not headings."""
+    titles = {1: ["Subject-matter and objectives"], 2: ["Material scope of this Regulation", "and of the acts adopted under it"],
+              3: ["Territorial scope"], 4: ["Definitions"], 5: ["Principles"]}
+    paragraph = ("This Regulation applies to the processing of personal data wholly or partly by automated means and to "
+                 "the processing other than by automated means of personal data which form part of a filing system.").split()
+    drawing = canvas.Canvas(str(path), pagesize=(595, 842))
+    layout = {1: [1, 2], 2: [3], 3: [None, 4], 4: [None, 5]}
+    for page, articles in layout.items():
+        y = 780
+        for article in articles:
+            if article is not None:
+                drawing.setFont("Times-Italic", 12)
+                drawing.drawCentredString(297, y, f"Article {article}")
+                for title in titles[article]:
+                    y -= 20
+                    drawing.drawCentredString(297, y, title)
+                y -= 30
+            for number in (1, 2):
+                lines = _wrapped(drawing, _sentence([f"{number}.", *paragraph]), 12)
+                drawing.bookmarkPage(f"p{page}-{article}-{number}", top=y + 12)
+                drawing.addOutlineEntry(" ".join(lines), f"p{page}-{article}-{number}", level=0)
+                for line in lines:
+                    drawing.setFont("Times-Roman", 12)
+                    drawing.drawString(57, y, line)
+                    y -= 16
+                y -= 10
+                drawing.drawString(99, y, "(a) in the course of an activity which falls outside the scope of Union law;")
+                y -= 26
+        drawing.setFont("Times-Roman", 10)
+        drawing.drawCentredString(297, 40, f"- {page} -")
+        drawing.showPage()
+    drawing.save()
+
+
+def test_a_regulations_articles_are_headings_and_its_paragraph_bookmarks_are_not(tmp_path: Path) -> None:
+    """Bookmarks that run to sentences are a paragraph index, not headings (heading_like, as for tags); "Article N"
+    alone on its line heads with its title below, kept by the check, a wrapped title whole; one atop its page is not taken for a running
+    header because other pages open with other articles (its number does not follow the page on most of them)."""
+    path = tmp_path / "regulation.pdf"
+    _regulation(path)
+    elements = read_text_layer(path, ReadOptions()).elements
+    headings = [e.text for e in elements if e.kind == "heading"]
+    assert headings == ["Article 1 Subject-matter and objectives",
+                        "Article 2 Material scope of this Regulation and of the acts adopted under it",
+                        "Article 3 Territorial scope", "Article 4 Definitions", "Article 5 Principles"]
+    assert not any(e.text.startswith("- ") for e in elements)  # the page numbers are furniture
+    assert sum(e.text.startswith("1. This Regulation applies") for e in elements) == 5  # each paragraph read once, as text

@@ -9,7 +9,8 @@ not headings). An outline entry counts when its title stands in the text of
 its page or the next (a "Cover" bookmark over a picture does not). The reader
 runs with the outline HIDDEN (headings from the text layer alone), then with
 it; headings are matched to entries by text (case, punctuation, spacing and a
-leading section number or letter ignored), in any order. Precision counts
+leading section number or letter ignored, with its label: "Note 1 : Basis of
+Presentation" is the outline's "Basis of Presentation"), in any order. Precision counts
 every heading found that no entry names, so it is a lower bound where an
 outline lists only the upper levels (libtasn1's function headings, HIPAA's
 subsections); scoped precision leaves out the headings found before the
@@ -45,13 +46,18 @@ CORPORA = ROOT.parent / "shared" / "corpora"
 SYSTEM_DOCS = Path("/usr/share/doc")
 RESULTS = ROOT / "eval" / "results" / "pdf_headings.json"
 MIN_ENTRIES = 5
+# a section number written with its label ("Note 1: Basis of Presentation", "Chapter 2 Graphics", "Item 1A. Risk
+# Factors"): an outline lists the same heading with or without it, as it does a bare number
+_LABELLED_NUMBER = re.compile(r"^(?:note|chapter|appendix|annex|part|item|section|article|schedule)\s+(?:\d+[a-z]?(?: \d+)*|[ivxlc]+|[a-z])\s+(?=\S)")
 
 
 def heading_key(text: str) -> str:
-    """Text for matching a heading to an outline entry: normalised, a leading section number or letter dropped, no spaces."""
+    """Text for matching a heading to an outline entry: normalised, a leading section number or letter dropped (with
+    its label: "Note 1 :", "Chapter 2", "Item 1A."), no spaces."""
     key = normalize_heading(text)
     if 2 * sum(ch.isalpha() for ch in key) < sum(ch.isalpha() for ch in text):  # Korean, Chinese, Arabic: keep every letter
         key = " ".join(re.sub(r"[\W_]+", " ", text.casefold()).split())
+    key = _LABELLED_NUMBER.sub("", key)
     key = re.sub(r"^(?:[a-z]|[ivx]+|\d+(?: \d+)*)\s+(?=\S)", "", key)
     return key.replace(" ", "")
 

@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from shelfwise.compiler.ingest.convert import ReadOptions
 from shelfwise.compiler.ingest.convert.pdf_layout import PageData, read_page
-from shelfwise.compiler.ingest.convert.pdf_structure import tagged_headings
+from shelfwise.compiler.ingest.convert.pdf_structure import heading_like, tagged_headings
 from shelfwise.compiler.ingest.convert.pdf_tree import Bookmark, assemble
 from shelfwise.compiler.errors import ConversionError
 from shelfwise.compiler.store.records import Converted
@@ -136,13 +136,16 @@ def _read_window(document: pdfium.PdfDocument, first: int, last: int, ocr: bool)
 
 
 def read_text_layer(path: Path, options: ReadOptions, *, use_outline: bool = True, heading_cues: bool = True) -> Converted:
-    """The model-free read; headings from the bookmarks, else from the tagged structure, and from the text layer;
+    """The model-free read; headings from the bookmarks when they read as headings (``pdf_structure.heading_like``),
+    else from the tagged structure, and from the text layer;
     ``use_outline=False`` ignores bookmarks and tags (headings from the text layer alone);
     ``heading_cues=False`` picks headings by the style and numbering rules alone (no fitted layout cues)."""
     document = _open(path)
     try:
         count = len(document)
-        marks = (outline(document) or tagged_headings(document)) if use_outline else []
+        # bookmarks that run to sentences at the median are a paragraph index, not headings (GDPR bookmarks each
+        # numbered paragraph and point): the tagged structure, else the text layer, says what the headings are
+        marks = (heading_like(outline(document)) or tagged_headings(document)) if use_outline else []
         window = max(1, options.window_pages)
         expected_base = {
             "format": WINDOW_FORMAT,

@@ -120,12 +120,24 @@ def heading_lines(lines: Sequence[PageItem], body: float, pages: int, *, cues: b
     them then kept only when the model's fitted check calls the first line of their heading a heading
     (``HeadingCheck``, ``block_starts``)."""
     heads, features = rule_headings(lines, body, pages)
+    # "Article 12" alone on its line with its title tight below in its type (wrapped over up to three lines): one
+    # heading, "Article 12 Transparent information, communication and modalities for the exercise of the rights ..."
+    titled = {index for index in heads if _label_alone(" ".join(lines[index].text.split())) and index + 1 < len(lines)
+              and continues_heading(lines[index], lines[index + 1])}
+    for index in titled:
+        below = index + 1
+        heads.add(below)
+        while below + 1 < len(lines) and below - index < 3 and continues_heading(lines[below], lines[below + 1]):
+            below += 1
+            heads.add(below)
     model = load_heading_model() if cues else None
     if model is not None:
         heads |= {index for index, cue in features.items() if index not in heads and model.is_heading(cue)}
         if model.check is not None:
             start = block_starts(lines, heads)
-            heads = {index for index in heads if model.check.keeps(features[start[index]])}
+            # a labelled number over its title is a heading whatever its first line's cues say: the check, fitted on
+            # headings that carry their words, reads "Article 12" as an index letter or a chart label
+            heads = {index for index in heads if start[index] in titled or model.check.keeps(features[start[index]])}
     return heads
 
 
@@ -174,7 +186,7 @@ def rule_headings(lines: Sequence[PageItem], body: float, pages: int) -> tuple[s
             if section is not None:
                 recent = [*recent[-(_NUMBER_MEMORY - 1):], section]
         if rule is not None or (not listed and not monospace_family(line.font)):  # code and option names set in typewriter type
-            cues = {"numbered": number is not None and _starts_like_a_title(text), "caps": _all_caps(text),
+            cues = {"numbered": number is not None and (_starts_like_a_title(text) or _label_alone(text)), "caps": _all_caps(text),
                     "sentence_end": _ends_sentence(text), "colon_end": text.endswith(":"), "number_breaks": breaks}
             stacked = index - 1 in heads and _same_column(prev, line) and _ends_short(prev, edges) and _a_title(text)
             features[index] = line_features(lines, index, context, cues, rule, after_heading=stacked)
@@ -218,7 +230,7 @@ def _rule_heading(text: str, line: PageItem, prev: PageItem | None, number: Numb
     isolated = _paragraph_break_above(prev, line, gap) and _ends_short(line, edges) and not _ends_sentence(text) and not text.endswith(":")
     if not isolated or listed or not _short(text, 12):
         return None
-    if number is not None and _starts_like_a_title(text):
+    if number is not None and (_starts_like_a_title(text) or _label_alone(text)):
         return "numbered"
     return "caps" if _all_caps(text) and _short(text, 8) else None
 
@@ -251,6 +263,16 @@ def _starts_like_a_title(text: str) -> bool:
         rest = re.sub(r"^\S+\s*", "", rest, count=1)
     letters = [ch for ch in rest if ch.isalpha()]
     return len(letters) >= 2 and not letters[0].islower()  # "1 X" is a label in a drawing, "1. Purpose" a heading
+
+
+_LABEL_ALONE = re.compile(r"(?:article|section|§|chapter|part|book|appendix|annex|annexe|schedule)\s*(?:\d{1,3}(?:\.\d{1,3})*|[IVXLC]+|[A-Z])\.?",
+                          re.IGNORECASE)
+
+
+def _label_alone(text: str) -> bool:
+    """The line is a labelled section number and nothing else ("Article 12", "CHAPTER IV", "Annex B"): a regulation or
+    a book sets its title on the line below, which continues the heading (``continues_heading``)."""
+    return _LABEL_ALONE.fullmatch(text) is not None
 
 
 def _next_in_list(line: PageItem, after: PageItem | None, number: Numbering) -> bool:
