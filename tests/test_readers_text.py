@@ -358,3 +358,34 @@ def test_numbered_list_items_keep_their_numbers(tmp_path: Path) -> None:
     texi = tmp_path / "steps.texi"
     texi.write_text("\\input texinfo\n@settitle Steps\n@node Top\n@top Steps\n@enumerate 5\n@item\nFirst step.\n@item\nSecond step.\n@end enumerate\n@bye\n")
     assert [e.text for e in _kinds(convert_file(texi), "list_item")] == ["5. First step.", "6. Second step."]
+
+
+def test_a_texinfo_table_item_keeps_its_description_across_a_blank_line(tmp_path: Path) -> None:
+    """GNU Make's option table sets a comment and a blank line between "@itemx --quiet" and its description: the item is
+    still one definition, term and description together; a term with no description stays a term of its own."""
+    texi = _write(tmp_path, "options.texi", """\\input texinfo
+@settitle Options
+@node Top
+@top Options
+@table @samp
+@item -s
+@cindex @code{-s}
+@itemx --silent
+@itemx --quiet
+@c Extra blank line here makes the table look better.
+
+Silent operation; do not print the recipes as they are executed.
+@xref{Echoing, ,Recipe Echoing}.
+
+@item -S
+@itemx --no-keep-going
+Cancel the effect of the @samp{-k} option.
+
+@item -t
+@end table
+@bye
+""")
+    assert [e.text for e in _kinds(convert_file(texi), "list_item")] == [
+        "`-s`, `--silent`, `--quiet`: Silent operation; do not print the recipes as they are executed. See Recipe Echoing.",
+        "`-S`, `--no-keep-going`: Cancel the effect of the `-k` option.",
+        "`-t`"]

@@ -201,10 +201,15 @@ class _Reader:
         self.lists: list[dict] = []
         self.title: str | None = None
 
-    def flush(self) -> None:
+    def flush(self, blank: bool = False) -> None:
+        """The paragraph read so far as an element; a table's or list's item takes its term. ``blank``: a blank line
+        ends the paragraph, and an item's term with no text yet waits for its first paragraph (a blank line, or a
+        comment and a blank line, may stand between "@itemx --quiet" and "Silent operation; ...")."""
         text = " ".join(render(" ".join(line.strip() for line in self.para), self.values).split())
         self.para = []
         top = self.lists[-1] if self.lists else None
+        if blank and not text and top is not None and "pending" in top:
+            return
         if top is not None and "pending" in top:
             term = top.pop("pending")
             if top["kind"] == "table":
@@ -308,7 +313,7 @@ def parse_texinfo(lines: list[str], values: dict[str, str] | None = None) -> tup
         stripped = line.strip()
         command = re.match(r"^@([A-Za-z]+)(?=\s|$)\s*(.*)$", stripped)
         if not stripped:
-            reader.flush()
+            reader.flush(blank=True)
             continue
         if stripped.startswith("\\input"):
             continue
