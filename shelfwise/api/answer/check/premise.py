@@ -171,9 +171,14 @@ def _holds_object(rest: str, sentence: str, about: About | None) -> bool:
     """Whether the sentence (or its section's headings) holds every content word of what the premise says is required,
     permitted or done (``rest``, the premise after its verb): "grants a patent license" is not contradicted by "does not
     grant permission to use the trade names"; "issues a refresh token in the implicit grant's response" is, by "MUST NOT
-    issue a refresh token" under the heading "4.2 Implicit Grant"."""
+    issue a refresh token" under the heading "4.2 Implicit Grant". Only up to the end of its clause (``_CLAUSE_END``)."""
     held = _content(sentence) | (_content(about.headings) if about else set())  # not the document's cover: a licence's holds most words
-    return _content(rest) <= held
+    return _content(_CLAUSE_END.split(rest, maxsplit=1)[0]) <= held
+
+
+_CLAUSE_END = re.compile(r"[,;:]|\b(?:before|after|when|whenever|while|until|unless|because|since|if|once|so that)\b", re.I)
+"""Where what a premise says is done ends and a clause about when or why begins: "prints every recipe | before running
+it" is contradicted by "do not print the recipes as they are executed"."""
 
 
 _AUXILIARY = re.compile(r"must|shall|mandatory|obliged|need(?:s|ed)? to|ha(?:s|ve) to", re.I)
@@ -208,6 +213,13 @@ def _after_force(premise: str, family: str) -> str:
     return premise[min(ends):] if ends else premise
 
 
+def _after_word(premise: str, pair: tuple[str, str]) -> str:
+    """The premise after its first word of ``pair`` ("Injection from the list" of "... removed Injection from the
+    list"): what it says was added or removed, which the contradicting sentence must name too."""
+    ends = [m.end() for pattern in pair for m in re.finditer(pattern, premise, re.I)]
+    return premise[min(ends):] if ends else premise
+
+
 def _after_verb(premise: str, verbs: set[str]) -> str:
     """The premise after the first word whose stem is one of ``verbs``."""
     for match in re.finditer(r"[\w'-]+", premise):
@@ -234,6 +246,8 @@ def _opposed(premise: str, text: str, words: set[str], about: About | None, cond
             if conditional:
                 continue
             return "the documents say it does the opposite"
+        if pair == OPPOSITES[1] and not _holds_object(_after_word(premise, pair), text, about):
+            continue  # "removed Injection from the list" is not contradicted by "newly introduced injection flaws"
         return "the documents state the opposite direction"
     return ""
 
@@ -265,10 +279,29 @@ def _denied(premise: str, sentence: str, words: set[str], about: About | None = 
     return ""
 
 
+_OPERATOR = re.compile(r"(?<![^\s'\"`‘“(])([:+?!]{1,3}=|==)(?![^\s'\"`’”),.;:])")
+"""An operator written in a premise ("the := operator", "‘?=’"): a token of ``:``, ``+``, ``?``, ``!`` and ``=``."""
+
+
 def _marks(premise: str) -> list[str]:
-    """The names a premise gives its subject: identifiers, capitalised names and command options ("-k", "--dry-run")."""
+    """The names a premise gives its subject: identifiers, capitalised names, command options ("-k", "--dry-run") and
+    operators (":=", "+=")."""
     options = re.findall(r"(?<![\w-])--?[A-Za-z][\w-]*", premise)
-    return list(dict.fromkeys([*asked_names(premise), *options]))
+    return list(dict.fromkeys([*asked_names(premise), *options, *_OPERATOR.findall(premise)]))
+
+
+def _scheme(key: str) -> str:
+    """An identifier key's scheme, its leading letters ("sp" of "sp-800-63-b", "rfc" of "rfc-6749")."""
+    return re.match(r"[a-z]*", key).group(0)
+
+
+def _names_another(own: set[str], sentence: str) -> bool:
+    """The sentence names a document of the scheme the premise names ("SP 800-63-2" for a premise about "SP 800-63B")
+    and not the premise's own: it states that document's rule (a guideline quoting the revision it replaced), as a
+    sentence naming another year states that year's figures."""
+    named = {identifier_key(i) for i in identifiers(sentence)}
+    schemes = {_scheme(key) for key in own} - {""}
+    return bool(named) and not named & own and any(_scheme(key) in schemes for key in named)
 
 
 def _holds_marks(marks: list[str], sentence: str, about: About) -> bool:
@@ -279,6 +312,9 @@ def _holds_marks(marks: list[str], sentence: str, about: About) -> bool:
     for mark in marks:
         if mark.startswith("-"):
             if not re.search(rf"(?<![\w-]){re.escape(mark)}(?![\w-])", text):
+                return False
+        elif _OPERATOR.fullmatch(mark):
+            if not re.search(rf"(?<![:+?!=]){re.escape(mark)}(?!=)", text):  # ":=" is not "::=" nor ":::="
                 return False
         elif not holds_name(mark, stems, keys):
             return False
@@ -372,6 +408,7 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
         if len(words) < 2:
             continue
         marks, years = _marks(premise), years_named(premise)
+        own_ids = {identifier_key(i) for i in identifiers(premise)}
         named_stems = set(word_stems(" ".join(marks)))
         attested = _attested(premise, words, candidates, tuning.premise_share)
         bound: dict[str, set[str]] = {}
@@ -389,7 +426,8 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                     continue
                 why = introduced_by(premise, sentence, known, _content)
                 if not why and known is not None:
-                    if not _holds_marks(marks, sentence, known) or (years and claimed_years(sentence) and not years & claimed_years(sentence)):
+                    if not _holds_marks(marks, sentence, known) or (years and claimed_years(sentence) and not years & claimed_years(sentence)) \
+                            or _names_another(own_ids, sentence):
                         continue
                 why = why or _contradiction(premise, sentence, known, attested, tuning.premise_share) or (
                     earlier and _computed_change(premise, sentence, earlier(shelf, section_id), tuning.same_rule_share))
