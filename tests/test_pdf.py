@@ -459,3 +459,31 @@ def test_a_page_numbered_line_set_in_the_flow_is_furniture_wherever_it_stands(tm
     texts = " ".join(e.text for e in read_text_layer(path, ReadOptions()).elements)
     assert "Form 10-Q" not in texts, "a page-numbered running line was kept"
     assert texts.count("Totals are shown in millions of dollars.") == 4
+
+
+def test_page_furniture_numbered_within_chapters_or_by_the_page_is_dropped_and_article_headings_stay(tmp_path) -> None:
+    """Edge lines whose digits change: a page number within its chapter ("3-8", set alone at each page's foot, its
+    number following no single page offset) and a running title whose number follows the page ("Guide page 5") are
+    furniture; "Article 2" and "Article 5" opening two pages are headings, kept (their numbers follow no page)."""
+    path = tmp_path / "chapters.pdf"
+    page = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))
+    feet = ["3-7", "3-8", "4-1", "4-2", "5-1"]
+    for number, foot in enumerate(feet, start=1):
+        page.setFont("Helvetica", 10)
+        page.drawString(72, HEIGHT - 40, f"Guide page {number + 4}")
+        y = HEIGHT - 90
+        if number in (2, 4):
+            page.drawCentredString(WIDTH / 2, y, f"Article {2 if number == 2 else 5}")
+            page.drawCentredString(WIDTH / 2, y - 14, "Scope of the rules")
+            y -= 40
+        for line in range(6):
+            page.drawString(72, y, f"Line {line} of page {number} says what the rules require of each member state and of its "
+                                   "supervisory authority.")
+            y -= 14
+        page.drawString(WIDTH / 2, 40, foot)
+        page.showPage()
+    page.save()
+    elements = read_text_layer(path, ReadOptions()).elements
+    texts = [e.text for e in elements]
+    assert not any(text in texts for text in feet) and not any("Guide page" in text for text in texts), texts
+    assert [e.text for e in elements if e.kind == "heading"] == ["Article 2 Scope of the rules", "Article 5 Scope of the rules"]

@@ -83,7 +83,9 @@ def _running_lines(pages: list[PageData]) -> set[int]:
         followed = max([len(pages_of) for number in re.findall(r"\d+", item.text)
                         if 2 * len(pages_of := by_offset[(*key, int(number) - item.page)]) >= len(by_digitless[key])], default=0)
         repeated = len(by_text[(key[0], normalise(item.text.lower()))]) >= (2 if small else text_min)
-        if repeated or followed >= max(2 if small else text_min, min(3, n)) or (numbered and n >= 3 and min(len(by_place[place]), followed) >= max(2, n * 0.4)):
+        # a line of figures alone ("3-12", "A-7": a page numbered within its chapter) repeats in its digitless form
+        figures_alone = len(re.findall(r"[^\W\d_]", item.text)) <= 1 and len(by_digitless[key]) >= (2 if small else text_min)
+        if repeated or figures_alone or followed >= max(2 if small else text_min, min(3, n)) or (numbered and n >= 3 and min(len(by_place[place]), followed) >= max(2, n * 0.4)):
             drop.add(id(item))
         elif _PAGE_NUMBER.match(item.text) and len(item.text) < 12:
             drop.add(id(item))
