@@ -448,3 +448,35 @@ def test_a_regulations_articles_are_headings_and_its_paragraph_bookmarks_are_not
                         "Article 3 Territorial scope", "Article 4 Definitions", "Article 5 Principles"]
     assert not any(e.text.startswith("- ") for e in elements)  # the page numbers are furniture
     assert sum(e.text.startswith("1. This Regulation applies") for e in elements) == 5  # each paragraph read once, as text
+
+
+def test_a_footnote_mark_after_a_heading_is_not_read_as_its_page_number(tmp_path: Path) -> None:
+    """NIST SP 800-66's section headings end in a raised footnote number ("4.4. Information Access Management (§
+    164.308(a)(4))" and a small "27" above the line): the mark is not part of the heading's text, so the heading is
+    not taken for a contents entry followed by its page number, and a sentence's footnote mark leaves its sentence."""
+    path = tmp_path / "guide.pdf"
+    drawing = canvas.Canvas(str(path), pagesize=(612, 792))
+    body = ("Implement policies and procedures for authorizing access to electronic protected health information that are "
+            "consistent with the applicable requirements of the rule.").split()
+    for page, (number, title, mark) in enumerate([("4.4.", "Information Access Management", "27"),
+                                                  ("4.5.", "Security Awareness and Training", "35"),
+                                                  ("4.6.", "Security Incident Procedures", "42")]):
+        drawing.setFont("Helvetica-Bold", 16)
+        heading = f"{number} {title} (§ 164.308(a)({page + 4}))"
+        drawing.drawString(72, 700, heading)
+        drawing.setFont("Helvetica-Bold", 9)
+        drawing.drawString(72 + drawing.stringWidth(heading, "Helvetica-Bold", 16), 707, mark)
+        y = 670
+        for line in _wrapped(drawing, _sentence(body), 11):
+            drawing.setFont("Times-Roman", 11)
+            drawing.drawString(72, y, line)
+            y -= 14
+        drawing.setFont("Times-Roman", 7)
+        drawing.drawString(72 + drawing.stringWidth(line, "Times-Roman", 11), y + 18, "9")
+        drawing.showPage()
+    drawing.save()
+    elements = read_text_layer(path, ReadOptions()).elements
+    assert [e.text for e in elements if e.kind == "heading"] == [
+        "4.4. Information Access Management (§ 164.308(a)(4))", "4.5. Security Awareness and Training (§ 164.308(a)(5))",
+        "4.6. Security Incident Procedures (§ 164.308(a)(6))"]
+    assert all(e.text.endswith("rule.") for e in elements if e.kind == "paragraph"), [e.text[-20:] for e in elements]

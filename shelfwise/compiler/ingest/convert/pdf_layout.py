@@ -119,7 +119,20 @@ def _font_style(fontname: str) -> tuple[bool, bool]:
     return bool(_BOLD.search(name)), bool(_MONO.search(name))
 
 
+def _footnote_mark(words: list[dict]) -> bool:
+    """The line's last word is a footnote's number set as a superscript after the text ("4.4. Information Access
+    Management (§ 164.308(a)(4))" and a raised "27"): digits (or "27,28") in type no more than 0.8 of the rest's,
+    its foot above theirs. Not part of the line's text (read as "...(4))27" it looks like a contents entry's page)."""
+    if len(words) < 2 or not re.fullmatch(r"\d{1,3}(?:,\d{1,3})*", words[-1]["text"]):
+        return False
+    rest = sorted(w["size"] for w in words[:-1])
+    size, foot = rest[len(rest) // 2], max(w["bottom"] for w in words[:-1])
+    return words[-1]["size"] <= 0.8 * size and words[-1]["bottom"] < foot - 0.15 * size
+
+
 def _line_item(words: list[dict], page_no: int) -> PageItem:
+    if _footnote_mark(words):
+        words = words[:-1]
     text = words[0]["text"]
     for prev, word in zip(words, words[1:]):
         gap = word["x0"] - prev["x1"]
