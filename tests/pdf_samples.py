@@ -236,6 +236,27 @@ def handbook_parts(folder: Path) -> Sample:
     return sample
 
 
+def contents_report(folder: Path) -> Sample:
+    """A report that lists its sections on its first page in the headings' own bold type, each entry followed by its
+    page number ("Results of the survey 3", not a heading), then the sections themselves."""
+    sample = Sample("contents-report", folder / "contents-report.pdf")
+    p = Page(sample, "Regional Water Quality Report")
+    sections = [("Scope of the survey", 2), ("Sampling sites", 2), ("Results of the survey", 3), ("Treatment changes", 3),
+                ("Outlook", 4)]
+    p.heading("Contents", "Helvetica-Bold", 14)
+    for title, page in sections:
+        p._line(f"{title} {page}", "Helvetica-Bold", 11)
+        p.y -= 4
+    for title, _ in sections:
+        if title in ("Scope of the survey", "Results of the survey", "Outlook"):
+            p.new_page()
+        p.heading(title, "Helvetica-Bold", 11)
+        p.paragraph(LOREM, "Helvetica", 10)
+        p.paragraph(LOREM2, "Helvetica", 10)
+    p.save()
+    return sample
+
+
 def roman_sections(folder: Path) -> Sample:
     """A legal-style notice: Roman-numbered all-caps headings in the body font, lettered subsections, an appendix."""
     sample = Sample("roman-sections", folder / "roman-sections.pdf")
@@ -364,7 +385,7 @@ def write_samples(folder: Path) -> list[Sample]:
     """Draw every sample into ``folder``; the RTL samples need DejaVu, the LibreOffice one needs soffice."""
     folder.mkdir(parents=True, exist_ok=True)
     dejavu = _register_fonts()
-    makers = [bold_numbered_report, two_column_paper, handbook_parts, roman_sections, korean_report, chinese_report]
+    makers = [bold_numbered_report, two_column_paper, handbook_parts, contents_report, roman_sections, korean_report, chinese_report]
     if dejavu:
         makers += [arabic_notice, hebrew_guide]
     samples = [maker(folder) for maker in makers]

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from pdf_samples import Sample, score, write_samples  # noqa: E402
 
 EXPECTED = {
-    "bold-numbered-report", "two-column-paper", "handbook-parts", "roman-sections",
+    "bold-numbered-report", "two-column-paper", "handbook-parts", "contents-report", "roman-sections",
     "korean-report", "chinese-report", "arabic-notice", "hebrew-guide",
 }
 
