@@ -227,13 +227,16 @@ def test_a_period_the_shelf_does_not_hold_is_not_in_the_documents_and_the_answer
     assert held.label != "not_in_documents" and any(s.citations for s in held.sentences), held.answer_markdown[:600]
 
 
-def _about_document(title: str, headings: str):
+def _about_document(title: str, headings: str = "", doc: str = "document", keyed: bool = True):
+    """What a candidate sentence's section is, for find_false_premise: a document of ``title`` under ``headings``;
+    ``keyed``: the title's identifiers ("SP 800-63B") are the document's keys (a filing's title names none here)."""
     from shelfwise.api.answer.check.measure import content_words
     from shelfwise.api.answer.check.premise import About
     from shelfwise.api.terms import identifier_key, identifiers, word_stems
 
-    return About(stems=frozenset(word_stems(title)) | content_words(title), keys=frozenset(identifier_key(i) for i in identifiers(title)),
-                 headings=headings, own=title, doc="document", title=frozenset(content_words(title)))
+    keys = frozenset(identifier_key(i) for i in identifiers(title)) if keyed else frozenset()
+    return About(stems=frozenset(word_stems(title)) | content_words(title), keys=keys, headings=headings, own=title, doc=doc,
+                 title=frozenset(content_words(title)))
 
 
 @pytest.mark.parametrize(("premise", "title", "headings", "sentence", "corrected"), [
@@ -268,12 +271,7 @@ def test_a_sentence_corrects_a_premise_only_about_its_document_operator_and_obje
 
 
 def _about_filing(title: str, headings: str = "", doc: str = "filing"):
-    from shelfwise.api.answer.check.measure import content_words
-    from shelfwise.api.answer.check.premise import About
-    from shelfwise.api.terms import word_stems
-
-    return About(stems=frozenset(word_stems(title)) | content_words(title), keys=frozenset(), headings=headings, own=title, doc=doc,
-                 title=frozenset(content_words(title)))
+    return _about_document(title, headings, doc, keyed=False)
 
 
 @pytest.mark.parametrize(("premise", "sentence", "headings", "corrected"), [

@@ -51,7 +51,7 @@ def _running_lines(pages: list[PageData]) -> set[int]:
     by_digitless: dict[tuple[str, str], set[int]] = defaultdict(set)
     by_offset: dict[tuple[str, str, int], set[int]] = defaultdict(set)
     by_place: dict[tuple[str, str, int], set[int]] = defaultdict(set)
-    candidates: list[tuple[PageItem, str, tuple[str, str], tuple[str, str, int]]] = []
+    candidates: list[tuple[PageItem, tuple[str, str], tuple[str, str], list[tuple[str, str, int]], tuple[str, str, int]]] = []
     for page in pages:
         for item in page.items:
             if item.kind != "line":
@@ -63,26 +63,28 @@ def _running_lines(pages: list[PageData]) -> set[int]:
             # a numbered line at one place on many pages, in one text (its digits aside): "- 7 -", "Page 7 of 40"; not
             # any line that stands where a page's first line of text stands ("Article 3" atop a page of articles)
             place = (zone, key[1], round((item.top if zone == "top" else item.bottom) / 3))
-            by_text[(zone, normalise(item.text.lower()))].add(page.page)
+            exact = (zone, normalise(item.text.lower()))
+            # a page number: its page plus one offset on every page
+            offsets = [(*key, int(number) - page.page) for number in re.findall(r"\d+", item.text)]
+            by_text[exact].add(page.page)
             by_digitless[key].add(page.page)
-            for number in re.findall(r"\d+", item.text):  # a page number: its page plus one offset on every page
-                by_offset[(*key, int(number) - page.page)].add(page.page)
+            for offset in offsets:
+                by_offset[offset].add(page.page)
             by_place[place].add(page.page)
-            candidates.append((item, zone, key, place))
+            candidates.append((item, exact, key, offsets, place))
     n = len(pages)
     text_min = 2 if n <= 4 else 3
     body = _body_size([item for page in pages for item in page.items if item.kind == "line"])
     drop = set()
-    for item, _zone, key, place in candidates:
+    for item, exact, key, offsets, place in candidates:
         numbered = bool(re.search(r"(^\d+\s)|(\s\d+$)|^\d+$", item.text.strip())) or bool(_PAGE_NUMBER.match(item.text))
         small = item.size <= body + 0.5  # a running title set no larger than the body: furniture even on two pages
         # one text on several pages, or one text whose number follows the page on most pages it stands on ("Page 7",
         # "Form 10-Q | 7"), or at one place on many pages; not one whose numbers merely differ ("Article 3", "Article
         # 7", each atop its page, at the height where every page's text starts: pages opening with consecutive
         # articles share an offset too, on a few of the pages the text stands on)
-        followed = max([len(pages_of) for number in re.findall(r"\d+", item.text)
-                        if 2 * len(pages_of := by_offset[(*key, int(number) - item.page)]) >= len(by_digitless[key])], default=0)
-        repeated = len(by_text[(key[0], normalise(item.text.lower()))]) >= (2 if small else text_min)
+        followed = max((len(by_offset[offset]) for offset in offsets if 2 * len(by_offset[offset]) >= len(by_digitless[key])), default=0)
+        repeated = len(by_text[exact]) >= (2 if small else text_min)
         # a line of figures alone ("3-12", "A-7": a page numbered within its chapter) repeats in its digitless form
         figures_alone = len(re.findall(r"[^\W\d_]", item.text)) <= 1 and len(by_digitless[key]) >= (2 if small else text_min)
         if repeated or figures_alone or followed >= max(2 if small else text_min, min(3, n)) or (numbered and n >= 3 and min(len(by_place[place]), followed) >= max(2, n * 0.4)):
