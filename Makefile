@@ -13,13 +13,14 @@ export NO_MKDOCS_2_WARNING := 1
 DEMO_TOKEN ?= demo-local-token
 export SHELFWISE_DEMO_TOKEN := $(DEMO_TOKEN)
 
-.PHONY: install system-deps demo test docs fit bench bench-structure bench-pdf bench-tables bench-compile bench-links bench-search bench-embed bench-site bench-api bench-openai bench-adversarial bench-reliability bench-research bench-scale eval-local-llm clean help
+.PHONY: install system-deps demo test docs fit fit-pdf-headings bench bench-structure bench-pdf bench-tables bench-compile bench-links bench-search bench-embed bench-site bench-api bench-openai bench-adversarial bench-reliability bench-research bench-scale eval-local-llm clean help
 
 help:
 	@echo "make demo   - set up, compile the demo shelf ($(DEMO_SHELF)), build its site, serve site and endpoint on 127.0.0.1"
 	@echo "make test   - run the test suite (installs first; it builds the docs too)"
 	@echo "make docs   - build the documentation site (docs/, mkdocs --strict) into build/docs"
 	@echo "make bench  - run the benchmarks (results in eval/results/)"
+	@echo "make fit    - refit the writer's and the search's weights (leave-one-set-out); make fit-pdf-headings: the PDF heading check"
 
 # The CPU build of torch first (FACTS.md), then everything else under constraints.txt so docling cannot
 # replace it with a CUDA build.
@@ -114,6 +115,13 @@ FIT_BUILD_DIR ?= build
 fit: install
 	$(PY) -m shelfwise.eval.fit --build-dir $(FIT_BUILD_DIR) --keep-if-worse $(ARGS)
 	$(PY) -m shelfwise.eval.fit_search --build-dir $(FIT_BUILD_DIR)
+
+# The PDF reader's heading cues and check, fitted leave-one-document-out on public PDFs with outlines (the heading
+# benchmark's documents, some from Debian's gnuplot-doc, gutenprint-doc and python-reportlab-doc), then the
+# precision corrected by the hand judgements of eval/questions/pdf-heading-audit.yaml.
+fit-pdf-headings: install
+	$(PY) -m shelfwise.eval.fit_pdf_headings $(ARGS)
+	$(PY) -m shelfwise.eval.pdf_heading_audit score
 
 # A real local model (llama.cpp + Qwen2.5-Coder 1.5B from registry packages): slow, not part of make test.
 eval-local-llm: install

@@ -41,7 +41,7 @@ from shelfwise.compiler.ingest.convert.pdf_tree import reading_lines
 from shelfwise.eval.fit_pdf_heading_check import check_model, checked, choose_threshold, fit_check, joined, picked
 from shelfwise.eval.bench.pdf_headings import eligible_entries, label_lines, page_keys, public_pdfs, usable_outline
 
-__all__ = ["Document", "collect", "score_grid", "fit", "cross_validate", "line_scores", "main", "GRID", "FIXED_MINIMUMS", "FIXED_MAXIMUMS", "TARGET_PRECISION"]
+__all__ = ["Document", "collect", "unlisted", "score_grid", "fit", "cross_validate", "line_scores", "main", "GRID", "FIXED_MINIMUMS", "FIXED_MAXIMUMS", "TARGET_PRECISION"]
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "eval" / "results" / "fit_pdf_headings.json"
@@ -176,6 +176,19 @@ def line_scores(document: Document, model: HeadingModel | None) -> dict:
             "strict_headings": len(every), "strict_true": strict_true}
 
 
+def unlisted(document: Document, model: HeadingModel) -> list[dict]:
+    """The heading lines ``model`` finds that no outline entry names, each with the lines above and below it: what
+    strict precision counts as wrong, though an outline that stops at level 2 leaves real subheadings out
+    (``pdf_heading_audit`` judges a sample of them by hand)."""
+    out = []
+    for index in sorted(_predicted(document, model) - document.starts - document.continued):
+        line = document.lines[index]
+        out.append({"page": line.page, "text": line.text,
+                    "above": document.lines[index - 1].text if index > 0 else "",
+                    "below": document.lines[index + 1].text if index + 1 < len(document.lines) else ""})
+    return out
+
+
 def score_grid(documents: list[Document]) -> list[list[dict]]:
     """Every document's line scores under every combination of bounds: [document][combination]."""
     models = [heading_model(*bounds) for bounds in _combinations()]
@@ -201,7 +214,8 @@ def cross_validate(documents: list[Document], scores: list[list[dict]], target: 
         threshold = choose_threshold(documents, bounds, rest, target)
         with_check = check_model(bounds, fit_check(documents, bounds, rest, threshold))
         folds.append({"document": document.name, "source": document.source, "bounds": combinations[chosen], "threshold": threshold,
-                      "rules": line_scores(document, None), "rules_and_cues": scores[held][chosen], "checked": line_scores(document, with_check)})
+                      "rules": line_scores(document, None), "rules_and_cues": scores[held][chosen], "checked": line_scores(document, with_check),
+                      "unlisted": unlisted(document, with_check)})
         progress(f"fold {held + 1}/{len(documents)} {document.name}: threshold {threshold}")
     return folds
 
