@@ -259,6 +259,30 @@ def _about_document(title: str, headings: str = "", doc: str = "document", keyed
      "CI/CD pipeline to identify newly introduced injection flaws prior to production deployment.", False),
     ("Since make -s prints every recipe before running it, how do I make it quiet?", "GNU Make", "Summary of Options",
      "`-s`, `--silent`, `--quiet`: Silent operation; do not print the recipes as they are executed.", True),
+    # fourth pass: a thing the premise says is absent ("without any distractor documents") that the sentence counts, only
+    # for who the premise says does without it (RAFT, not a baseline) and not a thing the sentence denies or makes a condition
+    ("Since RAFT trains without any distractor documents, how does it cope with irrelevant context at test time?",
+     "RAFT: Adapting Language Model to Domain Specific RAG", "4 RAFT", "In our training setup, we include four distractor "
+     "documents alongside the oracle document.", True),
+    ("Since the baseline trains without any distractor documents, what does RAFT add?", "RAFT: Adapting Language Model to "
+     "Domain Specific RAG", "4 RAFT", "In our training setup, we include four distractor documents alongside the oracle "
+     "document.", False),
+    ("Since RAFT trains without any distractor documents, how does it cope with irrelevant context at test time?",
+     "RAFT: Adapting Language Model to Domain Specific RAG", "4 RAFT", "If we do not include two distractor documents, the "
+     "model overfits.", False),
+    ("Since RAFT trains without any distractor documents, how does it cope with irrelevant context at test time?",
+     "RAFT: Adapting Language Model to Domain Specific RAG", "4 RAFT", "We train with distractor documents.", False),
+    # what the authors disclaim ("have no desire to ever make type hints mandatory") is denied however far the negation
+    # is from its force word; a force word ending the premise binds what comes before it ("makes type hints mandatory")
+    ("Since PEP 484 makes type hints mandatory, how are they enforced at runtime?", "PEP 484 - Type Hints", "Non-goals",
+     "It should also be emphasized that Python will remain a dynamically typed language, and the authors have no desire to "
+     "ever make type hints mandatory, even by convention.", True),
+    ("Since PEP 484 makes type hints optional, how are they checked?", "PEP 484 - Type Hints", "Non-goals",
+     "It should also be emphasized that Python will remain a dynamically typed language, and the authors have no desire to "
+     "ever make type hints mandatory, even by convention.", False),
+    ("Since PEP 484 makes stub files mandatory, where are they kept?", "PEP 484 - Type Hints", "Non-goals",
+     "It should also be emphasized that Python will remain a dynamically typed language, and the authors have no desire to "
+     "ever make type hints mandatory, even by convention.", False),
 ])
 def test_a_sentence_corrects_a_premise_only_about_its_document_operator_and_object(premise, title, headings, sentence, corrected):
     """Verbatim sentences of the corpora against premises written before the rules that read them: a sentence naming

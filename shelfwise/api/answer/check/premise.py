@@ -18,7 +18,10 @@ is about the same thing (shares most of the premise's content words) and states:
   against "hereby grants ... patent license", never against "does not grant permission to use the trade names";
   "forbids charging a fee" against "You may charge any price");
 - a denial: the premise says it does something ("make -n executes the recipes"), the sentence that it does not
-  ("does not execute it", "MUST NOT issue a refresh token"), or the other way round;
+  ("does not execute it", "MUST NOT issue a refresh token"), or the other way round; a force the sentence disclaims
+  ("the authors have no desire to ever make type hints mandatory") against the premise's "makes type hints mandatory";
+- a count of what the premise says is absent: "trains without any distractor documents" against "we include four
+  distractor documents", said of who the premise says does without it;
 - another edition: the premise says A introduced something ("PEP 604 introduced ParamSpec", "the first version of
   the guidelines introduced ...", "the original OAuth 2.0 RFC defined ..."), a sentence holding it says another
   did (``check.editions``).
@@ -152,7 +155,30 @@ def _contradiction(premise: str, sentence: str, about: About | None = None, atte
                     and _holds_object(_after_force(premise, family), sentence, about) and _forced_object(premise, text, family):
                 # a force word with nothing after it ("defines the authorization code grant") forces nothing
                 return f"the documents say it is {'' if stated_force > 0 else 'not '}{family}"
-    return _denied(premise, sentence, words, about)
+    return _present(premise, sentence, about) or _denied(premise, sentence, words, about)
+
+
+_WITHOUT = re.compile(r"\b(?:without|with no)\s+(?:any\s+)?(?P<thing>[^,;:]+)", re.I)
+_COUNT = re.compile(rf"\b(?:\d+|{alternation(set(CARDINALS) - {'zero'})}|several|multiple)\s+(?P<rest>(?:[\w-]+\s+){{0,3}}[\w-]+)", re.I)
+
+
+def _present(premise: str, sentence: str, about: About | None) -> str:
+    """The premise says something is done without a thing ("RAFT trains without any distractor documents"), the
+    sentence gives a count of that thing ("we include four distractor documents"). Everything the premise names before
+    "without" (who does it and what: "RAFT trains", not "the baseline trains") is held by the sentence, its document's
+    identity or its section's headings; the sentence states no condition and denies nothing."""
+    match = _WITHOUT.search(premise)
+    if match is None or CONDITIONAL.search(sentence) or NEGATED.search(sentence):
+        return ""
+    thing = _content(_CLAUSE_END.split(match.group("thing"), maxsplit=1)[0])
+    done = _content(premise[:match.start()])
+    held = _content(sentence) | ((about.stems | about.title | _content(about.headings)) if about else set())
+    if not thing or not done <= held:
+        return ""
+    for count in _COUNT.finditer(sentence):
+        if thing <= _content(count.group("rest")):
+            return "the documents give a number of what the question says is absent"
+    return ""
 
 
 def _in_scope(quantified: re.Match, premise: str, sentence: str, share: float) -> bool:
@@ -206,11 +232,20 @@ def _act(premise: str, family: str) -> str | None:
 
 
 def _after_force(premise: str, family: str) -> str:
-    """The premise after its first word of ``family``'s force ("requires", "grants", "forbids")."""
-    ends = [m.end() for m in _MODALS[family].finditer(premise)]
-    if family == "permitted":
-        ends += [m.end() for m in _FORBIDS.finditer(premise)]
-    return premise[min(ends):] if ends else premise
+    """The premise after its first word of ``family``'s force ("requires", "grants", "forbids"); when nothing follows it
+    ("PEP 484 makes type hints mandatory"), what it binds is before it, the names of the premise's subject left out
+    ("makes type hints")."""
+    matches = [*_MODALS[family].finditer(premise), *(_FORBIDS.finditer(premise) if family == "permitted" else [])]
+    if not matches:
+        return premise
+    first = min(matches, key=lambda m: m.start())
+    rest = premise[first.end():]
+    if _content(_CLAUSE_END.split(rest, maxsplit=1)[0]):
+        return rest
+    head = re.split(r"[,;:]", premise[:first.start()])[-1]
+    for name in [*identifiers(head), *asked_names(head)]:
+        head = head.replace(name, " ")
+    return head
 
 
 def _after_word(premise: str, pair: tuple[str, str]) -> str:
@@ -335,11 +370,18 @@ def _modality(text: str, family: str, act: str | None = None) -> int:
     for match in _MODALS[family].finditer(text):
         before = " ".join(text[:match.start()].split()[-3:])
         after = " ".join(text[match.end():].split()[:1])
-        negated = bool(NEGATION.search(before) or re.match(r"(not|n't)\b", after, re.I))
+        head = re.split(r"[,;:]", text[:match.start()])[-1]  # the force word's clause up to it
+        negated = bool(NEGATION.search(before) or re.match(r"(not|n't)\b", after, re.I) or _DISCLAIMED.search(head))
         signs.add(-1 if negated else 1)
     if family == "permitted" and _FORBIDS.search(text):
         signs.add(-1)
     return signs.pop() if len(signs) == 1 else 0
+
+
+_DISCLAIMED = re.compile(r"\b(?:no|not any|never (?:had|has|have) any)\s+(?:desire|intention|intent|plans?|wish)\s+(?:to|of)\b|"
+                         r"\b(?:not|never|n't)\s+(?:\w+\s+)?(?:intend|aim|plan|want|wish|seek)\w*\s+to\b", re.I)
+"""A clause disclaiming what follows it: "the authors have no desire to ever make type hints mandatory", "does not
+intend to require" — what comes after is denied, however far its force word is from the negation."""
 
 
 def _modalities(premise: str, sentence: str) -> dict[str, tuple[int, int]]:
