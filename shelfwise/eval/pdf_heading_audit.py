@@ -26,7 +26,7 @@ from pathlib import Path
 
 import yaml
 
-__all__ = ["draw", "score", "wilson", "CRITERION", "AUDIT_FILE"]
+__all__ = ["draw", "score", "wilson", "main", "CRITERION", "AUDIT_FILE"]
 
 ROOT = Path(__file__).resolve().parents[2]
 AUDIT_FILE = ROOT / "eval" / "questions" / "pdf-heading-audit.yaml"

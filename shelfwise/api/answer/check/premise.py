@@ -54,11 +54,12 @@ from shelfwise.api.answer.question import read_question
 from shelfwise.api.answer.check.about import About, earlier_sentences as _earlier_sentences, document_title as _title
 from shelfwise.api.answer.check.about import about_sections as _about, named_documents as _named
 from shelfwise.api.answer.check.editions import introduced_by
+from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, MODALS as _MODALS, act as _act, after_force as _after_force
+from shelfwise.api.answer.check.modality import forced_object as _forced_object, modalities as _modalities
 from shelfwise.api.answer.check.measure import DOTTED, content_words as _content, moved_measure
 from shelfwise.api.answer.read.evidence import asked_names, holds_name
 from shelfwise.api.answer.records import Unit
 from shelfwise.compiler.language.directions import ACTION_OPPOSITES, CLAIMED_DOWN, CLAIMED_UP, MOVED_PAIR, OPPOSITES
-from shelfwise.compiler.language.force import MAY_VERB, PERMITS, REQUIRES
 from shelfwise.compiler.language.polarity import CONDITIONAL, HEDGED, NEGATED, NEGATION, NEGATION_SKIPS
 from shelfwise.compiler.language.numbers import CARDINALS, MULTIPLES, NUMBER_WORDS, alternation
 from shelfwise.compiler.language.versions import claimed_years, years_named
@@ -202,52 +203,6 @@ def _holds_object(rest: str, sentence: str, about: About | None) -> bool:
     return _content(_CLAUSE_END.split(rest, maxsplit=1)[0]) <= held
 
 
-_CLAUSE_END = re.compile(r"[,;:]|\b(?:before|after|when|whenever|while|until|unless|because|since|if|once|so that)\b", re.I)
-"""Where what a premise says is done ends and a clause about when or why begins: "prints every recipe | before running
-it" is contradicted by "do not print the recipes as they are executed"."""
-
-
-_AUXILIARY = re.compile(r"must|shall|mandatory|obliged|need(?:s|ed)? to|ha(?:s|ve) to", re.I)
-
-
-def _forced_object(premise: str, text: str, family: str) -> bool:
-    """Whether what the premise says is required or permitted comes after the force word of ``text`` too: "requires
-    conveying the Corresponding Source" is not what "need not require recipients to copy the Corresponding Source" is
-    about (its first word, "conveying", is not after "require")."""
-    first = _act(premise, family)
-    if first is None:
-        return True
-    if family == "permitted" and any(first in word_stems(m.group("verb")) for m in MAY_VERB.finditer(text)):
-        return True  # "You may charge any price": the act follows its modal
-    matches = [*_MODALS[family].finditer(text), *(_FORBIDS.finditer(text) if family == "permitted" else [])]
-    # a modal's subject is what it binds ("the copyright notice ... shall be included"); a verb's object follows it
-    return any(first in _content(text if _AUXILIARY.fullmatch(m.group(0)) else text[m.end():]) for m in matches)
-
-
-def _act(premise: str, family: str) -> str | None:
-    """The stem of the first content word of what the premise says is required or permitted ("charg" of "forbids
-    charging a fee"), or None."""
-    rest = _after_force(premise, family)
-    return next((stem for stem in word_stems(rest) if stem in _content(rest)), None)
-
-
-def _after_force(premise: str, family: str) -> str:
-    """The premise after its first word of ``family``'s force ("requires", "grants", "forbids"); when nothing follows it
-    ("PEP 484 makes type hints mandatory"), what it binds is before it, the names of the premise's subject left out
-    ("makes type hints")."""
-    matches = [*_MODALS[family].finditer(premise), *(_FORBIDS.finditer(premise) if family == "permitted" else [])]
-    if not matches:
-        return premise
-    first = min(matches, key=lambda m: m.start())
-    rest = premise[first.end():]
-    if _content(_CLAUSE_END.split(rest, maxsplit=1)[0]):
-        return rest
-    head = re.split(r"[,;:]", premise[:first.start()])[-1]
-    for name in [*identifiers(head), *asked_names(head)]:
-        head = head.replace(name, " ")
-    return head
-
-
 def _after_word(premise: str, pair: tuple[str, str]) -> str:
     """The premise after its first word of ``pair`` ("Injection from the list" of "... removed Injection from the
     list"): what it says was added or removed, which the contradicting sentence must name too."""
@@ -354,45 +309,6 @@ def _holds_marks(marks: list[str], sentence: str, about: About) -> bool:
         elif not holds_name(mark, stems, keys):
             return False
     return True
-
-
-_MODALS = {"required": REQUIRES, "permitted": PERMITS}
-_FORBIDS = re.compile(r"\b(prohibit\w*|forbid\w*)\b", re.I)
-
-
-def _modality(text: str, family: str, act: str | None = None) -> int:
-    """+1 when ``text`` says something is required (or permitted), -1 when it says it is not ("does not require",
-    "is not permitted", "prohibits"), 0 when it says neither or both. A "may" or "can" before ``act`` (the stem of what
-    the premise says is permitted or forbidden) permits it ("You may charge any price"), "may not" forbids it."""
-    signs = set()
-    if family == "permitted" and act:
-        signs |= {-1 if m.group("neg") else 1 for m in MAY_VERB.finditer(text) if act in word_stems(m.group("verb"))}
-    for match in _MODALS[family].finditer(text):
-        before = " ".join(text[:match.start()].split()[-3:])
-        after = " ".join(text[match.end():].split()[:1])
-        head = re.split(r"[,;:]", text[:match.start()])[-1]  # the force word's clause up to it
-        negated = bool(NEGATION.search(before) or re.match(r"(not|n't)\b", after, re.I) or _DISCLAIMED.search(head))
-        signs.add(-1 if negated else 1)
-    if family == "permitted" and _FORBIDS.search(text):
-        signs.add(-1)
-    return signs.pop() if len(signs) == 1 else 0
-
-
-_DISCLAIMED = re.compile(r"\b(?:no|not any|never (?:had|has|have) any)\s+(?:desire|intention|intent|plans?|wish)\s+(?:to|of)\b|"
-                         r"\b(?:not|never|n't)\s+(?:\w+\s+)?(?:intend|aim|plan|want|wish|seek)\w*\s+to\b", re.I)
-"""A clause disclaiming what follows it: "the authors have no desire to ever make type hints mandatory", "does not
-intend to require" — what comes after is denied, however far its force word is from the negation."""
-
-
-def _modalities(premise: str, sentence: str) -> dict[str, tuple[int, int]]:
-    """Per modal family both state (required, permitted): (the premise's polarity, the sentence's)."""
-    out = {}
-    for family in _MODALS:
-        act = _act(premise, family)
-        asserted, stated = _modality(premise, family, act), _modality(sentence, family, act)
-        if asserted and stated:
-            out[family] = (asserted, stated)
-    return out
 
 
 def _numbers(text: str) -> dict[str, float]:

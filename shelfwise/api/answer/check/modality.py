@@ -1,0 +1,106 @@
+"""What a premise and a sentence say is required or permitted (``premise``'s force checks): the force word, what it
+binds, and whether it is denied or disclaimed.
+
+``modalities`` gives, per family (required, permitted), the premise's polarity and the sentence's; ``act`` and
+``after_force`` what the premise says is required or permitted; ``forced_object`` whether that comes after the
+sentence's force word too. The words are English.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shelfwise.api.terms import identifiers, word_stems
+from shelfwise.api.answer.check.measure import content_words as _content
+from shelfwise.api.answer.read.evidence import asked_names
+from shelfwise.compiler.language.force import MAY_VERB, PERMITS, REQUIRES
+from shelfwise.compiler.language.polarity import NEGATION
+
+__all__ = ["CLAUSE_END", "AUXILIARY", "MODALS", "FORBIDS", "DISCLAIMED", "modality", "modalities", "act", "after_force", "forced_object"]
+
+CLAUSE_END = re.compile(r"[,;:]|\b(?:before|after|when|whenever|while|until|unless|because|since|if|once|so that)\b", re.I)
+"""Where what a premise says is done ends and a clause about when or why begins: "prints every recipe | before running
+it" is contradicted by "do not print the recipes as they are executed"."""
+
+
+AUXILIARY = re.compile(r"must|shall|mandatory|obliged|need(?:s|ed)? to|ha(?:s|ve) to", re.I)
+"""Force words that bind their subject ("the notice shall be included"), not an object after them."""
+
+
+def forced_object(premise: str, text: str, family: str) -> bool:
+    """Whether what the premise says is required or permitted comes after the force word of ``text`` too: "requires
+    conveying the Corresponding Source" is not what "need not require recipients to copy the Corresponding Source" is
+    about (its first word, "conveying", is not after "require")."""
+    first = act(premise, family)
+    if first is None:
+        return True
+    if family == "permitted" and any(first in word_stems(m.group("verb")) for m in MAY_VERB.finditer(text)):
+        return True  # "You may charge any price": the act follows its modal
+    matches = [*MODALS[family].finditer(text), *(FORBIDS.finditer(text) if family == "permitted" else [])]
+    # a modal's subject is what it binds ("the copyright notice ... shall be included"); a verb's object follows it
+    return any(first in _content(text if AUXILIARY.fullmatch(m.group(0)) else text[m.end():]) for m in matches)
+
+
+def act(premise: str, family: str) -> str | None:
+    """The stem of the first content word of what the premise says is required or permitted ("charg" of "forbids
+    charging a fee"), or None."""
+    rest = after_force(premise, family)
+    return next((stem for stem in word_stems(rest) if stem in _content(rest)), None)
+
+
+def after_force(premise: str, family: str) -> str:
+    """The premise after its first word of ``family``'s force ("requires", "grants", "forbids"); when nothing follows it
+    ("PEP 484 makes type hints mandatory"), what it binds is before it, the names of the premise's subject left out
+    ("makes type hints")."""
+    matches = [*MODALS[family].finditer(premise), *(FORBIDS.finditer(premise) if family == "permitted" else [])]
+    if not matches:
+        return premise
+    first = min(matches, key=lambda m: m.start())
+    rest = premise[first.end():]
+    if _content(CLAUSE_END.split(rest, maxsplit=1)[0]):
+        return rest
+    head = re.split(r"[,;:]", premise[:first.start()])[-1]
+    for name in [*identifiers(head), *asked_names(head)]:
+        head = head.replace(name, " ")
+    return head
+
+
+MODALS = {"required": REQUIRES, "permitted": PERMITS}
+"""The force families a premise and a sentence are compared in, with the words that state each."""
+FORBIDS = re.compile(r"\b(prohibit\w*|forbid\w*)\b", re.I)
+"""Words that forbid: a permission denied."""
+
+
+def modality(text: str, family: str, done: str | None = None) -> int:
+    """+1 when ``text`` says something is required (or permitted), -1 when it says it is not ("does not require",
+    "is not permitted", "prohibits"), 0 when it says neither or both. A "may" or "can" before the act (the stem of what
+    the premise says is permitted or forbidden, ``done``) permits it ("You may charge any price"), "may not" forbids it."""
+    signs = set()
+    if family == "permitted" and done:
+        signs |= {-1 if m.group("neg") else 1 for m in MAY_VERB.finditer(text) if done in word_stems(m.group("verb"))}
+    for match in MODALS[family].finditer(text):
+        before = " ".join(text[:match.start()].split()[-3:])
+        after = " ".join(text[match.end():].split()[:1])
+        head = re.split(r"[,;:]", text[:match.start()])[-1]  # the force word's clause up to it
+        negated = bool(NEGATION.search(before) or re.match(r"(not|n't)\b", after, re.I) or DISCLAIMED.search(head))
+        signs.add(-1 if negated else 1)
+    if family == "permitted" and FORBIDS.search(text):
+        signs.add(-1)
+    return signs.pop() if len(signs) == 1 else 0
+
+
+DISCLAIMED = re.compile(r"\b(?:no|not any|never (?:had|has|have) any)\s+(?:desire|intention|intent|plans?|wish)\s+(?:to|of)\b|"
+                         r"\b(?:not|never|n't)\s+(?:\w+\s+)?(?:intend|aim|plan|want|wish|seek)\w*\s+to\b", re.I)
+"""A clause disclaiming what follows it: "the authors have no desire to ever make type hints mandatory", "does not
+intend to require" — what comes after is denied, however far its force word is from the negation."""
+
+
+def modalities(premise: str, sentence: str) -> dict[str, tuple[int, int]]:
+    """Per modal family both state (required, permitted): (the premise's polarity, the sentence's)."""
+    out = {}
+    for family in MODALS:
+        done = act(premise, family)
+        asserted, stated = modality(premise, family, done), modality(sentence, family, done)
+        if asserted and stated:
+            out[family] = (asserted, stated)
+    return out
