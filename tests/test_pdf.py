@@ -487,3 +487,96 @@ def test_page_furniture_numbered_within_chapters_or_by_the_page_is_dropped_and_a
     texts = [e.text for e in elements]
     assert not any(text in texts for text in feet) and not any("Guide page" in text for text in texts), texts
     assert [e.text for e in elements if e.kind == "heading"] == ["Article 2 Scope of the rules", "Article 5 Scope of the rules"]
+
+
+def test_a_chart_drawn_past_its_clip_makes_no_table_over_the_text_below(tmp_path) -> None:
+    """A plotting library draws a chart's bars longer than its axes and clips them there: the bars' unclipped edges
+    reach into the text below the chart. Read as drawn (clipped), the chart's frame ends at its axis and the paragraph
+    under it keeps every line (unclipped, the lines under the bars became cells of a table: Adaptive-RAG's page 7)."""
+    path = tmp_path / "chart.pdf"
+    page = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))
+    top, bottom = HEIGHT - 100, HEIGHT - 220  # the chart's axes box
+    page.rect(72, bottom, 300, top - bottom)
+    page.setFont("Helvetica", 7)
+    for index, tick in enumerate((20, 40, 60, 80)):  # gridlines and their labels, inside the axes
+        y = bottom + 25 * (index + 1)
+        page.line(72, y, 372, y)
+        page.drawString(76, y + 2, str(tick))
+    page.drawString(300, top - 12, "Adaptive Retrieval")
+    page.drawString(300, top - 22, "Self-RAG")
+    page.saveState()
+    clip = page.beginPath()
+    clip.rect(72, bottom, 300, top - bottom)
+    page.clipPath(clip, stroke=0, fill=0)
+    for index, height in enumerate((60, 90, 40, 110)):
+        x = 100 + 60 * index
+        page.rect(x, bottom - 200, 30, height + 200, stroke=1, fill=0)  # drawn from far below the axis up to its value
+    page.restoreState()
+    page.setFont("Helvetica", 10)
+    body = ["The first line under the chart says the classifier is trained on silver labels.",
+            "The second line says queries left unlabeled get labels from their dataset.",
+            "The third line says the labels are then used to train the classifier."]
+    for index, line in enumerate(body):
+        page.drawString(80, bottom - 40 - 14 * index, line)
+    page.showPage()
+    page.save()
+    elements = read_text_layer(path, ReadOptions()).elements
+    text = " ".join(e.text for e in elements if e.kind != "table")
+    assert "classifier is trained on silver labels" in text and "get labels from their dataset" in text
+    assert not any("silver" in " ".join(" ".join(row) for row in (e.rows or [])) for e in elements if e.kind == "table")
+
+
+def test_a_footnote_mark_by_the_gutter_is_not_a_line_of_its_own(tmp_path) -> None:
+    """In two columns, a raised footnote number in the right column overlaps the height of a left column's line more
+    than its own and was clustered with it, then split off at the gutter as a line "3" cutting the right column's
+    paragraph in two ("automatically-" | "3" | "collected"). It is dropped; the paragraph reads on."""
+    path = tmp_path / "columns.pdf"
+    page = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))
+    left = ["The left column holds a paragraph of its own that", "runs over several lines beside the right one and",
+            "says nothing about the classifier at all, only", "about the weather on the day of the experiment."]
+    right = ["Finally, we train the classifier with these automatically-", "collected query-complexity pairs, by using a",
+             "cross-entropy loss over the three labels."]
+    page.setFont("Times-Roman", 11)
+    for index, line in enumerate(left):
+        page.drawString(60, HEIGHT - 100 - 13.5 * index, line)
+    for index, line in enumerate(right):
+        page.drawString(320, HEIGHT - 107 - 13.5 * index, line)  # half a line lower than the left column's
+    width = page.stringWidth("collected query-complexity pairs", "Times-Roman", 11)
+    page.setFont("Times-Roman", 8)
+    page.drawString(320 + width + 0.5, HEIGHT - 107 - 13.5 + 4, "3")  # raised, after "pairs"
+    page.showPage()
+    page.save()
+    elements = read_text_layer(path, ReadOptions()).elements
+    assert not any(e.text.strip() == "3" for e in elements), [e.text for e in elements]
+    assert any("Finally, we train the classifier" in e.text and "collected query-complexity pairs, by using a cross-entropy loss"
+               in e.text for e in elements), [e.text for e in elements]
+
+
+def test_a_footnote_at_the_foot_of_a_page_does_not_cut_the_paragraph_running_past_it(tmp_path) -> None:
+    """A paragraph runs from one page's foot onto the next; between them stands the first page's footnote, in smaller
+    type, opening with its number. The paragraph is one paragraph (its sentence whole), the footnote a paragraph after
+    it; a small-type line without a note's mark stays where it stands."""
+    path = tmp_path / "notes.pdf"
+    page = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))
+    page.setFont("Helvetica", 10)
+    y = HEIGHT - 90
+    for line in range(8):
+        page.drawString(72, y, f"Line {line} of an opening paragraph that says the verifier stores salted hashes only.")
+        y -= 14
+    page.drawString(72, y - 14, "The retention rule applies to every record the agency keeps about a subscriber, and it")
+    page.setFont("Helvetica", 7.5)
+    page.drawString(72, 90, "1 See the agency's records schedule for the retention periods of each kind of record.")
+    page.showPage()
+    page.setFont("Helvetica", 10)
+    page.drawString(72, HEIGHT - 90, "lasts for seven years after the account is closed, whatever the reason for closing.")
+    page.drawString(72, HEIGHT - 104, "A second paragraph follows on the second page.")
+    page.setFont("Helvetica", 7.5)
+    page.drawString(72, 90, "Source: the agency's own survey.")
+    page.showPage()
+    page.save()
+    paragraphs = [e.text for e in read_text_layer(path, ReadOptions()).elements if e.kind == "paragraph"]
+    joined = [p for p in paragraphs if "The retention rule applies" in p]
+    assert joined and "it lasts for seven years after the account is closed" in joined[0], paragraphs
+    notes = [i for i, p in enumerate(paragraphs) if p.startswith("1 See the agency's records schedule")]
+    assert notes and notes[0] == paragraphs.index(joined[0]) + 1, paragraphs
+    assert paragraphs[-1] == "Source: the agency's own survey."

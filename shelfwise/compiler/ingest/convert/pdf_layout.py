@@ -130,6 +130,17 @@ def _footnote_mark(words: list[dict]) -> bool:
     return words[-1]["size"] <= 0.8 * size and words[-1]["bottom"] < foot - 0.15 * size
 
 
+def _stray_mark(segment: list[dict], line: list[dict]) -> bool:
+    """A footnote's number left alone in its column: a raised mark is clustered with whichever line of the page's other
+    column its height overlaps ("3" after "pairs" in the right column joins a line of the left one) and the split at the
+    gutter leaves it a line of its own. Digits (or "27,28") in type no more than 0.8 of the other words' of its physical
+    line, the typesetter's superscript as ``_footnote_mark`` reads it."""
+    if len(segment) != 1 or len(line) < 2 or not re.fullmatch(r"\d{1,3}(?:,\d{1,3})*", segment[0]["text"]):
+        return False
+    others = sorted(w["size"] for w in line if w is not segment[0])
+    return segment[0]["size"] <= 0.8 * others[len(others) // 2]
+
+
 def _line_item(words: list[dict], page_no: int) -> PageItem:
     if _footnote_mark(words):
         words = words[:-1]
@@ -310,7 +321,7 @@ def _page_tables(pdfium_page: Any, chars: list[Char], page_no: int) -> tuple[lis
 
 def _text_page(pdfium_page: Any, chars: list[Char], page_no: int, width: float, height: float) -> PageData:
     tables, physical = _page_tables(pdfium_page, chars, page_no)
-    lines = [_line_item(seg, page_no) for line in physical for seg in _segments(line, width)]
+    lines = [_line_item(seg, page_no) for line in physical for seg in _segments(line, width) if not _stray_mark(seg, line)]
     lines = _reading_order(lines, width)
     used: set[int] = set()
     figures: list[PageItem] = []

@@ -94,8 +94,53 @@ def _shape_edges(points: list[tuple[float, float]], closed: bool, height: float)
     return edges
 
 
+_CLIP_SLACK = 0.5  # points: an edge this close outside its clip box is drawn on the box's border (an axis, a frame)
+
+
+def _clip_box(obj: Any, matrix: Matrix, height: float) -> tuple[float, float, float, float] | None:
+    """The box (x0, top, x1, bottom, top-down display coordinates) a path object is clipped to, or None: the
+    intersection of its clip paths' bounding boxes (a clip path is in the object's container's space, ``matrix`` maps
+    that to the display)."""
+    clip = raw.FPDFPageObj_GetClipPath(obj)
+    if not clip:
+        return None
+    a, b, c, d, e, f = matrix
+    x, y = ctypes.c_float(), ctypes.c_float()
+    box = None
+    for path in range(max(raw.FPDFClipPath_CountPaths(clip), 0)):
+        points = []
+        for index in range(max(raw.FPDFClipPath_CountPathSegments(clip, path), 0)):
+            segment = raw.FPDFClipPath_GetPathSegment(clip, path, index)
+            if segment and raw.FPDFPathSegment_GetPoint(segment, x, y):
+                points.append((a * x.value + c * y.value + e, height - (b * x.value + d * y.value + f)))
+        if not points:
+            continue
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        own = (min(xs), min(ys), max(xs), max(ys))
+        box = own if box is None else (max(box[0], own[0]), max(box[1], own[1]), min(box[2], own[2]), min(box[3], own[3]))
+    return box
+
+
+def _clipped(edge: dict, box: tuple[float, float, float, float] | None) -> dict | None:
+    """The part of ``edge`` its clip box lets show (None: none of it): a bar drawn past a chart's axis and clipped there
+    ends at the axis, not in the text below the chart."""
+    if box is None:
+        return edge
+    x0, top, x1, bottom = box
+    if edge["orientation"] == "h":
+        if not top - _CLIP_SLACK <= edge["top"] <= bottom + _CLIP_SLACK:
+            return None
+        left, right = max(edge["x0"], x0), min(edge["x1"], x1)
+        return _edge(edge["object_type"], left, edge["top"], right, edge["bottom"], "h") if right > left else None
+    if not x0 - _CLIP_SLACK <= edge["x0"] <= x1 + _CLIP_SLACK:
+        return None
+    upper, lower = max(edge["top"], top), min(edge["bottom"], bottom)
+    return _edge(edge["object_type"], edge["x0"], upper, edge["x1"], lower, "v") if lower > upper else None
+
+
 def page_edges(page: Any) -> list[dict]:
-    """Every horizontal or vertical edge of the page's vector paths, Form XObjects included, as pdfplumber's dicts."""
+    """Every horizontal or vertical edge of the page's vector paths, Form XObjects included, as pdfplumber's dicts, each
+    cut to the part its clip path lets show (pdfminer, and so pdfplumber, reads paths unclipped)."""
     ctm, _width, height = display_transform(page)
     own = raw.FS_MATRIX()
     edges: list[dict] = []
@@ -103,9 +148,10 @@ def page_edges(page: Any) -> list[dict]:
         if kind != raw.FPDF_PAGEOBJ_PATH or not raw.FPDFPageObj_GetMatrix(obj, own):
             continue
         to_display = compose(compose((own.a, own.b, own.c, own.d, own.e, own.f), matrix), ctm)
+        box = _clip_box(obj, compose(matrix, ctm), height)
         for points, closed in _subpaths(obj, to_display):
             if len(points) >= 2:
-                edges.extend(_shape_edges(points, closed, height))
+                edges.extend(kept for edge in _shape_edges(points, closed, height) if (kept := _clipped(edge, box)) is not None)
     return edges
 
 

@@ -289,6 +289,8 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
     vocabulary = _vocabulary(lines)
     edges = _left_edges(lines)
     gap = _line_gap(lines)
+    notes = _footnotes(lines, body, heads)
+    deferred: list[Element] = []  # footnotes met inside an open paragraph, placed after it
     elements: list[Element] = []
     open_block: Element | None = None
     pieces: list[str] = []  # the open block's text, joined when it closes
@@ -297,9 +299,20 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
     for item in items:
         if progress is not None and item.page > reported:
             reported = _report(progress, item.page, len(pages), window)
+        if id(item) in notes:
+            if notes[id(item)] or not deferred:
+                deferred.append(Element(kind="paragraph", text=item.text.strip(), page=item.page))
+            else:
+                deferred[-1].text += " " + item.text.strip()
+            if open_block is None:
+                elements += deferred
+                deferred = []
+            continue
         if item.kind in ("table", "figure") or id(item) in heads:
             _close(open_block, pieces)
             open_block, prev = None, None
+            elements += deferred
+            deferred = []
         if item.kind == "table":
             elements.append(Element(kind="table", page=item.page, rows=item.rows, header_rows=1 if item.header_rows is None else item.header_rows))
             continue
@@ -320,11 +333,40 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
                 _join(pieces, item.text.strip(), vocabulary)
         else:
             _close(open_block, pieces)
+            elements += deferred
+            deferred = []
             open_block, pieces = Element(kind=kind, text="", page=item.page), [item.text.strip()]
             elements.append(open_block)
         prev = item
     _close(open_block, pieces)
-    return _table_captions(elements)
+    return _table_captions(elements + deferred)
+
+
+_NOTE_MARK = re.compile(r"^(?:\d{1,3}|[*†‡§¶]|\(\d{1,3}\))\s?[A-Za-z(]")
+"""How a footnote starts: its number or sign, then its text ("1 It is worth noting", "3As we", "* Equal contribution",
+"(1) OJ C 229")."""
+
+
+def _footnotes(lines: list[PageItem], body: float, heads: set[int]) -> dict[int, bool]:
+    """The lines of the footnotes at each column's foot (id -> whether the line starts a note): after the column's last
+    line in the body's type, in smaller type (at most 0.85 of it), the first one opening with a note's mark. They are
+    set aside while a paragraph runs on past them into the next column or page."""
+    last: dict[tuple[int, int], int] = {}
+    for index, line in enumerate(lines):
+        if line.size > 0.85 * body or id(line) in heads:
+            last[(line.page, line.column)] = index
+    out: dict[int, bool] = {}
+    foot: tuple[int, int] | None = None
+    for index, line in enumerate(lines):
+        key = (line.page, line.column)
+        if index <= last.get(key, -1) or line.size > 0.85 * body or id(line) in heads:
+            foot = None
+            continue
+        mark = bool(_NOTE_MARK.match(line.text.strip()))
+        if mark or foot == key:
+            out[id(line)] = mark
+            foot = key
+    return out
 
 
 _TABLE_CAPTION = re.compile(r"^(table|tab\.)\s*([0-9]+|[A-Z](\.[0-9]+)?)(\.[0-9]+)?\s*[:.|—–-]", re.IGNORECASE)
