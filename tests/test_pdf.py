@@ -580,3 +580,28 @@ def test_a_footnote_at_the_foot_of_a_page_does_not_cut_the_paragraph_running_pas
     notes = [i for i, p in enumerate(paragraphs) if p.startswith("1 See the agency's records schedule")]
     assert notes and notes[0] == paragraphs.index(joined[0]) + 1, paragraphs
     assert paragraphs[-1] == "Source: the agency's own survey."
+
+
+def test_a_footnote_over_two_lines_where_no_paragraph_runs_on_is_one_paragraph(tmp_path) -> None:
+    """A page whose paragraph ends before its foot: the footnote of two lines below it stays one paragraph, its
+    line-end hyphen undone, where it stands (after the paragraph, before the next page's heading)."""
+    path = tmp_path / "note.pdf"
+    page = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))
+    page.setFont("Helvetica", 10)
+    page.drawString(72, HEIGHT - 90, "The agency keeps each record for seven years after the account is closed.")
+    page.setFont("Helvetica", 7.5)
+    page.drawString(72, 104, "2 The schedule lists the retention periods of every kind of record the agency imple-")
+    page.drawString(72, 94, "ments, and names the officer who approves each disposal.")
+    page.showPage()
+    page.setFont("Helvetica-Bold", 14)
+    page.drawString(72, HEIGHT - 90, "Disposal")
+    page.setFont("Helvetica", 10)
+    page.drawString(72, HEIGHT - 110, "Records are destroyed by the officer the schedule names.")
+    page.showPage()
+    page.save()
+    elements = [(e.kind, e.text) for e in read_text_layer(path, ReadOptions()).elements]
+    note = ("paragraph", "2 The schedule lists the retention periods of every kind of record the agency implements, and names "
+                         "the officer who approves each disposal.")
+    assert note in elements, elements
+    assert elements.index(note) == elements.index(("paragraph", "The agency keeps each record for seven years after the "
+                                                                "account is closed.")) + 1

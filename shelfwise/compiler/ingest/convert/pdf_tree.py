@@ -290,7 +290,7 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
     edges = _left_edges(lines)
     gap = _line_gap(lines)
     notes = _footnotes(lines, body, heads)
-    deferred: list[Element] = []  # footnotes met inside an open paragraph, placed after it
+    deferred: list[tuple[int, list[str]]] = []  # (page, pieces) of footnotes met since the last block opened or closed
     elements: list[Element] = []
     open_block: Element | None = None
     pieces: list[str] = []  # the open block's text, joined when it closes
@@ -299,20 +299,16 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
     for item in items:
         if progress is not None and item.page > reported:
             reported = _report(progress, item.page, len(pages), window)
-        if id(item) in notes:
+        if id(item) in notes:  # set after the paragraph that runs on past it, or where it stands when none does
             if notes[id(item)] or not deferred:
-                deferred.append(Element(kind="paragraph", text=item.text.strip(), page=item.page))
+                deferred.append((item.page, [item.text.strip()]))
             else:
-                deferred[-1].text += " " + item.text.strip()
-            if open_block is None:
-                elements += deferred
-                deferred = []
+                _join(deferred[-1][1], item.text.strip(), vocabulary)
             continue
         if item.kind in ("table", "figure") or id(item) in heads:
             _close(open_block, pieces)
             open_block, prev = None, None
-            elements += deferred
-            deferred = []
+            elements += _notes(deferred)
         if item.kind == "table":
             elements.append(Element(kind="table", page=item.page, rows=item.rows, header_rows=1 if item.header_rows is None else item.header_rows))
             continue
@@ -333,13 +329,19 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
                 _join(pieces, item.text.strip(), vocabulary)
         else:
             _close(open_block, pieces)
-            elements += deferred
-            deferred = []
+            elements += _notes(deferred)
             open_block, pieces = Element(kind=kind, text="", page=item.page), [item.text.strip()]
             elements.append(open_block)
         prev = item
     _close(open_block, pieces)
-    return _table_captions(elements + deferred)
+    return _table_captions(elements + _notes(deferred))
+
+
+def _notes(deferred: list[tuple[int, list[str]]]) -> list[Element]:
+    """The footnotes set aside, as paragraphs; ``deferred`` is emptied."""
+    out = [Element(kind="paragraph", text="".join(pieces), page=page) for page, pieces in deferred]
+    deferred.clear()
+    return out
 
 
 _NOTE_MARK = re.compile(r"^(?:\d{1,3}|[*†‡§¶]|\(\d{1,3}\))\s?[A-Za-z(]")
