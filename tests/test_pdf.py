@@ -605,3 +605,21 @@ def test_a_footnote_over_two_lines_where_no_paragraph_runs_on_is_one_paragraph(t
     assert note in elements, elements
     assert elements.index(note) == elements.index(("paragraph", "The agency keeps each record for seven years after the "
                                                                 "account is closed.")) + 1
+
+
+def test_small_print_in_a_column_without_body_text_is_no_footnote(tmp_path) -> None:
+    """A page set wholly in small type (an appendix's fine print) has no body line above its foot: a line opening with a
+    number there is a paragraph of the page, read as paragraphs are (a gap parts them), not footnotes run together."""
+    path = tmp_path / "small.pdf"
+    page = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))
+    page.setFont("Helvetica", 10)
+    for index in range(6):
+        page.drawString(72, HEIGHT - 90 - 14 * index, f"Body line {index} of the first page, in the type most of the document uses.")
+    page.showPage()
+    page.setFont("Helvetica", 7)
+    page.drawString(72, HEIGHT - 90, "1 Records are kept for seven years.")
+    page.drawString(72, HEIGHT - 120, "Fine print that stands on its own, far below the first.")
+    page.showPage()
+    page.save()
+    paragraphs = [e.text for e in read_text_layer(path, ReadOptions()).elements if e.kind == "paragraph"]
+    assert "1 Records are kept for seven years." in paragraphs and "Fine print that stands on its own, far below the first." in paragraphs, paragraphs
