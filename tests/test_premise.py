@@ -283,6 +283,22 @@ def _about_document(title: str, headings: str = "", doc: str = "document", keyed
     ("Since PEP 484 makes stub files mandatory, where are they kept?", "PEP 484 - Type Hints", "Non-goals",
      "It should also be emphasized that Python will remain a dynamically typed language, and the authors have no desire to "
      "ever make type hints mandatory, even by convention.", False),
+    # a definition item's label says how far its term is required, in its section's context only, and not under a condition
+    ("Since the state parameter is required in the authorization request, what must the client put in it?",
+     "RFC 6749 The OAuth 2.0 Authorization Framework", "4.1.1. Authorization Request",
+     "state: RECOMMENDED. An opaque value used by the client to maintain state between the request and callback.", True),
+    ("Since the scope parameter is optional in the access token request, how are scopes separated?",
+     "RFC 6749 The OAuth 2.0 Authorization Framework", "4.1.3. Access Token Request",
+     "code: REQUIRED. The authorization code received from the authorization server.", False),
+    ("Since the state parameter is required in the token revocation request, what does it hold?",
+     "RFC 6749 The OAuth 2.0 Authorization Framework", "4.1.1. Authorization Request",
+     "state: RECOMMENDED. An opaque value used by the client to maintain state between the request and callback.", False),
+    ("Since the state parameter is optional in the authorization response, when is it returned?",
+     "RFC 6749 The OAuth 2.0 Authorization Framework", "4.1.2. Authorization Response",
+     "state: REQUIRED if the \"state\" parameter was present in the client authorization request.", False),
+    ("Since the response_type parameter is required in the authorization request, which value does it take?",
+     "RFC 6749 The OAuth 2.0 Authorization Framework", "4.1.1. Authorization Request",
+     "response_type: REQUIRED. Value MUST be set to \"code\".", False),
 ])
 def test_a_sentence_corrects_a_premise_only_about_its_document_operator_and_object(premise, title, headings, sentence, corrected):
     """Verbatim sentences of the corpora against premises written before the rules that read them: a sentence naming

@@ -17,6 +17,12 @@ from shelfwise.compiler.prose import normalise, sentence_spans, sentences
     ("It costs 3.5 USD. \"Quoted\" next.", ["It costs 3.5 USD.", "\"Quoted\" next."]),
     ("when using `.ONESHELL` (see Using One Shell).", ["when using `.ONESHELL` (see Using One Shell)."]),
     ("  \n ", []),
+    # a BCP 14 label runs in after its term's colon, also behind a lead-in (an answer's correction label)
+    ("active: REQUIRED.  Boolean indicator of whether the token is active. Next.",
+     ["active: REQUIRED. Boolean indicator of whether the token is active.", "Next."]),
+    ("The documents say: state: RECOMMENDED.  An opaque value used by the client. Next.",
+     ["The documents say: state: RECOMMENDED. An opaque value used by the client.", "Next."]),
+    ("Every parameter listed below is REQUIRED. The server checks them.", ["Every parameter listed below is REQUIRED.", "The server checks them."]),
 ])
 def test_sentences(text, expected):
     assert sentences(text) == expected

@@ -6,8 +6,9 @@ answering side (writer, claims, checker) alike, so a sentence the ledger quotes 
 digit or an opening quote, bracket or emphasis mark follow it, except after an abbreviation: one that never
 ends a sentence ("e.g.", "Dr.", "etc."), a single letter or letter run ("U.S.", "J."), or one that stands before
 a number ("Jan. 5", "No. 3", "p. 12", "Fig. 2"); nor after a run-in requirement label among a sentence's first
-three words ("OPTIONAL.  The scope ...", "active: REQUIRED.  Boolean indicator ...": BCP 14's REQUIRED, OPTIONAL,
-RECOMMENDED, and DEPRECATED, NOTE). pysbd (rule-based, maintained) was measured against this on
+three words or right after its term's colon ("OPTIONAL.  The scope ...", "active: REQUIRED.  Boolean indicator ...",
+"the documents say: state: RECOMMENDED.  An opaque value ...": BCP 14's REQUIRED, OPTIONAL, RECOMMENDED, and
+DEPRECATED, NOTE). pysbd (rule-based, maintained) was measured against this on
 the corpora's sections: it agreed on most splits and was far slower (see the commit message), so it is not used.
 """
 
@@ -42,8 +43,8 @@ def _abbreviation_before(head: str, following: str) -> bool:
     word = words[-1].lstrip("(\"'[*_") if words else ""
     if not word.endswith("."):
         return False
-    if len(words) <= _LABEL_WORDS and _LABEL.fullmatch(word[:-1]):
-        return True  # a run-in label, not a sentence: "active: REQUIRED.  Boolean indicator ..."
+    if _LABEL.fullmatch(word[:-1]) and (len(words) <= _LABEL_WORDS or words[-2].endswith(":")):
+        return True  # a run-in label, not a sentence: "active: REQUIRED.  Boolean indicator ...", also after a lead-in
     bare = word[:-1].lower()
     if bare in ABBREVIATIONS or _INITIALS.fullmatch(bare):
         return True

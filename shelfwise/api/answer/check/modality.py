@@ -11,12 +11,14 @@ from __future__ import annotations
 import re
 
 from shelfwise.api.terms import identifiers, word_stems
+from shelfwise.api.answer.check.about import About
 from shelfwise.api.answer.check.measure import content_words as _content
 from shelfwise.api.answer.read.evidence import asked_names
 from shelfwise.compiler.language.force import MAY_VERB, PERMITS, REQUIRES
 from shelfwise.compiler.language.polarity import NEGATION
 
-__all__ = ["CLAUSE_END", "AUXILIARY", "MODALS", "FORBIDS", "DISCLAIMED", "modality", "modalities", "act", "after_force", "forced_object"]
+__all__ = ["CLAUSE_END", "AUXILIARY", "MODALS", "FORBIDS", "DISCLAIMED", "LABELLED", "modality", "modalities", "act", "after_force",
+           "forced_object", "labelled"]
 
 CLAUSE_END = re.compile(r"[,;:]|\b(?:before|after|when|whenever|while|until|unless|because|since|if|once|so that)\b", re.I)
 """Where what a premise says is done ends and a clause about when or why begins: "prints every recipe | before running
@@ -104,3 +106,34 @@ def modalities(premise: str, sentence: str) -> dict[str, tuple[int, int]]:
         if asserted and stated:
             out[family] = (asserted, stated)
     return out
+
+
+LABELLED = re.compile(r"^\s*[\"'‘“]?(?P<term>[A-Za-z_][\w.-]*)[\"'’”]?\s*:?\s+(?P<label>NOT RECOMMENDED|REQUIRED|RECOMMENDED|OPTIONAL)\b"
+                      r"(?P<rest>.*)$", re.S)
+"""A definition item whose BCP 14 label says how far its term is required ("state: RECOMMENDED. An opaque value ...",
+"scope: OPTIONAL. The scope of the access request ...")."""
+_NOT_REQUIRED = re.compile(r"\b(optional|not required|need not|needn't|may be omitted)\b", re.I)
+_KIND_WORDS = frozenset(word_stems("parameter parameters field fields member members claim claims attribute attributes "
+                                   "element elements value values required requires require mandatory optional"))
+"""What a premise calls the term and its force ("the state parameter is required"): not words the item must hold."""
+
+
+def labelled(premise: str, sentence: str, about: About | None) -> str:
+    """Why a labelled definition item contradicts the premise ('' when it does not): the premise says its term is
+    required and the label says OPTIONAL or RECOMMENDED, or the premise says it is optional or not required and the label
+    says REQUIRED. The term is a word of the premise; every other content word of the premise ("in the authorization
+    request") is held by the item, its document's identity or its section's headings ("4.1.1. Authorization Request");
+    a label with a condition ("REQUIRED if the "state" parameter was present") states none."""
+    match = LABELLED.match(sentence)
+    if match is None or re.match(r"\W*(?:if|unless|when|where|except)\b", match.group("rest"), re.I):
+        return ""
+    term = match.group("term")
+    if not re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", premise, re.I):
+        return ""
+    said = -1 if _NOT_REQUIRED.search(premise) else modality(premise, "required")
+    stated = 1 if match.group("label") == "REQUIRED" else -1
+    if not said or said == stated:
+        return ""
+    others = _content(premise) - set(word_stems(term)) - _KIND_WORDS
+    held = _content(sentence) | ((about.stems | about.title | _content(about.headings)) if about else set())
+    return f"the documents label {term} {match.group('label')}" if others <= held else ""

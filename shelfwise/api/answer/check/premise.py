@@ -20,6 +20,8 @@ is about the same thing (shares most of the premise's content words) and states:
 - a denial: the premise says it does something ("make -n executes the recipes"), the sentence that it does not
   ("does not execute it", "MUST NOT issue a refresh token"), or the other way round; a force the sentence disclaims
   ("the authors have no desire to ever make type hints mandatory") against the premise's "makes type hints mandatory";
+- the label of a definition item: "the state parameter is required" against "state: RECOMMENDED. An opaque value ..."
+  (``check.modality.labelled``);
 - a count of what the premise says is absent: "trains without any distractor documents" against "we include four
   distractor documents", said of who the premise says does without it;
 - another edition: the premise says A introduced something ("PEP 604 introduced ParamSpec", "the first version of
@@ -55,7 +57,7 @@ from shelfwise.api.answer.check.about import About, earlier_sentences as _earlie
 from shelfwise.api.answer.check.about import about_sections as _about, named_documents as _named
 from shelfwise.api.answer.check.editions import introduced_by
 from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, MODALS as _MODALS, act as _act, after_force as _after_force
-from shelfwise.api.answer.check.modality import forced_object as _forced_object, modalities as _modalities
+from shelfwise.api.answer.check.modality import forced_object as _forced_object, labelled as _labelled, modalities as _modalities
 from shelfwise.api.answer.check.measure import DOTTED, content_words as _content, moved_measure
 from shelfwise.api.answer.read.evidence import asked_names, holds_name
 from shelfwise.api.answer.records import Unit
@@ -380,14 +382,15 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
             for sentence in sentences(text) or [text]:  # one sentence at a time: a list item may hold several
                 own = _content(sentence)  # "the GNU General Public License forbids ...": a name the sentence leaves
                 rest = words - (known.title & named_stems - own) if known is not None else words  # to its document
-                if len(rest & own) < tuning.premise_share * len(rest):  # is checked with the other marks, not here
+                label = _labelled(premise, sentence, known)  # "state: RECOMMENDED.": its own test of what it is about
+                if not label and len(rest & own) < tuning.premise_share * len(rest):  # is checked with the other marks, not here
                     continue
-                why = introduced_by(premise, sentence, known, _content)
+                why = "" if label else introduced_by(premise, sentence, known, _content)
                 if not why and known is not None:
                     if not _holds_marks(marks, sentence, known) or (years and claimed_years(sentence) and not years & claimed_years(sentence)) \
                             or _names_another(own_ids, sentence):
                         continue
-                why = why or _contradiction(premise, sentence, known, attested, tuning.premise_share) or (
+                why = why or label or _contradiction(premise, sentence, known, attested, tuning.premise_share) or (
                     earlier and _computed_change(premise, sentence, earlier(shelf, section_id), tuning.same_rule_share))
                 if why:
                     return Premise(premise=premise, sentence=normalise(sentence), shelf=shelf, section_id=section_id, why=why)
