@@ -14,11 +14,12 @@ from shelfwise.api.terms import identifiers, word_stems
 from shelfwise.api.answer.check.about import About
 from shelfwise.api.answer.check.measure import content_words as _content
 from shelfwise.api.answer.read.evidence import asked_names
-from shelfwise.compiler.language.force import MAY_VERB, PERMITS, REQUIRES
+from shelfwise.compiler.language.force import LABEL_KEYWORDS, MAY_VERB, PERMITS, REQUIRES
+from shelfwise.compiler.language.numbers import alternation
 from shelfwise.compiler.language.polarity import NEGATION
 
 __all__ = ["CLAUSE_END", "AUXILIARY", "MODALS", "FORBIDS", "DISCLAIMED", "LABELLED", "modality", "modalities", "act", "after_force",
-           "forced_object", "labelled"]
+           "forced_object", "labelled", "held_with_identity"]
 
 CLAUSE_END = re.compile(r"[,;:]|\b(?:before|after|when|whenever|while|until|unless|because|since|if|once|so that)\b", re.I)
 """Where what a premise says is done ends and a clause about when or why begins: "prints every recipe | before running
@@ -108,7 +109,7 @@ def modalities(premise: str, sentence: str) -> dict[str, tuple[int, int]]:
     return out
 
 
-LABELLED = re.compile(r"^\s*[\"'‘“]?(?P<term>[A-Za-z_][\w.-]*)[\"'’”]?\s*:?\s+(?P<label>NOT RECOMMENDED|REQUIRED|RECOMMENDED|OPTIONAL)\b"
+LABELLED = re.compile(rf"^\s*[\"'‘“]?(?P<term>[A-Za-z_][\w.-]*)[\"'’”]?\s*:?\s+(?P<label>{alternation(LABEL_KEYWORDS)})\b"
                       r"(?P<rest>.*)$", re.S)
 """A definition item whose BCP 14 label says how far its term is required ("state: RECOMMENDED. An opaque value ...",
 "scope: OPTIONAL. The scope of the access request ...")."""
@@ -135,5 +136,9 @@ def labelled(premise: str, sentence: str, about: About | None) -> str:
     if not said or said == stated:
         return ""
     others = _content(premise) - set(word_stems(term)) - _KIND_WORDS
-    held = _content(sentence) | ((about.stems | about.title | _content(about.headings)) if about else set())
-    return f"the documents label {term} {match.group('label')}" if others <= held else ""
+    return f"the documents label {term} {match.group('label')}" if others <= held_with_identity(sentence, about) else ""
+
+
+def held_with_identity(sentence: str, about: About | None) -> set[str]:
+    """The content words of ``sentence`` with its document's identity and title and its section's headings."""
+    return _content(sentence) | ((about.stems | about.title | _content(about.headings)) if about else set())

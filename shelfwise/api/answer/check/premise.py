@@ -57,7 +57,8 @@ from shelfwise.api.answer.check.about import About, earlier_sentences as _earlie
 from shelfwise.api.answer.check.about import about_sections as _about, named_documents as _named
 from shelfwise.api.answer.check.editions import introduced_by
 from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, MODALS as _MODALS, act as _act, after_force as _after_force
-from shelfwise.api.answer.check.modality import forced_object as _forced_object, labelled as _labelled, modalities as _modalities
+from shelfwise.api.answer.check.modality import forced_object as _forced_object, held_with_identity, labelled as _labelled
+from shelfwise.api.answer.check.modality import modalities as _modalities
 from shelfwise.api.answer.check.measure import DOTTED, content_words as _content, moved_measure
 from shelfwise.api.answer.read.evidence import asked_names, holds_name
 from shelfwise.api.answer.records import Unit
@@ -175,8 +176,7 @@ def _present(premise: str, sentence: str, about: About | None) -> str:
         return ""
     thing = _content(_CLAUSE_END.split(match.group("thing"), maxsplit=1)[0])
     done = _content(premise[:match.start()])
-    held = _content(sentence) | ((about.stems | about.title | _content(about.headings)) if about else set())
-    if not thing or not done <= held:
+    if not thing or not done <= held_with_identity(sentence, about):
         return ""
     for count in _COUNT.finditer(sentence):
         if thing <= _content(count.group("rest")):

@@ -119,15 +119,27 @@ def _font_style(fontname: str) -> tuple[bool, bool]:
     return bool(_BOLD.search(name)), bool(_MONO.search(name))
 
 
+_MARK = re.compile(r"\d{1,3}(?:,\d{1,3})*")
+"""A footnote's number as a superscript sets it: digits, or several joined by commas ("27,28")."""
+_MARK_SIZE = 0.8
+"""A mark's type is at most this share of its line's (typesetting's superscript is about 0.6 of the size)."""
+
+
+def _mark_beside(mark: dict, others: list[dict]) -> bool:
+    """Whether ``mark`` reads as a footnote's number set in smaller type than ``others`` (their median size)."""
+    sizes = sorted(w["size"] for w in others)
+    return bool(_MARK.fullmatch(mark["text"])) and mark["size"] <= _MARK_SIZE * sizes[len(sizes) // 2]
+
+
 def _footnote_mark(words: list[dict]) -> bool:
     """The line's last word is a footnote's number set as a superscript after the text ("4.4. Information Access
     Management (§ 164.308(a)(4))" and a raised "27"): digits (or "27,28") in type no more than 0.8 of the rest's,
     its foot above theirs. Not part of the line's text (read as "...(4))27" it looks like a contents entry's page)."""
-    if len(words) < 2 or not re.fullmatch(r"\d{1,3}(?:,\d{1,3})*", words[-1]["text"]):
+    if len(words) < 2 or not _mark_beside(words[-1], words[:-1]):
         return False
     rest = sorted(w["size"] for w in words[:-1])
     size, foot = rest[len(rest) // 2], max(w["bottom"] for w in words[:-1])
-    return words[-1]["size"] <= 0.8 * size and words[-1]["bottom"] < foot - 0.15 * size
+    return words[-1]["bottom"] < foot - 0.15 * size
 
 
 def _stray_mark(segment: list[dict], line: list[dict]) -> bool:
@@ -135,10 +147,7 @@ def _stray_mark(segment: list[dict], line: list[dict]) -> bool:
     column its height overlaps ("3" after "pairs" in the right column joins a line of the left one) and the split at the
     gutter leaves it a line of its own. Digits (or "27,28") in type no more than 0.8 of the other words' of its physical
     line, the typesetter's superscript as ``_footnote_mark`` reads it."""
-    if len(segment) != 1 or len(line) < 2 or not re.fullmatch(r"\d{1,3}(?:,\d{1,3})*", segment[0]["text"]):
-        return False
-    others = sorted(w["size"] for w in line if w is not segment[0])
-    return segment[0]["size"] <= 0.8 * others[len(others) // 2]
+    return len(segment) == 1 and len(line) >= 2 and _mark_beside(segment[0], [w for w in line if w is not segment[0]])
 
 
 def _line_item(words: list[dict], page_no: int) -> PageItem:

@@ -148,10 +148,10 @@ def page_edges(page: Any) -> list[dict]:
         if kind != raw.FPDF_PAGEOBJ_PATH or not raw.FPDFPageObj_GetMatrix(obj, own):
             continue
         to_display = compose(compose((own.a, own.b, own.c, own.d, own.e, own.f), matrix), ctm)
-        box = _clip_box(obj, compose(matrix, ctm), height)
-        for points, closed in _subpaths(obj, to_display):
-            if len(points) >= 2:
-                edges.extend(kept for edge in _shape_edges(points, closed, height) if (kept := _clipped(edge, box)) is not None)
+        drawn = [edge for points, closed in _subpaths(obj, to_display) if len(points) >= 2 for edge in _shape_edges(points, closed, height)]
+        if drawn:  # the clip path is read only for a path that has edges (most curves and glyph outlines have none)
+            box = _clip_box(obj, compose(matrix, ctm), height)
+            edges.extend(kept for edge in drawn if (kept := _clipped(edge, box)) is not None)
     return edges
 
 

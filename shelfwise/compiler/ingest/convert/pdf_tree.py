@@ -349,19 +349,23 @@ _NOTE_MARK = re.compile(r"^(?:\d{1,3}|[*†‡§¶]|\(\d{1,3}\))\s?[A-Za-z(]")
 "(1) OJ C 229")."""
 
 
+_NOTE_SIZE = 0.85
+"""A footnote's type is at most this share of the body's (footnotes are set about 0.7-0.8 of it)."""
+
+
 def _footnotes(lines: list[PageItem], body: float, heads: set[int]) -> dict[int, bool]:
     """The lines of the footnotes at each column's foot (id -> whether the line starts a note): after the column's last
     line in the body's type (a column with none has no footnotes), in smaller type (at most 0.85 of it), the first one
     opening with a note's mark. They are set aside while a paragraph runs on past them into the next column or page."""
     last: dict[tuple[int, int], int] = {}
     for index, line in enumerate(lines):
-        if line.size > 0.85 * body or id(line) in heads:
+        if line.size > _NOTE_SIZE * body or id(line) in heads:
             last[(line.page, line.column)] = index
     out: dict[int, bool] = {}
     foot: tuple[int, int] | None = None
     for index, line in enumerate(lines):
         key = (line.page, line.column)
-        if key not in last or index <= last[key] or line.size > 0.85 * body or id(line) in heads:
+        if key not in last or index <= last[key] or line.size > _NOTE_SIZE * body or id(line) in heads:
             foot = None  # a column without body text (an index, a page of small print) has no foot notes
             continue
         mark = bool(_NOTE_MARK.match(line.text.strip()))
