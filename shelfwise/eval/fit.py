@@ -48,7 +48,7 @@ from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.eval.fit_show import FREE, MIN_GAIN, Case, Replay, ascend, unused
 from shelfwise.eval.questions import Question, load_questions
 
-__all__ = ["SETS", "SHOW_STRENGTH", "PAIRWISE_STRENGTH", "collect", "fit_weights", "ranking_proxy", "label_unit", "held_out_figure", "sampled", "main", "NEGATIVES",
+__all__ = ["SETS", "SHOW_STRENGTH", "PAIRWISE_STRENGTH", "collect", "fit_weights", "ranking_proxy", "label_unit", "held_out_figure", "captured_sets", "sampled", "main", "NEGATIVES",
            "STRENGTHS", "SAMPLE"]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,8 +58,9 @@ SETS = {
     "dev-formats": SHARED / "dev-formats.yaml",
     "northwind": ROOT / "shelves" / "northwind" / "questions.yaml",
     "dev-filings": SHARED / "dev-filings.yaml",
+    "unseen-formats": ROOT / "eval" / "questions" / "unseen-formats.yaml",
 }
-"""Every labelled question set: gold quotes (dev, dev-formats, northwind) or reference answers (dev-filings)."""
+"""Every labelled question set: gold quotes (dev, dev-formats, northwind, unseen-formats) or reference answers (dev-filings)."""
 NEGATIVES = 100
 """Negatives kept per obligation by the current score, and as many drawn at random."""
 STRENGTHS = (0.001, 0.01, 0.1, 1.0)
@@ -252,6 +253,33 @@ def _sha(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
+def captured_sets(sets: dict[str, Path], build_dir: Path, work: Path, settings, embedder, progress, shelves_by_set: dict
+                  ) -> tuple[dict[str, list[dict]], dict[str, list[Case]]]:
+    """Per set: its feature rows and its captured cases (``collect``), read from ``work`` when a run before cached them
+    for the same questions (delete ``work`` after a change of the pipeline), else answered and cached there. Each set's
+    shelves are opened under ``build_dir`` into ``shelves_by_set`` (the caller closes them) and its cases attached to them."""
+    from shelfwise.api.shelves import open_shelves
+
+    rows_by_set: dict[str, list[dict]] = {}
+    cases_by_set: dict[str, list[Case]] = {}
+    for name, path in sets.items():
+        shelf_names = sorted({q.shelf for q in load_questions(path)})
+        shelves_by_set[name] = open_shelves({n: build_dir / n for n in shelf_names}, embedder, settings=settings)
+        cache = work / f"features-{name}-{_sha(path)}.jsonl"
+        captured = work / f"cases-{name}-{_sha(path)}.pickle"
+        if cache.exists() and captured.exists():
+            rows_by_set[name] = [json.loads(line) for line in cache.read_text(encoding="utf-8").splitlines()]
+            cases_by_set[name] = [c.attach(shelves_by_set[name]) for c in pickle.loads(captured.read_bytes())]
+        else:
+            cases_by_set[name] = []
+            rows_by_set[name] = collect(name, path, settings, shelves_by_set[name], progress, cases_by_set[name])
+            cache.write_text("".join(json.dumps(r) + "\n" for r in rows_by_set[name]), encoding="utf-8")
+            captured.write_bytes(pickle.dumps(cases_by_set[name]))
+        positives = sum(r["label"] for r in rows_by_set[name])
+        progress(f"fit: {name}: {len(rows_by_set[name])} rows, {positives} positive")
+    return rows_by_set, cases_by_set
+
+
 def held_out_figure(set_name: str, questions_path: Path, weights_path: Path, settings, shelves, runs_dir: Path) -> tuple[float, dict]:
     """Answer one set with the weights in ``weights_path``; (its figure, per question): quote recall, or the share of
     reference figures in the answer for a set with reference answers."""
@@ -319,7 +347,7 @@ def _embedder_of(shelves) -> object:
 
 def main(argv: list[str] | None = None) -> int:
     from shelfwise.api.answer import build_pipeline
-    from shelfwise.api.shelves import close_shelves, open_shelves
+    from shelfwise.api.shelves import close_shelves
     from shelfwise.compiler.index.embedders import embedder_from_settings
     from shelfwise.compiler.settings import Settings
 
@@ -346,25 +374,9 @@ def main(argv: list[str] | None = None) -> int:
     settings = settings.model_copy(update={"answer": settings.answer.model_copy(update={"rank_weights": hand})})
     embedder = embedder_from_settings(settings)
     started = time.perf_counter()
-    rows_by_set: dict[str, list[dict]] = {}
-    cases_by_set: dict[str, list[Case]] = {}
-    shelves_by_set = {}
+    shelves_by_set: dict = {}
     try:
-        for name, path in sets.items():
-            shelf_names = sorted({q.shelf for q in load_questions(path)})
-            shelves_by_set[name] = open_shelves({n: args.build_dir / n for n in shelf_names}, embedder, settings=settings)
-            cache = args.work / f"features-{name}-{_sha(path)}.jsonl"
-            captured = args.work / f"cases-{name}-{_sha(path)}.pickle"  # like the features: delete --work after a change of the pipeline
-            if cache.exists() and captured.exists():
-                rows_by_set[name] = [json.loads(line) for line in cache.read_text(encoding="utf-8").splitlines()]
-                cases_by_set[name] = [c.attach(shelves_by_set[name]) for c in pickle.loads(captured.read_bytes())]
-            else:
-                cases_by_set[name] = []
-                rows_by_set[name] = collect(name, path, settings, shelves_by_set[name], progress, cases_by_set[name])
-                cache.write_text("".join(json.dumps(r) + "\n" for r in rows_by_set[name]), encoding="utf-8")
-                captured.write_bytes(pickle.dumps(cases_by_set[name]))
-            positives = sum(r["label"] for r in rows_by_set[name])
-            progress(f"fit: {name}: {len(rows_by_set[name])} rows, {positives} positive")
+        rows_by_set, cases_by_set = captured_sets(sets, args.build_dir, args.work, settings, embedder, progress, shelves_by_set)
         replay = Replay([c for cases in cases_by_set.values() for c in cases], build_pipeline(settings, {}))
         folds: dict[str, dict] = {}
         proxy = _proxy_table(rows_by_set, replay, progress)

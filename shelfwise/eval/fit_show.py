@@ -77,7 +77,7 @@ def shown_text(case: Case, weights: dict[str, float], pipeline) -> str:
     from shelfwise.api.answer.write.write import ExtractiveWriter
 
     base = pipeline.writer
-    writer = ExtractiveWriter(base.max_units, base.budget_chars, base.answer_chars, RankModel(weights=dict(weights)))
+    writer = ExtractiveWriter(base.max_units, base.budget_chars, base.answer_chars, RankModel(weights=dict(weights)), tuning=base.tuning)
     draft = verify_verbatim(writer.write(case.plan, case.reading, case.shelves), case.shelves)
     return _show(pipeline, case.plan, case.reading, case.shelves, draft, None).markdown
 
