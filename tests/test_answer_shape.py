@@ -999,3 +999,41 @@ def test_a_quoted_list_keeps_its_lead_in_and_a_list_of_conditions_shows_whole_or
     assert [u.id for u in shown] == ["r0", "lead", "c1", "c2", "c3", "q0"]  # not "plain" alone, under no item
     shown, _ = shape_answer(units, ["q"], {}, max_chars=1200, extractive=True)
     assert [u.id for u in shown] == ["r0", "q0"]  # not "lead" alone, introducing nothing
+
+
+def test_a_tables_running_header_repeated_page_after_page_is_never_an_answer():
+    """A table continued over pages repeats its header rows ("| HIPAA Security | | Security Controls |"); read as rows,
+    each copy held the question's words and was shown first. A row repeated three times without a figure is a header;
+    twice, or with a figure, it is still a row."""
+    from shelfwise.compiler.store.records import Block, table_text
+
+    rows = [["Standard", "Specification"], ["HIPAA Security", "Security Controls"], ["Security Management", "Risk Analysis (R)"],
+            ["HIPAA Security", "Security Controls"], ["Security Awareness", "Security Reminders (A)"],
+            ["HIPAA Security", "Security Controls"], ["Contingency Plan", "Data Backup Plan (R)"]]
+
+    def rows_shown(table: list[list[str]]) -> list[str]:
+        shelf = _memory_shelf({"guide": ("Security Rule Guide", "guide.pdf", [
+            ("Crosswalk", [Block(kind="table", text=table_text(table), rows=table, header_rows=1)]),
+            ("Standards", [_p("Each HIPAA Security standard lists its security controls as required or addressable specifications.")])])})
+        _, draft = _write(shelf, "Which HIPAA Security controls does the guide list?")
+        return [u.text for u in draft.units if u.kind == "table_row"]
+
+    assert "HIPAA Security | Security Controls" not in rows_shown(rows)
+    assert "HIPAA Security | Security Controls" in rows_shown(rows[:4])  # twice: a row
+
+
+def test_a_named_documents_table_lends_its_matching_header_to_its_rows():
+    """"What versions of the registry are recorded, with their dates?": the rows under "Date | Description | Version" hold
+    none of the words, their header does; in a document the question names (by its title, not only by an identifier)
+    the header's match carries to its rows."""
+    from shelfwise.compiler.store.records import Block, table_text
+
+    rows = [["Date", "Description", "Version"], ["2019-11-27", "Initial draft of the SSP content", "DRAFT 1.0"],
+            ["2020-08-01", "Revised SSP content; added SAP and SAR content", "DRAFT 2.0"]]
+    shelf = _memory_shelf({"registry": ("Acme OSCAL Registry", "registry.xlsx", [
+        ("History", [Block(kind="table", text=table_text(rows), rows=rows, header_rows=1)]),
+        ("About", [_p("The Acme OSCAL Registry is the authoritative source for Acme's extensions and identifiers.")])])})
+    plan, draft = _write(shelf, "Which versions of the Acme OSCAL Registry are recorded, with their dates?")
+    assert plan.obligations[0].documents == ["registry"]
+    assert {"2019-11-27 | Initial draft of the SSP content | DRAFT 1.0", "2020-08-01 | Revised SSP content; added SAP and SAR content | DRAFT 2.0"} <= {
+        u.text for u in draft.units if u.kind == "table_row"}

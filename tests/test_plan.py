@@ -61,6 +61,21 @@ def test_a_part_asking_the_same_of_three_items_becomes_one_part_per_item():
     assert len(asks("What is required for access, audit, integrity, transmission and person authentication?")) == 1
 
 
+def test_a_how_question_over_three_actions_becomes_one_part_per_action():
+    """"How do I set the job count, stop new jobs on a loaded machine and keep the output apart?" asks three things an
+    expert answers in turn; as one part, the best-matching action's sentences filled the answer. A list of nouns, two
+    actions or one action stay whole."""
+    asks = lambda q: [o.ask for o in plan_by_rules(q, [], DOCS, [], [], []).obligations]
+    assert asks("We build on a shared server. How can we limit the number of parallel jobs, pause new jobs when the load "
+                "is high, and keep each job's output together?") == [
+        "We build on a shared server. How can we limit the number of parallel jobs",
+        "We build on a shared server. How can we pause new jobs when the load is high",
+        "We build on a shared server. How can we keep each job's output together"]
+    assert len(asks("How do I configure the cache, the queue and the workers?")) == 1  # nouns, not actions
+    assert len(asks("How do I limit parallel jobs and keep their output together?")) == 1  # two: one part
+    assert len(asks("How do I set a breakpoint in gdb?")) == 1
+
+
 def test_a_trailing_and_why_is_kept_with_the_part_it_asks_about():
     """'..., and why?' has no word to search for, so it was dropped: the reasons are asked of the part before it, and
     the ranking's reason facet looks for 'because', 'as a result', ..."""
@@ -250,3 +265,21 @@ def test_an_operator_holding_a_question_mark_does_not_split_the_question():
     assert question_parts(question) == ["What is the difference between the =, := and ?= operators in GNU make",
                                 "what does the newer edition add"]
     assert question_parts("How long is a token valid? Who may revoke it?") == ["How long is a token valid", "Who may revoke it"]
+
+
+def test_a_file_named_by_a_proper_name_names_its_document():
+    """"GDPR.pdf" holds "REGULATION (EU) 2016/679 ...": a question "under the GDPR" names it by its file; a file called by
+    a plain word ("make.pdf") or by a title written out names nothing of its own."""
+    from shelfwise.api.answer.plan.names import file_name, named_by_name
+
+    assert [file_name(p) for p in ["office/GDPR.pdf", "papers/HyDE.pdf", "make/make.pdf", "filings/2023 Q3 AAPL.pdf",
+                                   "notes/Minutes.docx", "Adaptive RAG.pdf", ""]] == ["GDPR", "HyDE", "", "", "", "", ""]
+    titles = {"gdpr": "REGULATION (EU) 2016/679 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL", "hipaa": "NIST SP 800-66 Revision 1"}
+    files = {"gdpr": "office/GDPR.pdf", "hipaa": "office/nist-hipaa-guide.pdf"}
+    question = "What must a processor report after a breach under the GDPR and under NIST SP 800-66?"
+    assert named_by_name(question, titles) == set()
+    assert named_by_name(question, titles, files) == {"gdpr"}
+    assert named_by_name("What does the regulation say about gdpr fines?", titles, files) == set()  # a word, not the name
+    plan = plan_by_rules(question, [], titles, [], [], [], files=files)
+    assert set(plan.obligations[0].documents) == {"gdpr", "hipaa"}
+    assert plan_by_rules(question, [], titles, [], [], []).obligations[0].documents == ["hipaa"]

@@ -171,6 +171,8 @@ def test_a_subject_named_only_in_a_catalogue_in_passing_or_nowhere_is_not_in_the
     ("identity", "What distinguishes FAL1, FAL2 and FAL3?"),  # the ask says only its verb beside the names
     ("licenses", "What does the Apache License 2.0 say about the grant of a patent license?"),
     ("make", "What does the -k option of make do after an error?"),
+    # a name in the scene the asker sets ("In a Jenkins job we ..."): where the asker works, not what is asked about
+    ("make", "In a Jenkins job we run make with -k. What does the -k option of make do after an error?"),
 ])
 def test_a_subject_the_shelf_holds_is_answered_with_its_sentences(shelves, shelf, question):
     answer = _ask(shelves, shelf, question)
@@ -183,6 +185,17 @@ def test_what_a_passive_or_how_do_you_question_asks_for_and_a_date_names_nothing
     assert asked_head("How are synced passkeys treated by the Digital Identity Guidelines?") == ["sync", "passkei"]
     assert asked_head("How do you set a breakpoint in gdb?") == ["breakpoint"]
     assert asked_names("What were Microsoft's total revenues in the quarter ended March 31, 2023?") == ["Microsoft"]
+
+
+def test_a_name_in_the_scene_the_asker_sets_is_not_the_subject():
+    from shelfwise.api.answer.read.evidence import setting_names
+
+    assert setting_names("In a Jenkins job we run make with -k. What does -k do?") == {"Jenkins"}
+    assert setting_names("For an AWS deployment, how does RAPTOR cluster its chunks?") == {"AWS"}
+    # a definite or bare name is the subject, a name also written outside the scene too
+    assert setting_names("In the Orion CRM, how are contacts exported?") == set()
+    assert setting_names("What does a SOC 2 Type II report attest?") == set()
+    assert setting_names("In an Orion deployment, how does Orion export contacts?") == set()
 
 
 def test_a_sentence_about_something_else_corrects_nothing(shelves):

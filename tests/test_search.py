@@ -247,6 +247,24 @@ def test_a_heading_that_is_its_documents_title_names_no_section(tmp_path):
         assert [searcher.sections[s][1] for s in searcher.route_heading("the data call notes")] == ["Data Call Notes"]
 
 
+def test_a_heading_that_is_a_phrase_of_its_documents_title_names_no_section(tmp_path):
+    """"Under the HIPAA Security Rule, what is the difference between ...": the guide's section "2.1. HIPAA Security Rule"
+    names the guide's subject, as its title does; the heading route put it first over the section that answers. A
+    heading whose words are a phrase of its own document's title is skipped, the same heading in another document is not."""
+    from search_fixtures import h, p, put_doc
+
+    store = Store(tmp_path / "store.sqlite")
+    put_doc(store, "guide.md", "An Introductory Resource Guide for Implementing the HIPAA Security Rule", [
+        h("2.1. HIPAA Security Rule"), p("The rule protects electronic health information."),
+        h("2.1.2. Security Rule Organization"), p("Each standard is required; specifications are required or addressable."),
+    ])  # fmt: skip
+    put_doc(store, "faq.md", "Compliance FAQ", [h("HIPAA Security Rule"), p("Questions about the rule.")])
+    with searching(store, tmp_path) as searcher:
+        found = searcher.route_heading("Under the HIPAA Security Rule, what does the security rule organization say?")
+        assert [(searcher.documents[searcher.sections[s][0]]["path"], searcher.sections[s][1]) for s in found] == [
+            ("guide.md", "2.1.2. Security Rule Organization"), ("faq.md", "HIPAA Security Rule")]
+
+
 def test_a_table_number_counts_within_the_document_the_query_names(tmp_path):
     """Every paper has its own Table 1: 'Table 1' alone singles out nothing; 'RAPTOR's Table 1' is RAPTOR's."""
     from shelfwise.compiler.search.identifiers import query_identifiers

@@ -146,7 +146,8 @@ def _plan(pipeline: Pipeline, request: AskRequest, shelves: dict[str, OpenShelf]
     defined = sorted({f.subject for n in scope for f in shelves[n].facts if f.kind == "definition" and 2 < len(f.subject) < 60})
     cited = [d for d in _cited_documents(request, shelves) if d in documents]
     identities = {d: shelves[n].identities[d] for n in scope for d in scope[n] if d in shelves[n].identities}
-    rules = plan_by_rules(request.question, request.history, documents, aliases, defined, cited, identities)
+    files = {d: shelves[n].documents.get(d, {}).get("path", "") for n in scope for d in scope[n]}
+    rules = plan_by_rules(request.question, request.history, documents, aliases, defined, cited, identities, files)
     if pipeline.planner is not None:
         vocabulary = Vocabulary()
         for name in sorted(scope):

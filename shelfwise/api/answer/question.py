@@ -109,6 +109,31 @@ MAX_ITEMS = 4
 """At most this many enumerated items become parts of their own (``_enumerated``); a longer list stays one part."""
 
 
+_HOW_TO = re.compile(r"^(?P<head>(?:.*?[.!:]\s+)?how\s+(?:do|does|can|could|should|would|must|might)\s+(?:i|we|you|one|they)\s+)"
+                     r"(?P<items>[^,]+(?:,\s+[^,]+)+?,?\s+(?:and|or)\s+[^,]+)$", re.I)
+"""A how-question over three or more actions ("How do I set how many jobs run at once, stop new jobs when the machine is
+loaded, force some targets to build in order, and keep their output apart"): one step the asker wants per action."""
+_NOT_AN_ACTION = frozenset("""the a an this that these those its their his her my our your some any all each every no
+one two three both either neither of in on at to for from with by under over into about as than it they them we you i
+he she not""".split())
+"""First words of a coordinated item that make it a noun phrase or a clause, not an action ("the queue", "it fails")."""
+
+
+def _actions(part: str) -> list[str]:
+    """A how-question over three to ``MAX_ITEMS`` coordinated actions as one part per action, each with the question's
+    head ("How do I stop it starting new jobs when ..."); anything else, or any item that is not an action of two words or
+    more opening with a lower-case word (a noun phrase: "the cache"), stays one part."""
+    match = _HOW_TO.match(part)
+    if not match:
+        return [part]
+    items = [i.strip() for i in re.split(r",\s+(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+(?=[^,]+$)", match.group("items")) if i.strip()]
+    if not 3 <= len(items) <= MAX_ITEMS or any(len(i.split()) < 2 or not i[0].islower() or i.split()[0].lower() in _NOT_AN_ACTION
+                                               or not stems(i) for i in items):
+        return [part]
+    head = match.group("head")
+    return [f"{head}{item}" for item in items]
+
+
 def _enumerated(part: str) -> list[str]:
     """A part that asks the same of three or more short items ("what lifetimes do they give for authorization codes,
     access tokens, and JWTs") as one part per item, each with the shared head: every item gets its own recall, reading
@@ -137,6 +162,7 @@ def question_parts(question: str) -> list[str]:
     if len(parts) > 1 and not _ASKS.match(parts[0]):  # "In an OSCAL-based SSP, how do I ...": a setting, not a question,
         parts = [f"{parts[0]}, {p}" for p in parts[1:]]  # and every part after it is asked in that setting
     parts = [piece for p in parts for piece in _enumerated(p)]
+    parts = [piece for p in parts for piece in _actions(p)]
     return parts or [question.strip()]
 
 

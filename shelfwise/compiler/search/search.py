@@ -299,10 +299,16 @@ class ShelfSearcher:
 
     def _names_its_document(self, doc_id: str, heading: str) -> bool:
         """Whether ``heading`` is its document's title or file name ("OWASP Top 10 2017" heading the OWASP Top 10
-        2017 file): a query naming it names the document (the named route's), not one of its sections."""
+        2017 file), or, without its number, a phrase of two words or more of its title ("2.1. HIPAA Security Rule" in
+        "... Implementing the Health Insurance Portability and Accountability Act (HIPAA) Security Rule"): a query
+        naming it names the document or its subject ("Under the HIPAA Security Rule, ..."), not one of its sections."""
         row = self.documents[doc_id]
         normal = _normal(heading)
-        return bool(normal) and normal in {_normal(str(row["title"])), _normal(Path(row["path"]).name.rsplit(".", 1)[0])}
+        title = _normal(str(row["title"]))
+        if not normal:
+            return False
+        bare = re.sub(r"^(?:\d+ )+", "", normal)
+        return normal in {title, _normal(Path(row["path"]).name.rsplit(".", 1)[0])} or (len(bare.split()) >= 2 and f" {bare} " in f" {title} ")
 
     def route_figures(self, query: str) -> list[str]:
         """When the query asks for a figure or table: sections whose captions share two or more of its words, by BM25 over captions."""

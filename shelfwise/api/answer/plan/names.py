@@ -8,6 +8,11 @@ a colon ("RAPTOR: Recursive Abstractive Processing ..." -> "RAPTOR"), the whole 
 capitals, and does not open with a number (a section file's "6 Assertions"). It is matched as the title writes it,
 capitals included, as whole words: "Type Hints" (PEP 484's title) is named by "Type Hints", not by a question about
 type hints. Several documents may share a name (two editions of one title): the question names them all.
+
+A document's file may carry the name people call it by when its title does not: "GDPR.pdf" holds "REGULATION (EU)
+2016/679 OF THE EUROPEAN PARLIAMENT ...", a question says "under the GDPR". A file stem that is one word of two
+capitals or more ("GDPR", "HIPAA", "HyDE", "ReAct") is such a name (``file_name``); a plain word ("make.pdf",
+"notes.docx") or a stem of several words (a title written out) is not.
 """
 
 from __future__ import annotations
@@ -15,10 +20,11 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from functools import lru_cache
+from pathlib import PurePath
 
 from shelfwise.compiler.search.document_names import words as _words
 
-__all__ = ["document_names", "NameIndex", "named_by_name", "names_written", "GENERIC"]
+__all__ = ["document_names", "file_name", "NameIndex", "named_by_name", "names_written", "GENERIC"]
 
 GENERIC = frozenset("""license licence agreement manual handbook guide guidelines policy standard specification procedure
 paper document edition""".split())
@@ -26,6 +32,8 @@ paper document edition""".split())
 _MAX_TITLE_WORDS = 8
 """A whole title this short is a name a question may write out; a longer one is not."""
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9&]{1,2}$")
+_FILE_NAME = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){2})[A-Za-z][A-Za-z0-9]{1,23}$")
+"""A file stem that is a proper name: one word (letters and digits, a letter first) holding two capitals or more."""
 
 
 @lru_cache(maxsize=65_536)
@@ -49,6 +57,18 @@ def document_names(title: str) -> frozenset[str]:
     return frozenset(names)
 
 
+def file_name(path: str) -> str:
+    """The name a document's file calls it by ("GDPR.pdf" -> "GDPR", "HyDE.pdf" -> "HyDE"), or "" (``_FILE_NAME``)."""
+    stem = PurePath(str(path or "")).stem
+    return stem if _FILE_NAME.match(stem) else ""
+
+
+def _names(title: str, path: str = "") -> frozenset[str]:
+    """``document_names`` of the title, with the file's name (``file_name``) when it has one."""
+    own = file_name(path)
+    return document_names(title) | {own} if own else document_names(title)
+
+
 _EDITION = re.compile(r"\b(?:19|20)\d\d\b|\bRev(?:ision)? [A-Z0-9]{1,3}\b")
 """What tells the editions of one series apart in their names: a year ("OWASP Top 10 2013"), a revision ("Rev D")."""
 
@@ -62,12 +82,13 @@ class NameIndex:
     """The names of a set of documents (id -> title), indexed by their first word, built once for every text a plan
     looks at: matching each text against every title cost 75 ms an obligation at 5,000 documents."""
 
-    def __init__(self, documents: dict[str, str]):
+    def __init__(self, documents: dict[str, str], files: dict[str, str] | None = None):
         self.titles = documents
+        self.files = files or {}
         self.by_first: dict[str, list[tuple[tuple[str, ...], str]]] = defaultdict(list)
         self.editions: dict[str, list[tuple[frozenset[str], str]]] = defaultdict(list)  # series -> (its editions, doc)
         for doc_id, title in documents.items():
-            for name in document_names(title):
+            for name in _names(title, self.files.get(doc_id, "")):
                 words = tuple(name.split())
                 self.by_first[words[0]].append((words, doc_id))
                 if _EDITION.search(name):
@@ -88,12 +109,13 @@ class NameIndex:
         return found
 
 
-def named_by_name(text: str, documents: dict[str, str]) -> set[str]:
-    """``NameIndex(documents).find(text)``, for one text."""
-    return NameIndex(documents).find(text)
+def named_by_name(text: str, documents: dict[str, str], files: dict[str, str] | None = None) -> set[str]:
+    """``NameIndex(documents, files).find(text)``, for one text."""
+    return NameIndex(documents, files).find(text)
 
 
-def names_written(text: str, title: str) -> list[str]:
-    """The names of the document titled ``title`` that ``text`` writes (``document_names``), longest first."""
+def names_written(text: str, title: str, path: str = "") -> list[str]:
+    """The names of the document titled ``title`` (its file at ``path``) that ``text`` writes (``document_names``,
+    ``file_name``), longest first."""
     written = f" {_words(text)} "
-    return sorted((name for name in document_names(title) if f" {name} " in written), key=len, reverse=True)
+    return sorted((name for name in _names(title, path) if f" {name} " in written), key=len, reverse=True)

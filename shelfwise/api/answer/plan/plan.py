@@ -139,15 +139,16 @@ def plan_by_rules(
     defined: list[str],
     cited_documents: list[str],
     identities: dict[str, DocumentIdentity] | None = None,
+    files: dict[str, str] | None = None,
 ) -> Plan:
     """Obligations from the question's parts; a follow-up inherits the previous question's parts.
 
     ``documents`` maps document id to name; ``defined`` holds the ledger's defined terms;
     ``cited_documents`` are the documents the earlier turns cited; ``identities`` (document id -> compiled identity)
     bind the documents a part names by issuer, form and period, narrowed by what the whole question names
-    (``_bound_by_question``).
+    (``_bound_by_question``); ``files`` (document id -> file path) gives the names files carry ("GDPR.pdf").
     """
-    names = NameIndex(documents)
+    names = NameIndex(documents, files)
     matcher = IdentityMatch(identities) if identities else None
     asked = read_question(question)
     if asked.follow_up(history):

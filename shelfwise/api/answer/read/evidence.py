@@ -19,7 +19,7 @@ from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import QUESTION_WORDS, document_keys, identifier_key, identifiers, word_stems
 from shelfwise.compiler.ledger.rules import sentences
 
-__all__ = ["asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "unheld_subjects", "identity_text", "identity_terms",
+__all__ = ["asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "setting_names", "unheld_subjects", "identity_text", "identity_terms",
            "holds_name"]
 
 _AUX = r"(?:is|are|was|were|does|do|did|has|have|can|could|must|should|will|would|shall|may|might)"
@@ -120,9 +120,27 @@ def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) 
     return out
 
 
+_SETTING = re.compile(r"(?:^|(?<=[.;!?]\s))(?:in|inside|within|for|on|from|with|using|at)\s+(?:a|an)\s+(?:[\w.+/-]+\s+){0,4}?[\w.+/-]+"
+                      r"(?=\s*,|\s+(?:I|we|you|one)\b)", re.I)
+"""A fronted phrase that sets the asker's scene with an indefinite article ("In a CI script I want ...", "For an
+internal tool, ..."): the kind of place the asker works in, not the subject asked about."""
 _NAME = re.compile(r"(?<![\w-])(?:[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z][a-z][\w-]*)(?:\s+(?:[A-Z][\w-]*|\d[\w.-]*))*")
 _PERIOD = re.compile(r"^(?:Q[1-4]|H[12]|FY\s?\d{2,4}|\d{4}|(?:January|February|March|April|May|June|July|August|September|October|"
                      r"November|December))$")
+
+
+def setting_names(question: str) -> set[str]:
+    """The names ``asked_names`` finds only inside a fronted scene-setting phrase (``_SETTING``): "CI" in "In a CI script
+    I want to ask make whether ..."."""
+    text = " ".join(question.split())
+    spans = [m.span() for m in _SETTING.finditer(text)]
+    if not spans:
+        return set()
+    outside = text
+    for start, end in reversed(spans):
+        outside = outside[:start] + " " * (end - start) + outside[end:]
+    inside = " ".join(text[start:end] for start, end in spans)
+    return set(asked_names(inside)) - set(asked_names(outside))
 
 
 def asked_names(question: str) -> list[str]:
@@ -176,7 +194,8 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
             by_obligation.setdefault(index, []).append(unit)
     out: dict[int, list[str]] = {}
     for index, obligation in enumerate(plan.obligations):
-        names = [n for n in asked_names(obligation.ask) if n in asked or set(word_stems(n)) <= asked_stems]
+        setting = setting_names(obligation.ask)  # "In a CI script I want ...": where the asker works, not what is asked
+        names = [n for n in asked_names(obligation.ask) if (n in asked or set(word_stems(n)) <= asked_stems) and n not in setting]
         shown = [u for u in by_obligation.get(index, []) if u.kind != "heading"]
         if not names or not shown:
             continue

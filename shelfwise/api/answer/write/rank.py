@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from shelfwise.api.answer.write.feedback import expansion_terms
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
 from shelfwise.api.answer.write.definitions import asked_entry, asked_term, defines, entry_keys, opens_entry, spelled_out
-from shelfwise.api.answer.write.tables import contents_tables, introduced_tables, row_labels
-from shelfwise.api.answer.write.unit_shape import NUMERIC_RUN, label_row, numeric_share, shape_factor, value_match
+from shelfwise.api.answer.write.tables import contents_tables, introduced_tables, repeated_rows, row_labels
+from shelfwise.api.answer.write.unit_shape import CONTENTS_ENTRY, NUMERIC_RUN, REFERENCE_LIST, label_row, numeric_share, shape_factor, value_match
 from shelfwise.api.answer.plan.names import names_written
 from shelfwise.api.answer.plan.plan import Obligation, Plan
 from shelfwise.api.answer.question import FACETS as ASKED_FACETS
@@ -76,12 +76,6 @@ annually"): still the value a numeric ask wants (``find_thresholds`` finds only 
 _UNIT_CONDITION = re.compile(r"\b(if|unless|except|provided|only (if|when)|when|where|must not|may not|shall not|not bound)\b", re.I)
 _UNIT_REASON = re.compile(r"\b(because|since|due to|as a result|so that|in order to|therefore|hence|the reason|rationale|as many)\b", re.I)
 _UNIT_DEFINITION = re.compile(r"\b(is|are) (a|an|the|any|one)\b|\bmeans?\b|\brefers? to\b|\bdefined (as|in)\b|\bdefinitions?\b", re.I)
-REFERENCE_LIST = re.compile(r"^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?\s+)?(?:normative |informative )?(?:references|bibliography|works cited|"
-                            r"literature cited|cited works)\s*$", re.I)
-"""A heading of a reference list: its entries name works, they state nothing a question asks (unless it asks who cites what)."""
-CONTENTS_ENTRY = re.compile(r"[.…](?:\s?[.…]){3,}\s*\|?\s*(?:\d{1,4}|[ivxlc]{1,5})?\s*(?:\||$)", re.I)
-"""A line of a table of contents: dot leaders, then a page number ("TOC - About OWASP ………… | 1"). It names a
-section, it states nothing: never an answer, in whatever shape the reader kept it (a sentence, a list item, a table row)."""
 _WORD = re.compile(r"[^\W\d_]{2,}")
 """A word of two letters or more: a sentence with fewer than two ("A1", "Figure 3") is a fragment, not a statement."""
 CITES_ASKED = re.compile(r"\b(cit(e|es|ed|ing|ation|ations)|references?|bibliograph\w*)\b", re.I)
@@ -153,6 +147,10 @@ class Pool:
     contents: set[str] = field(default_factory=set)
     """The tables that are a document's table of contents (``contents_tables``): never an answer."""
     periodic: bool = False  # every read document reports a period (a filing: report_periods): a change is between periods
+    files: dict[str, str] = field(default_factory=dict)
+    """Document id -> its file's path (a file may carry the document's name: ``plan.names.file_name``)."""
+    repeated: set[int] = field(default_factory=set)
+    """Pool indexes of a table's running header rows (``repeated_rows``): never an answer."""
 
 
 def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[str]:
@@ -245,8 +243,10 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units, t
     idf = {word: math.log(1 + size / count) for word, count in df.items()}
     avg = sum(u.length for u in counted) / size if counted else 1.0
     titles = {u.doc_id: shelves[u.shelf].doc_name(u.doc_id) for u in units}
+    repeated = repeated_rows(units)
+    files = {u.doc_id: shelves[u.shelf].documents.get(u.doc_id, {}).get("path", "") for u in units}
     return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning, row_labels(units), introduced_tables(units),
-                contents_tables(units), report_periods(shelves, {(u.shelf, u.doc_id) for u in units}))
+                contents_tables(units), report_periods(shelves, {(u.shelf, u.doc_id) for u in units}), files, repeated)
 
 
 def _lead_ins(units: list[Candidate]) -> dict[int, list[int]]:
@@ -279,7 +279,7 @@ def named_documents(obligation: Obligation, pool: Pool) -> tuple[set[str], set[s
                 named |= hits
                 naming |= set(word_stems(ident)) | {key}
     for doc in obligation.documents:  # "the OWASP Top 10 2017" names a document: its words are not what is asked
-        for name in names_written(obligation.ask, pool.titles.get(doc, "")):
+        for name in names_written(obligation.ask, pool.titles.get(doc, ""), pool.files.get(doc, "")):
             rest = re.sub(r"\b" + r"\W+".join(map(re.escape, name.split())) + r"\b", " ", obligation.ask)
             naming |= set(word_stems(name)) - set(word_stems(rest))
             acronyms = {w.lower() for w in re.findall(r"[A-Za-z]+", name) if len(w) >= 2 and w.isupper()}
@@ -435,13 +435,13 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
         item = unit.kind == "step" or (unit.kind == "list_item" and obligation.kind in ("trace", "list"))
         item = item or opens_entry(entry, unit)  # a glossary entry: its heading is the term
         named_here = bool(docs) and unit.doc_id in docs
-        if label_row(unit):  # "North America", "Operating expenses:": never an answer alone, it comes with its rows
-            continue
+        if label_row(unit) or index in pool.repeated:  # "North America", "Operating expenses:": never an answer alone, it
+            continue  # comes with its rows; nor a running header row repeated on each page of a table
         if unit.kind == "table_header":  # never an answer alone; a header that matches lends its rows its score
             if unit.words & words_only.keys() or (unit.doc_id in explicit and unit.words & query.keys()):
                 headers[unit.group] = (relevance(ranking, unit, pool.avg_length) * prior(unit.ranks.get(o_index)), unit.words)
             continue
-        header = headers.get(unit.group) if unit.kind == "table_row" and unit.doc_id in explicit else None
+        header = headers.get(unit.group) if unit.kind == "table_row" and unit.doc_id in docs else None
         # a sentence of the asked-for shape means what its heading says it is about ("a few minutes" under "exp" claim)
         framed = item or any(facet in unit.tf for facet in shaped)
         if not ((unit.words | (unit.context if framed else set())) & words_only.keys()):

@@ -7,17 +7,20 @@ A row means what its label row says (``row_labels``: the writer quotes the label
 announces a table gives no figure without its rows (``introduced_tables``, ``with_introduced_tables``: the rows come
 with the sentence, as a list's items come with the sentence introducing the list). A statement's row is read with the
 rows around it (``with_table_rows``): the other line items of the statement, the other segments of a segment table,
-the rows a total or a rate is computed from.
+the rows a total or a rate is computed from. A table continued page after page repeats its header rows; read as rows,
+they are no statement (``repeated_rows``).
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from shelfwise.api.answer.write.unit_shape import label_row
 from shelfwise.api.terms import unit_cells
 
-__all__ = ["statement_row", "row_labels", "introduced_tables", "with_introduced_tables", "with_table_rows", "contents_tables"]
+__all__ = ["statement_row", "row_labels", "introduced_tables", "with_introduced_tables", "with_table_rows", "contents_tables",
+           "repeated_rows", "REPEATED_ROW"]
 
 
 _PAGE_CELL = re.compile(r"^(?:pages?|pp?\.)(?:\s+\d{1,4}(?:\s*[-\u2013]\s*\d{1,4})?)?$", re.I)
@@ -127,3 +130,14 @@ def with_table_rows(pool, picked: list[tuple[float, int]], room: float) -> list[
             used += len(pool.units[n_index].text)
     return picked + extra
 
+
+REPEATED_ROW = 3
+"""A row without a figure that a document's tables repeat this many times is a running header (a table continued
+page after page repeats its header rows: "| HIPAA Security | | Security Controls |"), not a statement. Twice is still a
+value two tables share."""
+
+
+def repeated_rows(units: list) -> set[int]:
+    """Indexes of the table rows holding no digit whose text stands ``REPEATED_ROW`` times or more among one document's rows."""
+    count = Counter((u.doc_id, u.text) for u in units if u.kind == "table_row" and not any(c.isdigit() for c in u.text))
+    return {i for i, u in enumerate(units) if u.kind == "table_row" and count.get((u.doc_id, u.text), 0) >= REPEATED_ROW}

@@ -7,7 +7,14 @@ import re
 
 from shelfwise.api.terms import unit_cells
 
-__all__ = ["NUMERIC_RUN", "value_match", "numeric_share", "shape_factor", "label_row"]
+__all__ = ["NUMERIC_RUN", "value_match", "numeric_share", "shape_factor", "label_row", "REFERENCE_LIST", "CONTENTS_ENTRY"]
+
+REFERENCE_LIST = re.compile(r"^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?\s+)?(?:normative |informative )?(?:references|bibliography|works cited|"
+                            r"literature cited|cited works)\s*$", re.I)
+"""A heading of a reference list: its entries name works, they state nothing a question asks (unless it asks who cites what)."""
+CONTENTS_ENTRY = re.compile(r"[.…](?:\s?[.…]){3,}\s*\|?\s*(?:\d{1,4}|[ivxlc]{1,5})?\s*(?:\||$)", re.I)
+"""A line of a table of contents: dot leaders, then a page number ("TOC - About OWASP ………… | 1"). It names a
+section, it states nothing: never an answer, in whatever shape the reader kept it (a sentence, a list item, a table row)."""
 
 _CELL_WORDS = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
 _MARKS = re.compile(r"\s*(?:\(\d{1,2}\)|\[\d{1,2}\]|[*\u2020\u2021\u00ae\u2122\u00a9])")
