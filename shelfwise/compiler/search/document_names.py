@@ -17,7 +17,8 @@ from shelfwise.compiler.digests.identity import document_name
 from shelfwise.compiler.document_ids import series_ids
 from shelfwise.compiler.prose import normalise
 
-__all__ = ["document_identifiers", "without_identifiers", "short_names", "words", "normal", "strip_document_names", "names_series"]
+__all__ = ["document_identifiers", "without_identifiers", "short_names", "words", "normal", "strip_document_names", "names_series",
+           "heading_names_document"]
 
 
 def document_identifiers(text: str) -> set[str]:
@@ -88,3 +89,16 @@ def strip_document_names(query: str, keys: set[str]) -> str:
 
     naming = [found for found in series_ids(query, ignore_case=True) if any(names_series(key, found.key) for key in keys)]
     return normalise(_blanked(query, naming)) or query
+
+
+def heading_names_document(heading: str, title: str, path: str) -> bool:
+    """Whether a section's ``heading`` names its document rather than a section of it: it is the document's title or
+    file name ("OWASP Top 10 2017" heading the OWASP Top 10 2017 file), or, without its number, a phrase of two words or
+    more of the title ("2.1. HIPAA Security Rule" in "... Implementing the Health Insurance Portability and
+    Accountability Act (HIPAA) Security Rule": "Under the HIPAA Security Rule, ..." names the guide's subject)."""
+    heading_words, title_words = normal(heading), normal(title)
+    if not heading_words:
+        return False
+    bare = re.sub(r"^(?:\d+ )+", "", heading_words)
+    return heading_words in {title_words, normal(Path(path).name.rsplit(".", 1)[0])} or (
+        len(bare.split()) >= 2 and f" {bare} " in f" {title_words} ")

@@ -32,6 +32,7 @@ from pydantic import BaseModel, Field
 
 from shelfwise.compiler.search.document_names import (
     document_identifiers,
+    heading_names_document,
     names_series,
     normal as _normal,
     short_names,
@@ -298,17 +299,8 @@ class ShelfSearcher:
         return ranked[: self.depth]
 
     def _names_its_document(self, doc_id: str, heading: str) -> bool:
-        """Whether ``heading`` is its document's title or file name ("OWASP Top 10 2017" heading the OWASP Top 10
-        2017 file), or, without its number, a phrase of two words or more of its title ("2.1. HIPAA Security Rule" in
-        "... Implementing the Health Insurance Portability and Accountability Act (HIPAA) Security Rule"): a query
-        naming it names the document or its subject ("Under the HIPAA Security Rule, ..."), not one of its sections."""
-        row = self.documents[doc_id]
-        normal = _normal(heading)
-        title = _normal(str(row["title"]))
-        if not normal:
-            return False
-        bare = re.sub(r"^(?:\d+ )+", "", normal)
-        return normal in {title, _normal(Path(row["path"]).name.rsplit(".", 1)[0])} or (len(bare.split()) >= 2 and f" {bare} " in f" {title} ")
+        """``heading_names_document`` for its document: a query naming it names the document (the named route's)."""
+        return heading_names_document(heading, str(self.documents[doc_id]["title"]), self.documents[doc_id]["path"])
 
     def route_figures(self, query: str) -> list[str]:
         """When the query asks for a figure or table: sections whose captions share two or more of its words, by BM25 over captions."""
