@@ -97,10 +97,11 @@ class Replay:
         self.by_set: dict[str, list[Case]] = {}
         for case in cases:
             self.by_set.setdefault(case.set_name, []).append(case)
-        self.memo: dict[tuple, float] = {}
+        self.memo: dict[tuple, dict[str, float]] = {}
 
-    def figure(self, set_name: str, weights: dict[str, float]) -> float:
-        """Mean over the set's questions of ``shown_figure`` (a question written in several parts scored on all of them)."""
+    def per_question(self, set_name: str, weights: dict[str, float]) -> dict[str, float]:
+        """Per question of the set, its ``shown_figure`` (a question written in several parts scored on all of them);
+        a question nothing counts for is left out."""
         key = (set_name, tuple(sorted((n, round(v, 4)) for n, v in weights.items() if v)))
         if key not in self.memo:
             texts: dict[str, list[str]] = {}
@@ -108,9 +109,13 @@ class Replay:
             for case in self.by_set[set_name]:
                 texts.setdefault(case.question.id, []).append(shown_text(case, weights, self.pipeline))
                 by_id[case.question.id] = case
-            values = [v for qid, parts in texts.items() if (v := shown_figure(by_id[qid], "\n\n".join(parts))) is not None]
-            self.memo[key] = round(statistics.fmean(values), 4) if values else 0.0
+            self.memo[key] = {qid: v for qid, parts in texts.items() if (v := shown_figure(by_id[qid], "\n\n".join(parts))) is not None}
         return self.memo[key]
+
+    def figure(self, set_name: str, weights: dict[str, float]) -> float:
+        """Mean over the set's questions of ``shown_figure`` (``per_question``)."""
+        values = list(self.per_question(set_name, weights).values())
+        return round(statistics.fmean(values), 4) if values else 0.0
 
     def means(self, sets, weights: dict[str, float]) -> dict[str, float]:
         return {name: self.figure(name, weights) for name in sorted(sets)}

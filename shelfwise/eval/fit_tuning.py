@@ -15,7 +15,7 @@ measured figure itself:
    and each set's answers are scored as they are scored (quote recall; for a set with reference answers, the
    reference figures shown).
 3. **Leave one set out.** Per held-out set, the moves that raise the mean over the other sets (each weighing the
-   same) by more than ``MIN_GAIN`` are taken best first, each kept only if the mean with it and the moves kept before
+   same) by more than ``MIN_GAIN`` (the weight fit's, ``shelfwise.eval.fit_show``) are taken best first, each kept only if the mean with it and the moves kept before
    it still rises by more than ``MIN_GAIN``; the held-out set is then scored with the fold's tuning, beside the defaults.
 4. **Report.** The fit on all sets, every fold and the questions each fold moved go to
    ``eval/results/fit-tuning.json``. The defaults are code (``shelfwise.compiler.tuning.AnswerTuning``): a fitted value
@@ -36,8 +36,9 @@ import time
 from pathlib import Path
 
 from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
+from shelfwise.eval.fit_show import MIN_GAIN  # the weight fit's bar: about one must item of one question of one set
 
-__all__ = ["FREE", "FACTOR", "MIN_GAIN", "moves", "ascend_tuning", "main"]
+__all__ = ["FREE", "FACTOR", "moves", "ascend_tuning", "main"]
 
 ROOT = Path(__file__).resolve().parents[2]
 FREE = ("written_share", "chars_per_unit", "write_floor", "strong_share", "covered_share", "best_sections",
@@ -47,9 +48,6 @@ FREE = ("written_share", "chars_per_unit", "write_floor", "strong_share", "cover
 kept, none what is planned, searched or read."""
 FACTOR = 1.5
 """A move multiplies a field by this or divides it by this (the weight fit's step of 0.5 in log-weight is 1.65)."""
-MIN_GAIN = 0.005
-"""A move is kept only when it raises the training mean by more than this (about one must item of one question of
-one of three sets), as in the weight fit (``shelfwise.eval.fit_show.MIN_GAIN``)."""
 
 
 def moves(base: AnswerTuning = DEFAULT_TUNING, free: tuple[str, ...] = FREE) -> list[tuple[str, float | int]]:
@@ -71,12 +69,15 @@ def moves(base: AnswerTuning = DEFAULT_TUNING, free: tuple[str, ...] = FREE) -> 
 
 
 def _bounds(info) -> tuple[float, float]:
+    """(lowest, highest) value a field's constraints allow; a strict lower bound ``gt`` as ``gt + 0.001``."""
     low, high = -float("inf"), float("inf")
     for rule in info.metadata:
-        low = max(low, getattr(rule, "ge", None) if getattr(rule, "ge", None) is not None else low)
+        if getattr(rule, "ge", None) is not None:
+            low = max(low, rule.ge)
         if getattr(rule, "gt", None) is not None:
             low = max(low, rule.gt + 1e-3)
-        high = min(high, getattr(rule, "le", None) if getattr(rule, "le", None) is not None else high)
+        if getattr(rule, "le", None) is not None:
+            high = min(high, rule.le)
     return low, high
 
 
@@ -106,33 +107,28 @@ def ascend_tuning(figure, train: list[str], tried: list[tuple[str, float | int]]
 
 
 class _Scorer:
-    """Every captured question of a set written again and shown under a tuning: per question, its figure (memoised)."""
+    """Every captured question of a set written again and shown under a tuning (``fit_show.Replay``, one per tuning):
+    per question, its figure (memoised)."""
 
     def __init__(self, cases_by_set: dict, settings):
         self.cases_by_set, self.settings = cases_by_set, settings
         self.memo: dict[tuple, dict[str, float]] = {}
-        self.pipelines: dict[tuple, object] = {}
+        self.replays: dict[tuple, object] = {}
 
     def per_question(self, set_name: str, overrides: dict) -> dict[str, float]:
         from shelfwise.api.answer import build_pipeline
         from shelfwise.api.answer.write.rank_model import load_rank_model
-        from shelfwise.eval.fit_show import shown_figure, shown_text
+        from shelfwise.eval.fit_show import Replay
 
         key = tuple(sorted(overrides.items()))
         if (set_name, key) not in self.memo:
-            if key not in self.pipelines:
+            if key not in self.replays:
                 tuning = DEFAULT_TUNING.model_copy(update=dict(overrides))
                 settings = self.settings.model_copy(update={"answer": self.settings.answer.model_copy(update={"tuning": tuning})})
-                self.pipelines[key] = build_pipeline(settings, {})
-            pipeline = self.pipelines[key]
+                self.replays[key] = Replay([c for cases in self.cases_by_set.values() for c in cases], build_pipeline(settings, {}))
             weights = load_rank_model(self.settings.answer.rank_weights).weights
-            texts: dict[str, list[str]] = {}
-            cases = {}
-            for case in self.cases_by_set[set_name]:
-                texts.setdefault(case.question.id, []).append(shown_text(case, weights, pipeline))
-                cases[case.question.id] = case
-            per = {qid: shown_figure(cases[qid], "\n\n".join(parts)) for qid, parts in texts.items()}
-            self.memo[(set_name, key)] = {qid: round(v, 4) for qid, v in per.items() if v is not None}
+            per = self.replays[key].per_question(set_name, weights)
+            self.memo[(set_name, key)] = {qid: round(v, 4) for qid, v in per.items()}
         return self.memo[(set_name, key)]
 
     def figure(self, set_name: str, overrides: dict) -> float:
@@ -162,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [name for name in free if name not in AnswerTuning.model_fields]
     if unknown:
         parser.error(f"unknown tuning field(s): {', '.join(unknown)}")
+    if len(args.sets.split(",")) < 2:
+        parser.error("leave-one-set-out needs two sets or more (--sets)")
     args.work.mkdir(parents=True, exist_ok=True)
     sets = {name: sampled(SETS[name], args.sample, args.work) for name in args.sets.split(",")}
     settings = Settings.model_validate({"build_dir": str(args.build_dir), "api": {"answer_timeout_s": 3600}})

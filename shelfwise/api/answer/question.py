@@ -119,6 +119,11 @@ he she not""".split())
 """First words of a coordinated item that make it a noun phrase or a clause, not an action ("the queue", "it fails")."""
 
 
+def _items(text: str) -> list[str]:
+    """The items of a coordinated list ("a, b, and c", "a, b or c")."""
+    return [i.strip() for i in re.split(r",\s+(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+(?=[^,]+$)", text) if i.strip()]
+
+
 def _actions(part: str) -> list[str]:
     """A how-question over three to ``MAX_ITEMS`` coordinated actions as one part per action, each with the question's
     head ("How do I stop it starting new jobs when ..."); anything else, or any item that is not an action of two words or
@@ -126,7 +131,7 @@ def _actions(part: str) -> list[str]:
     match = _HOW_TO.match(part)
     if not match:
         return [part]
-    items = [i.strip() for i in re.split(r",\s+(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+(?=[^,]+$)", match.group("items")) if i.strip()]
+    items = _items(match.group("items"))
     if not 3 <= len(items) <= MAX_ITEMS or any(len(i.split()) < 2 or not i[0].islower() or i.split()[0].lower() in _NOT_AN_ACTION
                                                or not stems(i) for i in items):
         return [part]
@@ -141,7 +146,7 @@ def _enumerated(part: str) -> list[str]:
     match = _ENUMERATION.match(part)
     if not match or _COMPARING.search(match.group("head")):
         return [part]
-    items = [i.strip() for i in re.split(r",\s+(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+(?=[^,]+$)", match.group("items")) if i.strip()]
+    items = _items(match.group("items"))
     if not 3 <= len(items) <= MAX_ITEMS or any(len(i.split()) > 4 or not stems(i) for i in items):
         return [part]
     head = match.group("head")
