@@ -201,7 +201,7 @@ def test_asked_names_are_identifiers_and_capitalised_names_never_periods():
 
 def test_route_weights_are_fitted_from_reciprocal_ranks_and_a_useless_route_is_dropped(acme):
     from shelfwise.api.shelves import close_shelves, open_shelves
-    from shelfwise.eval.fit_search import collect_search, fit_routes, fit_routes_direct, golds, ndcg, offline_ndcg
+    from shelfwise.eval.fit_search import choose_routes, collect_search, fit_routes, golds, ndcg
 
     root, _ = acme
     shelves = open_shelves({"acme": root / "build" / "acme"}, HashEmbedder())
@@ -221,12 +221,14 @@ def test_route_weights_are_fitted_from_reciprocal_ranks_and_a_useless_route_is_d
         synthetic.append({"set": "a" if i % 2 else "b", "question": f"q{i % 10}", "label": label,
                           "features": {"bm25": 0.5 + 0.5 * label * rng.random(), "dense": rng.random(), "code": 1.0 - 0.6 * label}})
     weights = fit_routes(synthetic)
-    assert weights["bm25"] == 1.0 and weights["code"] == 0.0
+    assert weights["bm25"] == weights["dense"] == 1.0 and weights["code"] == 0.0  # bm25 and dense tied; a route against the labels dropped
     for row in synthetic:
-        row["relevant"] = 10
-    direct = fit_routes_direct(synthetic)  # the metric itself: a route that ranks the relevant sections last is dropped
-    assert direct["bm25"] == 1.0 and direct["code"] == 0.0
-    assert offline_ndcg(synthetic, direct) > offline_ndcg(synthetic, {"bm25": 1.0, "dense": 1.0, "code": 1.0})
+        row["features"]["heading"] = 0.9 * row["label"]
+    assert fit_routes(synthetic)["heading"] > 0 and fit_routes(synthetic, routes=("code",))["heading"] == 0.0  # only the routes given
+    plain = {"a": 0.5, "b": 0.6}
+    folds = {"heading": {"a": 0.7, "b": 0.55}, "code": {"a": 0.52, "b": 0.6}, "heading+code": {"a": 0.8, "b": 0.59}}
+    assert choose_routes(folds, plain) == "code"  # below bm25+dense on no fold beats a better mean with a fold below it
+    assert choose_routes({**folds, "named": {"a": 0.6, "b": 0.61}}, plain) == "named"  # then the held-out mean
 
 
 def test_a_capitalised_first_word_is_no_name_even_before_one():

@@ -310,15 +310,28 @@ def test_the_dense_route_embeds_the_query_without_the_names_of_its_named_documen
 
 
 def test_the_named_route_counts_more_when_the_dense_route_is_not_given_the_documents_identifier(searcher):
-    from shelfwise.compiler.search.search import NAMED_HANDOVER, ROUTE_WEIGHTS
+    from shelfwise.compiler.search.search import HAND_SET_ROUTE_WEIGHTS
+
+    hand = dict(HAND_SET_ROUTE_WEIGHTS)  # the named route fused, with the hand-set handover (a fitted file may fuse neither)
 
     def fused(hit, named_weight):
-        weights = {**ROUTE_WEIGHTS, "named": named_weight}
-        return sum(weights[route] / (60 + rank) for route, rank in hit.ranks.items() if weights.get(route, 1.0) > 0)
+        weights = {**hand, "named": named_weight}
+        return sum(weights[route] / (60 + rank) for route, rank in hit.ranks.items() if route in weights and weights[route] > 0)
 
-    by_number = searcher.search("What does RFC 6750 say about the URI query parameter?", k=3).hits[0]
+    query = "What does RFC 6750 say about the URI query parameter?"
+    by_number = searcher.search(query, k=3, weights=hand).hits[0]
     assert "named" in by_number.ranks
-    assert by_number.score == pytest.approx(fused(by_number, ROUTE_WEIGHTS["named"] + NAMED_HANDOVER), abs=1e-6)
-    by_title = searcher.search("What does the JSON Web Token (JWT) spec say about the exp claim?", k=3).hits[0]
+    assert by_number.score == pytest.approx(fused(by_number, hand["named"] + hand["named_handover"]), abs=1e-6)
+    plain = searcher.search(query, k=3, weights={**hand, "named_handover": 0.0}).hits[0]
+    assert plain.score == pytest.approx(fused(plain, hand["named"]), abs=1e-6)  # no handover: the named route's own weight
+    unfused = searcher.search(query, k=5, weights={**hand, "named": 0.0})
+    assert unfused.named_documents and all(h.score == pytest.approx(fused(h, 0.0), abs=1e-6) for h in unfused.hits)
+    whole = {h.section_id: h.ranks["dense"] for h in searcher.search(query, k=20, routes=("dense",), weights={"dense": 1.0}).hits}
+    dense_ranks = lambda result: {h.section_id: h.ranks["dense"] for h in result.hits if "dense" in h.ranks}  # noqa: E731
+    assert dense_ranks(searcher.search(query, k=20, weights={**hand, "named": 0.0})).items() <= whole.items()  # unfused: the whole query
+    assert not dense_ranks(searcher.search(query, k=20, weights=hand)).items() <= whole.items()  # fused: the query without its name
+    by_title = searcher.search("What does the JSON Web Token (JWT) spec say about the exp claim?", k=3, weights=hand).hits[0]
     assert "named" in by_title.ranks  # named by its title: the dense route still sees the name
-    assert by_title.score == pytest.approx(fused(by_title, ROUTE_WEIGHTS["named"]), abs=1e-6)
+    assert by_title.score == pytest.approx(fused(by_title, hand["named"]), abs=1e-6)
+
+

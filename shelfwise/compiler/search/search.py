@@ -71,9 +71,10 @@ __all__ = [
 ROUTES = ("bm25", "dense", "heading", "named", "figures", "numeric", "code", "identifier")
 RRF_K = 60
 HAND_SET_ROUTE_WEIGHTS: dict[str, float] = {"bm25": 1.0, "dense": 1.0, "named": 0.25, "heading": 0.75, "figures": 0.0, "numeric": 0.5,
-                                           "code": 1.0}
+                                           "code": 1.0, "named_handover": 0.25}
 """The route weights chosen by hand on the three first question sets (each weighting scored with every route's
-ablation on dev, dev-formats and northwind): what ships when no fitted weights file does."""
+ablation on dev, dev-formats and northwind): what ships when no fitted weights file does. ``named_handover`` is no
+route: what the named route gains when the dense route embeds the query without its documents' names (NAMED_HANDOVER)."""
 ROUTE_WEIGHTS_FILE = Path(__file__).with_name("route_weights.json")
 """Fitted route weights (``python -m shelfwise.eval.fit_search``, ``make fit``), with their inputs' hashes and their
 leave-one-set-out figures."""
@@ -82,18 +83,17 @@ leave-one-set-out figures."""
 def _route_weights() -> dict[str, float]:
     if not ROUTE_WEIGHTS_FILE.exists():
         return dict(HAND_SET_ROUTE_WEIGHTS)
-    import json
-
-    weights = json.loads(ROUTE_WEIGHTS_FILE.read_text(encoding="utf-8"))["weights"]
-    return {route: float(weights.get(route, 0.0)) for route in HAND_SET_ROUTE_WEIGHTS}
+    weights = __import__("json").loads(ROUTE_WEIGHTS_FILE.read_text(encoding="utf-8"))["weights"]
+    return {route: float(weights.get(route, 0.0)) for route in HAND_SET_ROUTE_WEIGHTS}  # a fit without a handover has none
 
 
 ROUTE_WEIGHTS: dict[str, float] = _route_weights()
 """Weight of each route in the fusion (a route at 0 is not fused; its ranks are still reported): the fitted weights of
 ``route_weights.json`` when it ships, else ``HAND_SET_ROUTE_WEIGHTS``. The identifier route is no weight: exact holders come first by rule."""
-NAMED_HANDOVER = 0.25
-"""Added to the named route's weight when the dense route embeds the query without the identifiers naming its
-documents (``without_names``): the name is then the named route's alone. Dev MRR 0.771 -> 0.812, nDCG@10
+NAMED_HANDOVER = HAND_SET_ROUTE_WEIGHTS["named_handover"]
+"""Added to the named route's weight (the weights' ``named_handover``; the hand-set 0.25, a fitted weights file
+gives its own, 0 when it has none: the fit is scored as it ships) when the dense route embeds the query without
+the identifiers naming its documents (``without_names``): the name is then the named route's alone. Dev MRR 0.771 -> 0.812, nDCG@10
 0.594 -> 0.607; dev-formats and northwind name no document by number (same). Raising the named weight for
 every query instead (0.35 to 0.5) cost dev-formats: context recall at 16k 0.729 -> 0.679 (office-01, whose
 2013 edition is named by title while its 2017 edition, shared by two files, is not)."""
@@ -428,13 +428,15 @@ class ShelfSearcher:
             query = cut[: cut.rfind(" ")] if " " in cut else cut
             warnings.append(f"query cut to its first {len(query)} characters (limit {MAX_QUERY_CHARS})")
         named = self.named_documents(query) if "named" in routes else []
+        weights = ROUTE_WEIGHTS if weights is None else weights
+        stripped = self.without_names(query, named) if weights.get("named", 1.0) > 0 else query  # a name is the named route's when it is fused
         rankings: dict[str, list[str]] = {}
         held: dict[str, int] = {}
         for route in routes:
             if route == "named":
                 rankings[route] = self.route_named(query, named)
             elif route == "dense":
-                rankings[route] = self.route_dense(self.without_names(query, named))
+                rankings[route] = self.route_dense(stripped)
             elif route == "identifier":
                 held = self.identifier_holders(query, named if "named" in routes else None)
                 rankings[route] = sorted(held, key=lambda sid: (-held[sid], sid))
@@ -442,9 +444,8 @@ class ShelfSearcher:
                 rankings[route] = getattr(self, f"route_{route}")(query)
         if "dense" in routes and self.embedder is None:
             warnings.append("no embedder given: the dense route did not run")
-        if weights is None:
-            handed = "dense" in routes and self.without_names(query, named) != query
-            weights = {**ROUTE_WEIGHTS, "named": ROUTE_WEIGHTS["named"] + NAMED_HANDOVER} if handed else ROUTE_WEIGHTS
+        if weights.get("named_handover") and "dense" in routes and stripped != query:
+            weights = {**weights, "named": weights.get("named", 0.0) + weights["named_handover"]}
         fused = rrf_fuse({r: ids for r, ids in rankings.items() if r != "identifier" and weights.get(r, 1.0) > 0}, weights=weights)
         if held:  # exact identifiers first: holders of the most identifiers, each group in fused order; then the rest
             scores = dict(fused)
