@@ -201,7 +201,7 @@ def test_asked_names_are_identifiers_and_capitalised_names_never_periods():
 
 def test_route_weights_are_fitted_from_reciprocal_ranks_and_a_useless_route_is_dropped(acme):
     from shelfwise.api.shelves import close_shelves, open_shelves
-    from shelfwise.eval.fit_search import choose_routes, collect_search, fit_routes, golds, ndcg
+    from shelfwise.eval.fit_search import below_plain, choose_routes, collect_search, fit_routes, golds, ndcg
 
     root, _ = acme
     shelves = open_shelves({"acme": root / "build" / "acme"}, HashEmbedder())
@@ -227,6 +227,7 @@ def test_route_weights_are_fitted_from_reciprocal_ranks_and_a_useless_route_is_d
     assert fit_routes(synthetic)["heading"] > 0 and fit_routes(synthetic, routes=("code",))["heading"] == 0.0  # only the routes given
     plain = {"a": 0.5, "b": 0.6}
     folds = {"heading": {"a": 0.7, "b": 0.55}, "code": {"a": 0.52, "b": 0.6}, "heading+code": {"a": 0.8, "b": 0.59}}
+    assert below_plain(folds["heading"], plain) == ["b"] and below_plain(folds["code"], plain) == []
     assert choose_routes(folds, plain) == "code"  # below bm25+dense on no fold beats a better mean with a fold below it
     assert choose_routes({**folds, "named": {"a": 0.6, "b": 0.61}}, plain) == "named"  # then the held-out mean
 

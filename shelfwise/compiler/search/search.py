@@ -23,6 +23,7 @@ and a copy of a section ranked above folds into it (``SearchHit.repeats``, shelf
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from itertools import zip_longest
@@ -58,7 +59,6 @@ __all__ = [
     "HAND_SET_ROUTE_WEIGHTS",
     "RRF_K",
     "IDENTIFIER_BONUS",
-    "NAMED_HANDOVER",
     "MAX_QUERY_CHARS",
     "SearchHit",
     "SearchResult",
@@ -74,7 +74,12 @@ HAND_SET_ROUTE_WEIGHTS: dict[str, float] = {"bm25": 1.0, "dense": 1.0, "named": 
                                            "code": 1.0, "named_handover": 0.25}
 """The route weights chosen by hand on the three first question sets (each weighting scored with every route's
 ablation on dev, dev-formats and northwind): what ships when no fitted weights file does. ``named_handover`` is no
-route: what the named route gains when the dense route embeds the query without its documents' names (NAMED_HANDOVER)."""
+route: it is added to the named route's weight when the dense route embeds the query without the identifiers naming
+its documents (``without_names``, only while the named route is fused): the name is then the named route's alone.
+Dev MRR 0.771 -> 0.812, nDCG@10 0.594 -> 0.607; dev-formats and northwind name no document by number (same). Raising
+the named weight for every query instead (0.35 to 0.5) cost dev-formats: context recall at 16k 0.729 -> 0.679
+(office-01, whose 2013 edition is named by title while its 2017 edition, shared by two files, is not). A fitted
+weights file gives its own handover, none when it has none (the fit is scored as it ships)."""
 ROUTE_WEIGHTS_FILE = Path(__file__).with_name("route_weights.json")
 """Fitted route weights (``python -m shelfwise.eval.fit_search``, ``make fit``), with their inputs' hashes and their
 leave-one-set-out figures."""
@@ -83,20 +88,13 @@ leave-one-set-out figures."""
 def _route_weights() -> dict[str, float]:
     if not ROUTE_WEIGHTS_FILE.exists():
         return dict(HAND_SET_ROUTE_WEIGHTS)
-    weights = __import__("json").loads(ROUTE_WEIGHTS_FILE.read_text(encoding="utf-8"))["weights"]
+    weights = json.loads(ROUTE_WEIGHTS_FILE.read_text(encoding="utf-8"))["weights"]
     return {route: float(weights.get(route, 0.0)) for route in HAND_SET_ROUTE_WEIGHTS}  # a fit without a handover has none
 
 
 ROUTE_WEIGHTS: dict[str, float] = _route_weights()
 """Weight of each route in the fusion (a route at 0 is not fused; its ranks are still reported): the fitted weights of
 ``route_weights.json`` when it ships, else ``HAND_SET_ROUTE_WEIGHTS``. The identifier route is no weight: exact holders come first by rule."""
-NAMED_HANDOVER = HAND_SET_ROUTE_WEIGHTS["named_handover"]
-"""Added to the named route's weight (the weights' ``named_handover``; the hand-set 0.25, a fitted weights file
-gives its own, 0 when it has none: the fit is scored as it ships) when the dense route embeds the query without
-the identifiers naming its documents (``without_names``): the name is then the named route's alone. Dev MRR 0.771 -> 0.812, nDCG@10
-0.594 -> 0.607; dev-formats and northwind name no document by number (same). Raising the named weight for
-every query instead (0.35 to 0.5) cost dev-formats: context recall at 16k 0.729 -> 0.679 (office-01, whose
-2013 edition is named by title while its 2017 edition, shared by two files, is not)."""
 HEADING_MAX_SECTIONS = 2
 """A heading phrase held by more sections than this is a topic, not the name of a section (validated as above:
 at 1 the route cost northwind 0.005; 2 and 3 scored alike)."""
