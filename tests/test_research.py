@@ -191,3 +191,12 @@ def test_an_invalid_tool_call_is_a_clear_trace_error_and_the_fixed_loop_reads(sh
     assert answer.warnings == [f"research mode: the research agent (model planner-rec) failed: {error}; "
                                "this answer read what the fixed loop read instead"]
     assert _read(trace) == set(trace.research["fixed_loop"]["sections"]) and {RULE, EVENT} <= _read(trace)
+
+
+def test_the_documents_a_question_names_are_read_whatever_the_search_ranks_first(shelves, tmp_path):
+    """The plan binds Port Rules and Incident Log 2025: recall adds their sections by BM25 within each ("bound"), and
+    the reader opens each one's best section before the fused ranking's (the event, fourth or lower in the fusion here)."""
+    _, trace = _ask(shelves, tmp_path, "auto")
+    assert trace.recall[0]["routes"]["bound"] > 0
+    assert shelves["harbour"].searcher.route_named(QUESTION, ["incident-log-2025-md"])[0] == EVENT
+    assert EVENT in _read(trace) and {"port-rules-md", "incident-log-2025-md"} <= {r["doc_id"] for r in trace.read}

@@ -3,8 +3,15 @@
 For each obligation the shelf's searcher fuses its routes (BM25, dense,
 headings, a named document, figure captions, numbers) by reciprocal rank; the
 ledger's facts whose subject or sentence holds a target add their sections as
-one more route ("ledger"), and the documents the plan expects add one vote
-("planned"). Only sections inside the request's document scope are kept.
+one more route ("ledger"); the documents the plan binds (named by number, title,
+issuer and period, or cited by earlier turns) give their own best sections as a
+route ("bound": BM25 within them, each document in turn), and every section of
+them gets one vote ("planned"). Only sections inside the request's document
+scope are kept.
+
+The bound route is the reader's, not the search's: a question that names a
+document is read in that document whatever the search ranks first, while the
+search (the widget's, the benchmark's) fuses only the routes its fit keeps.
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from shelfwise.compiler.search.search import RRF_K
 
 __all__ = ["Candidate", "ObligationRecall", "Recall", "recall_candidates"]
 
+BOUND_WEIGHT = 1.0
+"""Weight of the bound-documents route in recall's fusion: one route, one vote, as BM25 and dense."""
 TRACE_TOP = 30
 """Candidates per obligation kept in the trace with their route ranks."""
 
@@ -31,7 +40,7 @@ class Candidate(BaseModel):
     doc_id: str
     score: float = Field(description="Best fused score over the obligations that found it.")
     scores: dict[int, float] = Field(description="Fused score per obligation index.")
-    routes: dict[str, int] = Field(description="Best 1-based rank per route (search routes, 'ledger', 'planned').")
+    routes: dict[str, int] = Field(description="Best 1-based rank per route (search routes, 'ledger', 'bound', 'planned').")
 
 
 class ObligationRecall(BaseModel):
@@ -121,6 +130,11 @@ def recall_candidates(
                 score, ranks = fused.get(sid, (0.0, {}))
                 fused[sid] = (score + 1.0 / (RRF_K + rank), {**ranks, "ledger": rank})
             planned = set(obligation.documents) & in_scope
+            bound = shelf.searcher.route_named(query, sorted(planned)) if planned else []
+            counts["bound"] = counts.get("bound", 0) + len(bound)
+            for rank, sid in enumerate(bound, start=1):
+                score, ranks = fused.get(sid, (0.0, {}))
+                fused[sid] = (score + BOUND_WEIGHT / (RRF_K + rank), {**ranks, "bound": rank})
             if planned:
                 for sid, (score, ranks) in list(fused.items()):
                     if shelf.sections[sid].doc_id in planned:

@@ -2,7 +2,8 @@
 
 The whole scope when its text fits the reading budget. Otherwise the budget
 (less a share kept for one hop) is filled with the most relevant whole
-documents, then the most relevant sections of the rest; then one hop along the
+documents, then the best section of each document the plan binds (the
+question names it), then the most relevant sections of the rest; then one hop along the
 ledger's resolved links from what was read fills the spare budget. What is
 read is given in document order. Every candidate not opened is recorded with
 the reason.
@@ -111,7 +112,7 @@ def read_sections(
             for sid in sids:
                 chosen[(name, sid)] = "whole document"
             used += cost
-        for candidate in recall.candidates:
+        for candidate in [*_bound_first(recall), *recall.candidates]:
             key = (candidate.shelf, candidate.section_id)
             if key in chosen:
                 continue
@@ -158,6 +159,18 @@ def read_sections(
     return Reading(
         budget=budget, scope_chars=scope_chars, whole_scope=whole, chars_read=used, sections=sections, not_opened=not_opened
     )
+
+
+def _bound_first(recall: Recall) -> list:
+    """The best section of each document the plan binds (recall's "bound" route, BM25 within the document), best
+    bound rank first: a question that names documents reads each of them, whatever the fusion ranks first."""
+    best: dict[tuple[str, str], object] = {}
+    for candidate in recall.candidates:
+        rank = candidate.routes.get("bound")
+        key = (candidate.shelf, candidate.doc_id)
+        if rank is not None and (key not in best or rank < best[key].routes["bound"]):
+            best[key] = candidate
+    return sorted(best.values(), key=lambda c: (c.routes["bound"], c.shelf, c.section_id))
 
 
 def _read_part(recall: Recall, shelf: OpenShelf, candidate, limit: int) -> tuple[list[tuple[int, int]], str, int] | None:
