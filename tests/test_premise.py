@@ -140,6 +140,10 @@ def test_a_false_premise_of_every_kind_is_corrected_first_from_the_shelf(shelves
     ("licenses", "Since the GNU General Public License permits charging a fee for the copies you convey, can I sell binaries of a "
                  "GPL program?"),
     ("filings", "Why did Mobileye's revenue grow in Q1 2023?"),
+    # fifth pass: a kind the premise gives its subject rightly (check.kinds); a lone "=" is an operator the sentence must
+    # hold (the define directive "does not expand variable references" was shown as a correction of this true premise)
+    ("make", "Since the ::= operator defines a simply expanded variable, when is its value expanded?"),
+    ("make", "Since the = operator defines a recursively expanded variable, when is its value expanded?"),
 ])
 def test_a_true_premise_is_never_corrected(shelves, shelf, question):
     answer = _ask(shelves, shelf, question)
@@ -321,6 +325,27 @@ def test_a_sentence_corrects_a_premise_only_about_its_document_operator_and_obje
     about = _about_document(title, headings)
     found = find_false_premise(premise, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
     assert (found is not None) == corrected, found
+
+
+def test_another_kind_of_the_same_thing_corrects_only_when_the_documents_name_both_and_not_of_the_subject():
+    """"defines a recursively expanded variable" against "Simply expanded variables are defined by lines using ':='"
+    (make.pdf's sentence; the Texinfo manual of the test shelf words it otherwise): the documents must name the
+    premise's kind too, never of the subject, and the sentence must not deny it."""
+    about = _about_document("GNU Make", "The Two Flavors of Variables")
+    simply = ("shelf", "s1", "Simply expanded variables are defined by lines using ‘:=’ or ‘::=’.")
+    recursive = ("shelf", "s2", "The first flavor of variable is a recursively expanded variable. Variables of this sort are "
+                                "defined by lines using ‘=’.")
+    denied = ("shelf", "s3", "Simply expanded variables are not defined by lines using ‘:=’ in POSIX mode.")
+
+    def corrected(question, candidates):
+        return find_false_premise(question, candidates, about=lambda shelf, sid: about)
+
+    found = corrected("Since the := operator defines a recursively expanded variable, when is its value expanded?", [simply, recursive])
+    assert found is not None and found.section_id == "s1" and "another kind" in found.why
+    assert corrected("Since the := operator defines a recursively expanded variable, when is it expanded?", [simply]) is None  # kind unnamed
+    assert corrected("Since the := operator defines a recursively expanded variable, when is it expanded?", [denied, recursive]) is None
+    assert corrected("Since the := operator defines a simply expanded variable, when is it expanded?", [simply, recursive]) is None
+    assert corrected("Since recursively expanded variables are expanded when referenced, what does := do?", [simply, recursive]) is None
 
 
 def _about_filing(title: str, headings: str = "", doc: str = "filing"):

@@ -24,6 +24,8 @@ is about the same thing (shares most of the premise's content words) and states:
   (``check.modality.labelled``);
 - a count of what the premise says is absent: "trains without any distractor documents" against "we include four
   distractor documents", said of who the premise says does without it;
+- another kind of the same thing: the premise says its subject is a "recursively expanded variable", a sentence holding
+  the subject's names says "simply expanded variables" and never the premise's word (``check.kinds``);
 - another edition: the premise says A introduced something ("PEP 604 introduced ParamSpec", "the first version of
   the guidelines introduced ...", "the original OAuth 2.0 RFC defined ..."), a sentence holding it says another
   did (``check.editions``).
@@ -56,6 +58,7 @@ from shelfwise.api.answer.question import read_question
 from shelfwise.api.answer.check.about import About, earlier_sentences as _earlier_sentences, document_title as _title
 from shelfwise.api.answer.check.about import about_sections as _about, named_documents as _named
 from shelfwise.api.answer.check.editions import introduced_by
+from shelfwise.api.answer.check.kinds import kind_attested, other_kind, premise_kind
 from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, MODALS as _MODALS, act as _act, after_force as _after_force
 from shelfwise.api.answer.check.modality import forced_object as _forced_object, held_with_identity, labelled as _labelled
 from shelfwise.api.answer.check.modality import modalities as _modalities
@@ -271,8 +274,9 @@ def _denied(premise: str, sentence: str, words: set[str], about: About | None = 
     return ""
 
 
-_OPERATOR = re.compile(r"(?<![^\s'\"`‘“(])([:+?!]{1,3}=|==)(?![^\s'\"`’”),.;:])")
-"""An operator written in a premise ("the := operator", "‘?=’"): a token of ``:``, ``+``, ``?``, ``!`` and ``=``."""
+_OPERATOR = re.compile(r"(?<![^\s'\"`‘“(])([:+?!]{1,3}=|==|=)(?![^\s'\"`’”),.;:])")
+"""An operator written in a premise ("the := operator", "‘?=’", "the = operator"): a token of ``:``, ``+``, ``?``, ``!``
+and ``=``."""
 
 
 def _marks(premise: str) -> list[str]:
@@ -371,6 +375,8 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
         own_ids = {identifier_key(i) for i in identifiers(premise)}
         named_stems = set(word_stems(" ".join(marks)))
         attested = _attested(premise, words, candidates, tuning.premise_share)
+        kind = premise_kind(premise, marks)
+        kind = kind if kind is not None and kind_attested(kind, marks, [one for _, _, text in candidates for one in sentences(text) or [text]]) else None
         bound: dict[str, set[str]] = {}
         for shelf, section_id, text in candidates:
             known = about(shelf, section_id) if about else None
@@ -391,7 +397,8 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                             or _names_another(own_ids, sentence):
                         continue
                 why = why or label or _contradiction(premise, sentence, known, attested, tuning.premise_share) or (
-                    earlier and _computed_change(premise, sentence, earlier(shelf, section_id), tuning.same_rule_share))
+                    earlier and _computed_change(premise, sentence, earlier(shelf, section_id), tuning.same_rule_share)) or (
+                    kind is not None and known is not None and other_kind(kind, sentence))
                 if why:
                     return Premise(premise=premise, sentence=normalise(sentence), shelf=shelf, section_id=section_id, why=why)
     return None
