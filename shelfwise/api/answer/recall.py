@@ -1,7 +1,7 @@
 """Recall: candidate sections per obligation, over the search routes and the ledger (paper §3.3 "Recall").
 
-For each obligation the shelf's searcher fuses its routes (BM25, dense,
-headings, a named document, figure captions, numbers) by reciprocal rank; the
+For each obligation the shelf's searcher fuses the routes its fit keeps (BM25,
+dense, code tokens: search.ROUTE_WEIGHTS) by reciprocal rank; the
 ledger's facts whose subject or sentence holds a target add their sections as
 one more route ("ledger"); the documents the plan binds (named by number, title,
 issuer and period, or cited by earlier turns) give their own best sections as a

@@ -376,7 +376,8 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
         named_stems = set(word_stems(" ".join(marks)))
         attested = _attested(premise, words, candidates, tuning.premise_share)
         kind = premise_kind(premise, marks)
-        kind = kind if kind is not None and kind_attested(kind, marks, [one for _, _, text in candidates for one in sentences(text) or [text]]) else None
+        read = [one for _, _, text in candidates for one in sentences(text) or [text]]
+        kind = kind if kind is not None and kind_attested(kind, marks, read) else None
         bound: dict[str, set[str]] = {}
         for shelf, section_id, text in candidates:
             known = about(shelf, section_id) if about else None
