@@ -201,7 +201,7 @@ def test_asked_names_are_identifiers_and_capitalised_names_never_periods():
 
 def test_route_weights_are_fitted_from_reciprocal_ranks_and_a_useless_route_is_dropped(acme):
     from shelfwise.api.shelves import close_shelves, open_shelves
-    from shelfwise.eval.fit_search import below_plain, choose_routes, collect_search, fit_routes, golds, ndcg, should_ship
+    from shelfwise.eval.fit_search import below_plain, choose_routes, collect_search, fit_bonus, fit_routes, golds, ndcg, should_ship
 
     root, _ = acme
     shelves = open_shelves({"acme": root / "build" / "acme"}, HashEmbedder())
@@ -230,6 +230,9 @@ def test_route_weights_are_fitted_from_reciprocal_ranks_and_a_useless_route_is_d
     assert below_plain(folds["heading"], plain) == ["b"] and below_plain(folds["code"], plain) == []
     assert choose_routes(folds, plain) == "code"  # below bm25+dense on no fold beats a better mean with a fold below it
     assert choose_routes({**folds, "named": {"a": 0.6, "b": 0.61}}, plain) == "named"  # then the held-out mean
+    figures = {0.0: {"a": 0.5, "b": 0.7}, 0.008: {"a": 0.6, "b": 0.7}, 1.0: {"a": 0.6, "b": 0.6}}
+    assert fit_bonus(figures, "b") == 0.008  # a's best, the smaller of the two that tie there
+    assert fit_bonus(figures, "a") == 0.0 and fit_bonus(figures, "") == 0.008  # b's best; every set's
     shipped = {"a": 0.9, "b": 0.55}  # chosen on a: its 0.9 there is no held-out figure
     assert should_ship(folds["code"], shipped, plain, seen={"a"})  # fewer folds below plain, and better on b, the set it never saw
     assert not should_ship(folds["code"], shipped, plain, seen=set())  # every fold fair: the mean 0.56 < 0.725 keeps it

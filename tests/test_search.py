@@ -6,7 +6,7 @@ import pytest
 
 from shelfwise.compiler.errors import SearchError
 from shelfwise.compiler.index.indexes import index_shelf, index_stage
-from shelfwise.compiler.search.search import ShelfSearcher, document_identifiers, rrf_fuse
+from shelfwise.compiler.search.search import ROUTE_WEIGHTS, ShelfSearcher, document_identifiers, rrf_fuse
 from shelfwise.compiler.search.search_cli import format_result, run_search
 from shelfwise.compiler.store.store import Store
 
@@ -146,6 +146,11 @@ def test_exact_identifiers_rank_the_sections_holding_them_first(tmp_path):
         assert _headings(section)[0] == "4.1 Retention periods"
         plain = searcher.search("access reviews of privileged accounts", k=5)
         assert plain.routes["identifier"] == 0 and "identifier" not in plain.hits[0].ranks
+        lifted = {bonus: {h.section_id: h.score for h in searcher.search("What does CAL-07 require?", k=10, weights={
+            **ROUTE_WEIGHTS, "identifier_bonus": bonus}).hits} for bonus in (0.0, 0.008, 1.0)}  # a fitted file's bonus is used
+        holder = result.hits[0].section_id
+        assert lifted[1.0][holder] - lifted[0.0][holder] == pytest.approx(1.0, abs=1e-5)
+        assert lifted[0.008][holder] - lifted[0.0][holder] == pytest.approx(0.008, abs=1e-5)
         common = ShelfSearcher(store, tmp_path / "lexical", searcher.embedder, identifier_max_sections=1)
         try:  # held by two sections and the limit is one: too common to single out
             assert common.search("cmp-2026-0016", k=3).routes["identifier"] == 0

@@ -10,8 +10,9 @@ route's weight; BM25 and dense are tied at 1 (reciprocal-rank fusion's own 1:1: 
 dropped. Which routes are fused is chosen by cross-validation too: for every subset of the routes the fit on all
 sets keeps, each set is searched with the weights fitted on the others, and the subset whose held-out folds fall
 below plain BM25 + dense least often wins (the issue's floor first), then the best held-out mean
-(``choose_routes``). The exact-identifier rule (holders first), the catalogue and repeat rules stay rules: they are
-not fusion weights.
+(``choose_routes``). The exact-identifier bonus (added per identifier a section holds; at 1 its holders come first)
+is fitted the same way over ``BONUS_GRID`` with the chosen routes: per fold the best mean on the other sets, the
+smallest bonus among ties (``fit_bonus``). The catalogue and repeat rules stay rules: they are not fusion weights.
 
 For each set of ``SEARCH_SETS`` (every labelled set of ``make fit``, and the two question sets written later by
 someone who never saw an answer: their search figures were measured once, then they joined the folds), the
@@ -40,7 +41,7 @@ from shelfwise.eval.fit import SETS, _sha
 from shelfwise.eval.questions import GoldQuestion, load_questions, map_gold
 from shelfwise.eval.retrieval import Unit, ndcg_at_10, question_metrics
 
-__all__ = ["SEARCH_SETS", "BASE", "below_plain", "choose_routes", "should_ship", "shipped_seen", "FUSED", "DEPTH", "golds", "collect_search", "fit_routes", "ndcg", "main"]
+__all__ = ["SEARCH_SETS", "BASE", "below_plain", "choose_routes", "fit_bonus", "BONUS_GRID", "should_ship", "shipped_seen", "FUSED", "DEPTH", "golds", "collect_search", "fit_routes", "ndcg", "main"]
 
 ROOT = Path(__file__).resolve().parents[2]
 SEARCH_SETS = {**SETS, "unseen-formats-2": ROOT / "eval" / "questions" / "unseen-formats-2.yaml",
@@ -48,10 +49,12 @@ SEARCH_SETS = {**SETS, "unseen-formats-2": ROOT / "eval" / "questions" / "unseen
 """The search's labelled sets: ``make fit``'s, and the two written last (format questions; cross-document questions over
 typing, oauth and identity), which the writer's fits leave out."""
 FUSED = tuple(r for r in ROUTES if r != "identifier")
-"""The routes fused by weight (the identifier route puts exact holders first by rule)."""
+"""The routes fused by weight (the identifier route is not fused: its holders get the identifier bonus)."""
 BASE = ("bm25", "dense")
 """The two routes every query runs, tied at weight 1."""
 DEPTH = 100
+BONUS_GRID = (0.0, 0.002, 0.004, 0.008, 0.016, 0.032, 1.0)
+"""Identifier bonuses tried (``search.IDENTIFIER_BONUS``): none, a lift of a few fused ranks to dozens, holders first (1)."""
 HAND_SET_ON = ("dev", "dev-formats", "northwind")
 """The sets the hand-set route weights were chosen on (``search.HAND_SET_ROUTE_WEIGHTS``)."""
 
@@ -149,6 +152,14 @@ def shipped_seen(sets: dict[str, Path]) -> set[str]:
     return {n for n, path in sets.items() if os.path.relpath(path, ROOT) in inputs}
 
 
+def fit_bonus(figures: dict[float, dict[str, float]], held_out: str) -> float:
+    """The identifier bonus for the fold holding ``held_out`` out: of ``figures`` (bonus -> set -> nDCG@10), the one
+    with the best mean over the other sets, the smallest of those that tie (no larger a lift than the data supports)."""
+    means = {bonus: round(statistics.fmean(v for n, v in sets.items() if n != held_out), 6) for bonus, sets in figures.items()}
+    best = max(means.values())
+    return min(bonus for bonus, mean in means.items() if mean == best)
+
+
 def choose_routes(folds_by_subset: dict[str, dict[str, float]], plain: dict[str, float]) -> str:
     """The route subset whose held-out folds fall below plain BM25 + dense least often (the floor comes first), then
     the one with the best held-out mean, then the one with fewer routes."""
@@ -211,8 +222,18 @@ def main(argv: list[str] | None = None) -> int:
                       f"{', '.join(subsets[name]['below_plain']) or 'no set'}", file=sys.stderr, flush=True)
         best = choose_routes({name: sub["folds"] for name, sub in subsets.items()}, plain)
         weights = fit_routes(everything, tuple(subsets[best]["routes"]))
+        # the identifier bonus, fitted leave-one-set-out too over the chosen routes (each fold's own weights)
+        by_bonus = {b: held_out(lambda n: {**subsets[best]["weights"][n], "identifier_bonus": b}) for b in BONUS_GRID}  # noqa: B023
+        bonus_of = {n: fit_bonus(by_bonus, n) for n in sets}
+        subsets[best]["folds"] = {n: by_bonus[bonus_of[n]][n] for n in sets}
+        subsets[best]["mean"] = round(statistics.fmean(subsets[best]["folds"].values()), 4)
+        subsets[best]["below_plain"] = below_plain(subsets[best]["folds"], plain)
+        weights["identifier_bonus"] = fit_bonus(by_bonus, "")
+        print(f"fit-search: identifier bonus per fold {bonus_of}, on every set {weights['identifier_bonus']}; "
+              f"held-out mean {subsets[best]['mean']}", file=sys.stderr, flush=True)
         folds = {n: {"shipped": shipped[n], "fitted_without": subsets[best]["folds"][n], "bm25+dense": plain[n],
-                     "weights": subsets[best]["weights"][n], "questions": len(gold_sets[n])} for n in sets}
+                     "weights": {**subsets[best]["weights"][n], "identifier_bonus": bonus_of[n]}, "questions": len(gold_sets[n])}
+                 for n in sets}
         means = {"shipped": round(statistics.fmean(shipped.values()), 4), "fitted_without": subsets[best]["mean"],
                  "bm25+dense": round(statistics.fmean(plain.values()), 4)}
         seen = shipped_seen(sets)
@@ -224,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         result = {"kind": "fit-search", "sets": list(sets), "folds": folds, "means": means, "routes": subsets[best]["routes"],
                   "method": "logistic regression (bm25 and dense tied at 1), routes chosen by held-out folds below bm25+dense, then mean",
                   "subsets": {name: {k: v for k, v in sub.items() if k != "weights"} for name, sub in subsets.items()},
+                  "identifier_bonus": {str(b): figures for b, figures in by_bonus.items()},
                   "weights": weights, "shipped_before": dict(ROUTE_WEIGHTS), "shipped_seen": sorted(seen), "written": ship,
                   "inputs": {os.path.relpath(p, ROOT): _sha(p) for p in sets.values()},
                   "seconds": round(time.perf_counter() - started, 1)}

@@ -12,7 +12,7 @@ Routes (paper §3.3 "Recall"):
     code      sections writing the query's code or operator tokens verbatim (:=, *args, -MM, .d, typing.List),
               which the lexical index cannot see (shelfwise/compiler/search/code_tokens.py)
     identifier  sections holding an exact identifier of the query (CAL-07, Article 32, RFC 6749 §4.1):
-              not fused but put first, in fused order (shelfwise/compiler/search/identifiers.py)
+              not fused but lifted by the identifier bonus (shelfwise/compiler/search/identifiers.py)
 
 Every route but bm25 and dense fires only on its trigger: a heading named in
 the query, a document named, a figure or table asked for, a number with a unit,
@@ -89,17 +89,20 @@ def _route_weights() -> dict[str, float]:
     if not ROUTE_WEIGHTS_FILE.exists():
         return dict(HAND_SET_ROUTE_WEIGHTS)
     weights = json.loads(ROUTE_WEIGHTS_FILE.read_text(encoding="utf-8"))["weights"]
-    return {route: float(weights.get(route, 0.0)) for route in HAND_SET_ROUTE_WEIGHTS}  # a fit without a handover has none
+    fitted = {route: float(weights.get(route, 0.0)) for route in HAND_SET_ROUTE_WEIGHTS}  # a fit without a handover has none
+    return {**fitted, "identifier_bonus": float(weights["identifier_bonus"])} if "identifier_bonus" in weights else fitted
 
 
 ROUTE_WEIGHTS: dict[str, float] = _route_weights()
 """Weight of each route in the fusion (a route at 0 is not fused; its ranks are still reported): the fitted weights of
-``route_weights.json`` when it ships, else ``HAND_SET_ROUTE_WEIGHTS``. The identifier route is no weight: exact holders come first by rule."""
+``route_weights.json`` when it ships, else ``HAND_SET_ROUTE_WEIGHTS``. The identifier route is not fused (its bonus below)."""
 HEADING_MAX_SECTIONS = 2
 """A heading phrase held by more sections than this is a topic, not the name of a section (validated as above:
 at 1 the route cost northwind 0.005; 2 and 3 scored alike)."""
 IDENTIFIER_BONUS = 1.0
-"""Added to the fused score per exact identifier a section holds: more than any fusion gives, so holders come first."""
+"""Added to the fused score per exact identifier a section holds when the weights give no ``identifier_bonus``: more
+than any fusion gives, so holders come first. A fitted weights file gives its own (``fit_search.fit_bonus``: a
+smaller bonus lifts the holders without putting them above every section the routes agree on)."""
 MAX_QUERY_CHARS = 2000
 """Longer queries are cut at the last word boundary before this many characters (a warning says so)."""
 
@@ -445,9 +448,9 @@ class ShelfSearcher:
         if weights.get("named_handover") and "dense" in routes and stripped != query:
             weights = {**weights, "named": weights.get("named", 0.0) + weights["named_handover"]}
         fused = rrf_fuse({r: ids for r, ids in rankings.items() if r != "identifier" and weights.get(r, 1.0) > 0}, weights=weights)
-        if held:  # exact identifiers first: holders of the most identifiers, each group in fused order; then the rest
-            scores = dict(fused)
-            scores.update({sid: scores.get(sid, 0.0) + IDENTIFIER_BONUS * count for sid, count in held.items()})
+        if held:  # exact identifiers lifted by the bonus per identifier held (at 1, holders first), ties in fused order
+            scores, bonus = dict(fused), weights.get("identifier_bonus", IDENTIFIER_BONUS)
+            scores.update({sid: scores.get(sid, 0.0) + bonus * count for sid, count in held.items()})
             order = {sid: n for n, (sid, _) in enumerate(fused)}
             fused = sorted(scores.items(), key=lambda item: (-item[1], order.get(item[0], len(order)), item[0]))
         if self.catalogues:
