@@ -131,8 +131,8 @@ def recall_candidates(
             for rank, sid in enumerate(ledger, start=1):
                 score, ranks = fused.get(sid, (0.0, {}))
                 fused[sid] = (score + 1.0 / (RRF_K + rank), {**ranks, "ledger": rank})
-            planned = set(obligation.documents) & in_scope
-            bound = shelf.searcher.route_named(query, sorted(planned)) if planned else []
+            bound_docs = set(obligation.documents) & in_scope
+            bound = shelf.searcher.route_named(query, sorted(bound_docs)) if bound_docs else []
             counts["bound"] = counts.get("bound", 0) + len(bound)
             for rank, sid in enumerate(bound, start=1):
                 score, ranks = fused.get(sid, (0.0, {}))

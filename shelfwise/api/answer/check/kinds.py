@@ -62,9 +62,9 @@ def premise_kind(premise: str, marks: list[str]) -> Kind | None:
     return Kind(word=run[0], head=tuple(run[1:]))
 
 
-def _words_before(kind: Kind, text: str) -> list[tuple[str, str | None]]:
-    """The word before each place ``text`` holds the kind's thing (stem by stem), with the words of that thing."""
-    words = _stems(text)
+def _words_before(kind: Kind, words: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
+    """The word before each place ``words`` (``_stems`` of a text) hold the kind's thing (stem by stem), with the words
+    of that thing."""
     stems = [stem for _, stem in words]
     size = len(kind.head)
     return [(" ".join(w for w, _ in words[i - 1:i + size]), stems[i - 1])
@@ -73,7 +73,7 @@ def _words_before(kind: Kind, text: str) -> list[tuple[str, str | None]]:
 
 def holds_kind(kind: Kind, text: str) -> bool:
     """Whether ``text`` holds the premise's kind, its word right before its thing."""
-    return any(stem == kind.word for _, stem in _words_before(kind, text))
+    return any(stem == kind.word for _, stem in _words_before(kind, _stems(text)))
 
 
 def kind_attested(kind: Kind, marks: list[str], texts: list[str]) -> bool:
@@ -85,7 +85,8 @@ def kind_attested(kind: Kind, marks: list[str], texts: list[str]) -> bool:
 
 def other_kind(kind: Kind, sentence: str) -> str:
     """Why ``sentence`` contradicts the kind (''): it gives the thing another word and never the premise's."""
-    if NEGATED.search(sentence) or any(stem == kind.word for _, stem in _stems(sentence)):
+    words = _stems(sentence)
+    if NEGATED.search(sentence) or any(stem == kind.word for _, stem in words):
         return ""
-    others = [phrase for phrase, stem in _words_before(kind, sentence) if stem is not None]
+    others = [phrase for phrase, stem in _words_before(kind, words) if stem is not None]
     return f"the documents call it another kind ({others[0]!r})" if others else ""

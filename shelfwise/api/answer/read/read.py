@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from shelfwise.api.answer.recall import Recall
+from shelfwise.api.answer.recall import Candidate, Recall
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.compiler.search.reading import SectionReader, read_limit
 
@@ -161,10 +161,10 @@ def read_sections(
     )
 
 
-def _bound_first(recall: Recall) -> list:
+def _bound_first(recall: Recall) -> list[Candidate]:
     """The best section of each document the plan binds (recall's "bound" route, BM25 within the document), best
     bound rank first: a question that names documents reads each of them, whatever the fusion ranks first."""
-    best: dict[tuple[str, str], object] = {}
+    best: dict[tuple[str, str], Candidate] = {}
     for candidate in recall.candidates:
         rank = candidate.routes.get("bound")
         key = (candidate.shelf, candidate.doc_id)
