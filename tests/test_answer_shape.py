@@ -1037,3 +1037,46 @@ def test_a_named_documents_table_lends_its_matching_header_to_its_rows():
     assert plan.obligations[0].documents == ["registry"]
     assert {"2019-11-27 | Initial draft of the SSP content | DRAFT 1.0", "2020-08-01 | Revised SSP content; added SAP and SAR content | DRAFT 2.0"} <= {
         u.text for u in draft.units if u.kind == "table_row"}
+
+
+def test_numbered_paragraphs_give_way_to_the_size_limit_a_list_at_a_time_and_a_procedure_stays_whole():
+    """A regulation's articles are numbered paragraphs ("1. ... 2. ..."), read as steps: an answer quoting four
+    articles ran to 5,032 characters, and one quoting a recital list to 100,484, because steps never gave way. Now the
+    lists of steps go, the least relevant first, when the answer is still too long without its other units (never the
+    last of their obligation). For a procedure part ("what are the steps ..."), the best procedure stays whole with the
+    list that continues its numbering in another document (SOP-014 1-6, WI-022 7-12)."""
+    from shelfwise.api.answer.show.shape import fit_units
+
+    def steps(group: str, numbers, score: float, obligation: int = 0) -> list[Unit]:
+        return [Unit(id=f"{group}{n}", kind="step", text=f"{n}. The controller shall do thing {n} of {group}. " + "x" * 300,
+                     shelf="mem", citations=[f"s-{group}"], obligation=obligation, group=f"s-{group}:list", score=score,
+                     status="verbatim") for n in numbers]
+
+    articles = [*steps("art33", range(1, 6), 0.9), *steps("art35", range(1, 6), 0.6), *steps("art36", range(1, 6), 0.5)]
+    assert sum(len(u.text) for u in articles) > 4000
+    kept, _ = fit_units(articles, 4000, True, procedures=set())
+    assert {u.group for u in kept} == {"s-art33:list", "s-art35:list"} and sum(len(u.text) for u in kept) < 4000  # least relevant went
+    assert {u.group for u in fit_units(articles, 2500, True, procedures=set())[0]} == {"s-art33:list"}
+    assert {u.group for u in fit_units(articles, 4000, True)[0]} == {u.group for u in articles}  # no plan: all stay, as before
+
+    procedure = [*steps("sop", range(1, 7), 0.7), *steps("wi", range(7, 13), 0.9), *steps("trn", range(1, 5), 0.4)]
+    kept, _ = fit_units(procedure, 4000, True, procedures={0})
+    assert {u.group for u in kept} == {"s-sop:list", "s-wi:list"}  # 1-6 continue into 7-12; the overview 1-4 gives way
+
+
+def test_a_numbered_list_longer_than_the_answer_is_not_kept_whole_as_a_procedure():
+    """A procedure part keeps every step of the procedure it quotes; a numbered list longer than the whole answer's
+    room (a regulation's 173 recitals, here 60 long paragraphs) is no procedure to show whole: only its picked items
+    are written. A six-step procedure beside it is still written whole."""
+    from shelfwise.compiler.store.records import Block
+
+    long_list = [Block(kind="list_item", text=f"{n}. The archive rule number {n} applies to records of kind {n}; " + "it is long. " * 20)
+                 for n in range(1, 61)]
+    short = [Block(kind="list_item", text=f"{n}. Do restore step {n}.") for n in range(1, 7)]
+    shelf = _memory_shelf({"recitals": ("Archive Regulation", "reg.md", [("Recitals", long_list)]),
+                           "restore": ("Restore procedure", "restore.md", [("Restore steps", short)])})
+    _, draft = _write(shelf, "What are the steps of the archive procedure?")
+    written = [u for u in draft.units if u.kind in ("step", "list_item") and "archive rule" in u.text]
+    assert 0 < len(written) < 60, len(written)
+    _, draft = _write(shelf, "What are the steps of the restore procedure?")
+    assert [u.text for u in draft.units if u.kind == "step"] == [f"{n}. Do restore step {n}." for n in range(1, 7)]

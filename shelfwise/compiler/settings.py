@@ -179,7 +179,8 @@ class AnswerSettings(_Strict):
         description="When the scope does not fit the budget, a relevant section longer than this and than a quarter of the budget is read as its opening and its most relevant passages with their neighbours (within the larger of the two).",
     )
     max_units_per_obligation: int = Field(default=6, ge=1, le=100, description="Sentences, items or rows the extractive writer gives one obligation (a procedure's steps are all kept).")
-    max_answer_chars: int = Field(default=4000, ge=500, le=100_000, description="Characters of quoted text one answer shows at most; the least relevant units go first (a procedure's steps are kept whole).")
+    max_answer_chars: int = Field(default=4000, ge=500, le=100_000, description="Characters of quoted text one answer shows at most; the least relevant units go first, numbered "
+                                  "lists last, and a procedure part's best procedure stays whole with the list continuing its numbering.")
     rank_weights: Path | None = Field(
         default=None,
         description="Weights file of the extractive writer's ranking model (written by 'make fit'); unset: the fitted weights that ship with shelfwise.",

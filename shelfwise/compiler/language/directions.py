@@ -39,10 +39,11 @@ MOVED_PAIR = (r"\b(extend\w*|lengthen\w*|increas\w*|rais\w*|longer|more|higher|r
 """A figure went up / down: a premise saying one contradicts a sentence about the same measure saying the other
 ("up" and "down" only before the amount they moved by: "was down $6.6 billion or 36%", not "top down")."""
 ACTION_OPPOSITES = [
-    (r"\b(continu\w*|keeps? going|keep on|carr(?:y|ies) on)\b", r"\b(stop(?:s|ped|ping)?|halt\w*|abort\w*|gives? up|giving up|quits?)\b"),
+    (r"\b(continu\w*|keeps? going|keep on|carr(?:y|ies) on|ignor\w*(?=\s+(?:all\s+|the\s+|any\s+)?errors?\b))\b",
+     r"\b(stop(?:s|ped|ping)?|halt\w*|abort\w*|gives? up|giving up|quits?)\b"),
     (r"\b(from the bottom up|bottom[- ]up|from the bottom)\b", r"\b(from the top down|top[- ]down|from the top)\b"),
 ]
-"""What a command, option or method does: it continues or it stops; it builds bottom up or top down."""
+"""What a command, option or method does: it continues (or ignores errors) or it stops; it builds bottom up or top down."""
 OPPOSITES = [
     MOVED_PAIR,
     (r"\b(add\w*|introduc\w*|insert\w*)\b", r"\b(remov\w*|delet\w*|drop\w*|withdr\w*)\b"),

@@ -15,9 +15,20 @@ from shelfwise.api.terms import word_stems
 from shelfwise.compiler.language.directions import MOVED_PAIR, OPPOSITES, WHOLE_WORDS
 from shelfwise.compiler.language.numbers import PERIOD_WORDS, quarters_in_words
 
-__all__ = ["DOTTED", "content_words", "moved_measure"]
+__all__ = ["DOTTED", "COMPARISON_FRAME", "content_words", "moved_measure", "whole_moved"]
 
 _UNIT_STEMS = frozenset(word_stems("day days calendar working business week weeks month months year years hour hours minute minutes"))
+
+COMPARISON_FRAME = re.compile(
+    r"\b(?:compared (?:to|with)|versus|vs\.?|against|over|from)\s+(?:a|the|one)?\s*(?:year|quarter|period)\s+(?:earlier|ago|before)\b|"
+    r"\b(?:compared (?:to|with)|versus|vs\.?|against|over|from)\s+(?:the\s+)?(?:prior|previous|preceding|last|same)\s+"
+    r"(?:year|quarter|period)(?:\s+(?:period|quarter))?(?:\s+(?:of|in|a|last)\s+(?:the\s+)?(?:prior\s+|previous\s+)?year)?\b|"
+    r"\b(?:compared (?:to|with)|versus|vs\.?|against)\s+(?:the\s+)?(?:(?:first|second|third|fourth)\s+quarter\s+(?:of\s+)?|"
+    r"Q[1-4]\s+|(?:fiscal\s+)?(?:year\s+)?)(?:fiscal\s+)?(?:19|20)\d\d\b|"
+    r"\b(?:year|quarter)[- ]over[- ](?:year|quarter)\b|\ba year (?:earlier|ago|before)\b", re.I)
+"""What a premise's figure is compared with when it says the figure moved ("compared with a year earlier",
+"year over year", "from the prior-year quarter", "compared with the second quarter of 2022"): the frame of the movement, not words of its measure, so a sentence
+saying the measure moved ("revenue was $12.9 billion, down $2.4 billion ... from Q2 2022") need not hold them."""
 
 DOTTED = re.compile(r"(?<=\w)\.(?=[A-Za-z_])")
 """The dot of a qualified name: "typing.ParamSpec" holds "ParamSpec"."""
@@ -77,3 +88,23 @@ def moved_measure(words: set[str], premise: str, text: str, sign: int, headings:
             if not measure or (held & measure and measure <= held | headings and not _part_of(measure, words, side)):
                 return True
     return False
+
+
+_WHOLE_OR_OWN = re.compile(rf"\b(?:{'|'.join(sorted(WHOLE_WORDS))}|our|the company['’]s)\b", re.I)
+"""What names a measure as the filer's whole one: "Total revenue", "Our Q2 2023 revenue", "the Company's total net sales"."""
+
+
+def _movement(text: str) -> int:
+    """+1 when ``text`` says a figure rose, -1 fell, 0 neither or both."""
+    up, down = (bool(re.search(pattern, text, re.I)) for pattern in MOVED_PAIR)
+    return 1 if up and not down else -1 if down and not up else 0
+
+
+def whole_moved(measure: set[str], premise: str, sentence: str, headings: set[str]) -> bool:
+    """Whether ``sentence`` names the premise's measure as a whole (``_WHOLE_OR_OWN``) and says it moved the way the
+    premise says: then the premise holds, and a sentence saying a bare "Revenue was $232 million, up $175 million"
+    under a segment's heading ("Intel Foundry Services") is about that segment, not a contradiction."""
+    sign = _movement(premise)
+    return bool(sign) and _movement(sentence) == sign and bool(_WHOLE_OR_OWN.search(sentence)) \
+        and moved_measure(measure, premise, sentence, sign, headings)
+

@@ -68,8 +68,9 @@ def after_force(premise: str, family: str) -> str:
     return head
 
 
-MODALS = {"required": REQUIRES, "permitted": PERMITS}
-"""The force families a premise and a sentence are compared in, with the words that state each."""
+MODALS = {"required": REQUIRES, "permitted": re.compile(rf"{PERMITS.pattern}|\b(?:lets?|letting)\b", re.I)}
+"""The force families a premise and a sentence are compared in, with the words that state each; a premise says "lets"
+for what a standard permits ("requires verifiers to let subscribers store a hint")."""
 FORBIDS = re.compile(r"\b(prohibit\w*|forbid\w*)\b", re.I)
 """Words that forbid: a permission denied."""
 
@@ -125,7 +126,7 @@ def labelled(premise: str, sentence: str, about: About | None) -> str:
     says REQUIRED. The term is a word of the premise; every other content word of the premise ("in the authorization
     request") is held by the item, its document's identity or its section's headings ("4.1.1. Authorization Request");
     a label with a condition ("REQUIRED if the "state" parameter was present") states none."""
-    match = LABELLED.match(sentence)
+    match = LABELLED.match(sentence) or _prose_label(sentence, about)
     if match is None or re.match(r"\W*(?:if|unless|when|where|except)\b", match.group("rest"), re.I):
         return ""
     term = match.group("term")
@@ -137,6 +138,20 @@ def labelled(premise: str, sentence: str, about: About | None) -> str:
         return ""
     others = _content(premise) - set(word_stems(term)) - _KIND_WORDS
     return f"the documents label {term} {match.group('label')}" if others <= held_with_identity(sentence, about) else ""
+
+
+_PROSE_LABEL = re.compile(rf"\b(?:use of\s+)?this\s+(?:claim|parameter|field|member|header|attribute|element)\s+(?:is|MUST be)\s+"
+                          rf"(?P<label>{alternation(LABEL_KEYWORDS)})\b(?P<rest>.*)$", re.S)
+
+
+def _prose_label(sentence: str, about: About | None) -> re.Match | None:
+    """The label a sentence gives the term its section's heading quotes, written in prose ("Use of this claim is
+    OPTIONAL." under '4.1.1. "iss" (Issuer) Claim'), as a match with the groups ``term``, ``label`` and ``rest``."""
+    match = _PROSE_LABEL.search(sentence)
+    quoted = re.findall(r"[\"“]([A-Za-z_][\w.-]*)[\"”]", about.headings) if about else []
+    if match is None or len(quoted) != 1:
+        return None
+    return re.match(r"(?P<term>.+)\n(?P<label>.+)\n(?P<rest>.*)", f"{quoted[0]}\n{match.group('label')}\n{match.group('rest')}", re.S)
 
 
 def held_with_identity(sentence: str, about: About | None) -> set[str]:

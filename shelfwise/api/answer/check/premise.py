@@ -59,10 +59,13 @@ from shelfwise.api.answer.check.about import About, earlier_sentences as _earlie
 from shelfwise.api.answer.check.about import about_sections as _about, named_documents as _named
 from shelfwise.api.answer.check.editions import introduced_by
 from shelfwise.api.answer.check.kinds import kind_attested, other_kind, premise_kind
-from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, MODALS as _MODALS, act as _act, after_force as _after_force
+from shelfwise.api.answer.check.presence import absent as _absent, present as _present
+from shelfwise.api.answer.check.swapped import TERM, entry as _entry, swapped as _swapped
+from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, FORBIDS as _FORBIDS, MODALS as _MODALS, act as _act
+from shelfwise.api.answer.check.modality import after_force as _after_force
 from shelfwise.api.answer.check.modality import forced_object as _forced_object, held_with_identity, labelled as _labelled
 from shelfwise.api.answer.check.modality import modalities as _modalities
-from shelfwise.api.answer.check.measure import DOTTED, content_words as _content, moved_measure
+from shelfwise.api.answer.check.measure import COMPARISON_FRAME, DOTTED, content_words as _content, moved_measure, whole_moved
 from shelfwise.api.answer.read.evidence import asked_names, holds_name
 from shelfwise.api.answer.records import Unit
 from shelfwise.compiler.language.directions import ACTION_OPPOSITES, CLAIMED_DOWN, CLAIMED_UP, MOVED_PAIR, OPPOSITES
@@ -125,6 +128,10 @@ def _clause(premise_words: set[str], sentence: str) -> str:
     return max(clauses, key=lambda c: len(premise_words & _content(c)), default=sentence)
 
 
+_HOURS = {"minute": 1 / 60, "hour": 1.0, "day": 24.0, "week": 168.0}
+"""Durations that convert exactly, in hours: "7 days" and "72 hours" are two figures of one unit (months and years vary)."""
+
+
 def _figures(text: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     if _per_year(text):
@@ -132,11 +139,15 @@ def _figures(text: str) -> dict[str, set[str]]:
     for number, unit in _FIGURE.findall(text):
         key = unit.lower().split()[-1].rstrip("s") if unit.strip() not in ("%",) else "%"
         out.setdefault(key, set()).add(number)
+        if key in _HOURS and key != "hour":
+            out.setdefault("hour", set()).add(f"{float(number) * _HOURS[key]:g}")
+    if "hour" in out:
+        out["hour"] = {f"{float(n):g}" for n in out["hour"]}
     return out
 
 
 def _contradiction(premise: str, sentence: str, about: About | None = None, attested: frozenset[str] = frozenset(),
-                   share: float = DEFAULT_TUNING.premise_share) -> str:
+                   share: float = DEFAULT_TUNING.premise_share, settled: bool = False) -> str:
     """Why ``sentence`` contradicts ``premise`` ('' when it does not). The clause of the sentence about the premise is
     read first; the direction, the force and what is denied are read in the whole sentence when its clause says none
     (a sentence puts its subject and its verb in different clauses: "the Company's total net sales, which decreased")."""
@@ -146,45 +157,25 @@ def _contradiction(premise: str, sentence: str, about: About | None = None, atte
     if any((b, a) in said for a, b in pairs) and not any(p in said for p in pairs):
         return "the documents give the change the other way round"
     for text in dict.fromkeys([clause, sentence]):
-        why = _opposed(premise, text, words, about, conditional=bool(CONDITIONAL.search(sentence)), hedged=bool(HEDGED.search(sentence)))
+        why = _opposed(premise, text, words, about, conditional=bool(CONDITIONAL.search(sentence)), hedged=bool(HEDGED.search(sentence)),
+                      settled=settled)
         if why:
             return why
-    asked, stated = _figures(premise), _figures(clause)
-    for unit, numbers in asked.items():
-        if unit in stated and not numbers & stated[unit] and not pairs and unit not in attested:
-            return f"the documents give another figure ({', '.join(sorted(stated[unit]))} {unit}s)"
+    asked, stated, whole = _figures(premise), _figures(clause), _figures(sentence)
+    for unit, numbers in asked.items():  # the sentence's one figure of the unit when its clause gives none ("shall, where
+        given = stated.get(unit) or (whole[unit] if len(whole.get(unit, ())) == 1 else None)  # feasible, not later than 72 hours ..., notify")
+        if given and not numbers & given and not pairs and unit not in attested:
+            return f"the documents give another figure ({', '.join(sorted(given))} {unit}s)"
     quantified = _ALWAYS.search(premise)
     if quantified and _QUALIFIED.search(clause) and _in_scope(quantified, premise, sentence, share):
         return "the documents state a condition or an exception"
     for text in dict.fromkeys([clause, sentence]):
         for family, (asserted, stated_force) in _modalities(premise, text).items():
-            if asserted != stated_force and _act(premise, family) is not None \
-                    and _holds_object(_after_force(premise, family), sentence, about) and _forced_object(premise, text, family):
+            if asserted != stated_force and _act(premise, family) is not None and _forced_subject(premise, family, sentence, about) \
+                    and _holds_object(_after_force(premise, family), sentence, about, loose=True) and _forced_object(premise, text, family):
                 # a force word with nothing after it ("defines the authorization code grant") forces nothing
                 return f"the documents say it is {'' if stated_force > 0 else 'not '}{family}"
     return _present(premise, sentence, about) or _denied(premise, sentence, words, about)
-
-
-_WITHOUT = re.compile(r"\b(?:without|with no)\s+(?:any\s+)?(?P<thing>[^,;:]+)", re.I)
-_COUNT = re.compile(rf"\b(?:\d+|{alternation(set(CARDINALS) - {'zero'})}|several|multiple)\s+(?P<rest>(?:[\w-]+\s+){{0,3}}[\w-]+)", re.I)
-
-
-def _present(premise: str, sentence: str, about: About | None) -> str:
-    """The premise says something is done without a thing ("RAFT trains without any distractor documents"), the
-    sentence gives a count of that thing ("we include four distractor documents"). Everything the premise names before
-    "without" (who does it and what: "RAFT trains", not "the baseline trains") is held by the sentence, its document's
-    identity or its section's headings; the sentence states no condition and denies nothing."""
-    match = _WITHOUT.search(premise)
-    if match is None or CONDITIONAL.search(sentence) or NEGATED.search(sentence):
-        return ""
-    thing = _content(_CLAUSE_END.split(match.group("thing"), maxsplit=1)[0])
-    done = _content(premise[:match.start()])
-    if not thing or not done <= held_with_identity(sentence, about):
-        return ""
-    for count in _COUNT.finditer(sentence):
-        if thing <= _content(count.group("rest")):
-            return "the documents give a number of what the question says is absent"
-    return ""
 
 
 def _in_scope(quantified: re.Match, premise: str, sentence: str, share: float) -> bool:
@@ -199,13 +190,38 @@ def _in_scope(quantified: re.Match, premise: str, sentence: str, share: float) -
     return held == 1 or (quantified.group(0).lower() not in ("all", "every", "each") and held >= share)
 
 
-def _holds_object(rest: str, sentence: str, about: About | None) -> bool:
+def _forced_subject(premise: str, family: str, sentence: str, about: About | None) -> bool:
+    """Whether the sentence, its document's identity or its headings hold every content word but its names of what the
+    premise puts before its force word: "the iss claim is required in every JWT" is about the iss claim, which "The "exp" claim
+    identifies the expiration time on or after which the JWT MUST NOT be accepted" does not name."""
+    first = min((m.start() for m in _MODALS[family].finditer(premise)), default=0)
+    said = [m.group(0) for m in NEGATION.finditer(premise)] + [m.group(0) for f in _MODALS for m in _MODALS[f].finditer(premise)]
+    said += _marks(premise)  # its names ("the Apache License") are read with the document's identity (_holds_marks)
+    subject = _content(premise[:first]) - {stem for word in said for stem in word_stems(word)}  # "requires verifiers to let"
+    return subject <= held_with_identity(sentence, about)
+
+
+def _holds_object(rest: str, sentence: str, about: About | None, loose: bool = False) -> bool:
     """Whether the sentence (or its section's headings) holds every content word of what the premise says is required,
     permitted or done (``rest``, the premise after its verb): "grants a patent license" is not contradicted by "does not
     grant permission to use the trade names"; "issues a refresh token in the implicit grant's response" is, by "MUST NOT
-    issue a refresh token" under the heading "4.2 Implicit Grant". Only up to the end of its clause (``_CLAUSE_END``)."""
+    issue a refresh token" under the heading "4.2 Implicit Grant". Only up to the end of its clause (``_CLAUSE_END``).
+    A repetition is one thing however it is written ("several times", "more than once": ``_REPEATED``). ``loose``: one
+    word between the first and the last may be the asker's own ("let subscribers store a password hint" is what "SHALL
+    NOT permit the subscriber to store a "hint"" forbids); the first and the last are held ("a patent license" is not
+    "the trade names ... of the Licensor")."""
     held = _content(sentence) | (_content(about.headings) if about else set())  # not the document's cover: a licence's holds most words
-    return _content(_CLAUSE_END.split(rest, maxsplit=1)[0]) <= held
+    rest = _CLAUSE_END.split(rest, maxsplit=1)[0]
+    if _REPEATED.search(rest) and _REPEATED.search(sentence):
+        rest = _REPEATED.sub(" ", rest)
+    if not loose:
+        return _content(rest) <= held
+    order = [stem for stem in dict.fromkeys(word_stems(rest)) if stem in _content(rest)]
+    missing = [stem for stem in order if stem not in held]
+    return not missing or (len(order) >= 3 and len(missing) == 1 and missing[0] not in (order[0], order[-1]))
+
+
+_REPEATED = re.compile(r"\b(?:several|many|multiple|numerous|repeated) times\b|\bmore than once\b|\brepeatedly\b|\bover and over\b", re.I)
 
 
 def _after_word(premise: str, pair: tuple[str, str]) -> str:
@@ -223,18 +239,22 @@ def _after_verb(premise: str, verbs: set[str]) -> str:
     return premise
 
 
-def _opposed(premise: str, text: str, words: set[str], about: About | None, conditional: bool, hedged: bool = False) -> str:
+def _opposed(premise: str, text: str, words: set[str], about: About | None, conditional: bool, hedged: bool = False,
+             settled: bool = False) -> str:
     """A pair of OPPOSITES the premise and ``text`` take opposite sides of. A figure's movement ("rose" / "decreased")
     counts only when ``text`` (with its document's identity and its section's headings) holds every content word of the premise: the
     same measure ("total net sales"), not another one the sentence also names ("Accessories net sales"), and the
-    sentence says it moved, not that it may or is expected to (``hedged``: "which may reduce our net sales"). What a
+    sentence says it moved, not that it may or is expected to (``hedged``: "which may reduce our net sales"), and no
+    sentence of the documents read says the whole measure moved the premise's way (``settled``: "Total revenue ... was
+    down" settles "revenue decreased" against a segment's "Revenue was $232 million, up $175 million"). What a
     command does ("continues" / "stops") counts only when the sentence states no condition ("if -k was not given, make
     stops")."""
+    measure = _content(COMPARISON_FRAME.sub(" ", premise)) & words  # "compared with a year earlier" frames the movement
     for pair, mine, theirs in zip(OPPOSITES, _direction(premise), _direction(text)):
         if not (mine and theirs and mine != theirs):
             continue
-        if pair == MOVED_PAIR and (hedged or not words <= _content(text) | (about.stems | _content(about.headings) if about else set())
-                                   or not moved_measure(words - (about.title if about else set()), premise, text, theirs,
+        if pair == MOVED_PAIR and (hedged or settled or not measure <= _content(text) | (about.stems | _content(about.headings) if about else set())
+                                   or not moved_measure(measure - (about.title if about else set()), premise, text, theirs,
                                                         _content(about.headings) if about else set())):
             continue
         if pair in ACTION_OPPOSITES:
@@ -247,16 +267,27 @@ def _opposed(premise: str, text: str, words: set[str], about: About | None, cond
     return ""
 
 
-def _denied_stems(text: str) -> set[str]:
-    """The stems of the verbs ``text`` denies ("do not execute it", "MUST NOT issue", "but not actually execute")."""
-    out: set[str] = set()
+def _denied_words(text: str) -> list[str]:
+    """The verbs ``text`` denies, as written ("do not execute it", "MUST NOT issue", "but not actually execute")."""
+    out: list[str] = []
     for match in NEGATED.finditer(text):
         for word in (match.group("rest") or match.group("rest2") or "").split():
             if word.lower() in NEGATION_SKIPS or word.lower().endswith("ly"):
                 continue
-            out |= set(word_stems(word))
+            out.append(word)
             break
     return out
+
+
+def _lemma(word: str) -> str:
+    """A verb without its ending ("evaluates", "evaluated", "evaluate": "evaluat"): the stemmer leaves "evalu" of the
+    first and "evaluat" of the second, so a premise's "evaluates" missed the sentence's "will not be evaluated". A noun
+    keeps its own ending ("authorization" is not "authorized")."""
+    low = word.lower()
+    for ending in ("ing", "es", "ed", "s", "e"):
+        if low.endswith(ending) and len(low) - len(ending) >= 4:
+            return low[: -len(ending)]
+    return low
 
 
 def _denied(premise: str, sentence: str, words: set[str], about: About | None = None) -> str:
@@ -264,11 +295,15 @@ def _denied(premise: str, sentence: str, words: set[str], about: About | None = 
     not execute it"). Only that way round: a sentence saying a thing without a negation may still deny it ("the need for
     relevance labels is removed"). A premise word after its own negation ("without executing them") asserts nothing; a
     sentence stating a condition ("if", "unless", "when") is not read (it says nothing of what always holds)."""
-    if CONDITIONAL.search(sentence):
-        return ""
-    negated = {stem for match in NEGATION.finditer(premise) for stem in word_stems(" ".join(premise[match.end():].split()[:3]))}
+    if CONDITIONAL.search(sentence) or (_REPEATED.search(sentence) and not _REPEATED.search(premise)):
+        return ""  # "MUST NOT use the code more than once" denies using it again, not using it
+    negated = {stem for match in [*NEGATION.finditer(premise), *_FORBIDS.finditer(premise)]  # "forbids imposing": denied too
+               for stem in word_stems(" ".join(premise[match.end():].split()[:3]))}
     forced = {stem for family in _MODALS for match in _MODALS[family].finditer(premise) for stem in word_stems(match.group(0))}
-    asserted = (words - negated - forced) & _denied_stems(sentence)  # what is required or permitted: read by _modalities
+    denied = _denied_words(sentence)
+    lemmas = {_lemma(word) for word in denied}
+    asserted = {stem for token in re.findall(r"[\w'-]+", premise) if _lemma(token) in lemmas for stem in word_stems(token)}
+    asserted = ((asserted | {stem for word in denied for stem in word_stems(word)}) & words) - negated - forced  # forced: _modalities
     if asserted and _holds_object(_after_verb(premise, asserted), sentence, about):
         return f"the documents say it does not ({', '.join(sorted(asserted))})"
     return ""
@@ -280,10 +315,9 @@ and ``=``."""
 
 
 def _marks(premise: str) -> list[str]:
-    """The names a premise gives its subject: identifiers, capitalised names, command options ("-k", "--dry-run") and
-    operators (":=", "+=")."""
-    options = re.findall(r"(?<![\w-])--?[A-Za-z][\w-]*", premise)
-    return list(dict.fromkeys([*asked_names(premise), *options, *_OPERATOR.findall(premise)]))
+    """The names a premise gives its subject: identifiers, capitalised names, command options ("-k", "--dry-run"),
+    automatic variables ("$@") and operators (":=", "+=")."""
+    return list(dict.fromkeys([*asked_names(premise), *TERM.findall(premise), *_OPERATOR.findall(premise)]))
 
 
 def _scheme(key: str) -> str:
@@ -379,6 +413,7 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
         read = [one for _, _, text in candidates for one in sentences(text) or [text]]
         kind = kind if kind is not None and kind_attested(kind, marks, read) else None
         bound: dict[str, set[str]] = {}
+        read_here = []
         for shelf, section_id, text in candidates:
             known = about(shelf, section_id) if about else None
             if known is not None and named is not None:
@@ -386,10 +421,17 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                     bound[shelf] = named(shelf, premise)
                 if bound[shelf] and known.doc not in bound[shelf]:
                     continue
+            read_here.append((shelf, section_id, text, known))
+        read_here.sort(key=lambda one: one[3] is not None and not _holds_marks(marks, "", one[3]))  # "JWT": RFC 7519's first
+        measure = _content(COMPARISON_FRAME.sub(" ", premise)) & words
+        settled = any(whole_moved(measure - (known.title if known else set()), premise, sentence, _content(known.headings) if known else set())
+                      for *_, text, known in read_here for sentence in sentences(text) or [text])
+        for shelf, section_id, text, known in read_here:
             for sentence in sentences(text) or [text]:  # one sentence at a time: a list item may hold several
                 own = _content(sentence)  # "the GNU General Public License forbids ...": a name the sentence leaves
                 rest = words - (known.title & named_stems - own) if known is not None else words  # to its document
-                label = _labelled(premise, sentence, known)  # "state: RECOMMENDED.": its own test of what it is about
+                label = (_labelled(premise, sentence, known) or _absent(premise, sentence, known)  # their own tests of what
+                         or _swapped(premise, sentence, read))  # it is about
                 if not label and len(rest & own) < tuning.premise_share * len(rest):  # is checked with the other marks, not here
                     continue
                 why = "" if label else introduced_by(premise, sentence, known, _content)
@@ -397,7 +439,7 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                     if not _holds_marks(marks, sentence, known) or (years and claimed_years(sentence) and not years & claimed_years(sentence)) \
                             or _names_another(own_ids, sentence):
                         continue
-                why = why or label or _contradiction(premise, sentence, known, attested, tuning.premise_share) or (
+                why = why or label or _contradiction(premise, sentence, known, attested, tuning.premise_share, settled) or (
                     earlier and _computed_change(premise, sentence, earlier(shelf, section_id), tuning.same_rule_share)) or (
                     kind is not None and known is not None and other_kind(kind, sentence))
                 if why:
@@ -425,6 +467,7 @@ def correction_unit(question: str, reading, shelves: dict, tuning: AnswerTuning 
     if not premises:
         return None
     words = set().union(*(_content(p) for p in premises))
+    terms = [term for p in premises for term in TERM.findall(p)]  # an entry of the premise's term ("`$@`: The file name ...")
     candidates = []
     for read in reading.sections:
         shelf = shelves[read.shelf]
@@ -434,7 +477,7 @@ def correction_unit(question: str, reading, shelves: dict, tuning: AnswerTuning 
         for kind, text, *_ in section_units(shelf, read.section_id):
             if kind in ("sentence", "list_item", "step"):
                 own = len(words & set(word_stems(text)))
-                if len(words & (set(word_stems(text)) | title)) >= 2:  # ordered by what the sentence itself holds
+                if len(words & (set(word_stems(text)) | title)) >= 2 or any(_entry(term, text) for term in terms):  # ordered by what it holds
                     candidates.append((-own, len(candidates), read.shelf, read.section_id, text))
     candidates.sort()
     found = find_false_premise(question, [(shelf, sid, text) for _, _, shelf, sid, text in candidates[:400]],

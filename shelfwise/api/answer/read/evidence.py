@@ -20,7 +20,7 @@ from shelfwise.api.terms import QUESTION_WORDS, document_keys, identifier_key, i
 from shelfwise.compiler.ledger.rules import sentences
 
 __all__ = ["asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "setting_names", "unheld_subjects", "identity_text", "identity_terms",
-           "holds_name"]
+           "holds_name", "path_words"]
 
 _AUX = r"(?:is|are|was|were|does|do|did|has|have|can|could|must|should|will|would|shall|may|might)"
 _HEADS = [
@@ -166,7 +166,14 @@ def identity_text(shelf: OpenShelf, doc_id: str, cover: bool = True) -> str:
     first = next((shelf.sections[s] for s in shelf.doc_sections.get(doc_id, []) if shelf.sections[s].text.strip()), None) if cover else None
     identity = shelf.identities.get(doc_id)
     named = [identity.name, identity.label, identity.revision, identity.issuer, *identity.aliases] if identity is not None else []
-    return " ".join([row.get("title", ""), row.get("path", ""), *named, first.text[:3000] if first else ""])
+    return " ".join([row.get("title", ""), row.get("path", ""), path_words(row.get("path", "")), *named, first.text[:3000] if first else ""])
+
+
+def path_words(path: str) -> str:
+    """A document's file name as words ("GDPR.pdf": "GDPR"; "OWASP-Top-10-2017-en.docx": "OWASP Top 10 2017 en"): a
+    file name is one token to the stemmer ("gdpr.pdf"), so a question naming the document by it matched nothing."""
+    name = re.split(r"[\\/]", path)[-1]
+    return re.sub(r"[._\s-]+", " ", name.rsplit(".", 1)[0] if "." in name else name).strip()
 
 
 def identity_terms(shelf: OpenShelf, doc_id: str, cover: bool = True) -> tuple[set[str], set[str]]:

@@ -309,8 +309,14 @@ def _part_weights(best: dict[int, float], tuning: AnswerTuning) -> dict[int, flo
     return {o: top / b if b > 0 and b >= tuning.strong_share * top else 1.0 for o, b in best.items()}
 
 
-def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTuning = DEFAULT_TUNING) -> tuple[list[Unit], set[int]]:
-    """Drop the least relevant units until the rendered answer (``shelfwise.api.answer.render.markdown_chars``) fits ``max_chars``."""
+def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTuning = DEFAULT_TUNING,
+              procedures: set[int] | None = None) -> tuple[list[Unit], set[int]]:
+    """Drop the least relevant units until the rendered answer (``shelfwise.api.answer.render.markdown_chars``) fits
+    ``max_chars``. Steps go last, a list at a time (the least relevant first, never the last of their obligation), and
+    only when the answer is still too long without its other units. For the obligations in ``procedures`` (None:
+    every obligation) the best procedure stays whole with the lists that continue its numbering ("6. ... continue with
+    step 7 in WI-022" then "7. Review ..."); a regulation's numbered paragraphs ("1. ... 2. ...", article by article)
+    are lists, not one procedure."""
     from shelfwise.api.answer.render import markdown_chars
 
     limit = max(max_chars - FOOTER, max_chars // 2)
@@ -384,7 +390,49 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
                     lost.add(unit.obligation)
             if markdown_chars(kept(), quoted) <= limit:
                 return kept(), lost
+    lists: dict[str, list[int]] = {}
+    for i, unit in enumerate(units):
+        if unit.kind == "step" and i not in dropped and procedures is not None:
+            lists.setdefault(unit.group or unit.id, []).append(i)
+    kept_whole = _procedures_kept(units, list(lists.values()), procedures or set())
+    for items in sorted(lists.values(), key=lambda group: (max(units[i].score * weight[units[i].obligation] for i in group), -group[0])):
+        if last_of_its_obligations(tuple(items)) or items[0] in kept_whole:
+            continue
+        dropped.update(items)
+        lost |= {units[i].obligation for i in items if units[i].score >= tuning.strong_share * best[units[i].obligation]}
+        if markdown_chars(kept(), quoted) <= limit:
+            break
     return kept(), lost
+
+
+_STEP_NUMBER = re.compile(r"^\s*(\d+)[.)]\s")
+
+
+def _procedures_kept(units: list[Unit], lists: list[list[int]], procedures: set[int]) -> set[int]:
+    """The first unit of each list kept whole: per obligation of ``procedures``, its most relevant list and the lists
+    whose numbering continues it, before or after ("1." to "6.", then "7." to "12.")."""
+    def number(index: int) -> int | None:
+        match = _STEP_NUMBER.match(units[index].text)
+        return int(match.group(1)) if match else None
+
+    kept: set[int] = set()
+    for obligation in procedures:
+        own = [items for items in lists if units[items[0]].obligation == obligation]
+        if not own:
+            continue
+        chain = [max(own, key=lambda items: max(units[i].score for i in items))]
+        grew = True
+        while grew:
+            grew = False
+            for items in own:
+                if items in chain or number(items[0]) is None or number(items[-1]) is None:
+                    continue
+                if any(number(c[-1]) is not None and number(items[0]) == number(c[-1]) + 1 or
+                       number(c[0]) is not None and number(items[-1]) + 1 == number(c[0]) for c in chain):
+                    chain.append(items)
+                    grew = True
+        kept |= {items[0] for items in chain}
+    return kept
 
 
 def shape_answer(units: list[Unit], asks: list[str], shelves: dict[str, OpenShelf], *, max_chars: int,

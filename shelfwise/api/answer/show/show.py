@@ -239,7 +239,8 @@ def fit(units: list[Unit], s: Showing) -> Shown:
     not_shown = "\n\n".join(line for line in (s.fill_line, not_shown_line(s.gated)) if line)
     for _ in range(REFITS):
         used = limit
-        fitted, short = fit_units(units, limit, s.extractive, s.tuning)
+        fitted, short = fit_units(units, limit, s.extractive, s.tuning,
+                                  procedures={i for i, o in enumerate(s.plan.obligations) if o.kind == "trace"})
         s.completion = complete_answer(s.plan, fitted, s.covered, s.tuning.covered_share, unstated=s.unstated, short=short, about=s.about,
                                        false_premise=s.correction is not None, held=s.held)
         shown = fitted if s.completion.label != "not_in_documents" else []

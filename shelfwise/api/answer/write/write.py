@@ -413,11 +413,13 @@ class ExtractiveWriter:
 
     def _whole_procedure(self, pool: Pool, picked, eligible):
         """Every step, in order, of each procedure a picked step or a strong eligible step belongs to (a procedure
-        may continue in another document: each of its lists is kept whole)."""
+        may continue in another document: each of its lists is kept whole); a list longer than the answer's room is
+        none (a regulation's 173 recitals): its picked items stay as picked."""
         top = eligible[0][0] if eligible else 0.0
         groups = [pool.units[p].group for _, p in picked if pool.units[p].kind == "step"]
         groups += [pool.units[p].group for s, p in eligible if pool.units[p].kind == "step" and s >= self.tuning.strong_share * top]
-        groups = list(dict.fromkeys(groups))
+        sizes = {g: sum(len(u.text) for u in pool.units if u.group == g) for g in set(groups)}
+        groups = [g for g in dict.fromkeys(groups) if sizes[g] <= self.answer_chars]
         if not groups:
             return picked
         scores = {p: s for s, p in eligible}
@@ -490,10 +492,8 @@ def _coheres(unit, previous, anchor) -> bool:
     """Whether a following sentence goes on with what came before it: it shares a word with the sentence before it
     or with the one it continues, or it opens by pointing back ("Such complaints ..."); a glossary's next entry
     ("Serious injury: ...") never continues the one before it."""
-    if _ENTRY.match(unit.text):  # "Serious injury: an injury ...": the next entry of a glossary, not more of this one
-        return False
-    words = {w for w in unit.words if not w.startswith("@")}
-    return bool(_ANAPHOR.match(unit.text)) or bool(words & (previous.words | anchor.words))
+    words = {w for w in unit.words if not w.startswith("@")}  # "Serious injury: an injury ...": a glossary's next entry
+    return not _ENTRY.match(unit.text) and (bool(_ANAPHOR.match(unit.text)) or bool(words & (previous.words | anchor.words)))
 
 
 def _near_duplicate(a: set[str], b: set[str]) -> bool:
