@@ -164,6 +164,9 @@ def test_a_true_premise_is_never_corrected(shelves, shelf, question):
     ("licenses", "What does the Mozilla Public License 2.0 require for files that are modified?"),
     ("make", "How does CMake's add_executable command define a target?"),
     ("filings", "What were Microsoft's total revenues in the quarter ended March 31, 2023?"),
+    # a numbered name only cited ("secondary to the requirements of [FIPS 201](#FIPS201)"), beside a name the shelf
+    # holds ("PIV card", eval/questions/unseen-premises-3.yaml)
+    ("identity", "What does FIPS 201 require for issuing a PIV card?"),
 ])
 def test_a_subject_named_only_in_a_catalogue_in_passing_or_nowhere_is_not_in_the_documents(shelves, shelf, question):
     answer = _ask(shelves, shelf, question)
@@ -177,6 +180,7 @@ def test_a_subject_named_only_in_a_catalogue_in_passing_or_nowhere_is_not_in_the
     ("make", "What does the -k option of make do after an error?"),
     # a name in the scene the asker sets ("In a Jenkins job we ..."): where the asker works, not what is asked about
     ("make", "In a Jenkins job we run make with -k. What does the -k option of make do after an error?"),
+    ("identity", "What does SP 800-63B require of memorized secret verifiers?"),  # a numbered name the shelf holds
 ])
 def test_a_subject_the_shelf_holds_is_answered_with_its_sentences(shelves, shelf, question):
     answer = _ask(shelves, shelf, question)
@@ -196,6 +200,16 @@ def test_a_document_is_named_by_the_words_of_its_file_name():
     assert path_words("Makefile") == "Makefile"
     assert not holds_name("GDPR", set(word_stems("GDPR.pdf")), set())
     assert holds_name("GDPR", set(word_stems(path_words("GDPR.pdf"))), set())
+
+
+def test_a_numbered_name_only_a_premise_gives_is_corrected_and_the_rest_answered(shelves):
+    """"Since SP 800-63-2 introduced ..." names a revision the shelf only cites: the premise is corrected, and the part
+    asked about ("how does an agency select them") is answered from the revision the shelf holds, not withdrawn as being
+    about SP 800-63-2 (a numbered name a part asks about, "What does FIPS 201 require ...", is)."""
+    answer = _ask(shelves, "identity", "Since SP 800-63-2 introduced the separate IAL, AAL and FAL components, how does an agency "
+                                       "select them?")
+    assert "SP 800-63-3 introduces individual components" in _corrected(answer)
+    assert len([s for s in answer.sentences if s.citations]) > 1, answer.answer_markdown[:600]
 
 
 def test_what_a_passive_or_how_do_you_question_asks_for_and_a_date_names_nothing():

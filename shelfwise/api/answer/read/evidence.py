@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from shelfwise.api.answer.question import read_phrase
+from shelfwise.api.answer.question import read_phrase, read_question
 from shelfwise.api.answer.read.read import Reading
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import QUESTION_WORDS, document_keys, identifier_key, identifiers, word_stems
@@ -199,6 +199,7 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
     for unit in units:
         for index in [unit.obligation, *unit.also]:
             by_obligation.setdefault(index, []).append(unit)
+    premised = set(asked_names(" ".join(read_question(plan.question).premises)))
     out: dict[int, list[str]] = {}
     for index, obligation in enumerate(plan.obligations):
         setting = setting_names(obligation.ask)  # "In a CI script I want ...": where the asker works, not what is asked
@@ -212,13 +213,21 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
             asks = set()
         if not any(_unit_holds(unit, names, asks, shelves) for unit in shown):
             out[index] = names
+            continue
+        # a numbered name ("FIPS 201", "RFC 9449") is the subject however generic its other names ("PIV card"): when no
+        # shown unit holds it but as a reference, the part is about a document the shelf only cites (not one a premise
+        # names: "Since SP 800-63-2 introduced ..." is corrected, and the rest is answered from what the shelf holds)
+        cited = [n for n in names if identifiers(n) and n not in premised and not any(_unit_holds(unit, [n], set(), shelves) for unit in shown)]
+        if cited:
+            out[index] = cited
     return out
 
 
 def _unit_holds(unit, names: list[str], asks: set[str], shelves: dict[str, OpenShelf]) -> bool:
     """Whether a unit is about the subject: its text, headings or document name one of ``names``, and its text or headings
     hold a word of what the ask wants said of it (``asks``; empty when the ask says only its verb beside the names). A line
-    naming the subject in passing ("no copy of MemGPT was found") says nothing of it; a catalogue's section holds nothing."""
+    naming the subject in passing ("no copy of MemGPT was found") or as a reference ("are found in [FIPS 201](#FIPS201)")
+    says nothing of it; a catalogue's section holds nothing."""
     shelf = shelves.get(unit.shelf)
     if shelf is None:
         return False
@@ -234,10 +243,16 @@ def _unit_holds(unit, names: list[str], asks: set[str], shelves: dict[str, OpenS
                 return True
             continue
         for sentence in sentences(unit.text) or [unit.text]:  # else one sentence names it and says what is asked
-            own = set(word_stems(sentence))
-            if any(holds_name(n, own, {identifier_key(i) for i in identifiers(sentence)}) for n in names) and (not asks or own & asks):
+            own, named = set(word_stems(sentence)), _CITED.sub(" ", sentence)  # "found in [FIPS 201](#FIPS201)" cites it
+            if any(holds_name(n, set(word_stems(named)), {identifier_key(i) for i in identifiers(named)}) for n in names) \
+                    and (not asks or own & asks):
                 return True
     return False
+
+
+_CITED = re.compile(r"\[[^\]\n]{1,80}\]\([^)\s]*\)|\[[^\]\n]{1,40}\]")
+"""A name written as a reference (a link "[FIPS 201](#FIPS201)", a citation "[RFC7519]"): a sentence that sends the
+reader to a document says nothing of what it holds."""
 
 
 def holds_name(name: str, stems: set[str], keys: set[str]) -> bool:
