@@ -1057,6 +1057,9 @@ def test_numbered_paragraphs_give_way_to_the_size_limit_a_list_at_a_time_and_a_p
     kept, _ = fit_units(articles, 4000, True, procedures=set())
     assert {u.group for u in kept} == {"s-art33:list", "s-art35:list"} and sum(len(u.text) for u in kept) < 4000  # least relevant went
     assert {u.group for u in fit_units(articles, 2500, True, procedures=set())[0]} == {"s-art33:list"}
+    ranked = [u.model_copy(update={"score": u.score - int(u.id[-1]) / 100}) for u in articles]  # later paragraphs weaker
+    kept, _ = fit_units(ranked, 1200, True, procedures=set())  # one list left, still too long: its weakest items go
+    assert [u.id for u in kept] == ["art331", "art332"]
     assert {u.group for u in fit_units(articles, 4000, True)[0]} == {u.group for u in articles}  # no plan: all stay, as before
 
     procedure = [*steps("sop", range(1, 7), 0.7), *steps("wi", range(7, 13), 0.9), *steps("trn", range(1, 5), 0.4)]

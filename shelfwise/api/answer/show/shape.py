@@ -313,7 +313,7 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
               procedures: set[int] | None = None) -> tuple[list[Unit], set[int]]:
     """Drop the least relevant units until the rendered answer (``shelfwise.api.answer.render.markdown_chars``) fits
     ``max_chars``. Steps go last, a list at a time (the least relevant first, never the last of their obligation), and
-    only when the answer is still too long without its other units. For the obligations in ``procedures`` (None:
+    only when the answer is still too long without its other units; then the items of the lists left, one at a time. For the obligations in ``procedures`` (None:
     every obligation) the best procedure stays whole with the lists that continue its numbering ("6. ... continue with
     step 7 in WI-022" then "7. Review ..."); a regulation's numbered paragraphs ("1. ... 2. ...", article by article)
     are lists, not one procedure."""
@@ -401,7 +401,17 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
         dropped.update(items)
         lost |= {units[i].obligation for i in items if units[i].score >= tuning.strong_share * best[units[i].obligation]}
         if markdown_chars(kept(), quoted) <= limit:
+            return kept(), lost
+    # still over: the items of the lists left (none of a procedure kept whole) go one at a time, the least relevant
+    # first, down to one unit of each part
+    whole = {i for items in lists.values() if items[0] in kept_whole for i in items}
+    for index in sorted((i for items in lists.values() for i in items if i not in dropped and i not in whole),
+                        key=lambda i: (units[i].score * weight[units[i].obligation], -i)):
+        if markdown_chars(kept(), quoted) <= limit:
             break
+        if not last_of_its_obligations((index,)):
+            dropped.add(index)
+            lost |= {units[index].obligation} if units[index].score >= tuning.strong_share * best[units[index].obligation] else set()
     return kept(), lost
 
 
