@@ -30,6 +30,7 @@ The thresholds are ``answer.tuning``'s (``shelfwise.compiler.tuning.AnswerTuning
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from shelfwise.api.answer.question import read_phrase
 from shelfwise.api.currency import current_first, label_units
@@ -390,32 +391,40 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
                     lost.add(unit.obligation)
             if markdown_chars(kept(), quoted) <= limit:
                 return kept(), lost
-    lists: dict[str, list[int]] = {}
-    for i, unit in enumerate(units):
-        if unit.kind == "step" and i not in dropped and procedures is not None:
-            lists.setdefault(unit.group or unit.id, []).append(i)
-    kept_whole = _procedures_kept(units, list(lists.values()), procedures or set())
-    for items in sorted(lists.values(), key=lambda group: (max(units[i].score * weight[units[i].obligation] for i in group), -group[0])):
-        if last_of_its_obligations(tuple(items)) or items[0] in kept_whole:
-            continue
-        dropped.update(items)
-        lost |= {units[i].obligation for i in items if units[i].score >= tuning.strong_share * best[units[i].obligation]}
-        if markdown_chars(kept(), quoted) <= limit:
-            return kept(), lost
-    # still over: the items of the lists left (none of a procedure kept whole) go one at a time, the least relevant
-    # first, down to one unit of each part
-    whole = {i for items in lists.values() if items[0] in kept_whole for i in items}
-    for index in sorted((i for items in lists.values() for i in items if i not in dropped and i not in whole),
-                        key=lambda i: (units[i].score * weight[units[i].obligation], -i)):
-        if markdown_chars(kept(), quoted) <= limit:
-            break
-        if not last_of_its_obligations((index,)):
-            dropped.add(index)
-            lost |= {units[index].obligation} if units[index].score >= tuning.strong_share * best[units[index].obligation] else set()
+    if procedures is not None:
+        strength = {i: units[i].score * weight[units[i].obligation] for i in range(len(units))}
+        strong = {i for i in range(len(units)) if units[i].score >= tuning.strong_share * best[units[i].obligation]}
+        _steps_give_way(units, dropped, lost, procedures, strength, strong, lambda: markdown_chars(kept(), quoted) <= limit,
+                        last_of_its_obligations)
     return kept(), lost
 
 
-_STEP_NUMBER = re.compile(r"^\s*(\d+)[.)]\s")
+def _steps_give_way(units: list[Unit], dropped: set[int], lost: set[int], procedures: set[int], strength: dict[int, float],
+                    strong: set[int], fits: Callable[[], bool], last_of_its_obligations: Callable[[tuple[int, ...]], bool]) -> None:
+    """``fit_units``'s last passes, on an answer still too long without its other units: whole lists of steps give way,
+    the least relevant first (never the last of their obligation, nor a procedure ``_procedures_kept`` keeps whole),
+    then the items of the lists left, one at a time, down to one unit of each part. ``dropped`` and ``lost`` (the
+    obligations that lost strong evidence) grow in place."""
+    lists: dict[str, list[int]] = {}
+    for i, unit in enumerate(units):
+        if unit.kind == "step" and i not in dropped:
+            lists.setdefault(unit.group or unit.id, []).append(i)
+    kept_whole = _procedures_kept(units, list(lists.values()), procedures)
+    for items in sorted(lists.values(), key=lambda group: (max(strength[i] for i in group), -group[0])):
+        if last_of_its_obligations(tuple(items)) or items[0] in kept_whole:
+            continue
+        dropped.update(items)
+        lost |= {units[i].obligation for i in items if i in strong}
+        if fits():
+            return
+    whole = {i for items in lists.values() if items[0] in kept_whole for i in items}
+    for index in sorted((i for items in lists.values() for i in items if i not in dropped and i not in whole),
+                        key=lambda i: (strength[i], -i)):
+        if fits():
+            return
+        if not last_of_its_obligations((index,)):
+            dropped.add(index)
+            lost |= {units[index].obligation} if index in strong else set()
 
 
 def _procedures_kept(units: list[Unit], lists: list[list[int]], procedures: set[int]) -> set[int]:
