@@ -10,12 +10,13 @@ exchange rates increased net sales"). The words are English (``shelfwise.compile
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from shelfwise.api.terms import word_stems
 from shelfwise.compiler.language.directions import MOVED_PAIR, OPPOSITES, WHOLE_WORDS
 from shelfwise.compiler.language.numbers import PERIOD_WORDS, quarters_in_words
 
-__all__ = ["DOTTED", "COMPARISON_FRAME", "content_words", "moved_measure", "whole_moved"]
+__all__ = ["DOTTED", "COMPARISON_FRAME", "content_words", "measure_words", "moved_measure", "whole_moved"]
 
 _UNIT_STEMS = frozenset(word_stems("day days calendar working business week weeks month months year years hour hours minute minutes"))
 
@@ -31,6 +32,13 @@ COMPARISON_FRAME = re.compile(
 saying the measure moved ("revenue was $12.9 billion, down $2.4 billion ... from Q2 2022") need not hold them."""
 
 DOTTED = re.compile(r"(?<=\w)\.(?=[A-Za-z_])")
+
+
+@lru_cache(maxsize=64)
+def measure_words(premise: str) -> frozenset[str]:
+    """The content words of a premise's measure and period, without what it compares with (``COMPARISON_FRAME``); made
+    once per premise, however many sentences it is read against."""
+    return frozenset(content_words(COMPARISON_FRAME.sub(" ", premise)) & content_words(premise))
 """The dot of a qualified name: "typing.ParamSpec" holds "ParamSpec"."""
 
 

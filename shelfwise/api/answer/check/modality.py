@@ -126,32 +126,34 @@ def labelled(premise: str, sentence: str, about: About | None) -> str:
     says REQUIRED. The term is a word of the premise; every other content word of the premise ("in the authorization
     request") is held by the item, its document's identity or its section's headings ("4.1.1. Authorization Request");
     a label with a condition ("REQUIRED if the "state" parameter was present") states none."""
-    match = LABELLED.match(sentence) or _prose_label(sentence, about)
-    if match is None or re.match(r"\W*(?:if|unless|when|where|except)\b", match.group("rest"), re.I):
+    found = _label(sentence, about)
+    if found is None or re.match(r"\W*(?:if|unless|when|where|except)\b", found[2], re.I):
         return ""
-    term = match.group("term")
+    term, label, _ = found
     if not re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", premise, re.I):
         return ""
     said = -1 if _NOT_REQUIRED.search(premise) else modality(premise, "required")
-    stated = 1 if match.group("label") == "REQUIRED" else -1
+    stated = 1 if label == "REQUIRED" else -1
     if not said or said == stated:
         return ""
     others = _content(premise) - set(word_stems(term)) - _KIND_WORDS
-    return f"the documents label {term} {match.group('label')}" if others <= held_with_identity(sentence, about) else ""
+    return f"the documents label {term} {label}" if others <= held_with_identity(sentence, about) else ""
 
 
 _PROSE_LABEL = re.compile(rf"\b(?:use of\s+)?this\s+(?:claim|parameter|field|member|header|attribute|element)\s+(?:is|MUST be)\s+"
                           rf"(?P<label>{alternation(LABEL_KEYWORDS)})\b(?P<rest>.*)$", re.S)
 
 
-def _prose_label(sentence: str, about: About | None) -> re.Match | None:
-    """The label a sentence gives the term its section's heading quotes, written in prose ("Use of this claim is
-    OPTIONAL." under '4.1.1. "iss" (Issuer) Claim'), as a match with the groups ``term``, ``label`` and ``rest``."""
+def _label(sentence: str, about: About | None) -> tuple[str, str, str] | None:
+    """(term, label, what follows the label) of a labelled definition item ("state: RECOMMENDED. An opaque value ..."),
+    or of a label written in prose for the term its section's heading quotes ("Use of this claim is OPTIONAL." under
+    '4.1.1. "iss" (Issuer) Claim'); None otherwise."""
+    match = LABELLED.match(sentence)
+    if match is not None:
+        return match.group("term"), match.group("label"), match.group("rest")
     match = _PROSE_LABEL.search(sentence)
     quoted = re.findall(r"[\"“]([A-Za-z_][\w.-]*)[\"”]", about.headings) if about else []
-    if match is None or len(quoted) != 1:
-        return None
-    return re.match(r"(?P<term>.+)\n(?P<label>.+)\n(?P<rest>.*)", f"{quoted[0]}\n{match.group('label')}\n{match.group('rest')}", re.S)
+    return (quoted[0], match.group("label"), match.group("rest")) if match is not None and len(quoted) == 1 else None
 
 
 def held_with_identity(sentence: str, about: About | None) -> set[str]:

@@ -65,7 +65,7 @@ from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, FORBI
 from shelfwise.api.answer.check.modality import after_force as _after_force
 from shelfwise.api.answer.check.modality import forced_object as _forced_object, held_with_identity, labelled as _labelled
 from shelfwise.api.answer.check.modality import modalities as _modalities
-from shelfwise.api.answer.check.measure import COMPARISON_FRAME, DOTTED, content_words as _content, moved_measure, whole_moved
+from shelfwise.api.answer.check.measure import DOTTED, content_words as _content, measure_words, moved_measure, whole_moved
 from shelfwise.api.answer.read.evidence import asked_names, holds_name
 from shelfwise.api.answer.records import Unit
 from shelfwise.compiler.language.directions import ACTION_OPPOSITES, CLAIMED_DOWN, CLAIMED_UP, MOVED_PAIR, OPPOSITES
@@ -249,7 +249,7 @@ def _opposed(premise: str, text: str, words: set[str], about: About | None, cond
     down" settles "revenue decreased" against a segment's "Revenue was $232 million, up $175 million"). What a
     command does ("continues" / "stops") counts only when the sentence states no condition ("if -k was not given, make
     stops")."""
-    measure = _content(COMPARISON_FRAME.sub(" ", premise)) & words  # "compared with a year earlier" frames the movement
+    measure = measure_words(premise)  # "compared with a year earlier" frames the movement
     for pair, mine, theirs in zip(OPPOSITES, _direction(premise), _direction(text)):
         if not (mine and theirs and mine != theirs):
             continue
@@ -423,7 +423,7 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                     continue
             read_here.append((shelf, section_id, text, known))
         read_here.sort(key=lambda one: one[3] is not None and not _holds_marks(marks, "", one[3]))  # "JWT": RFC 7519's first
-        measure = _content(COMPARISON_FRAME.sub(" ", premise)) & words
+        measure = measure_words(premise)
         settled = any(whole_moved(measure - (known.title if known else set()), premise, sentence, _content(known.headings) if known else set())
                       for *_, text, known in read_here for sentence in sentences(text) or [text])
         for shelf, section_id, text, known in read_here:
