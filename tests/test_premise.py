@@ -496,6 +496,16 @@ def test_a_whole_measure_moving_the_premises_way_settles_it_against_a_segments_f
     assert found is not None and found.section_id == "s-q", found
 
 
+def test_a_kind_is_a_word_before_a_thing_of_two_words_or_more():
+    """The thing a kind qualifies has two words or more, however many ("expanded variable", "expanded shell
+    variable"); a one-word thing ("a patent license") is too often another thing and is no kind."""
+    from shelfwise.api.answer.check.kinds import premise_kind
+
+    assert premise_kind("the := operator defines a recursively expanded variable", [":="]).head == ("expand", "variabl")
+    assert premise_kind("the := operator defines a recursively expanded shell variable", [":="]).head == ("expand", "shell", "variabl")
+    assert premise_kind("the Apache License grants a patent license", ["Apache License"]) is None
+
+
 def _about_filing(title: str, headings: str = "", doc: str = "filing"):
     return _about_document(title, headings, doc, keyed=False)
 

@@ -1,10 +1,9 @@
 """Another kind: the premise calls what it names one kind of a thing, the documents call it another.
 
 "Since the := operator defines a recursively expanded variable" against "Simply expanded variables are defined by
-lines using ':='": the premise ends on a kind ("is a", "defines a" and three words: "recursively expanded variable",
-a word, then the thing), and a
-sentence that holds every name the premise gives its subject (":=") gives the same thing another word ("simply
-expanded variables") and never the premise's.
+lines using ':='": the premise ends on a kind ("is a", "defines a", then a word and the thing of two words or more:
+"recursively expanded variable"), and a sentence that holds every name the premise gives its subject (":=") gives the
+same thing another word ("simply expanded variables") and never the premise's.
 
 When unsure, nothing is corrected. The kind must be said of the subject, after every name the premise gives it (a
 premise whose subject is the kind, "Since recursively expanded variables ...", names nothing and is never read
@@ -24,12 +23,11 @@ from shelfwise.compiler.language.polarity import NEGATED
 __all__ = ["Kind", "premise_kind", "holds_kind", "kind_attested", "other_kind"]
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
-_HEAD = 2
-"""Words of the thing a kind qualifies ("expanded variable"): a one-word thing ("license", "syntax") is too often
-another thing with a word before it ("grants a patent license" is no kind of the licence)."""
-_SAID_OF = re.compile(r"\b(?:is|are|was|were|defines?|declares?|creates?)\s+(?:an?\s+|the\s+)?(?P<kind>[A-Za-z-]+(?:\s+[A-Za-z-]+){2})\s*$",
+_SAID_OF = re.compile(r"\b(?:is|are|was|were|defines?|declares?|creates?)\s+(?:an?\s+|the\s+)?(?P<kind>[A-Za-z-]+(?:\s+[A-Za-z-]+){2,})\s*$",
                       re.I)
-"""A kind said of the subject: "is a", "defines a", "creates" and three words that end the premise."""
+"""A kind said of the subject: "is a", "defines a", "creates", then the kind's word and the thing it qualifies, which
+end the premise. The thing has two words or more ("expanded variable"): a one-word thing ("license", "syntax") is too
+often another thing with a word before it ("grants a patent license" is no kind of the licence)."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +55,7 @@ def premise_kind(premise: str, marks: list[str]) -> Kind | None:
     if said is None:
         return None
     run = [stem for _, stem in _stems(said.group("kind"))]
-    if None in run or len(run) != _HEAD + 1:
+    if None in run:
         return None
     return Kind(word=run[0], head=tuple(run[1:]))
 
