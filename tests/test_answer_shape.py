@@ -707,6 +707,20 @@ def test_a_paragraph_a_page_break_cut_mid_sentence_is_read_whole():
     assert any(u.text.endswith("automatically- collected query-complexity pairs, by using a cross-entropy loss.") for u in draft.units)
 
 
+def test_a_table_of_contents_line_is_no_sentence():
+    """SP 800-63B's Markdown table of contents: paragraphs that are one link each, cut at their numbers, were quoted as
+    the sentence "Authenticator and Verifier Requirements](#sec5)". A paragraph that is only a link opens no unit; a
+    sentence holding a link stays."""
+    from shelfwise.api.answer.write.write import section_units
+
+    shelf = _memory_shelf({"63b": ("NIST Special Publication 800-63B", "sec0.md", [("Table of Contents", [
+        _p("[4. Authenticator Assurance Levels](#sec4)"),
+        _p("[5. Authenticator and Verifier Requirements](#sec5)"),
+        _p("Requirements for each authenticator type are in [Section 5](#sec5).")])])})
+    texts = [u.text for u in section_units(shelf, next(iter(shelf.sections)))]
+    assert texts == ["Requirements for each authenticator type are in [Section 5](#sec5)."], texts
+
+
 def _repurchases():
     """A 10-Q's repurchase section as the filings write it: a sentence announcing the table, the table (a label row per
     period, then its figures), then the text on the programme."""

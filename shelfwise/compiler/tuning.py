@@ -122,7 +122,8 @@ class AnswerTuning(BaseModel):
     premise_share: float = Field(
         default=0.5, ge=0, le=1,
         description="A read sentence can contradict a question's premise only when it holds this share of the premise's "
-                    "content words.")
+                    "content words (for a limit, one for each, or only against all: with its document's identity and its "
+                    "section's headings).")
 
 
 DEFAULT_TUNING = AnswerTuning()

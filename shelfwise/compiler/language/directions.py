@@ -13,7 +13,8 @@ were; making them one list would change answers and wants measuring):
 - ``OPPOSITES``: pairs of words that contradict each other when a premise says one and a document the other
   ("extended" / "shortened", "rose" / "fell", "added" / "removed", "before" / "after": ``shelfwise.api.answer.check.premise``);
   the first pair says which way a figure moved (``MOVED_PAIR``); ``ACTION_OPPOSITES`` (also in ``OPPOSITES``) say what
-  a command or a method does ("continues" / "stops", "bottom up" / "top down").
+  a command or a method does ("continues" / "stops", "bottom up" / "top down"); the last, whether a grant lasts
+  ("survives", "remains in force" / "shall terminate").
 - ``COMPARED_WITH``: the words that put a figure's base period after its own ("compared to the same quarter in 2022").
 
 The words are English.
@@ -49,6 +50,7 @@ OPPOSITES = [
     (r"\b(add\w*|introduc\w*|insert\w*)\b", r"\b(remov\w*|delet\w*|drop\w*|withdr\w*)\b"),
     (r"\bbefore\b", r"\bafter\b"),
     *ACTION_OPPOSITES,
+    (r"\b(surviv\w*|remains? in (?:full )?(?:force|effect))\b", r"\b(terminat\w*)\b"),
 ]
 COMPARED_WITH = re.compile(r"\b(compared (?:to|with)|versus|vs\.?|over the same|from the same|"
                            r"from (?=(?:the\s+)?(?:(?:first|second|third|fourth)\s+quarter\s+(?:of\s+)?|Q[1-4]\s+|H[12]\s+|"

@@ -28,6 +28,8 @@ it" is contradicted by "do not print the recipes as they are executed"."""
 
 AUXILIARY = re.compile(r"must|shall|mandatory|obliged|need(?:s|ed)? to|ha(?:s|ve) to", re.I)
 """Force words that bind their subject ("the notice shall be included"), not an object after them."""
+_PASSIVE = re.compile(r"\b(?:be|is|are|was|were|been|being)\s+(?:\w+ly\s+)?$", re.I)
+"""A force word in the passive ("shall be prohibited", "is permitted") binds its subject too."""
 
 
 def forced_object(premise: str, text: str, family: str) -> bool:
@@ -40,8 +42,10 @@ def forced_object(premise: str, text: str, family: str) -> bool:
     if family == "permitted" and any(first in word_stems(m.group("verb")) for m in MAY_VERB.finditer(text)):
         return True  # "You may charge any price": the act follows its modal
     matches = [*MODALS[family].finditer(text), *(FORBIDS.finditer(text) if family == "permitted" else [])]
-    # a modal's subject is what it binds ("the copyright notice ... shall be included"); a verb's object follows it
-    return any(first in _content(text if AUXILIARY.fullmatch(m.group(0)) else text[m.end():]) for m in matches)
+    # a modal's subject is what it binds ("the copyright notice ... shall be included", "Processing of personal data ...
+    # shall be prohibited"); a verb's object follows it
+    return any(first in _content(text if AUXILIARY.fullmatch(m.group(0)) or _PASSIVE.search(text[:m.start()]) else text[m.end():])
+               for m in matches)
 
 
 def act(premise: str, family: str) -> str | None:
@@ -60,6 +64,8 @@ def after_force(premise: str, family: str) -> str:
         return premise
     first = min(matches, key=lambda m: m.start())
     rest = premise[first.end():]
+    if _LET.fullmatch(first.group(0)):  # "lets a controller process ...": what is permitted follows whom it is permitted
+        rest = _BENEFICIARY.sub("", rest, count=1)
     if _content(CLAUSE_END.split(rest, maxsplit=1)[0]):
         return rest
     head = re.split(r"[,;:]", premise[:first.start()])[-1]
@@ -68,6 +74,9 @@ def after_force(premise: str, family: str) -> str:
     return head
 
 
+_LET = re.compile(r"lets?|letting", re.I)
+_BENEFICIARY = re.compile(r"^\s*(?:(?:a|an|the|its|their|any|every|each)\s+)?[\w-]+(?=\s+[\w-]+)")
+"""Whom "lets" permits ("a controller", "subscribers", "me"), before what it permits them."""
 MODALS = {"required": REQUIRES, "permitted": re.compile(rf"{PERMITS.pattern}|\b(?:lets?|letting)\b", re.I)}
 """The force families a premise and a sentence are compared in, with the words that state each; a premise says "lets"
 for what a standard permits ("requires verifiers to let subscribers store a hint")."""

@@ -10,8 +10,12 @@ is about the same thing (shares most of the premise's content words) and states:
   shortened/reduced/removed/after/less; a figure that rose against one that fell ("was down $6.6 billion"), said of
   the same measure (``check.measure``: named before the word that moves it, not a part of it, "total net sales" is not
   "Accessories net sales") as a fact, not as what may happen or is expected ("which may reduce our net sales");
-- the opposite action of a command, option or method: continues/stops, bottom up/top down;
+- the opposite action of a command, option or method: continues/stops, bottom up/top down, survives/terminates; what it does instead ("instead of running their recipes");
 - another figure for the same unit: the premise says 60 days, the sentence 30 days and never 60;
+- a limit the premise goes past: "as short as 4 characters" against "at least 8 characters", "up to 20 consecutive failed
+  authentication attempts" against "no more than 5", "within a month" against "not later than 72 hours" (``check.limits``);
+- one for all against one for each: "runs all lines of a recipe in a single shell" against "a new sub-shell for each
+  line of the recipe"; "only the targets" against "all targets" (``check.each``);
 - a condition against "always"/"every"/"all": the sentence says "without", "unless", "except",
   "in some instances", "does not apply";
 - the other force for the same object: required/not required, permitted/forbidden ("grants a patent license"
@@ -59,7 +63,9 @@ from shelfwise.api.answer.check.about import About, earlier_sentences as _earlie
 from shelfwise.api.answer.check.about import about_sections as _about, named_documents as _named
 from shelfwise.api.answer.check.editions import introduced_by
 from shelfwise.api.answer.check.kinds import kind_attested, other_kind, premise_kind
-from shelfwise.api.answer.check.presence import absent as _absent, present as _present
+from shelfwise.api.answer.check.limits import limit_about
+from shelfwise.api.answer.check.each import one_for_each, only_against_all
+from shelfwise.api.answer.check.presence import absent as _absent, instead as _instead, present as _present
 from shelfwise.api.answer.check.swapped import TERM, entry as _entry, swapped as _swapped
 from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, FORBIDS as _FORBIDS, MODALS as _MODALS, act as _act
 from shelfwise.api.answer.check.modality import after_force as _after_force
@@ -208,8 +214,8 @@ def _holds_object(rest: str, sentence: str, about: About | None, loose: bool = F
     issue a refresh token" under the heading "4.2 Implicit Grant". Only up to the end of its clause (``_CLAUSE_END``).
     A repetition is one thing however it is written ("several times", "more than once": ``_REPEATED``). ``loose``: one
     word between the first and the last may be the asker's own ("let subscribers store a password hint" is what "SHALL
-    NOT permit the subscriber to store a "hint"" forbids); the first and the last are held ("a patent license" is not
-    "the trade names ... of the Licensor")."""
+    NOT permit the subscriber to store a "hint"" forbids), and so may a word saying how ("process ... freely"); the first
+    and the last are held ("a patent license" is not "the trade names ... of the Licensor")."""
     held = _content(sentence) | (_content(about.headings) if about else set())  # not the document's cover: a licence's holds most words
     rest = _CLAUSE_END.split(rest, maxsplit=1)[0]
     if _REPEATED.search(rest) and _REPEATED.search(sentence):
@@ -217,7 +223,8 @@ def _holds_object(rest: str, sentence: str, about: About | None, loose: bool = F
     if not loose:
         return _content(rest) <= held
     order = [stem for stem in dict.fromkeys(word_stems(rest)) if stem in _content(rest)]
-    missing = [stem for stem in order if stem not in held]
+    manner = {stem for word in re.findall(r"\b[A-Za-z]{4,}ly\b", rest) for stem in word_stems(word)}  # "freely": how, not what
+    missing = [stem for stem in order if stem not in held and stem not in manner]
     return not missing or (len(order) >= 3 and len(missing) == 1 and missing[0] not in (order[0], order[-1]))
 
 
@@ -430,8 +437,9 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
             for sentence in sentences(text) or [text]:  # one sentence at a time: a list item may hold several
                 own = _content(sentence)  # "the GNU General Public License forbids ...": a name the sentence leaves
                 rest = words - (known.title & named_stems - own) if known is not None else words  # to its document
-                label = (_labelled(premise, sentence, known) or _absent(premise, sentence, known)  # their own tests of what
-                         or _swapped(premise, sentence, read))  # it is about
+                held = (premise, sentence, words, known, tuning.premise_share)  # with its identity and headings
+                label = (_labelled(premise, sentence, known) or _absent(premise, sentence, known) or _instead(premise, sentence, known) or _swapped(premise, sentence, read)
+                         or limit_about(*held) or one_for_each(*held) or only_against_all(*held))  # their own tests of what it is about
                 if not label and len(rest & own) < tuning.premise_share * len(rest):  # is checked with the other marks, not here
                     continue
                 why = "" if label else introduced_by(premise, sentence, known, _content)

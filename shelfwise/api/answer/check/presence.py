@@ -1,6 +1,7 @@
 """What a premise says something has or does without, against what a sentence says there is (``premise``'s presence
 checks): "the GPL-3.0 comes with a warranty" against "THERE IS NO WARRANTY FOR THE PROGRAM"; "RAFT trains without any
-distractor documents" against "we include four distractor documents". The words are English.
+distractor documents" against "we include four distractor documents"; "make -t runs the recipes" against "Touch files
+... instead of running their recipes". The words are English.
 """
 
 from __future__ import annotations
@@ -14,30 +15,56 @@ from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, held_
 from shelfwise.compiler.language.numbers import CARDINALS, alternation
 from shelfwise.compiler.language.polarity import CONDITIONAL, HEDGED, NEGATED, NEGATION
 
-__all__ = ["absent", "present"]
+__all__ = ["absent", "present", "instead"]
 
 _HAS = re.compile(r"\b(?:comes? with|came with|has|have|had|includes?|included|provides?|provided|offers?|offered|carries|"
                   r"contains?|gives?)\s+(?:a|an|the|any|some|its|their)?\s*(?P<thing>[^,;:]+)", re.I)
-_NONE = re.compile(r"\b(?:there (?:is|are) no|no|without(?:\s+any)?|not\s+(?:\w+\s+)?any)\s+(?P<thing>[\w-]+)", re.I)
+_NONE = re.compile(r"\b(?:there (?:is|are) no|no|without(?:\s+any)?|not\s+(?:\w+\s+)?any)\s+(?P<thing>[\w-]+(?:\s+[\w-]+){0,2})", re.I)
+_USES = re.compile(r"\b(?:uses?|used|rel(?:y|ies|ied) on|requires?|required|needs?|needed|depends? on|depended on|"
+                   r"(?:is\s+|are\s+|was\s+|were\s+)?train(?:s|ed)?\b(?:\s+[\w-]+){0,3}?\s+(?:on|with|from)|learn(?:s|ed|t)? from)"
+                   r"\s+(?P<thing>[^,;:]+)", re.I)
+"""What a premise says its subject works from: "HyDE trains its dense retriever on relevance labels", "relies on a
+shared secret"."""
+_STOP = frozenset("a an the any of for to in on at by with from and or that which is are be".split())
 _UNLESS = re.compile(r"\b(if|unless|whether|when|whenever|in case|provided that|except)\b", re.I)
+
+
+def _phrase(text: str) -> list[str]:
+    """The stems of the words of ``text`` up to its first function word ("relevance labels" of "relevance labels is")."""
+    words = []
+    for word in text.split():
+        if word.lower() in _STOP:
+            break
+        words.append(word)
+    return [stem for word in words for stem in word_stems(word)]
 
 
 def absent(premise: str, sentence: str, about: About | None) -> str:
     """The premise says its subject has, includes or comes with a thing ("the GPL-3.0 comes with a warranty"), the
     sentence that there is none of it ("THERE IS NO WARRANTY FOR THE PROGRAM", "WITHOUT ANY WARRANTY"): the thing's first
-    content word follows the sentence's "no" / "without". Everything the premise names before its verb (its subject) is
+    content word follows the sentence's "no" / "without". Or the premise says its subject uses, needs or is trained on a
+    thing ("HyDE trains its dense retriever on relevance labels"), the sentence that it does without it ("building
+    effective dense retrieval systems without relevance labels"): the sentence names the thing by two words or more, all
+    of them in what the premise says it uses (one word, "no labels", may be other labels). Everything the premise names before its verb (its subject) is
     held by the sentence, its document's identity or its section's headings; neither states a condition nor a hedge, and
     the premise denies nothing itself. Read before the share of the premise's words a sentence must hold: a denial of
     the thing is short ("no warranty") where the premise says more of it ("from the copyright holders")."""
+    if NEGATION.search(premise) or _UNLESS.search(sentence) or HEDGED.search(sentence):
+        return ""
     match = _HAS.search(premise)
-    if match is None or NEGATION.search(premise) or _UNLESS.search(sentence) or HEDGED.search(sentence):
-        return ""
-    thing = next(iter(word_stems(_CLAUSE_END.split(match.group("thing"), maxsplit=1)[0])), None)
-    subject = _content(premise[:match.start()])
-    if thing is None or not subject or not subject <= held_with_identity(sentence, about):
-        return ""
-    if any(thing in word_stems(none.group("thing")) for none in _NONE.finditer(sentence)):
-        return "the documents say there is none"
+    if match is not None:
+        thing = next(iter(word_stems(_CLAUSE_END.split(match.group("thing"), maxsplit=1)[0])), None)
+        subject = _content(premise[:match.start()])
+        if thing is not None and subject and subject <= held_with_identity(sentence, about) \
+                and any(thing in word_stems(none.group("thing").split()[0]) for none in _NONE.finditer(sentence)):
+            return "the documents say there is none"
+    match = _USES.search(premise)
+    if match is not None:
+        used = set(word_stems(_CLAUSE_END.split(match.group("thing"), maxsplit=1)[0]))
+        subject = _content(premise[:match.start()])
+        if subject and subject <= held_with_identity(sentence, about) and any(
+                len(phrase) >= 2 and set(phrase) <= used for phrase in (_phrase(none.group("thing")) for none in _NONE.finditer(sentence))):
+            return "the documents say it does without it"
     return ""
 
 
@@ -60,4 +87,32 @@ def present(premise: str, sentence: str, about: About | None) -> str:
     for count in _COUNT.finditer(sentence):
         if thing <= _content(count.group("rest")):
             return "the documents give a number of what the question says is absent"
+    return ""
+
+
+def _root(verb: str) -> str:
+    """A verb's "-ing" form without its ending ("running": "run", "making": "mak", "telling": "tell")."""
+    root = verb.lower()[:-3]
+    return root[:-1] if len(root) > 2 and root[-1] == root[-2] and root[-1] not in "lsz" else root
+
+
+_INSTEAD = re.compile(r"\binstead of\s+(?P<verb>[A-Za-z]+ing)\s+(?P<thing>[^,;:.()]+)", re.I)
+
+
+def instead(premise: str, sentence: str, about: About | None) -> str:
+    """The premise says its subject does a thing ("make -t runs the recipes of out-of-date targets"), the sentence that
+    it does something else instead ("Touch files (mark them up to date ...) instead of running their recipes"): the
+    verb after "instead of" is the premise's (stem for stem), every content word of its object is in the premise after
+    that verb, and everything the premise names before the verb is held by the sentence, its document's identity or its
+    section's headings. A premise denying it itself ("does not run") is left alone."""
+    if NEGATION.search(premise) or HEDGED.search(sentence):
+        return ""
+    for other in _INSTEAD.finditer(sentence):
+        verb = _root(other.group("verb"))
+        for token in re.finditer(r"[A-Za-z]+", premise):
+            if len(verb) >= 3 and any(stem.startswith(verb) for stem in word_stems(token.group(0))):
+                done, rest = _content(premise[:token.start()]), _content(premise[token.end():])
+                if done and done <= held_with_identity(sentence, about) and _content(other.group("thing")) <= rest:
+                    return "the documents say it does something else instead"
+                break
     return ""

@@ -199,12 +199,15 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
     for unit in units:
         for index in [unit.obligation, *unit.also]:
             by_obligation.setdefault(index, []).append(unit)
-    premised = set(asked_names(" ".join(read_question(plan.question).premises)))
+    premises = read_question(plan.question).premises
+    premised = set(asked_names(" ".join(premises)))
     out: dict[int, list[str]] = {}
     for index, obligation in enumerate(plan.obligations):
         setting = setting_names(obligation.ask)  # "In a CI script I want ...": where the asker works, not what is asked
         names = [n for n in asked_names(obligation.ask) if (n in asked or set(word_stems(n)) <= asked_stems) and n not in setting]
         shown = [u for u in by_obligation.get(index, []) if u.kind != "heading"]
+        details = _premise_details(premises, obligation.ask, shown, shelves) if names and shown else set()
+        names = [n for n in names if n not in details]
         if not names or not shown:
             continue
         named = set().union(*(word_stems(n) for n in names))
@@ -220,6 +223,26 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
         cited = [n for n in names if identifiers(n) and n not in premised and not any(_unit_holds(unit, [n], set(), shelves) for unit in shown)]
         if cited:
             out[index] = cited
+    return out
+
+
+_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
+"""A command-line option a premise names ("make -j ..."): a name of what the premise is about."""
+
+
+def _premise_details(premises, ask: str, shown: list, shelves: dict[str, OpenShelf]) -> set[str]:
+    """The names only a premise gives that come after a first name of it a shown unit holds: "Since make -j with no
+    number limits the jobs to the number of CPUs, how do I raise that limit?" is about -j, which the manual holds, and
+    "CPUs" is what the asker assumes of it (a premise the documents may contradict), not a subject they lack. A premise
+    whose first name no shown unit holds ("Since the Orion CRM stores contacts in SQL ...") keeps every name."""
+    rest = ask
+    for premise in premises:
+        rest = rest.replace(premise, " ")
+    out: set[str] = set()
+    for premise in premises:
+        marks = sorted([(m.start(), m.group(0)) for m in _OPTION.finditer(premise)] + [(premise.find(n), n) for n in asked_names(premise)])
+        if marks and any(_unit_holds(unit, [marks[0][1]], set(), shelves) for unit in shown):
+            out |= {name for _, name in marks[1:] if name not in rest}
     return out
 
 

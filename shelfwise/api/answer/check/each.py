@@ -1,0 +1,63 @@
+"""One against each: the premise says one thing serves them all ("runs all lines of a recipe in a single shell"), the
+sentence that each gets its own ("executed by invoking a new sub-shell for each line of the recipe"). Only against all:
+the premise says only some of a thing ("-B rebuilds only the targets that are out of date"), the sentence all of them
+("-B: Consider all targets out-of-date").
+
+The thing is the same (every stem of the premise's "shell" in the sentence's "sub-shell"), and the sentence states no
+condition ("if", "provided that"; a "when" says when it happens) but an exception after what it says ("..., unless the .ONESHELL special target is in effect": what holds by
+default). Read in a sentence that holds ``share`` of the premise's content words with its document's identity and its
+section's headings ("make" is the manual's name). The words are English.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shelfwise.api.terms import word_stems
+from shelfwise.api.answer.check.about import About
+from shelfwise.api.answer.check.modality import held_with_identity
+from shelfwise.compiler.language.polarity import NEGATED
+
+__all__ = ["one_for_each", "only_against_all"]
+
+_ONE = re.compile(r"\b(?:a|one)\s+single\s+(?P<thing>[\w-]+)|\b(?:one|the same)\s+(?P<same>[\w-]+)\s+for\s+(?:all|every|each)\b",
+                  re.I)
+_EACH = re.compile(r"\b(?:a|an|one)\s+(?:new|separate|different|distinct|fresh)\s+(?P<thing>[\w-]+)\s+(?:for|per)\s+(?:each|every)\b"
+                   r"|\b(?:each|every)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:has|gets|uses|needs|runs in)\s+its\s+own\s+(?P<own>[\w-]+)", re.I)
+_EXCEPTION = re.compile(r",?\s+unless\b.*$", re.I)
+_CONDITION = re.compile(r"\b(?:if|unless|provided that|in case|whether|except)\b", re.I)
+"""A condition on what the sentence says; "When it is time to execute recipes" says when it happens, not whether."""
+
+
+def one_for_each(premise: str, sentence: str, words: set[str], about: About | None, share: float) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise's one thing for all is, in the
+    sentence, a new or separate one for each."""
+    one = _ONE.search(premise)
+    if one is None or NEGATED.search(premise) or not words or len(words & held_with_identity(sentence, about)) < share * len(words):
+        return ""
+    said = _EXCEPTION.sub("", sentence)  # what holds unless the exception is in effect
+    if _CONDITION.search(said) or NEGATED.search(said):
+        return ""
+    thing = set(word_stems(one.group("thing") or one.group("same")))
+    for each in _EACH.finditer(said):
+        if thing and thing <= set(word_stems(each.group("thing") or each.group("own"))):
+            return "the documents say each has its own"
+    return ""
+
+
+_ONLY = re.compile(r"\bonly\s+(?!(?:if|when|where|whenever|after|before|once|one|a|an)\b)(?:the\s+|those\s+)?(?P<thing>[\w-]+)", re.I)
+_ALL = re.compile(r"\b(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?P<thing>[\w-]+)", re.I)
+
+
+def only_against_all(premise: str, sentence: str, words: set[str], about: About | None, share: float) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise's "only the targets ..." is, in the
+    sentence, "all targets" (the same thing, stem for stem), the sentence neither denying it nor stating a condition."""
+    only = _ONLY.search(premise)
+    if only is None or NEGATED.search(premise) or not words or len(words & held_with_identity(sentence, about)) < share * len(words):
+        return ""
+    if _CONDITION.search(sentence) or NEGATED.search(sentence):
+        return ""
+    thing = set(word_stems(only.group("thing")))
+    if thing and any(thing == set(word_stems(every.group("thing"))) for every in _ALL.finditer(sentence)):
+        return "the documents say all of them"
+    return ""
