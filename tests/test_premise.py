@@ -725,3 +725,18 @@ def test_what_an_option_does_instead_denies_what_the_premise_says_it_does(questi
     entry = "`-t`, `--touch`: Touch files (mark them up to date without really changing them) instead of running their recipes."
     found = find_false_premise(question, [("shelf", "s1", entry)], about=lambda shelf, sid: about)
     assert (found is not None) == corrected, found
+
+
+@pytest.mark.parametrize(("question", "corrected"), [
+    ("Since SP 800-63B requires verifiers to make subscribers change their memorized secrets every 90 days, how should the "
+     "change be prompted?", True),
+    ("Since SP 800-63B requires verifiers to force a change when a memorized secret is compromised, how is it done?", False),
+])
+def test_what_a_force_binds_someone_to_do_is_what_it_requires(question, corrected):
+    """"requires verifiers to make subscribers change their memorized secrets" requires changing them (whom it binds and a
+    causative come first), which SP 800-63B's verbatim "SHOULD NOT require memorized secrets to be changed arbitrarily"
+    denies; a change forced on evidence of compromise is another requirement, which that sentence does not deny."""
+    about = _about_document("NIST SP 800-63B Authentication and Lifecycle Management", "5.1.1.2 Memorized Secret Verifiers")
+    found = find_false_premise(question, [("shelf", "s1", "Verifiers SHOULD NOT require memorized secrets to be changed "
+                                                             "arbitrarily (e.g., periodically).")], about=lambda shelf, sid: about)
+    assert (found is not None) == corrected, found

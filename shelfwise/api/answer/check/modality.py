@@ -66,6 +66,7 @@ def after_force(premise: str, family: str) -> str:
     rest = premise[first.end():]
     if _LET.fullmatch(first.group(0)):  # "lets a controller process ...": what is permitted follows whom it is permitted
         rest = _BENEFICIARY.sub("", rest, count=1)
+    rest = _CAUSED.sub("", _WHOM_TO.sub("", rest, count=1), count=1)  # "requires verifiers to make subscribers change ..."
     if _content(CLAUSE_END.split(rest, maxsplit=1)[0]):
         return rest
     head = re.split(r"[,;:]", premise[:first.start()])[-1]
@@ -77,6 +78,11 @@ def after_force(premise: str, family: str) -> str:
 _LET = re.compile(r"lets?|letting", re.I)
 _BENEFICIARY = re.compile(r"^\s*(?:(?:a|an|the|its|their|any|every|each)\s+)?[\w-]+(?=\s+[\w-]+)")
 """Whom "lets" permits ("a controller", "subscribers", "me"), before what it permits them."""
+_WHOM_TO = re.compile(r"^\s*(?:(?:a|an|the|its|their|any|every|each|all)\s+)?[\w-]+\s+to\s+(?!be\b)(?=[a-z])")
+"""Whom a force binds, before "to" and what it binds them to do: "requires verifiers to make ..." ("requires the notice
+to be included" keeps its subject: what is required of it is said by the passive)."""
+_CAUSED = re.compile(r"^\s*(?:make|have|let|get)\s+(?:(?:a|an|the|its|their|any|every|each|all)\s+)?[\w-]+\s+(?=[a-z])")
+"""A causative before what is done: "make subscribers change their memorized secrets" is changing them."""
 MODALS = {"required": REQUIRES, "permitted": re.compile(rf"{PERMITS.pattern}|\b(?:lets?|letting)\b", re.I)}
 """The force families a premise and a sentence are compared in, with the words that state each; a premise says "lets"
 for what a standard permits ("requires verifiers to let subscribers store a hint")."""
