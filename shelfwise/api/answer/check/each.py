@@ -4,9 +4,10 @@ the premise says only some of a thing ("-B rebuilds only the targets that are ou
 ("-B: Consider all targets out-of-date").
 
 The thing is the same (every stem of the premise's "shell" in the sentence's "sub-shell"), and the sentence states no
-condition ("if", "provided that"; a "when" says when it happens) but an exception after what it says ("..., unless the .ONESHELL special target is in effect": what holds by
-default). Read in a sentence that holds ``share`` of the premise's content words with its document's identity and its
-section's headings ("make" is the manual's name). The words are English.
+condition ("if", "provided that"; a "when" says when it happens) but an exception after what it says ("..., unless the
+.ONESHELL special target is in effect": what holds by default). Read in a sentence that holds ``share`` of the
+premise's content words with its document's identity and its section's headings ("make" is the manual's name). The
+words are English.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 
 from shelfwise.api.terms import word_stems
 from shelfwise.api.answer.check.about import About
-from shelfwise.api.answer.check.modality import held_with_identity
+from shelfwise.api.answer.check.modality import holds_share
 from shelfwise.compiler.language.polarity import NEGATED
 
 __all__ = ["one_for_each", "only_against_all"]
@@ -33,7 +34,7 @@ def one_for_each(premise: str, sentence: str, words: set[str], about: About | No
     """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise's one thing for all is, in the
     sentence, a new or separate one for each."""
     one = _ONE.search(premise)
-    if one is None or NEGATED.search(premise) or not words or len(words & held_with_identity(sentence, about)) < share * len(words):
+    if one is None or NEGATED.search(premise) or not holds_share(words, sentence, about, share):
         return ""
     said = _EXCEPTION.sub("", sentence)  # what holds unless the exception is in effect
     if _CONDITION.search(said) or NEGATED.search(said):
@@ -53,7 +54,7 @@ def only_against_all(premise: str, sentence: str, words: set[str], about: About 
     """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise's "only the targets ..." is, in the
     sentence, "all targets" (the same thing, stem for stem), the sentence neither denying it nor stating a condition."""
     only = _ONLY.search(premise)
-    if only is None or NEGATED.search(premise) or not words or len(words & held_with_identity(sentence, about)) < share * len(words):
+    if only is None or NEGATED.search(premise) or not holds_share(words, sentence, about, share):
         return ""
     if _CONDITION.search(sentence) or NEGATED.search(sentence):
         return ""

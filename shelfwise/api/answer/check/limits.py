@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from shelfwise.api.terms import word_stems
 from shelfwise.api.answer.check.about import About
-from shelfwise.api.answer.check.modality import held_with_identity
+from shelfwise.api.answer.check.modality import holds_share
 from shelfwise.compiler.language.numbers import CARDINALS, alternation
 
 __all__ = ["Figure", "limit_passed", "limit_about", "premise_figures", "bounds"]
@@ -82,17 +82,16 @@ def _value(text: str) -> float | None:
         return None
 
 
+def _thing_stems(thing: str) -> list[str]:
+    """The stems of a thing's words (``_THING`` stops before its first function word)."""
+    return [stem for word in thing.split() for stem in word_stems(word)]
+
+
 def _figure(op: str | None, number: str, thing: str) -> Figure | None:
-    words = []
-    for word in thing.split():
-        if word.lower() in _STOP:
-            break
-        words.append(word)
-    stems = [stem for word in words for stem in word_stems(word)]
-    value = _value(number)
+    stems, value = _thing_stems(thing), _value(number)
     if not stems or value is None or stems[0] in _AMOUNT or (number.lower() in ("a", "an", "one") and stems[0] not in _HOURS):
         return None  # "a" counts only a duration ("within a month"), never "a single shell"
-    low, high, written = value, value, f"{number} {' '.join(words)}"
+    low, high, written = value, value, f"{number} {thing}"
     if stems[0] in _HOURS:
         least, most = _HOURS[stems[0]]
         low, high, stems = value * least, value * most, ["hour"]
@@ -127,19 +126,14 @@ _NO_LIMIT = re.compile(rf"\bno\s+(?:limit|maximum|upper bound|cap)\s+(?:on|to|fo
 no limit on the number of job slots")."""
 
 
-def _stems_of(thing: str) -> tuple[str, str] | None:
-    figure = _figure(None, "2", thing)
-    return (figure.first, figure.head) if figure else None
-
-
 def limit_passed(premise: str, sentence: str) -> str:
     """Why ``sentence`` contradicts ``premise`` by a limit it sets ('' when it does not): the premise's figure of a thing
     is below every minimum, or above every maximum, the sentence sets for that thing; or the premise says the thing is
     limited and the sentence that there is no limit on it."""
-    claimed = [_stems_of(m.group("thing")) for m in _CLAIMED_LIMIT.finditer(premise)]
+    claimed = [stems for m in _CLAIMED_LIMIT.finditer(premise) if (stems := _thing_stems(m.group("thing")))]
     for lifted in _NO_LIMIT.finditer(sentence):
-        thing = _stems_of(lifted.group("thing"))
-        if thing and any(c and (c[0] == thing[0] or c[1] == thing[1]) for c in claimed):
+        thing = _thing_stems(lifted.group("thing"))
+        if thing and any(c[0] == thing[0] or c[-1] == thing[-1] for c in claimed):  # the same thing (``_same_thing``)
             return f"the documents say there is {lifted.group(0)}"
     stated = bounds(sentence)
     for given in premise_figures(premise):
@@ -161,6 +155,4 @@ def limit_about(premise: str, sentence: str, words: set[str], about: About | Non
     identity and its section's headings (read before, and instead of, the share the sentence alone must hold): "the
     salt for hashing memorized secrets" is the salt of "The salt SHALL be at least 32 bits in length" under "Memorized
     Secret Verifiers"."""
-    if not words or len(words & held_with_identity(sentence, about)) < share * len(words):
-        return ""
-    return limit_passed(premise, sentence)
+    return limit_passed(premise, sentence) if holds_share(words, sentence, about, share) else ""

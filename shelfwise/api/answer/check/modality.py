@@ -19,7 +19,7 @@ from shelfwise.compiler.language.numbers import alternation
 from shelfwise.compiler.language.polarity import NEGATION
 
 __all__ = ["CLAUSE_END", "AUXILIARY", "MODALS", "FORBIDS", "DISCLAIMED", "LABELLED", "modality", "modalities", "act", "after_force",
-           "forced_object", "labelled", "held_with_identity"]
+           "forced_object", "labelled", "held_with_identity", "holds_share"]
 
 CLAUSE_END = re.compile(r"[,;:]|\b(?:before|after|when|whenever|while|until|unless|because|since|if|once|so that)\b", re.I)
 """Where what a premise says is done ends and a clause about when or why begins: "prints every recipe | before running
@@ -174,3 +174,9 @@ def _label(sentence: str, about: About | None) -> tuple[str, str, str] | None:
 def held_with_identity(sentence: str, about: About | None) -> set[str]:
     """The content words of ``sentence`` with its document's identity and title and its section's headings."""
     return _content(sentence) | ((about.stems | about.title | _content(about.headings)) if about else set())
+
+
+def holds_share(words: set[str], sentence: str, about: About | None, share: float) -> bool:
+    """Whether ``sentence``, with its document's identity and its section's headings, holds ``share`` of the premise's
+    content ``words`` (the test of what a sentence is about that a limit, one for each and only against all read)."""
+    return bool(words) and len(words & held_with_identity(sentence, about)) >= share * len(words)
