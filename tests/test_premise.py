@@ -104,7 +104,10 @@ def _corrected(answer) -> str:
     # ("before running it") not part of what it says the option does
     ("make", "Since make -s prints every recipe before running it, how do I make it quiet?",
      "Silent operation; do not print the recipes as they are executed."),
-    # seventh pass (eval/questions/unseen-premises-5.yaml): what a grant does when the premise says it lasts
+    # seventh pass (eval/questions/unseen-premises-5.yaml): a limit the manual lifts, said of -j (the premise's "CPUs"
+    # is what it says of -j, not a name the sentence must hold); what a grant does when the premise says it lasts
+    ("make", "Since make -j with no number limits the jobs to the number of CPUs, how do I raise that limit?",
+     "there is no limit on the number of job slots"),
     ("licenses", "Since the patent licenses Apache-2.0 grants survive even if I sue a contributor for patent infringement, what "
                  "should my complaint say?", "shall terminate as of the date such litigation is filed"),
 ])

@@ -322,13 +322,14 @@ and ``=``."""
 
 
 def _marks(premise: str) -> list[str]:
-    """The names a premise gives its subject: identifiers, capitalised names, command options ("-k", "--dry-run"),
-    automatic variables ("$@") and operators (":=", "+=")."""
-    return list(dict.fromkeys([*asked_names(premise), *TERM.findall(premise), *_OPERATOR.findall(premise)]))
+    """The names a premise gives its subject, in order: identifiers, capitalised names, options ("-k"), automatic variables ("$@"),
+    operators (":="); after a code it opens on, a capitalised name is what it says of the code ("-j ... the number of CPUs")."""
+    codes = [*TERM.findall(premise), *_OPERATOR.findall(premise)]
+    marks = sorted(dict.fromkeys([*asked_names(premise), *codes]), key=premise.find)
+    return [m for m in marks if m in codes or identifiers(m)] if marks and marks[0] in codes else marks
 
 
-def _scheme(key: str) -> str:
-    """An identifier key's scheme, its leading letters ("sp" of "sp-800-63-b", "rfc" of "rfc-6749")."""
+def _scheme(key: str) -> str:  # an identifier key's scheme, its leading letters ("sp" of "sp-800-63-b", "rfc" of "rfc-6749")
     return re.match(r"[a-z]*", key).group(0)
 
 
