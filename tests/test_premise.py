@@ -192,6 +192,9 @@ def test_a_subject_named_only_in_a_catalogue_in_passing_or_nowhere_is_not_in_the
     # a name only the premise gives, after a name of it the shelf holds (-j): what the asker assumes of -j, not a subject
     # the manual lacks ("CPUs"); it was answered "not in these documents" (eval/questions/unseen-premises-5.yaml)
     ("make", "Since make -j with no number limits the jobs to the number of CPUs, how do I raise that limit?"),
+    # a code of a series the shelf holds ("HTTP 400 (Bad Request)"), named only by the premise: a figure the asker
+    # assumes, not a subject the RFC lacks (eval/questions/unseen-premises-6.yaml)
+    ("oauth", "Since the token endpoint answers HTTP 404 when the authorization grant is invalid, how should the client retry?"),
 ])
 def test_a_subject_the_shelf_holds_is_answered_with_its_sentences(shelves, shelf, question):
     answer = _ask(shelves, shelf, question)

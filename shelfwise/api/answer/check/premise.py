@@ -72,7 +72,7 @@ from shelfwise.api.answer.check.modality import after_force as _after_force
 from shelfwise.api.answer.check.modality import forced_object as _forced_object, held_with_identity, labelled as _labelled
 from shelfwise.api.answer.check.modality import modalities as _modalities
 from shelfwise.api.answer.check.measure import DOTTED, content_words as _content, measure_words, moved_measure, whole_moved
-from shelfwise.api.answer.read.evidence import asked_names, holds_name
+from shelfwise.api.answer.read.evidence import asked_names, holds_name, scheme as _scheme
 from shelfwise.api.answer.records import Unit
 from shelfwise.compiler.language.directions import ACTION_OPPOSITES, CLAIMED_DOWN, CLAIMED_UP, MOVED_PAIR, OPPOSITES
 from shelfwise.compiler.language.polarity import CONDITIONAL, HEDGED, NEGATED, NEGATION, NEGATION_SKIPS
@@ -327,10 +327,6 @@ def _marks(premise: str) -> list[str]:
     codes = [*TERM.findall(premise), *_OPERATOR.findall(premise)]
     marks = sorted(dict.fromkeys([*asked_names(premise), *codes]), key=premise.find)
     return [m for m in marks if m in codes or identifiers(m)] if marks and marks[0] in codes else marks
-
-
-def _scheme(key: str) -> str:  # an identifier key's scheme, its leading letters ("sp" of "sp-800-63-b", "rfc" of "rfc-6749")
-    return re.match(r"[a-z]*", key).group(0)
 
 
 def _names_another(own: set[str], sentence: str) -> bool:

@@ -20,7 +20,7 @@ from shelfwise.api.terms import QUESTION_WORDS, document_keys, identifier_key, i
 from shelfwise.compiler.ledger.rules import sentences
 
 __all__ = ["asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "setting_names", "unheld_subjects", "identity_text", "identity_terms",
-           "holds_name", "path_words"]
+           "holds_name", "path_words", "scheme"]
 
 _AUX = r"(?:is|are|was|were|does|do|did|has|have|can|could|must|should|will|would|shall|may|might)"
 _HEADS = [
@@ -107,10 +107,16 @@ def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) 
     if plan.planner != "rules":
         asked_stems = set(asked_head(plan.question)) | (set(asked_head(plan.resolved_question)) if plan.follow_up else set())
     asked_keys = set(read_phrase(asked).keys)
+    schemes = {scheme(key) for key in keys} - {""}
+    premises = read_question(plan.question).premises
     out: dict[int, list[str]] = {}
     for index, obligation in enumerate(plan.obligations):
         asking = read_phrase(obligation.ask)
-        missing = [ident for ident, key in zip(asking.identifiers, asking.keys) if key not in keys and key in asked_keys]
+        # a code of a series the sections hold that only the premise names ("answers HTTP 404" where the RFC says 200) is
+        # a figure the asker assumes, which the premise check reads, not a subject the documents lack
+        assumed = {key for ident, key in zip(asking.identifiers, asking.keys)
+                   if scheme(key) in schemes and ident not in _outside_premises(obligation.ask, premises)}
+        missing = [ident for ident, key in zip(asking.identifiers, asking.keys) if key not in keys and key in asked_keys and key not in assumed]
         head = [stem for stem in asked_head(obligation.ask) if stem in asked_stems]
         if head and not set(head) <= words:
             text = " ".join(obligation.ask.split()).lower()
@@ -118,6 +124,19 @@ def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) 
         if missing:
             out[index] = list(dict.fromkeys(missing))
     return out
+
+
+def scheme(key: str) -> str:
+    """An identifier key's series, its leading letters ("http" of "http-404", "sp" of "sp-800-63-b")."""
+    return re.match(r"[a-z]*", key).group(0)
+
+
+def _outside_premises(ask: str, premises) -> str:
+    """``ask`` without the premises the question states ("Since ..., how do I raise that limit?": "how do I raise that
+    limit?")."""
+    for premise in premises:
+        ask = ask.replace(premise, " ")
+    return ask
 
 
 _SETTING = re.compile(r"(?:^|(?<=[.;!?]\s))(?:in|inside|within|for|on|from|with|using|at)\s+(?:a|an)\s+(?:[\w.+/-]+\s+){0,4}?[\w.+/-]+"
@@ -234,15 +253,18 @@ def _premise_details(premises, ask: str, shown: list, shelves: dict[str, OpenShe
     """The names only a premise gives that come after a first name of it a shown unit holds: "Since make -j with no
     number limits the jobs to the number of CPUs, how do I raise that limit?" is about -j, which the manual holds, and
     "CPUs" is what the asker assumes of it (a premise the documents may contradict), not a subject they lack. A premise
-    whose first name no shown unit holds ("Since the Orion CRM stores contacts in SQL ...") keeps every name."""
-    rest = ask
-    for premise in premises:
-        rest = rest.replace(premise, " ")
+    whose first name no shown unit holds ("Since the Orion CRM stores contacts in SQL ...") keeps every name, but for a
+    code of a series the shown units hold ("Since the revocation endpoint answers HTTP 404 ...", beside "HTTP 400"): a
+    figure the asker assumes, which the premise check reads."""
+    rest = _outside_premises(ask, premises)
+    series = {scheme(identifier_key(i)) for unit in shown for i in identifiers(unit.text)} - {""}
     out: set[str] = set()
     for premise in premises:
         marks = sorted([(m.start(), m.group(0)) for m in _OPTION.finditer(premise)] + [(premise.find(n), n) for n in asked_names(premise)])
         if marks and any(_unit_holds(unit, [marks[0][1]], set(), shelves) for unit in shown):
             out |= {name for _, name in marks[1:] if name not in rest}
+        # a code of a series the shown units hold ("answers HTTP 404" beside "HTTP 400"): a figure the asker assumes
+        out |= {name for _, name in marks if name not in rest and any(scheme(identifier_key(i)) in series for i in identifiers(name))}
     return out
 
 
