@@ -5,9 +5,9 @@ the premise says only some of a thing ("-B rebuilds only the targets that are ou
 
 The thing is the same (every stem of the premise's "shell" in the sentence's "sub-shell"), and the sentence states no
 condition ("if", "provided that"; a "when" says when it happens) but an exception after what it says ("..., unless the
-.ONESHELL special target is in effect": what holds by default). Read in a sentence that holds ``share`` of the
-premise's content words with its document's identity and its section's headings ("make" is the manual's name). The
-words are English.
+.ONESHELL special target is in effect": what holds by default). The caller reads them only in a sentence that holds
+enough of the premise's content words with its document's identity and its section's headings (``modality.holds_share``:
+"make" is the manual's name). The words are English.
 """
 
 from __future__ import annotations
@@ -15,8 +15,6 @@ from __future__ import annotations
 import re
 
 from shelfwise.api.terms import word_stems
-from shelfwise.api.answer.check.about import About
-from shelfwise.api.answer.check.modality import holds_share
 from shelfwise.compiler.language.polarity import NEGATED
 
 __all__ = ["one_for_each", "only_against_all"]
@@ -30,11 +28,11 @@ _CONDITION = re.compile(r"\b(?:if|unless|provided that|in case|whether|except)\b
 """A condition on what the sentence says; "When it is time to execute recipes" says when it happens, not whether."""
 
 
-def one_for_each(premise: str, sentence: str, words: set[str], about: About | None, share: float) -> str:
+def one_for_each(premise: str, sentence: str) -> str:
     """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise's one thing for all is, in the
     sentence, a new or separate one for each."""
     one = _ONE.search(premise)
-    if one is None or NEGATED.search(premise) or not holds_share(words, sentence, about, share):
+    if one is None or NEGATED.search(premise):
         return ""
     said = _EXCEPTION.sub("", sentence)  # what holds unless the exception is in effect
     if _CONDITION.search(said) or NEGATED.search(said):
@@ -50,11 +48,11 @@ _ONLY = re.compile(r"\bonly\s+(?!(?:if|when|where|whenever|after|before|once|one
 _ALL = re.compile(r"\b(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?P<thing>[\w-]+)", re.I)
 
 
-def only_against_all(premise: str, sentence: str, words: set[str], about: About | None, share: float) -> str:
+def only_against_all(premise: str, sentence: str) -> str:
     """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise's "only the targets ..." is, in the
     sentence, "all targets" (the same thing, stem for stem), the sentence neither denying it nor stating a condition."""
     only = _ONLY.search(premise)
-    if only is None or NEGATED.search(premise) or not holds_share(words, sentence, about, share):
+    if only is None or NEGATED.search(premise):
         return ""
     if _CONDITION.search(sentence) or NEGATED.search(sentence):
         return ""

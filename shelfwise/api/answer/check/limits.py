@@ -23,11 +23,9 @@ import re
 from dataclasses import dataclass
 
 from shelfwise.api.terms import word_stems
-from shelfwise.api.answer.check.about import About
-from shelfwise.api.answer.check.modality import holds_share
 from shelfwise.compiler.language.numbers import CARDINALS, alternation
 
-__all__ = ["Figure", "limit_passed", "limit_about", "premise_figures", "bounds"]
+__all__ = ["Figure", "DURATION_HOURS", "limit_passed", "premise_figures", "bounds"]
 
 _LOWER = r"at least|no (?:fewer|less) than|not (?:fewer|less) than|a minimum of|minimum of|(?:a|the) minimum (?:length|size) of"
 _AT_MOST = r"at most|no more than|not more than|a maximum of|maximum of|(?:a|the) maximum (?:length|size) of|not (?:to )?exceed(?:ing)?"
@@ -51,10 +49,10 @@ _LIMITED = re.compile(rf"\blimit(?:s|ed|ing)?\s+{_THING}[^.;:]{{0,40}}?\s+to\s+(
 more than 100"."""
 _GIVEN = re.compile(rf"(?:\b(?P<op>{_LOWER}|{_AT_MOST})\s+)?(?<![\w.,$€£])(?P<n>\d[\d,]*(?:\.\d+)?|an?|one)\s+{_THING}", re.I)
 _UPPER_RE = re.compile(rf"^(?:{_UPPER})$", re.I)
-_HOURS = {next(iter(word_stems(unit))): hours for unit, hours in {
-    "minute": (1 / 60, 1 / 60), "hour": (1.0, 1.0), "day": (24.0, 24.0), "week": (168.0, 168.0), "month": (672.0, 744.0),
-    "year": (8760.0, 8784.0)}.items()}
+DURATION_HOURS = {"minute": (1 / 60, 1 / 60), "hour": (1.0, 1.0), "day": (24.0, 24.0), "week": (168.0, 168.0),
+                  "month": (672.0, 744.0), "year": (8760.0, 8784.0)}
 """A duration's least and greatest length in hours (a month is 28 to 31 days, a year 365 or 366)."""
+_HOURS = {next(iter(word_stems(unit))): hours for unit, hours in DURATION_HOURS.items()}
 
 
 @dataclass(frozen=True)
@@ -149,10 +147,3 @@ def limit_passed(premise: str, sentence: str) -> str:
                 return f"the documents set a maximum ({max(same, key=lambda b: b.high).written})"
     return ""
 
-
-def limit_about(premise: str, sentence: str, words: set[str], about: About | None, share: float) -> str:
-    """``limit_passed`` in a sentence that holds ``share`` of the premise's content ``words`` with its document's
-    identity and its section's headings (read before, and instead of, the share the sentence alone must hold): "the
-    salt for hashing memorized secrets" is the salt of "The salt SHALL be at least 32 bits in length" under "Memorized
-    Secret Verifiers"."""
-    return limit_passed(premise, sentence) if holds_share(words, sentence, about, share) else ""

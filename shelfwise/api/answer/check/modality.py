@@ -76,6 +76,7 @@ def after_force(premise: str, family: str) -> str:
 
 
 _LET = re.compile(r"lets?|letting", re.I)
+"""The premise's word for a permission ("requires verifiers to let subscribers store a hint"), one of ``MODALS``'s."""
 _BENEFICIARY = re.compile(r"^\s*(?:(?:a|an|the|its|their|any|every|each)\s+)?[\w-]+(?=\s+[\w-]+)")
 """Whom "lets" permits ("a controller", "subscribers", "me"), before what it permits them."""
 _WHOM_TO = re.compile(r"^\s*(?:(?:a|an|the|its|their|any|every|each|all)\s+)?[\w-]+\s+to\s+(?!be\b)(?=[a-z])")
@@ -83,7 +84,7 @@ _WHOM_TO = re.compile(r"^\s*(?:(?:a|an|the|its|their|any|every|each|all)\s+)?[\w
 to be included" keeps its subject: what is required of it is said by the passive)."""
 _CAUSED = re.compile(r"^\s*(?:make|have|let|get)\s+(?:(?:a|an|the|its|their|any|every|each|all)\s+)?[\w-]+\s+(?=[a-z])")
 """A causative before what is done: "make subscribers change their memorized secrets" is changing them."""
-MODALS = {"required": REQUIRES, "permitted": re.compile(rf"{PERMITS.pattern}|\b(?:lets?|letting)\b", re.I)}
+MODALS = {"required": REQUIRES, "permitted": re.compile(rf"{PERMITS.pattern}|\b(?:{_LET.pattern})\b", re.I)}
 """The force families a premise and a sentence are compared in, with the words that state each; a premise says "lets"
 for what a standard permits ("requires verifiers to let subscribers store a hint")."""
 FORBIDS = re.compile(r"\b(prohibit\w*|forbid\w*)\b", re.I)

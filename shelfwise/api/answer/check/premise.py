@@ -63,13 +63,13 @@ from shelfwise.api.answer.check.about import About, earlier_sentences as _earlie
 from shelfwise.api.answer.check.about import about_sections as _about, named_documents as _named
 from shelfwise.api.answer.check.editions import introduced_by
 from shelfwise.api.answer.check.kinds import kind_attested, other_kind, premise_kind
-from shelfwise.api.answer.check.limits import limit_about
+from shelfwise.api.answer.check.limits import DURATION_HOURS, limit_passed
 from shelfwise.api.answer.check.each import one_for_each, only_against_all
 from shelfwise.api.answer.check.presence import absent as _absent, instead as _instead, present as _present
 from shelfwise.api.answer.check.swapped import TERM, entry as _entry, swapped as _swapped
 from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, FORBIDS as _FORBIDS, MODALS as _MODALS, act as _act
 from shelfwise.api.answer.check.modality import after_force as _after_force
-from shelfwise.api.answer.check.modality import forced_object as _forced_object, held_with_identity, labelled as _labelled
+from shelfwise.api.answer.check.modality import forced_object as _forced_object, held_with_identity, holds_share, labelled as _labelled
 from shelfwise.api.answer.check.modality import modalities as _modalities
 from shelfwise.api.answer.check.measure import DOTTED, content_words as _content, measure_words, moved_measure, whole_moved
 from shelfwise.api.answer.read.evidence import asked_names, holds_name, scheme as _scheme
@@ -134,7 +134,7 @@ def _clause(premise_words: set[str], sentence: str) -> str:
     return max(clauses, key=lambda c: len(premise_words & _content(c)), default=sentence)
 
 
-_HOURS = {"minute": 1 / 60, "hour": 1.0, "day": 24.0, "week": 168.0}
+_HOURS = {unit: least for unit, (least, most) in DURATION_HOURS.items() if least == most}
 """Durations that convert exactly, in hours: "7 days" and "72 hours" are two figures of one unit (months and years vary)."""
 
 
@@ -434,9 +434,9 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
             for sentence in sentences(text) or [text]:  # one sentence at a time: a list item may hold several
                 own = _content(sentence)  # "the GNU General Public License forbids ...": a name the sentence leaves
                 rest = words - (known.title & named_stems - own) if known is not None else words  # to its document
-                held = (premise, sentence, words, known, tuning.premise_share)  # with its identity and headings
-                label = (_labelled(premise, sentence, known) or _absent(premise, sentence, known) or _instead(premise, sentence, known) or _swapped(premise, sentence, read)
-                         or limit_about(*held) or one_for_each(*held) or only_against_all(*held))  # their own tests of what it is about
+                label = (_labelled(premise, sentence, known) or _absent(premise, sentence, known) or _instead(premise, sentence, known)
+                         or _swapped(premise, sentence, read) or (holds_share(words, sentence, known, tuning.premise_share) and (  # with
+                             limit_passed(premise, sentence) or one_for_each(premise, sentence) or only_against_all(premise, sentence))) or "")
                 if not label and len(rest & own) < tuning.premise_share * len(rest):  # is checked with the other marks, not here
                     continue
                 why = "" if label else introduced_by(premise, sentence, known, _content)

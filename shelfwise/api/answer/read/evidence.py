@@ -114,8 +114,8 @@ def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) 
         asking = read_phrase(obligation.ask)
         # a code of a series the sections hold that only the premise names ("answers HTTP 404" where the RFC says 200) is
         # a figure the asker assumes, which the premise check reads, not a subject the documents lack
-        assumed = {key for ident, key in zip(asking.identifiers, asking.keys)
-                   if scheme(key) in schemes and ident not in _outside_premises(obligation.ask, premises)}
+        outside = _outside_premises(obligation.ask, premises)
+        assumed = {key for ident, key in zip(asking.identifiers, asking.keys) if scheme(key) in schemes and ident not in outside}
         missing = [ident for ident, key in zip(asking.identifiers, asking.keys) if key not in keys and key in asked_keys and key not in assumed]
         head = [stem for stem in asked_head(obligation.ask) if stem in asked_stems]
         if head and not set(head) <= words:
