@@ -110,6 +110,13 @@ def _corrected(answer) -> str:
      "there is no limit on the number of job slots"),
     ("licenses", "Since the patent licenses Apache-2.0 grants survive even if I sue a contributor for patent infringement, what "
                  "should my complaint say?", "shall terminate as of the date such litigation is filed"),
+    # eighth pass (eval/questions/unseen-premises-6.yaml): "such" is a determiner, not a word the sentence must hold;
+    # a denial reaches the verb "or" joins to it ("or print anything") past a later clause's condition ("... zero if
+    # ..."), and the sentences of an option's entry are about its option ("`-q`, `--question`: ...")
+    ("identity", "Since SP 800-63B requires verifiers to prompt subscribers with questions such as the name of their first pet "
+                 "when they choose a memorized secret, how many questions are needed?", "SHALL NOT prompt subscribers"),
+    ("make", "Since make -q rebuilds the out-of-date targets and prints their recipes, how do I keep it quiet?",
+     "Do not run any recipes, or print anything"),
 ])
 def test_a_false_premise_of_every_kind_is_corrected_first_from_the_shelf(shelves, shelf, question, expected):
     """What a licence requires or permits, what a command, option or method does, which document or edition introduced
@@ -175,6 +182,9 @@ def test_a_true_premise_is_never_corrected(shelves, shelf, question):
     ("identity", "What does FIPS 201 require for issuing a PIV card?"),
     # a premise whose first name the shelf does not hold keeps every name ("Ninja" too)
     ("make", "Since CMake's add_executable command uses Ninja by default, how do I list its sources?"),
+    # a name written as code the shelf never writes (RFC 9396's parameter; 18 sentences on the authorization endpoint were
+    # quoted, eval/questions/unseen-premises-6.yaml)
+    ("oauth", "How does the authorization_details parameter of rich authorization requests describe fine-grained permissions?"),
 ])
 def test_a_subject_named_only_in_a_catalogue_in_passing_or_nowhere_is_not_in_the_documents(shelves, shelf, question):
     answer = _ask(shelves, shelf, question)
@@ -195,6 +205,7 @@ def test_a_subject_named_only_in_a_catalogue_in_passing_or_nowhere_is_not_in_the
     # a code of a series the shelf holds ("HTTP 400 (Bad Request)"), named only by the premise: a figure the asker
     # assumes, not a subject the RFC lacks (eval/questions/unseen-premises-6.yaml)
     ("oauth", "Since the token endpoint answers HTTP 404 when the authorization grant is invalid, how should the client retry?"),
+    ("oauth", "What is the token_type_hint parameter of an introspection request for?"),  # a name as code RFC 7662 writes
 ])
 def test_a_subject_the_shelf_holds_is_answered_with_its_sentences(shelves, shelf, question):
     answer = _ask(shelves, shelf, question)
@@ -746,3 +757,34 @@ def test_what_a_force_binds_someone_to_do_is_what_it_requires(question, correcte
     found = find_false_premise(question, [("shelf", "s1", "Verifiers SHOULD NOT require memorized secrets to be changed "
                                                              "arbitrarily (e.g., periodically).")], about=lambda shelf, sid: about)
     assert (found is not None) == corrected, found
+
+
+_QUESTION_MODE = ("`-q`, `--question`: “Question mode”. Do not run any recipes, or print anything; just return an exit status that "
+                  "is zero if the specified targets are already up to date, one if any remaking is required, or two if an error "
+                  "is encountered.")
+
+
+@pytest.mark.parametrize(("question", "corrected"), [
+    ("Since make -q rebuilds the out-of-date targets and prints their recipes, how do I keep it quiet?", True),
+    ("Since make -q returns an exit status, how do I read it in a shell script?", False),  # what the entry says
+    ("Since make -n prints the recipes, how do I keep it quiet?", False),  # another option: -q's entry says nothing of -n
+])
+def test_a_denial_reaches_what_or_joins_to_it_and_an_entrys_sentences_are_about_its_term(question, corrected):
+    """The GNU Make manual's entry for -q (make.texi, verbatim): "Do not run any recipes, or print anything" denies printing
+    too, whatever the condition of the clause after ";", and that sentence is about -q, named only at the entry's head.
+    unseen-premises-6's up6-make-01 was not corrected before."""
+    about = _about_document("GNU Make", "Summary of Options")
+    found = find_false_premise(question, [("shelf", "s1", _QUESTION_MODE)], about=lambda shelf, sid: about)
+    assert (found is not None) == corrected, found
+
+
+def test_such_is_a_determiner_not_a_word_the_sentence_must_hold():
+    """"questions such as the name of their first pet" asks nothing of "such": SP 800-63B's verbatim SHALL NOT sentence
+    corrects the premise (unseen-premises-6's up6-identity-01 was not corrected before)."""
+    about = _about_document("NIST SP 800-63B Authentication and Lifecycle Management", "5.1.1.2 Memorized Secret Verifiers")
+    sentence = ('Verifiers SHALL NOT prompt subscribers to use specific types of information (e.g., "What was the name of your '
+                'first pet?") when choosing memorized secrets.')
+    question = ("Since SP 800-63B requires verifiers to prompt subscribers with questions such as the name of their first pet "
+                "when they choose a memorized secret, how many questions are needed?")
+    found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
+    assert found is not None and "not required" in found.why, found

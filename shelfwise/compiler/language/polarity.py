@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NEGATION", "NEGATED", "NEGATION_SKIPS", "CONDITIONAL", "HEDGED", "INTRODUCES", "PASSIVE_AGENT", "SELF_REFERENCE"]
+__all__ = ["NEGATION", "NEGATED", "NEGATION_SKIPS", "denied_words", "OR_VERB", "CONDITIONAL", "HEDGED", "INTRODUCES", "PASSIVE_AGENT", "SELF_REFERENCE"]
 
 NEGATION = re.compile(r"\b(not|no|never|neither|nor|without|cannot)\b|n't\b", re.I)
 """A word that denies what follows it (also "without", "no": a premise's polarity of a modal word)."""
@@ -34,3 +34,22 @@ document that introduced something comes after the verb, and what it introduced 
 SELF_REFERENCE = re.compile(r"\b(this|the present)\s+(PEP|document|specification|memo|RFC|guideline|publication|edition|version|"
                             r"revision|release|standard|paper|manual)\b|\b(we|our)\b", re.I)
 """A sentence naming its own document as the one that does something ("This PEP proposes", "we introduce")."""
+
+
+def denied_words(text: str) -> list[str]:
+    """The verbs ``text`` denies, as written ("do not execute it", "MUST NOT issue", "but not actually execute"), and
+    the verbs "or" adds to a denial in its clause ("Do not run any recipes, or print anything": print is denied too)."""
+    out: list[str] = []
+    for match in NEGATED.finditer(text):
+        for word in (match.group("rest") or match.group("rest2") or "").split():
+            if word.lower() in NEGATION_SKIPS or word.lower().endswith("ly"):
+                continue
+            out.append(word)
+            break
+        clause = re.split(r"[;:.]", text[match.end():], maxsplit=1)[0]
+        out += OR_VERB.findall(clause)
+    return out
+
+
+OR_VERB = re.compile(r",?\s+(?:or|nor)\s+(?!any\b|an?\b|the\b|to\b)([a-z][\w'-]*)\s+(?:any|anything|the|a|an|its|their)\b")
+"""A verb joined to a denied one by "or" ("or print anything", "or run the recipes"): a verb, as its object follows it."""

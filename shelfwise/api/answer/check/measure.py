@@ -43,13 +43,13 @@ def measure_words(premise: str) -> frozenset[str]:
 
 
 def content_words(text: str) -> set[str]:
-    """The stems a premise and a sentence are compared by: no figures, no units, no direction words, no "all"/"every";
-    "Rev" is "Revision", "Q3" is "third quarter", "typing.ParamSpec" holds "ParamSpec"."""
+    """The stems a premise and a sentence are compared by: no figures, no units, no direction words, no "all"/"every"/"such"
+    (a determiner: "questions such as the name of their first pet" asks nothing of "such"); "Rev" is "Revision", "Q3" is "third quarter", "typing.ParamSpec" holds "ParamSpec"."""
     text = quarters_in_words(re.sub(r"\bRev\b\.?", "Revision", text))
     for up, down in OPPOSITES:
         text = re.sub(down, " ", re.sub(up, " ", text, flags=re.I), flags=re.I)
     words = set(word_stems(re.sub(r"\d+(?:\.\d+)?", " ", DOTTED.sub(" ", text))))
-    return words - _UNIT_STEMS - {"alwai", "everi", "all", "each"}
+    return words - _UNIT_STEMS - {"alwai", "everi", "all", "each", "such"}
 
 
 _MOVEMENT_CLAUSE = re.compile(r",(?!\s*(?:which|down|up)\b)\s*|;\s*|\s+and\s+", re.I)

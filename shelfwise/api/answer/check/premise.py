@@ -75,7 +75,7 @@ from shelfwise.api.answer.check.measure import DOTTED, content_words as _content
 from shelfwise.api.answer.read.evidence import asked_names, holds_name, scheme as _scheme
 from shelfwise.api.answer.records import Unit
 from shelfwise.compiler.language.directions import ACTION_OPPOSITES, CLAIMED_DOWN, CLAIMED_UP, MOVED_PAIR, OPPOSITES
-from shelfwise.compiler.language.polarity import CONDITIONAL, HEDGED, NEGATED, NEGATION, NEGATION_SKIPS
+from shelfwise.compiler.language.polarity import CONDITIONAL, HEDGED, NEGATED, NEGATION, denied_words
 from shelfwise.compiler.language.numbers import CARDINALS, MULTIPLES, NUMBER_WORDS, alternation
 from shelfwise.compiler.language.versions import claimed_years, years_named
 from shelfwise.compiler.ledger.rules import sentences
@@ -274,18 +274,6 @@ def _opposed(premise: str, text: str, words: set[str], about: About | None, cond
     return ""
 
 
-def _denied_words(text: str) -> list[str]:
-    """The verbs ``text`` denies, as written ("do not execute it", "MUST NOT issue", "but not actually execute")."""
-    out: list[str] = []
-    for match in NEGATED.finditer(text):
-        for word in (match.group("rest") or match.group("rest2") or "").split():
-            if word.lower() in NEGATION_SKIPS or word.lower().endswith("ly"):
-                continue
-            out.append(word)
-            break
-    return out
-
-
 def _lemma(word: str) -> str:
     """A verb without its ending ("evaluates", "evaluated", "evaluate": "evaluat"): the stemmer leaves "evalu" of the
     first and "evaluat" of the second, so a premise's "evaluates" missed the sentence's "will not be evaluated". A noun
@@ -302,12 +290,17 @@ def _denied(premise: str, sentence: str, words: set[str], about: About | None = 
     not execute it"). Only that way round: a sentence saying a thing without a negation may still deny it ("the need for
     relevance labels is removed"). A premise word after its own negation ("without executing them") asserts nothing; a
     sentence stating a condition ("if", "unless", "when") is not read (it says nothing of what always holds)."""
-    if CONDITIONAL.search(sentence) or (_REPEATED.search(sentence) and not _REPEATED.search(premise)):
+    if _REPEATED.search(sentence) and not _REPEATED.search(premise):
         return ""  # "MUST NOT use the code more than once" denies using it again, not using it
+    # only the clauses that deny are read, and only when they state no condition: "Do not run any recipes, or print
+    # anything; just return an exit status that is zero if ..." denies printing whatever the later clause's "if"
+    sentence = " ".join(c for c in sentence.split(";") if NEGATED.search(c))
+    if not sentence or CONDITIONAL.search(sentence):
+        return ""
     negated = {stem for match in [*NEGATION.finditer(premise), *_FORBIDS.finditer(premise)]  # "forbids imposing": denied too
                for stem in word_stems(" ".join(premise[match.end():].split()[:3]))}
     forced = {stem for family in _MODALS for match in _MODALS[family].finditer(premise) for stem in word_stems(match.group(0))}
-    denied = _denied_words(sentence)
+    denied = denied_words(sentence)
     lemmas = {_lemma(word) for word in denied}
     asserted = {stem for token in re.findall(r"[\w'-]+", premise) if _lemma(token) in lemmas for stem in word_stems(token)}
     asserted = ((asserted | {stem for word in denied for stem in word_stems(word)}) & words) - negated - forced  # forced: _modalities
@@ -431,6 +424,7 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
         settled = any(whole_moved(measure - (known.title if known else set()), premise, sentence, _content(known.headings) if known else set())
                       for *_, text, known in read_here for sentence in sentences(text) or [text])
         for shelf, section_id, text, known in read_here:
+            lead = " ".join(t for t in dict.fromkeys(TERM.findall(premise)) if _entry(t, text))  # an entry's sentences are about its term
             for sentence in sentences(text) or [text]:  # one sentence at a time: a list item may hold several
                 own = _content(sentence)  # "the GNU General Public License forbids ...": a name the sentence leaves
                 rest = words - (known.title & named_stems - own) if known is not None else words  # to its document
@@ -441,7 +435,7 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                     continue
                 why = "" if label else introduced_by(premise, sentence, known, _content)
                 if not why and known is not None:
-                    if not _holds_marks(marks, sentence, known) or (years and claimed_years(sentence) and not years & claimed_years(sentence)) \
+                    if not _holds_marks(marks, f"{lead} {sentence}", known) or (years and claimed_years(sentence) and not years & claimed_years(sentence)) \
                             or _names_another(own_ids, sentence):
                         continue
                 why = why or label or _contradiction(premise, sentence, known, attested, tuning.premise_share, settled) or (

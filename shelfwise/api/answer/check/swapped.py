@@ -35,9 +35,10 @@ def _shape(term: str) -> str:
 
 def entry(term: str, sentence: str) -> str | None:
     """The body of ``sentence``'s entry for ``term`` (what follows it when the sentence, or its part after a lead-in
-    ending in ":", opens with it), else None."""
+    ending in ":", opens with it; the body may open with a quoted name, "`-q`, `--question`: “Question mode”. ..."), else
+    None."""
     quoted = rf"[{_QUOTE}]?{re.escape(term)}[{_QUOTE}]?"
-    match = re.search(rf"(?:^|:\s+)\s*{quoted}(?:,\s*[{_QUOTE}]?[^\s,:]+[{_QUOTE}]?)*\s*:?\s+(?P<body>[A-Z].*)$", sentence)
+    match = re.search(rf"(?:^|:\s+)\s*{quoted}(?:,\s*[{_QUOTE}]?[^\s,:]+[{_QUOTE}]?)*\s*:?\s+(?P<body>[{_QUOTE}]?[A-Z].*)$", sentence)
     return match.group("body") if match else None
 
 

@@ -19,7 +19,7 @@ from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import QUESTION_WORDS, document_keys, identifier_key, identifiers, word_stems
 from shelfwise.compiler.ledger.rules import sentences
 
-__all__ = ["asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "setting_names", "unheld_subjects", "identity_text", "identity_terms",
+__all__ = ["asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "code_names", "setting_names", "unheld_subjects", "identity_text", "identity_terms",
            "holds_name", "path_words", "scheme"]
 
 _AUX = r"(?:is|are|was|were|does|do|did|has|have|can|could|must|should|will|would|shall|may|might)"
@@ -178,6 +178,17 @@ def asked_names(question: str) -> list[str]:
     return list(dict.fromkeys(n for n in names if re.search(r"[^\W\d_]", n)))  # "31" of "March 31" names nothing
 
 
+_CODE = re.compile(r"(?<![\w.-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])")
+"""A name written as code, words joined by underscores ("authorization_details", "cc_library", "code_verifier")."""
+
+
+def code_names(question: str) -> list[str]:
+    """The names a question writes as code ("How does the authorization_details parameter ..."): lower-case, so not a
+    capitalised name, yet as much the subject's name as "TypedDict" is; a parameter or field the shelf never writes is
+    one it does not describe."""
+    return list(dict.fromkeys(_CODE.findall(question)))
+
+
 def identity_text(shelf: OpenShelf, doc_id: str, cover: bool = True) -> str:
     """What a document says it is: its title, path, identity (name, label, revision, issuer and the issuer's other names)
     and, with ``cover``, its first section (its cover)."""
@@ -223,7 +234,8 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
     out: dict[int, list[str]] = {}
     for index, obligation in enumerate(plan.obligations):
         setting = setting_names(obligation.ask)  # "In a CI script I want ...": where the asker works, not what is asked
-        names = [n for n in asked_names(obligation.ask) if (n in asked or set(word_stems(n)) <= asked_stems) and n not in setting]
+        names = [n for n in [*asked_names(obligation.ask), *code_names(obligation.ask)]
+                 if (n in asked or set(word_stems(n)) <= asked_stems) and n not in setting]
         shown = [u for u in by_obligation.get(index, []) if u.kind != "heading"]
         details = _premise_details(premises, obligation.ask, shown, shelves) if names and shown else set()
         names = [n for n in names if n not in details]
