@@ -117,6 +117,12 @@ def _corrected(answer) -> str:
                  "when they choose a memorized secret, how many questions are needed?", "SHALL NOT prompt subscribers"),
     ("make", "Since make -q rebuilds the out-of-date targets and prints their recipes, how do I keep it quiet?",
      "Do not run any recipes, or print anything"),
+    # ninth pass (eval/questions/unseen-premises-7.yaml): "only" before a verb and its object ("only remakes the
+    # targets"), against -B's entry; a segment's sales written "AWS segment sales", which the filing writes "AWS sales"
+    ("make", "Since make -B only remakes the targets that are out of date, how do I force every target to be rebuilt?",
+     "Consider all targets out-of-date"),
+    ("filings", "Since Amazon's AWS segment sales fell in Q3 2022 compared with Q3 2021, what did management blame?",
+     "AWS sales increased 27% in Q3 2022"),
 ])
 def test_a_false_premise_of_every_kind_is_corrected_first_from_the_shelf(shelves, shelf, question, expected):
     """What a licence requires or permits, what a command, option or method does, which document or edition introduced
@@ -157,6 +163,9 @@ def test_a_false_premise_of_every_kind_is_corrected_first_from_the_shelf(shelves
     # hold (the define directive "does not expand variable references" was shown as a correction of this true premise)
     ("make", "Since the ::= operator defines a simply expanded variable, when is its value expanded?"),
     ("make", "Since the = operator defines a recursively expanded variable, when is its value expanded?"),
+    # what make does with no option: -B's entry ("Consider all targets out-of-date") says nothing of it
+    ("make", "Since make only remakes the targets that are out of date, why is my generated file rebuilt every time?"),
+    ("identity", "Since SP 800-63B asks verifiers to permit pasting into memorized secret fields, how do password managers help?"),
 ])
 def test_a_true_premise_is_never_corrected(shelves, shelf, question):
     answer = _ask(shelves, shelf, question)
@@ -700,6 +709,8 @@ def test_one_for_all_is_corrected_by_a_new_one_for_each():
     ("Since make -B rebuilds only the targets that are out of date, how do I force a full rebuild?", True),
     ("Since make -B rebuilds all targets, how do I rebuild only one?", False),
     ("Since make -k rebuilds only the targets that are out of date, how do I force a full rebuild?", False),  # another option
+    ("Since make -B only remakes the targets that are out of date, how do I force every target to be rebuilt?", True),  # a verb
+    ("Since make only remakes the targets that are out of date, why is my file rebuilt?", False),  # -B's entry, not make's
 ])
 def test_only_some_is_corrected_by_all_of_them(question, corrected):
     """check.each's "only" against "all", on the GNU Make manual's entry for -B (verbatim), under its section's heading."""
@@ -788,3 +799,37 @@ def test_such_is_a_determiner_not_a_word_the_sentence_must_hold():
                 "when they choose a memorized secret, how many questions are needed?")
     found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
     assert found is not None and "not required" in found.why, found
+
+
+def test_an_operator_is_named_only_whole():
+    """The GNU Make manual (make.texi and make.pdf, verbatim): "The `:::=` operator creates a *recursively expanded*
+    variable" says nothing of ":=", so the kind "recursively expanded" is not said of ":=" anywhere and "Simply expanded
+    variables are defined by lines using ‘:=’ or ‘::=’" corrects the premise (unseen-premises' up-make-08 was not
+    corrected: ":=" was read inside ":::=")."""
+    about = _about_document("GNU Make", "6.2 The Two Flavors of Variables")
+    read = [("shelf", "s1", "The `:::=` operator creates a *recursively expanded* variable, like `=`."),
+            ("shelf", "s1", "Variables defined with ‘=’ are recursively expanded variables."),
+            ("shelf", "s1", "Simply expanded variables are defined by lines using ‘:=’ or ‘::=’ (see Section 6.5 [Setting Variables], "
+                            "page 67).")]
+    found = find_false_premise("Since the := operator defines a recursively expanded variable, when is its value expanded?", read,
+                               about=lambda shelf, sid: about)
+    assert found is not None and found.sentence.startswith("Simply expanded variables"), found
+    assert find_false_premise("Since the :::= operator defines a recursively expanded variable, when is its value expanded?", read,
+                              about=lambda shelf, sid: about) is None
+
+
+@pytest.mark.parametrize(("question", "corrected"), [
+    ("Since the revocation endpoint answers HTTP 404 when the client submits an invalid token, how should the client retry?", True),
+    ("Since the revocation endpoint answers with status code 200 when the client submits an invalid token, what is in the body?",
+     False),
+    ("Since the revocation endpoint answers HTTP 200 when the client submits an invalid token, what is in the body?", False),
+])
+def test_an_http_status_code_is_a_figure_of_its_series_not_a_name(question, corrected):
+    """RFC 7009's verbatim "responds with HTTP status code 200 if ... the client submitted an invalid token" corrects a
+    premise giving another code (unseen-premises-6's up6-oauth-01 was not corrected: "HTTP 404" was read as a name every
+    correcting sentence must hold), and leaves the premise giving its own code alone."""
+    about = _about_document("OAuth 2.0 Token Revocation", "2.2. Revocation Response")
+    sentence = ("The authorization server responds with HTTP status code 200 if the token has been revoked successfully or if the "
+                "client submitted an invalid token.")
+    found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
+    assert (found is not None) == corrected, found

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from shelfwise.api.answer.check.measure import content_words
 from shelfwise.api.terms import word_stems
 from shelfwise.compiler.language.polarity import NEGATED
 
@@ -44,19 +45,29 @@ def one_for_each(premise: str, sentence: str) -> str:
     return ""
 
 
-_ONLY = re.compile(r"\bonly\s+(?!(?:if|when|where|whenever|after|before|once|one|a|an)\b)(?:the\s+|those\s+)?(?P<thing>[\w-]+)", re.I)
+_ONLY = re.compile(r"\bonly\s+(?!(?:if|when|where|whenever|after|before|once|one|a|an)\b)(?:[a-z]+s\s+(?=the\b|those\b))?"
+                   r"(?:the\s+|those\s+)?(?P<thing>[\w-]+)", re.I)
+""""only the targets", "only remakes the targets" (a verb before its object is skipped): the thing said to be the only one."""
+_ONLY_WORD = re.compile(r"\bonly\b", re.I)
+_SOME_OR = re.compile(r"\b(?:some|any|none|one)\s+or\s+$", re.I)
+"""What makes "all" one choice of several ("for some or all targets")."""
 _ALL = re.compile(r"\b(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?P<thing>[\w-]+)", re.I)
 
 
 def only_against_all(premise: str, sentence: str) -> str:
     """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise's "only the targets ..." is, in the
-    sentence, "all targets" (the same thing, stem for stem), the sentence neither denying it nor stating a condition."""
+    sentence, "all targets" (the same thing, stem for stem) of which it says what the premise says of them ("that are out
+    of date": "Consider all targets out-of-date"), the sentence neither denying it nor stating a condition."""
     only = _ONLY.search(premise)
     if only is None or NEGATED.search(premise):
         return ""
-    if _CONDITION.search(sentence) or NEGATED.search(sentence):
-        return ""
+    if _CONDITION.search(sentence) or NEGATED.search(sentence) or _ONLY_WORD.search(sentence):
+        return ""  # "a second expansion of the prerequisites (only) for some or all targets" says only too
+    said = content_words(re.split(r"[,;:]", premise[only.end():])[0])  # what the premise says of them ("that are out of date")
+    if said and not said <= content_words(sentence):
+        return ""  # "output from all the targets built by ... are grouped together" is not said of the same targets
     thing = set(word_stems(only.group("thing")))
-    if thing and any(thing == set(word_stems(every.group("thing"))) for every in _ALL.finditer(sentence)):
+    if thing and any(thing == set(word_stems(every.group("thing"))) and not _SOME_OR.search(sentence[:every.start()])
+                     for every in _ALL.finditer(sentence)):
         return "the documents say all of them"
     return ""

@@ -78,7 +78,15 @@ def kind_attested(kind: Kind, marks: list[str], texts: list[str]) -> bool:
     """Whether the documents name the premise's kind (some sentence of ``texts`` holds it) and never say it of the
     subject (no sentence holding it holds every mark too: a subject of two kinds is of both)."""
     holding = [text for text in texts if holds_kind(kind, text)]
-    return bool(holding) and not any(all(mark.lower() in text.lower() for mark in marks) for text in holding)
+    return bool(holding) and not any(all(_holds_mark(mark, text) for mark in marks) for text in holding)
+
+
+def _holds_mark(mark: str, text: str) -> bool:
+    """Whether ``text`` names ``mark``; an operator only as a whole ("`:::=` creates a recursively expanded variable"
+    does not name ":=")."""
+    if re.search(r"\w", mark):
+        return mark.lower() in text.lower()
+    return re.search(rf"(?<![:+?!=]){re.escape(mark)}(?![:+?!=])", text) is not None
 
 
 def other_kind(kind: Kind, sentence: str) -> str:

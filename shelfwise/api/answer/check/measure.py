@@ -19,6 +19,9 @@ from shelfwise.compiler.language.numbers import PERIOD_WORDS, quarters_in_words
 __all__ = ["DOTTED", "COMPARISON_FRAME", "content_words", "measure_words", "moved_measure", "whole_moved"]
 
 _UNIT_STEMS = frozenset(word_stems("day days calendar working business week weeks month months year years hour hours minute minutes"))
+_FUNCTION_STEMS = frozenset(word_stems("every all each such"))
+"""Quantifiers and determiners the stemmer keeps ("always", "their" it drops): words that say nothing a sentence must
+hold."""
 
 COMPARISON_FRAME = re.compile(
     r"\b(?:compared (?:to|with)|versus|vs\.?|against|over|from)\s+(?:a|the|one)?\s*(?:year|quarter|period)\s+(?:earlier|ago|before)\b|"
@@ -38,18 +41,23 @@ DOTTED = re.compile(r"(?<=\w)\.(?=[A-Za-z_])")
 def measure_words(premise: str) -> frozenset[str]:
     """The content words of a premise's measure and period, without what it compares with (``COMPARISON_FRAME``); made
     once per premise, however many sentences it is read against."""
-    return frozenset(content_words(COMPARISON_FRAME.sub(" ", premise)) & content_words(premise))
+    return frozenset(content_words(COMPARISON_FRAME.sub(" ", premise)) & content_words(premise)) - _SEGMENT
+
+
+_SEGMENT = frozenset(word_stems("segment segments"))
+"""What kind of part the measure's owner is ("Amazon's AWS segment sales"): a filing writes "AWS sales"."""
 """The dot of a qualified name: "typing.ParamSpec" holds "ParamSpec"."""
 
 
 def content_words(text: str) -> set[str]:
-    """The stems a premise and a sentence are compared by: no figures, no units, no direction words, no "all"/"every"/"such"
-    (a determiner: "questions such as the name of their first pet" asks nothing of "such"); "Rev" is "Revision", "Q3" is "third quarter", "typing.ParamSpec" holds "ParamSpec"."""
+    """The stems a premise and a sentence are compared by: no figures, no units, no direction words, no quantifiers the
+    stemmer's stop list lacks (``_FUNCTION_STEMS``: "questions such as the name of their first pet" asks nothing of
+    "such"); "Rev" is "Revision", "Q3" is "third quarter", "typing.ParamSpec" holds "ParamSpec"."""
     text = quarters_in_words(re.sub(r"\bRev\b\.?", "Revision", text))
     for up, down in OPPOSITES:
         text = re.sub(down, " ", re.sub(up, " ", text, flags=re.I), flags=re.I)
     words = set(word_stems(re.sub(r"\d+(?:\.\d+)?", " ", DOTTED.sub(" ", text))))
-    return words - _UNIT_STEMS - {"alwai", "everi", "all", "each", "such"}
+    return words - _UNIT_STEMS - _FUNCTION_STEMS
 
 
 _MOVEMENT_CLAUSE = re.compile(r",(?!\s*(?:which|down|up)\b)\s*|;\s*|\s+and\s+", re.I)

@@ -66,7 +66,7 @@ from shelfwise.api.answer.check.kinds import kind_attested, other_kind, premise_
 from shelfwise.api.answer.check.limits import DURATION_HOURS, limit_passed
 from shelfwise.api.answer.check.each import one_for_each, only_against_all
 from shelfwise.api.answer.check.presence import absent as _absent, instead as _instead, present as _present
-from shelfwise.api.answer.check.swapped import TERM, entry as _entry, swapped as _swapped
+from shelfwise.api.answer.check.swapped import TERM, entry as _entry, entry_terms, swapped as _swapped
 from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, FORBIDS as _FORBIDS, MODALS as _MODALS, act as _act
 from shelfwise.api.answer.check.modality import after_force as _after_force
 from shelfwise.api.answer.check.modality import forced_object as _forced_object, held_with_identity, holds_share, labelled as _labelled
@@ -87,6 +87,8 @@ CORRECTION_LABEL = "Contrary to what the question assumes, the documents say:"
 
 _FROM_TO = re.compile(r"\bfrom\s+(\d+(?:\.\d+)?)\s*(?:[a-z]+\s+){0,2}?to\s+(\d+(?:\.\d+)?)\b", re.I)
 _FIGURE = re.compile(r"\b(\d+(?:\.\d+)?)[\s-]*(calendar days?|working days?|business days?|days?|weeks?|months?|years?|hours?|minutes?|%|per ?cent|characters?|times)\b", re.I)
+_STATUS = re.compile(r"\bHTTP\s+(?:(?:status|response)\s+(?:code\s+)?)?([1-5]\d\d)\b|\bstatus code (?:of )?([1-5]\d\d)\b", re.I)
+"""An HTTP status code ("HTTP 404", "HTTP status code 200", "status code 401"): a figure of the series, not a name."""
 _ALWAYS = re.compile(r"\b(always|every|all|each|in every case|without exception)\b", re.I)
 _QUALIFIED = re.compile(r"\b(not always|some (?:instances|cases)|without (?:the|a|an)|unless|except|does not apply|do not apply|"
                         r"only (?:if|when|where)|a portion|part of the|not every|not all|removing)\b", re.I)
@@ -149,6 +151,8 @@ def _figures(text: str) -> dict[str, set[str]]:
             out.setdefault("hour", set()).add(f"{float(number) * _HOURS[key]:g}")
     if "hour" in out:
         out["hour"] = {f"{float(n):g}" for n in out["hour"]}
+    for match in _STATUS.finditer(text):
+        out.setdefault("HTTP status code", set()).add(match.group(1) or match.group(2))
     return out
 
 
@@ -215,7 +219,8 @@ def _holds_object(rest: str, sentence: str, about: About | None, loose: bool = F
     A repetition is one thing however it is written ("several times", "more than once": ``_REPEATED``). ``loose``: one
     word between the first and the last may be the asker's own ("let subscribers store a password hint" is what "SHALL
     NOT permit the subscriber to store a "hint"" forbids), and so may a word saying how ("process ... freely"); the first
-    and the last are held ("a patent license" is not "the trade names ... of the Licensor")."""
+    and the last are held ("a patent license" is not "the trade names ... of the Licensor"; "process personal data for a
+    contract" is not what a prohibition of special categories of personal data forbids)."""
     held = _content(sentence) | (_content(about.headings) if about else set())  # not the document's cover: a licence's holds most words
     rest = _CLAUSE_END.split(rest, maxsplit=1)[0]
     if _REPEATED.search(rest) and _REPEATED.search(sentence):
@@ -319,6 +324,7 @@ def _marks(premise: str) -> list[str]:
     operators (":="); after a code it opens on, a capitalised name is what it says of the code ("-j ... the number of CPUs")."""
     codes = [*TERM.findall(premise), *_OPERATOR.findall(premise)]
     marks = sorted(dict.fromkeys([*asked_names(premise), *codes]), key=premise.find)
+    marks = [m for m in marks if not _STATUS.fullmatch(m)]  # "answers HTTP 404": a figure the premise gives (_figures)
     return [m for m in marks if m in codes or identifiers(m)] if marks and marks[0] in codes else marks
 
 
@@ -424,7 +430,10 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
         settled = any(whole_moved(measure - (known.title if known else set()), premise, sentence, _content(known.headings) if known else set())
                       for *_, text, known in read_here for sentence in sentences(text) or [text])
         for shelf, section_id, text, known in read_here:
-            lead = " ".join(t for t in dict.fromkeys(TERM.findall(premise)) if _entry(t, text))  # an entry's sentences are about its term
+            heads = entry_terms(text)  # an entry's sentences are about its terms ("`-q`, `--question`: ... Do not run ..."),
+            if heads and not set(heads) & set(TERM.findall(premise)):  # and say nothing of what the premise says of others
+                continue
+            lead = " ".join(heads)
             for sentence in sentences(text) or [text]:  # one sentence at a time: a list item may hold several
                 own = _content(sentence)  # "the GNU General Public License forbids ...": a name the sentence leaves
                 rest = words - (known.title & named_stems - own) if known is not None else words  # to its document

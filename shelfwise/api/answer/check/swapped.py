@@ -18,7 +18,7 @@ import re
 
 from shelfwise.api.answer.check.measure import content_words
 
-__all__ = ["TERM", "described", "entry", "swapped"]
+__all__ = ["TERM", "described", "entry", "entry_terms", "swapped"]
 
 TERM = re.compile(r"\$[@<^?*%+|]|\$\(\w+\)|(?<![\w-])--?[A-Za-z][\w-]*")
 """A term a list of entries defines: a make automatic variable (``$@``, ``$(@D)``) or a command option (``-k``,
@@ -40,6 +40,16 @@ def entry(term: str, sentence: str) -> str | None:
     quoted = rf"[{_QUOTE}]?{re.escape(term)}[{_QUOTE}]?"
     match = re.search(rf"(?:^|:\s+)\s*{quoted}(?:,\s*[{_QUOTE}]?[^\s,:]+[{_QUOTE}]?)*\s*:?\s+(?P<body>[{_QUOTE}]?[A-Z].*)$", sentence)
     return match.group("body") if match else None
+
+
+_HEAD = re.compile(rf"^\s*((?:[{_QUOTE}]?(?:{TERM.pattern})[{_QUOTE}]?\s*,?\s*)+):\s")
+
+
+def entry_terms(text: str) -> list[str]:
+    """The terms an entry of a list of terms opens on ("`-B`, `--always-make`: Consider all targets out-of-date."): what
+    every sentence of the entry is about; [] for any other text."""
+    head = _HEAD.match(text)
+    return TERM.findall(head.group(1)) if head else []
 
 
 def described(premise: str, term: str) -> set[str]:
