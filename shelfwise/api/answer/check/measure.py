@@ -35,6 +35,7 @@ COMPARISON_FRAME = re.compile(
 saying the measure moved ("revenue was $12.9 billion, down $2.4 billion ... from Q2 2022") need not hold them."""
 
 DOTTED = re.compile(r"(?<=\w)\.(?=[A-Za-z_])")
+"""The dot of a qualified name: "typing.ParamSpec" holds "ParamSpec"."""
 
 
 @lru_cache(maxsize=64)
@@ -46,7 +47,6 @@ def measure_words(premise: str) -> frozenset[str]:
 
 _SEGMENT = frozenset(word_stems("segment segments"))
 """What kind of part the measure's owner is ("Amazon's AWS segment sales"): a filing writes "AWS sales"."""
-"""The dot of a qualified name: "typing.ParamSpec" holds "ParamSpec"."""
 
 
 def content_words(text: str) -> set[str]:

@@ -43,6 +43,7 @@ def entry(term: str, sentence: str) -> str | None:
 
 
 _HEAD = re.compile(rf"^\s*((?:[{_QUOTE}]?(?:{TERM.pattern})[{_QUOTE}]?\s*,?\s*)+):\s")
+"""The head of an entry: its terms, quoted or not, separated by commas, then a colon."""
 
 
 def entry_terms(text: str) -> list[str]:
