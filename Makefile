@@ -13,14 +13,14 @@ export NO_MKDOCS_2_WARNING := 1
 DEMO_TOKEN ?= demo-local-token
 export SHELFWISE_DEMO_TOKEN := $(DEMO_TOKEN)
 
-.PHONY: install system-deps demo test docs fit fit-tuning fit-pdf-headings bench bench-structure bench-pdf bench-tables bench-compile bench-links bench-search bench-embed bench-site bench-api bench-openai bench-adversarial bench-reliability bench-research bench-scale eval-local-llm clean help
+.PHONY: install system-deps demo test docs fit fit-tuning fit-premise fit-pdf-headings bench bench-structure bench-pdf bench-tables bench-compile bench-links bench-search bench-embed bench-site bench-api bench-openai bench-adversarial bench-reliability bench-research bench-scale eval-local-llm clean help
 
 help:
 	@echo "make demo   - set up, compile the demo shelf ($(DEMO_SHELF)), build its site, serve site and endpoint on 127.0.0.1"
 	@echo "make test   - run the test suite (installs first; it builds the docs too)"
 	@echo "make docs   - build the documentation site (docs/, mkdocs --strict) into build/docs"
 	@echo "make bench  - run the benchmarks (results in eval/results/)"
-	@echo "make fit    - refit the writer's and the search's weights (leave-one-set-out); make fit-tuning: the writer's thresholds; make fit-pdf-headings: the PDF heading check"
+	@echo "make fit    - refit the writer's and the search's weights (leave-one-set-out); make fit-tuning: the writer's thresholds; make fit-premise: the premise check's threshold; make fit-pdf-headings: the PDF heading check"
 
 # The CPU build of torch first (FACTS.md), then everything else under constraints.txt so docling cannot
 # replace it with a CUDA build.
@@ -120,6 +120,11 @@ fit: install
 # again, leave one set out: eval/results/fit-tuning.json.
 fit-tuning: install
 	$(PY) -m shelfwise.eval.fit_tuning --build-dir $(FIT_BUILD_DIR) $(ARGS)
+
+# The false-premise check's threshold (answer.tuning.premise_share), swept on every premise set, leave one set out:
+# eval/results/fit-premise.json.
+fit-premise: install
+	$(PY) -m shelfwise.eval.fit_premise --build-dir $(FIT_BUILD_DIR) $(ARGS)
 
 # The PDF reader's heading cues and check, fitted leave-one-document-out on public PDFs with outlines (the heading
 # benchmark's documents, some from Debian's gnuplot-doc, gutenprint-doc and python-reportlab-doc), then the
