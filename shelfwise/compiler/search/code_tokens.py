@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import re
 
-__all__ = ["query_code_tokens", "CodeTokenIndex"]
+__all__ = ["query_code_tokens", "holds_token", "CodeTokenIndex"]
 
 _SYMBOLS = ":=?+!<>|&*%^~-"
 _TOKEN = re.compile(
@@ -60,6 +60,12 @@ def _holder(token: str) -> re.Pattern:
         before = r"(?<![\w" + re.escape(token[0]) + r"])"
     after = r"(?![" + re.escape(_SYMBOLS) + r"])" if not token[-1].isalnum() and token[-1] not in "_)" else r"(?![\w])"
     return re.compile(before + re.escape(token) + after)
+
+
+def holds_token(token: str, text: str) -> bool:
+    """Whether ``text`` writes ``token`` with nothing glued to either side that would make it a longer token (":=" is
+    not written by "`:::=`")."""
+    return _holder(token).search(text) is not None
 
 
 class CodeTokenIndex:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from shelfwise.api.answer.check.measure import content_words
 from shelfwise.compiler.language.polarity import NEGATED
+from shelfwise.compiler.search.code_tokens import holds_token
 
 __all__ = ["Kind", "premise_kind", "holds_kind", "kind_attested", "other_kind"]
 
@@ -82,11 +83,9 @@ def kind_attested(kind: Kind, marks: list[str], texts: list[str]) -> bool:
 
 
 def _holds_mark(mark: str, text: str) -> bool:
-    """Whether ``text`` names ``mark``; an operator only as a whole ("`:::=` creates a recursively expanded variable"
-    does not name ":=")."""
-    if re.search(r"\w", mark):
-        return mark.lower() in text.lower()
-    return re.search(rf"(?<![:+?!=]){re.escape(mark)}(?![:+?!=])", text) is not None
+    """Whether ``text`` names ``mark``; an operator only as a whole token (``code_tokens.holds_token``: "`:::=` creates
+    a recursively expanded variable" does not name ":=")."""
+    return mark.lower() in text.lower() if re.search(r"\w", mark) else holds_token(mark, text)
 
 
 def other_kind(kind: Kind, sentence: str) -> str:

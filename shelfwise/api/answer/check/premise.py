@@ -429,9 +429,10 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
         measure = measure_words(premise)
         settled = any(whole_moved(measure - (known.title if known else set()), premise, sentence, _content(known.headings) if known else set())
                       for *_, text, known in read_here for sentence in sentences(text) or [text])
+        terms = set(TERM.findall(premise))
         for shelf, section_id, text, known in read_here:
             heads = entry_terms(text)  # an entry's sentences are about its terms ("`-q`, `--question`: ... Do not run ..."),
-            if heads and not set(heads) & set(TERM.findall(premise)):  # and say nothing of what the premise says of others
+            if heads and not set(heads) & terms:  # and say nothing of what the premise says of others
                 continue
             lead = " ".join(heads)
             for sentence in sentences(text) or [text]:  # one sentence at a time: a list item may hold several
