@@ -721,6 +721,23 @@ def test_only_some_is_corrected_by_all_of_them(question, corrected):
 
 
 @pytest.mark.parametrize(("question", "corrected"), [
+    ("Since make builds the last target in the makefile when no goal is given, how do I make it build the first one?", True),
+    ("Since make builds the first target in the makefile when no goal is given, how do I pick another?", False),  # true
+    ("Since the last line of a recipe runs in its own shell, how do I chain commands?", False),  # another thing
+    ("Since make -k builds the last target in the makefile, how do I change that?", False),  # an option the sentence lacks
+])
+def test_one_end_of_a_series_is_corrected_by_the_other(question, corrected):
+    """check.each's first against last, on the GNU Make manual's sentence (verbatim) under its section's heading: the
+    same thing at the other end corrects; a denied end ("not the first target") or another thing corrects nothing."""
+    about = _about_document("GNU Make", "How make Processes a Makefile")
+    first = ("By default, the goal is the first target in the makefile (not counting targets that start with a period).")
+    found = find_false_premise(question, [("shelf", "s1", first)], about=lambda shelf, sid: about)
+    assert (found is not None) == corrected, found
+    denied = "The default goal is not the first target in the makefile when .DEFAULT_GOAL is set."
+    assert find_false_premise(question, [("shelf", "s1", denied)], about=lambda shelf, sid: about) is None
+
+
+@pytest.mark.parametrize(("question", "corrected"), [
     ("Since the GDPR lets a controller process special categories of personal data freely, which categories are they?", True),
     ("Since the GDPR forbids processing special categories of personal data, are there exceptions?", False),
     ("Since the GDPR lets a controller process personal data for a contract, which records are kept?", False),

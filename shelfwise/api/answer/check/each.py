@@ -1,7 +1,9 @@
 """One against each: the premise says one thing serves them all ("runs all lines of a recipe in a single shell"), the
 sentence that each gets its own ("executed by invoking a new sub-shell for each line of the recipe"). Only against all:
 the premise says only some of a thing ("-B rebuilds only the targets that are out of date"), the sentence all of them
-("-B: Consider all targets out-of-date").
+("-B: Consider all targets out-of-date"). The first against the last: the premise says a thing is at one end of its
+series ("builds the last target in the makefile"), the sentence that it is at the other ("the goal is the first target
+in the makefile").
 
 The thing is the same (every stem of the premise's "shell" in the sentence's "sub-shell"), and the sentence states no
 condition ("if", "provided that"; a "when" says when it happens) but an exception after what it says ("..., unless the
@@ -18,7 +20,7 @@ from shelfwise.api.answer.check.measure import content_words
 from shelfwise.api.terms import word_stems
 from shelfwise.compiler.language.polarity import NEGATED
 
-__all__ = ["one_for_each", "only_against_all"]
+__all__ = ["one_for_each", "only_against_all", "first_against_last"]
 
 _ONE = re.compile(r"\b(?:a|one)\s+single\s+(?P<thing>[\w-]+)|\b(?:one|the same)\s+(?P<same>[\w-]+)\s+for\s+(?:all|every|each)\b",
                   re.I)
@@ -70,4 +72,34 @@ def only_against_all(premise: str, sentence: str) -> str:
     if thing and any(thing == set(word_stems(every.group("thing"))) and not _SOME_OR.search(sentence[:every.start()])
                      for every in _ALL.finditer(sentence)):
         return "the documents say all of them"
+    return ""
+
+
+_ENDS = [("first", "last"), ("earliest", "latest"), ("oldest", "newest"), ("leftmost", "rightmost"), ("topmost", "bottommost")]
+"""The two ends of a series: a thing at one is not at the other."""
+_END = re.compile(r"\b(?:the|its|their|his|her|our|your|this|that|whose)\s+(?P<end>" + "|".join(w for pair in _ENDS for w in pair)
+                  + r")\s+(?P<thing>[A-Za-z][\w-]*)", re.I)
+"""An end said of a thing ("the last target", "its first line"): after a determiner, so not a verb ("tokens last ten
+minutes") nor an adverb ("make first reads the makefiles")."""
+_OTHER_END = {a: b for pair in _ENDS for a, b in (pair, pair[::-1])}
+
+
+_DENIED_BEFORE = re.compile(r"\b(?:not|never|nor|neither)\s+(?:\w+\s+)?$|n't\s+(?:\w+\s+)?$", re.I)
+"""A denial just before an end ("is not the first target", "isn't always the last")."""
+
+
+def _ends(text: str) -> set[tuple[str, str]]:
+    """(end, stem of the thing) of each end said of a thing and not denied."""
+    return {(m.group("end").lower(), stem) for m in _END.finditer(text) for stem in word_stems(m.group("thing"))[:1]
+            if stem in content_words(m.group("thing")) and not _DENIED_BEFORE.search(text[:m.start()])}
+
+
+def first_against_last(premise: str, sentence: str) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise puts a thing at one end ("the last
+    target"), the sentence the same thing, stem for stem, at the other ("the first target") and nowhere at the premise's
+    end; an end denied ("not the first target") says neither."""
+    said = _ends(sentence)
+    for end, thing in _ends(premise):
+        if (_OTHER_END[end], thing) in said and (end, thing) not in said:
+            return "the documents say it is at the other end"
     return ""
