@@ -1097,3 +1097,32 @@ def test_a_numbered_list_longer_than_the_answer_is_not_kept_whole_as_a_procedure
     assert 0 < len(written) < 60, len(written)
     _, draft = _write(shelf, "What are the steps of the restore procedure?")
     assert [u.text for u in draft.units if u.kind == "step"] == [f"{n}. Do restore step {n}." for n in range(1, 7)]
+
+
+def test_a_note_under_a_table_brings_the_row_it_annotates():
+    """A 10-Q's notes under its net sales table ("(1) Includes product sales ...", verbatim from Amazon's Q3 2023 10-Q)
+    say what a row holds; the row whose label carries the note's marker ("Online stores (1)") gives the figures, so it
+    comes with its note. A row no picked note annotates does not come."""
+    from shelfwise.compiler.store.records import Block
+
+    rows = [["", "Three Months Ended September 30, 2022", "Three Months Ended September 30, 2023"],
+            ["Online stores (1)", "$ 53,489", "$ 57,267"], ["Physical stores (2)", "4,694", "4,959"],
+            ["Subscription services (3)", "8,903", "10,170"]]
+    table = Block(kind="table", text="\n".join(" | ".join(r) for r in rows), rows=rows, header_rows=1)
+    notes = [Block(kind="list_item", text="(1) Includes product sales and digital media content where we record revenue gross."),
+             Block(kind="list_item", text="(2) Includes product sales where our customers physically select items in a store."),
+             Block(kind="list_item", text="(3) Includes annual and monthly fees associated with Amazon Prime memberships, as well as "
+                                          "digital video, audiobook, digital music, e-book, and other non-AWS subscription services.")]
+    shelf = _memory_shelf({"amzn": ("Amazon.com, Inc. 10-Q", "2023-q3-amzn.pdf", [("Note 10 — Segment Information", [
+        _p("Net sales by groups of similar products and services is as follows (in millions):"), table, *notes])])})
+    _, draft = _write(shelf, "Which fees for Amazon Prime memberships and audiobook subscriptions does Amazon count as revenue?")
+    written = [u.text for u in draft.units]
+    assert any(t.startswith("(3) Includes annual and monthly fees") for t in written), written
+    assert any(t.startswith("Subscription services (3)") for t in written), written
+    from shelfwise.api.answer.write.rank import build_pool
+    from shelfwise.api.answer.write.tables import annotated_rows
+    from shelfwise.api.answer.write.write import section_units
+
+    pool = build_pool(_reading(shelf), {"mem": shelf}, section_units).units
+    pairs = {pool[n].text.split()[0]: pool[r].text.split(" |")[0] for n, r in annotated_rows(pool).items()}
+    assert pairs == {"(1)": "Online stores (1)", "(2)": "Physical stores (2)", "(3)": "Subscription services (3)"}, pairs

@@ -8,7 +8,9 @@ announces a table gives no figure without its rows (``introduced_tables``, ``wit
 with the sentence, as a list's items come with the sentence introducing the list). A statement's row is read with the
 rows around it (``with_table_rows``): the other line items of the statement, the other segments of a segment table,
 the rows a total or a rate is computed from. A table continued page after page repeats its header rows; read as rows,
-they are no statement (``repeated_rows``).
+they are no statement (``repeated_rows``). A note under a table ("(1) Includes product sales and digital media
+content ...") says what its row holds ("Online stores (1) | $ 53,489 | $ 57,267"): the row comes with the note
+(``annotated_rows``, ``with_annotated_rows``), as the figures the note explains.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from shelfwise.api.answer.write.unit_shape import label_row
 from shelfwise.api.terms import unit_cells
 
 __all__ = ["statement_row", "row_labels", "introduced_tables", "with_introduced_tables", "with_table_rows", "contents_tables",
-           "repeated_rows", "REPEATED_ROW"]
+           "repeated_rows", "REPEATED_ROW", "annotated_rows", "with_annotated_rows"]
 
 
 _PAGE_CELL = re.compile(r"^(?:pages?|pp?\.)(?:\s+\d{1,4}(?:\s*[-\u2013]\s*\d{1,4})?)?$", re.I)
@@ -141,3 +143,47 @@ def repeated_rows(units: list) -> set[int]:
     """Indexes of the table rows holding no digit whose text stands ``REPEATED_ROW`` times or more among one document's rows."""
     count = Counter((u.doc_id, u.text) for u in units if u.kind == "table_row" and not any(c.isdigit() for c in u.text))
     return {i for i, u in enumerate(units) if u.kind == "table_row" and count.get((u.doc_id, u.text), 0) >= REPEATED_ROW}
+
+
+_NOTE = re.compile(r"^\s*\(([0-9]{1,2}|[a-z])\)\s+\S")
+"""A note's marker at its start: "(1) Includes ...", "(a) Represents ..."."""
+_MARKED = re.compile(r"\(([0-9]{1,2}|[a-z])\)\s*$")
+"""A row label's note marker at its end: "Online stores (1)", "Other (6)"."""
+
+
+def annotated_rows(units: list) -> dict[int, int]:
+    """Each note's index -> the index of the table row its marker annotates: the nearest row above it in its section
+    whose label ends with the same marker ("(1) Includes product sales ..." under "Online stores (1) | $ 53,489 | ...")."""
+    out: dict[int, int] = {}
+    marked: dict[tuple[str, str], int] = {}  # (section, marker) -> the last row so marked
+    for index, unit in enumerate(units):
+        if unit.kind == "table_row" and unit.group:
+            cells = unit_cells(unit)
+            found = _MARKED.search(cells[0]) if cells else None
+            if found:
+                marked[(unit.section_id, found.group(1))] = index
+        elif unit.kind not in ("table_header", "heading"):
+            note = _NOTE.match(unit.text)
+            if note and (unit.section_id, note.group(1)) in marked:
+                out[index] = marked[(unit.section_id, note.group(1))]
+    return out
+
+
+def with_annotated_rows(pool, picked: list[tuple[float, int]], room: float) -> list[tuple[float, int]]:
+    """``picked`` and the row each picked note annotates (``annotated_rows``): a note says what a row holds, the row
+    gives its figures. The two are one statement, the row its lead and the note its item: the row takes the note's
+    score and the note 0.9 of it (a list item's factor beside its lead-in), so the answer's size limit drops a long note
+    before its row. The row comes whatever is left of ``room`` (a row is a line); ``with_table_rows`` then reads the
+    other rows of its table around it, within ``room``."""
+    have = {p for _, p in picked}
+    notes = annotated_rows(pool.units)
+    out, extra = [], []
+    for score, p_index in picked:
+        row = notes.get(p_index)
+        if row is None or row in have:
+            out.append((score, p_index))
+            continue
+        out.append((round(score * 0.9, 4), p_index))
+        extra.append((score, row))
+        have.add(row)
+    return out + extra

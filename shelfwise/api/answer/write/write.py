@@ -21,7 +21,7 @@ from shelfwise.api.answer.records import Draft, Unit
 from shelfwise.api.answer.write.columns import mark_period_columns
 from shelfwise.api.answer.write.paragraphs import paragraph_texts
 from shelfwise.api.answer.write.semantic import semantic_rerank
-from shelfwise.api.answer.write.tables import with_introduced_tables, with_table_rows
+from shelfwise.api.answer.write.tables import with_annotated_rows, with_introduced_tables, with_table_rows
 from shelfwise.api.answer.write.templates import template_units
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
@@ -181,10 +181,10 @@ class ExtractiveWriter:
                 picked = self._whole_procedure(pool, picked, eligible)
             picked = self._with_conditions(pool, query, picked, budget)
             picked = self._whole_lists(pool, picked, budget)
-            picked = with_introduced_tables(pool, picked, eligible, budget * self.tuning.overrun)
+            picked = with_introduced_tables(pool, picked, eligible, room := budget * self.tuning.overrun)  # the part's room
             picked = self._with_continuations(pool, picked, budget)
             picked = self._best_sections(pool, query, picked, eligible, budget)
-            picked = with_table_rows(pool, with_introduced_tables(pool, picked, eligible, budget * self.tuning.overrun), budget * self.tuning.overrun)
+            picked = with_table_rows(pool, with_annotated_rows(pool, with_introduced_tables(pool, picked, eligible, room), room), room)
             picked = picked + self._introduced_code(pool, picked, budget)
             picked = [p for p in picked + changed_rules(pool, picked) if p[1] not in form]  # nor brought beside a pick
             covered[o_index] = self._covered(obligation.ask, query, pool, [p for _, p in picked],
