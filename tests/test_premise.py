@@ -850,3 +850,31 @@ def test_an_http_status_code_is_a_figure_of_its_series_not_a_name(question, corr
                 "client submitted an invalid token.")
     found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
     assert (found is not None) == corrected, found
+
+
+@pytest.mark.parametrize(("question", "title", "headings", "sentence", "corrected"), [
+    # a denied verb whose object is another thing ("cannot use export and unexport") denies nothing of the variable MAKE
+    ("Since recursive make commands should use the variable MAKE, what does the -t flag do to lines that contain it?",
+     "GNU Make", "Communicating Variables to a Sub-make",
+     "You cannot use export and unexport by themselves to have variables exported for some recipes and not for others.", False),
+    # "but not offline attacks" names what the clause's verb ("includes") leaves out: no verb is denied
+    ("Since SP 800-63B says verifiers shall store memorized secrets in a form resistant to offline attacks, which functions fit?",
+     "SP 800-63B Appendix A—Strength of Memorized Secrets", "Appendix A—Strength of Memorized Secrets A.4 Randomly-Chosen Secrets",
+     "As discussed above, the threat model being addressed with memorized secret length requirements includes rate-limited "
+     "online attacks, but not offline attacks.", False),
+    # a contrast that denies a verb with its object ("but not actually execute them") still corrects
+    ("Since make -n executes the recipes, how do I see what would run?", "GNU Make", "Instead of Executing Recipes",
+     "The -n flag causes make to print the recipes that are needed to make the targets up to date, but not actually "
+     "execute them.", True),
+    # a denied verb whose object is the premise's ("MUST NOT issue a refresh token") still corrects
+    ("Since the authorization server issues a refresh token in the implicit grant's access token response, how long does it live?",
+     "RFC 6749 The OAuth 2.0 Authorization Framework", "4.2. Implicit Grant 4.2.2. Access Token Response",
+     "The authorization server MUST NOT issue a refresh token.", True),
+])
+def test_a_denial_is_of_its_own_object_and_a_contrast_denies_only_a_verb(question, title, headings, sentence, corrected):
+    """The ninth set's two wrong corrections of true premises (eval/questions/unseen-premises-9.yaml, the corpora's
+    sentences verbatim): a denied verb contradicts a premise only about the object it is written with, and "but not"
+    before a noun phrase denies no verb."""
+    about = _about_document(title, headings)
+    found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
+    assert (found is not None) == corrected, found

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NEGATION", "NEGATED", "NEGATION_SKIPS", "denied_words", "OR_VERB", "CONDITIONAL", "HEDGED", "INTRODUCES", "PASSIVE_AGENT", "SELF_REFERENCE"]
+__all__ = ["NEGATION", "NEGATED", "NEGATION_SKIPS", "denials", "OR_OBJECT", "OBJECT_PRONOUNS", "CONDITIONAL", "HEDGED", "INTRODUCES", "PASSIVE_AGENT", "SELF_REFERENCE"]
 
 NEGATION = re.compile(r"\b(not|no|never|neither|nor|without|cannot)\b|n't\b", re.I)
 """A word that denies what follows it (also "without", "no": a premise's polarity of a modal word)."""
@@ -36,20 +36,40 @@ SELF_REFERENCE = re.compile(r"\b(this|the present)\s+(PEP|document|specification
 """A sentence naming its own document as the one that does something ("This PEP proposes", "we introduce")."""
 
 
-def denied_words(text: str) -> list[str]:
-    """The verbs ``text`` denies, as written ("do not execute it", "MUST NOT issue", "but not actually execute"), and
-    the verbs "or" adds to a denial in its clause ("Do not run any recipes, or print anything": print is denied too)."""
-    out: list[str] = []
+_CONTRAST = re.compile(r"\b(?:but|and|yet)\s*$", re.I)
+"""What opens a contrast ("includes online attacks, but not offline attacks"): the "not" after it may deny a verb ("but not
+actually execute them") or only name what the clause's own verb leaves out (a noun phrase)."""
+_DETERMINER = frozenset("a an the any its their this these those that some each every all".split())
+OBJECT_PRONOUNS = frozenset("it them this that these those anything everything something nothing itself themselves".split())
+"""Words that stand for an object already named ("do not execute them")."""
+
+
+def denials(text: str) -> list[tuple[str, str]]:
+    """The verbs ``text`` denies, as written ("do not execute it", "MUST NOT issue", "but not actually execute"), and the
+    verbs "or" adds to a denial in its clause ("Do not run any recipes, or print anything": print is denied too), each
+    with the first word after it that is no determiner (its object's head; "" at the clause's end): "cannot use export
+    and unexport" denies using export, not anything else the sentence names.
+    After a contrast ("…, but not offline attacks") the word counts only when an object follows it ("but not actually
+    execute them"): else the contrast names what the clause's verb leaves out, and denies no verb."""
+    out: list[tuple[str, str]] = []
     for match in NEGATED.finditer(text):
-        for word in (match.group("rest") or match.group("rest2") or "").split():
+        words = (match.group("rest") or match.group("rest2") or "").split()
+        contrast = bool(_CONTRAST.search(text[:match.start()]))
+        start = match.start("rest") if match.group("rest") is not None else match.start("rest2")
+        clause = [w.strip("\"'()") for w in re.split(r"[;:.,]", text[start:], maxsplit=1)[0].split()]
+        for index, word in enumerate(words):
             if word.lower() in NEGATION_SKIPS or word.lower().endswith("ly"):
                 continue
-            out.append(word)
+            after = clause[index + 1:]
+            head = next((w for w in after if w.lower() not in _DETERMINER), "")
+            if not contrast or (after and (after[0].lower() in _DETERMINER or after[0].lower() in OBJECT_PRONOUNS)):
+                out.append((word.strip(",;:."), head))
             break
         clause = re.split(r"[;:.]", text[match.end():], maxsplit=1)[0]
-        out += OR_VERB.findall(clause)
+        out += [(verb, obj) for verb, _, obj in OR_OBJECT.findall(clause)]
     return out
 
 
-OR_VERB = re.compile(r",?\s+(?:or|nor)\s+(?!any\b|an?\b|the\b|to\b)([a-z][\w'-]*)\s+(?:any|anything|the|a|an|its|their)\b")
-"""A verb joined to a denied one by "or" ("or print anything", "or run the recipes"): a verb, as its object follows it."""
+OR_OBJECT = re.compile(r",?\s+(?:or|nor)\s+(?!any\b|an?\b|the\b|to\b)([a-z][\w'-]*)\s+(?:anything\b()|(?:any|the|a|an|its|their)\b\s*([\w'-]*))")
+"""A verb joined to a denied one by "or" ("or print anything", "or run the recipes"): a verb, as its object follows it,
+with the word after its determiner ("print" and "" of "or print anything", "run" and "recipes")."""

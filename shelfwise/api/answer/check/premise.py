@@ -75,7 +75,7 @@ from shelfwise.api.answer.check.measure import DOTTED, content_words as _content
 from shelfwise.api.answer.read.evidence import asked_names, holds_name, scheme as _scheme
 from shelfwise.api.answer.records import Unit
 from shelfwise.compiler.language.directions import ACTION_OPPOSITES, CLAIMED_DOWN, CLAIMED_UP, MOVED_PAIR, OPPOSITES
-from shelfwise.compiler.language.polarity import CONDITIONAL, HEDGED, NEGATED, NEGATION, denied_words
+from shelfwise.compiler.language.polarity import CONDITIONAL, HEDGED, NEGATED, NEGATION, denials
 from shelfwise.compiler.language.numbers import CARDINALS, MULTIPLES, NUMBER_WORDS, alternation
 from shelfwise.compiler.language.versions import claimed_years, years_named
 from shelfwise.compiler.ledger.rules import sentences
@@ -304,7 +304,7 @@ def _denied(premise: str, sentence: str, words: set[str], about: About | None = 
     negated = {stem for match in [*NEGATION.finditer(premise), *_FORBIDS.finditer(premise)]  # "forbids imposing": denied too
                for stem in word_stems(" ".join(premise[match.end():].split()[:3]))}
     forced = {stem for family in _MODALS for match in _MODALS[family].finditer(premise) for stem in word_stems(match.group(0))}
-    denied = denied_words(sentence)
+    denied = [verb for verb, head in denials(sentence) if not _content(head) or _content(head) & words]  # "cannot use export"
     lemmas = {_lemma(word) for word in denied}
     asserted = {stem for token in re.findall(r"[\w'-]+", premise) if _lemma(token) in lemmas for stem in word_stems(token)}
     asserted = ((asserted | {stem for word in denied for stem in word_stems(word)}) & words) - negated - forced  # forced: _modalities
