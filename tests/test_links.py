@@ -97,6 +97,33 @@ def test_acronyms_aligned_or_vetoed_with_reasons(shelf):
     assert initials_match("MitM", "man-in-the-middle") == "man-in-the-middle"
 
 
+def test_a_list_of_terms_aligns_its_acronyms_and_a_sentence_opening_on_one_does_not(tmp_path):
+    """A 10-Q's key terms, one per line ("R&D Research and development", verbatim from Intel's Q1 2023 10-Q), and a
+    guideline's two-column table of abbreviations (SP 800-63-3) are lists of terms: each acronym is aligned with the
+    longest run of words after it that spells it. "CPU Processor or central processing unit" spells nothing first; a
+    sentence opening on an acronym, or two entry-like lines alone, is no list."""
+    store = Store(tmp_path / "store.sqlite")
+    terms = ["Term", "Definition", "ASP Average selling price", "CPU Processor or central processing unit",
+             "DCAI Data Center and Artificial Intelligence operating segment", "FPGA Field-programmable gate array",
+             "MG&A Marketing, general, and administrative", "R&D Research and development"]
+    table = [["Abbreviation", "Term"], ["ABAC", "Attribute Based Access Control"], ["AAL", "Authenticator Assurance Level"],
+             ["KBV", "Knowledge-Based Verification"]]
+    _put(store, "intc", "Intel 10-Q", [H("Key Terms"), *[P(t) for t in terms],
+                                       H("Revenue"), P("DCAI revenue decreased 39% from Q1 2022 due to lower server volume."),
+                                       P("ASP Average selling price"), P("EPS Earnings per share")])
+    _put(store, "sp", "SP 800-63-3", [H("A.2 Abbreviations"), Element(kind="table", text="", rows=table, header_rows=1)])
+    link_shelf(store, ["intc", "sp"], [])
+    rows = {(r[0], r[1]): (r[2], r[3]) for r in store.db.execute("SELECT short, long, decision, section_id FROM aliases")}
+    aligned = {pair for pair, (decision, _) in rows.items() if decision == "aligned"}
+    assert {("ASP", "Average selling price"), ("DCAI", "Data Center and Artificial Intelligence"),
+            ("FPGA", "Field-programmable gate array"), ("MG&A", "Marketing general and administrative"),
+            ("R&D", "Research and development"), ("ABAC", "Attribute Based Access Control"),
+            ("AAL", "Authenticator Assurance Level"), ("KBV", "Knowledge-Based Verification")} <= aligned, aligned
+    assert not any(short in ("CPU", "EPS") for short, _ in rows), rows  # nothing spelled first; two lines alone
+    assert initials_match("R&D", "Research and development") == "Research and development"
+    store.close()
+
+
 def test_ambiguous_and_self_references_are_refused(tmp_path):
     store = Store(tmp_path / "s.sqlite")
     _put(store, "guide", "Guide", [

@@ -1,8 +1,9 @@
 """Aligning a concept's names: an acronym and its expansion ("AAL" / "Authenticator Assurance Level").
 
-Code proposes pairs from "Long Form (LF)", "LF (Long Form)" and glossary
-entries whose term is an acronym, and vetoes a pair whose expansion's initials
-do not spell the acronym. With a model configured, the pairs code lets through
+Code proposes pairs from "Long Form (LF)", "LF (Long Form)", glossary
+entries whose term is an acronym, and the lines or two-column rows of a list of
+terms ("R&D Research and development", "ABAC | Attribute Based Access Control"),
+and vetoes a pair whose expansion's initials do not spell the acronym. With a model configured, the pairs code lets through
 are judged by the model as well. Every decision is kept with its reason,
 rejections included.
 """
@@ -19,15 +20,17 @@ from shelfwise.compiler.store.records import Assertion, Section, Alias
 from shelfwise.compiler.ledger.rules import normalise
 from shelfwise.compiler.prompts import ALIAS_PAIR, ALIAS_PROMPT_VERSION, ALIAS_SYSTEM
 
-__all__ = ["initials_match", "find_aliases", "judge_aliases"]
+__all__ = ["initials_match", "find_aliases", "judge_aliases", "glossary_entries", "GLOSSARY_ENTRIES"]
 
 _MINOR = {"of", "and", "the", "for", "to", "in", "on", "a", "an", "by", "with", "&"}
-_ACRONYM = r"[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*s?"
+_ACRONYM = r"[A-Z][A-Za-z0-9&]*[A-Z][A-Za-z0-9]*s?"
+"""An acronym: two capitals or more, with lower case, digits or "&" between ("OAuth", "JWTs", "R&D", "MG&A")."""
 _LONG_SHORT = re.compile(rf"(?P<long>(?:[A-Za-z][\w-]*\s+){{1,9}}?[A-Za-z][\w-]*)\s+\((?P<short>{_ACRONYM})\)")
 _SHORT_LONG = re.compile(rf"\b(?P<short>{_ACRONYM})\s+\((?P<long>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){{1,9}})\)")
 
 
 def _letters(short: str) -> str:
+    short = short.replace("&", "")  # "R&D": R and D, the "and" a minor word
     return re.sub(r"s$", "", short) if re.search(r"[A-Z]s$", short) else short
 
 
@@ -70,6 +73,7 @@ def find_aliases(section: Section, definitions: list[Assertion]) -> list[Alias]:
         found.append((match.group("short"), match.group("long"), match.group(0)))
     for match in _SHORT_LONG.finditer(text):
         found.append((match.group("short"), match.group("long"), match.group(0)))
+    found += glossary_entries(section)
     for assertion in definitions:
         if assertion.kind == "definition" and re.fullmatch(_ACRONYM, assertion.subject):
             expansion = re.split(r"[.;:(]", assertion.quote)[0]
@@ -92,6 +96,40 @@ def find_aliases(section: Section, definitions: list[Assertion]) -> list[Alias]:
         if key not in out or (out[key].decision == "rejected" and alias.decision == "aligned"):
             out[key] = alias
     return [out[k] for k in sorted(out)]
+
+
+GLOSSARY_ENTRIES = 3
+"""A section holding this many entries or more lists terms (a glossary, a table of abbreviations); fewer are lines that
+happen to open on an acronym."""
+_ENTRY = re.compile(rf"^(?P<short>{_ACRONYM})\s+(?P<long>[A-Za-z].*)$")
+_ENTRY_WORDS = 15
+"""An entry's line is short: a sentence opening on an acronym ("DCAI revenue decreased 39% ...") is no entry."""
+
+
+def glossary_entries(section: Section) -> list[tuple[str, str, str]]:
+    """(acronym, expansion, entry) of a list of terms: a line "ASP Average selling price" (a 10-Q's key terms) or a
+    two-column row "ABAC | Attribute Based Access Control" (a guideline's abbreviations), whose first words after the
+    acronym spell it, the longest such run ("R&D Research and development"; "CPU Processor or central processing unit"
+    spells nothing first, and is left out). Only when the section holds ``GLOSSARY_ENTRIES`` or more."""
+    found: list[tuple[str, str, str]] = []
+    for block in section.blocks:
+        if block.kind == "table" and block.rows:
+            pairs = [(row[0].strip(), row[1].strip()) for row in block.rows if len(row) >= 2]
+        elif block.kind in ("paragraph", "list_item"):
+            pairs = [(m.group("short"), m.group("long")) for line in block.text.splitlines() if (m := _ENTRY.match(line.strip()))]
+        else:
+            continue
+        for short, long in pairs:
+            words = long.split()
+            if not re.fullmatch(_ACRONYM, short) or not 1 < len(words) <= _ENTRY_WORDS:
+                continue
+            letters = _letters(short).lower()
+            for count in range(len(words), 1, -1):  # the longest run of first words that spells it ("Field-programmable gate array")
+                head = [w.strip(",;:.") for w in words[:count]]
+                if head[-1].lower() not in _MINOR and _spells(letters, [w.lower() for w in head]):
+                    found.append((short, " ".join(head), f"{short} {long}"))
+                    break
+    return found if len(found) >= GLOSSARY_ENTRIES else []
 
 
 class _Judgement(BaseModel):
