@@ -299,3 +299,39 @@ def test_every_section_is_searched_by_its_documents_identity(built):
         assert store.section(hits[0][0]).doc_id == "2023-q4-exw-pdf"
     finally:
         store.close()
+
+
+def _quarterly(issuer: str, ticker: str, initiative: str) -> list[list[tuple[str, str]]]:
+    return [
+        [("h1", "UNITED STATES SECURITIES AND EXCHANGE COMMISSION"), ("h1", "FORM 10-Q"),
+         ("p", "QUARTERLY REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934"),
+         ("p", "For the quarterly period ended April 1, 2023"), ("h1", issuer),
+         ("p", "(Exact name of registrant as specified in its charter)"), ("p", f"Common Stock {ticker} Nasdaq")],
+        [("h1", "Item 2. Management's Discussion and Analysis"),
+         ("p", f"Research and development spending in Q1 2023 prioritized our {initiative} initiatives."),
+         ("p", "Our sustainability initiatives may be unsuccessful for a variety of reasons.")],
+    ]
+
+
+def test_a_question_naming_an_issuer_is_answered_from_that_issuers_documents_only(tmp_path):
+    """Two companies' 10-Qs say the same words about their own initiatives: a question naming one company ("Example
+    Widgets") shows none of the other's sentences; a question naming neither may show both."""
+    shelf = tmp_path / "filings"
+    shelf.mkdir()
+    _pdf(shelf / "2023 Q1 EXW.pdf", "0000999999-23-000001", _quarterly("EXAMPLE WIDGETS CORP.", "EXW", "foundry"))
+    _pdf(shelf / "2023 Q1 NWG.pdf", "0000888888-23-000001", _quarterly("NORTHWIND GADGETS INC.", "NWG", "retail"))
+    settings = Settings.model_validate({"build_dir": str(tmp_path / "build"), "api": {
+        "trace_db": str(tmp_path / "traces.sqlite"), "tokens": [{"name": "reader", "token": "reader-secret", "shelves": ["filings"]}]}})
+    report = build_shelf(shelf, settings, progress=lambda line: None, stages=[index_stage(HashEmbedder())])
+    assert not report.failed and report.stages["identity"]["named_by_issuer"] == 2, report.render()
+    with TestClient(create_app(settings, chat=None, embedder=HashEmbedder(), stores={"filings": tmp_path / "build" / "filings"})) as client:
+        client.headers["Authorization"] = "Bearer reader-secret"
+
+        def sources(question: str) -> set[str]:
+            body = client.post("/api/ask", json={"question": question, "shelf": "filings"}).json()
+            return {s["source"] for s in body["sentences"] if s["citations"]}
+
+        named = sources("Which initiatives did Example Widgets' research and development spending prioritize in Q1 2023?")
+        assert named and all(s.startswith("Example Widgets Corp.") for s in named), named
+        both = sources("Which initiatives did research and development spending prioritize in Q1 2023?")
+        assert any(s.startswith("Northwind Gadgets") for s in both) and any(s.startswith("Example Widgets") for s in both), both

@@ -21,6 +21,7 @@ from shelfwise.api.answer.records import Draft, Unit
 from shelfwise.api.answer.write.columns import mark_period_columns
 from shelfwise.api.answer.write.paragraphs import paragraph_texts
 from shelfwise.api.answer.write.semantic import semantic_rerank
+from shelfwise.api.answer.write.issuers import without_other_issuers
 from shelfwise.api.answer.write.tables import with_annotated_rows, with_introduced_tables, with_table_rows
 from shelfwise.api.answer.write.templates import template_units
 from shelfwise.api.shelves import OpenShelf
@@ -160,7 +161,7 @@ class ExtractiveWriter:
         self.answer_chars = answer_chars or int(self.budget_chars * ANSWER_BUDGETS)
 
     def write(self, plan: Plan, reading: Reading, shelves: dict[str, OpenShelf]) -> Draft:
-        pool = build_pool(reading, shelves, section_units, self.tuning)
+        pool = build_pool(without_other_issuers(f"{plan.question} {plan.resolved_question}", reading, shelves), shelves, section_units, self.tuning)
         templates = template_units(pool, shelves, section_units)
         chosen: dict[int, tuple[int, float]] = {}  # pool index -> (obligation, score)
         serves: dict[int, list[int]] = {}  # pool index -> further obligations it establishes
@@ -345,10 +346,9 @@ class ExtractiveWriter:
 
     def _with_continuations(self, pool: Pool, picked: list[tuple[float, int]], budget: int) -> list[tuple[float, int]]:
         """The sentences that continue a best picked sentence in its paragraph ("Such complaints ...", "The supplier
-        shall respond ...") follow it: what a rule or an event leads to is said right after it, in the source's words.
-        A following sentence must go on with what came before it (``_coheres``). A best sentence that points back ("this
-        acquisition", "These changes": ``_POINTS_BACK``) brings the sentence before it in its paragraph, which says what
-        it points to."""
+        shall respond ...") follow it: what a rule or an event leads to is said right after it, in the source's words. A
+        following sentence must go on with what came before it (``_coheres``). A best sentence that points back ("this
+        acquisition", "These changes": ``_POINTS_BACK``) brings the sentence before it in its paragraph, its referent."""
         have = {p for _, p in picked}
         used = sum(len(pool.units[p].text) for p in have)
         extra = []
