@@ -878,3 +878,19 @@ def test_a_denial_is_of_its_own_object_and_a_contrast_denies_only_a_verb(questio
     about = _about_document(title, headings)
     found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
     assert (found is not None) == corrected, found
+
+
+@pytest.mark.parametrize(("question", "corrected"), [
+    ("Since recursive make commands should call the literal command make rather than the MAKE variable, how do flags "
+     "reach the sub-make?", True),
+    ("Since recursive make commands should use the MAKE variable rather than the literal command make, how do flags "
+     "reach the sub-make?", False),  # the manual's own preference
+    ("Since recursive make commands should call make through a wrapper script rather than directly, which script?", False),
+])
+def test_a_preference_the_documents_state_the_other_way_round_is_corrected(question, corrected):
+    """check.each's preferred against rejected, on the GNU Make manual's sentence (verbatim, make.pdf's quotes) under
+    its section's heading: "A rather than B" is corrected by "B, not A"; the same preference, or another, is not."""
+    about = _about_document("GNU Make", "5.7.1 How the MAKE Variable Works")
+    sentence = "Recursive make commands should always use the variable MAKE, not the explicit command name ‘make’, as shown here:"
+    found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
+    assert (found is not None) == corrected, found

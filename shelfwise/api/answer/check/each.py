@@ -3,7 +3,9 @@ sentence that each gets its own ("executed by invoking a new sub-shell for each 
 the premise says only some of a thing ("-B rebuilds only the targets that are out of date"), the sentence all of them
 ("-B: Consider all targets out-of-date"). The first against the last: the premise says a thing is at one end of its
 series ("builds the last target in the makefile"), the sentence that it is at the other ("the goal is the first target
-in the makefile").
+in the makefile"). The preferred against the rejected: the premise prefers one thing to another ("call the literal
+command make rather than the MAKE variable"), the sentence the other way round ("use the variable MAKE, not the
+explicit command name make").
 
 The thing is the same (every stem of the premise's "shell" in the sentence's "sub-shell"), and the sentence states no
 condition ("if", "provided that"; a "when" says when it happens) but an exception after what it says ("..., unless the
@@ -20,7 +22,7 @@ from shelfwise.api.answer.check.measure import content_words
 from shelfwise.api.terms import word_stems
 from shelfwise.compiler.language.polarity import NEGATED
 
-__all__ = ["one_for_each", "only_against_all", "first_against_last"]
+__all__ = ["one_for_each", "only_against_all", "first_against_last", "preference_reversed"]
 
 _ONE = re.compile(r"\b(?:a|one)\s+single\s+(?P<thing>[\w-]+)|\b(?:one|the same)\s+(?P<same>[\w-]+)\s+for\s+(?:all|every|each)\b",
                   re.I)
@@ -102,4 +104,27 @@ def first_against_last(premise: str, sentence: str) -> str:
     for end, thing in _ends(premise):
         if (_OTHER_END[end], thing) in said and (end, thing) not in said:
             return "the documents say it is at the other end"
+    return ""
+
+
+_PREFERS = re.compile(r"(?P<kept>(?:[\w'-]+\s+){0,4}[\w'-]+)\s*,?\s+(?:rather than|instead of|in place of)\s+(?P<left>[^,;:.?()]+)", re.I)
+"""What a premise prefers, and to what: the (up to five) words before "rather than", and what follows it."""
+_PREFERRED = re.compile(r"(?P<kept>(?:[\w'-]+\s+){0,4}[\w'-]+)\s*,?\s+(?:not|rather than|instead of|in place of)\s+"
+                        r"(?P<left>[^,;:.?()]+)", re.I)
+"""What a sentence prefers, and to what: "use the variable MAKE, not the explicit command name make"."""
+
+
+def preference_reversed(premise: str, sentence: str) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not): what the premise prefers a thing to (every content
+    word of it) is what the sentence prefers, and not what it sets aside; what the sentence sets aside holds a word only
+    the premise's preferred thing has, which the sentence's preferred thing does not."""
+    for mine in _PREFERS.finditer(premise):
+        kept, left = content_words(mine.group("kept")), content_words(mine.group("left"))
+        own = kept - left  # "literal", "command": what the premise's choice has that the other lacks
+        if not left or not own:
+            continue
+        for theirs in _PREFERRED.finditer(sentence):
+            chosen, rejected = content_words(theirs.group("kept")), content_words(theirs.group("left"))
+            if left <= chosen and not left <= rejected and own & rejected and not own & chosen:
+                return "the documents prefer it the other way round"
     return ""

@@ -64,7 +64,7 @@ from shelfwise.api.answer.check.about import about_sections as _about, named_doc
 from shelfwise.api.answer.check.editions import introduced_by
 from shelfwise.api.answer.check.kinds import kind_attested, other_kind, premise_kind
 from shelfwise.api.answer.check.limits import DURATION_HOURS, limit_passed
-from shelfwise.api.answer.check.each import first_against_last, one_for_each, only_against_all
+from shelfwise.api.answer.check.each import first_against_last, one_for_each, only_against_all, preference_reversed
 from shelfwise.api.answer.check.presence import absent as _absent, instead as _instead, present as _present
 from shelfwise.api.answer.check.swapped import TERM, entry as _entry, entry_terms, swapped as _swapped
 from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, FORBIDS as _FORBIDS, MODALS as _MODALS, act as _act
@@ -440,7 +440,7 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                 label = (_labelled(premise, sentence, known) or _absent(premise, sentence, known) or _instead(premise, sentence, known)
                          or _swapped(premise, sentence, read) or (holds_share(words, sentence, known, tuning.premise_share) and (  # with
                              limit_passed(premise, sentence) or one_for_each(premise, sentence) or only_against_all(premise, sentence)
-                             or first_against_last(premise, sentence))) or "")
+                             or first_against_last(premise, sentence) or preference_reversed(premise, sentence))) or "")
                 if not label and len(rest & own) < tuning.premise_share * len(rest):  # is checked with the other marks, not here
                     continue
                 why = "" if label else introduced_by(premise, sentence, known, _content)
