@@ -862,6 +862,15 @@ def test_an_http_status_code_is_a_figure_of_its_series_not_a_name(question, corr
      "SP 800-63B Appendix A—Strength of Memorized Secrets", "Appendix A—Strength of Memorized Secrets A.4 Randomly-Chosen Secrets",
      "As discussed above, the threat model being addressed with memorized secret length requirements includes rate-limited "
      "online attacks, but not offline attacks.", False),
+    # "not necessarily carried out" denies that it must be so, not that it is (GDPR recital 19, under Article 37's premise)
+    ("Since the GDPR requires a controller to designate a data protection officer where the processing is carried out by a "
+     "public authority, what tasks does the officer have?", "GDPR REGULATION (EU) 2016/679 on the protection of natural persons",
+     "Recitals",
+     "Member States may entrust competent authorities within the meaning of Directive (EU) 2016/680 with tasks which are not "
+     "necessarily carried out for the purposes of the prevention, investigation, detection or prosecution of criminal "
+     "offences or the execution of criminal penalties, including the safeguarding against and prevention of threats to "
+     "public security, so that the processing of personal data for those other purposes, in so far as it is within the "
+     "scope of Union law, falls within the scope of this Regulation.", False),
     # a contrast that denies a verb with its object ("but not actually execute them") still corrects
     ("Since make -n executes the recipes, how do I see what would run?", "GNU Make", "Instead of Executing Recipes",
      "The -n flag causes make to print the recipes that are needed to make the targets up to date, but not actually "
@@ -872,9 +881,9 @@ def test_an_http_status_code_is_a_figure_of_its_series_not_a_name(question, corr
      "The authorization server MUST NOT issue a refresh token.", True),
 ])
 def test_a_denial_is_of_its_own_object_and_a_contrast_denies_only_a_verb(question, title, headings, sentence, corrected):
-    """The ninth set's two wrong corrections of true premises (eval/questions/unseen-premises-9.yaml, the corpora's
-    sentences verbatim): a denied verb contradicts a premise only about the object it is written with, and "but not"
-    before a noun phrase denies no verb."""
+    """The wrong corrections of true premises of the ninth and tenth sets' first runs (eval/questions/unseen-premises-9.yaml
+    and -10.yaml, the corpora's sentences verbatim): a denied verb contradicts a premise only about the object it is
+    written with, "but not" before a noun phrase denies no verb, and "not necessarily" denies no act."""
     about = _about_document(title, headings)
     found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
     assert (found is not None) == corrected, found

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NEGATION", "NEGATED", "NEGATION_SKIPS", "denials", "OR_OBJECT", "OBJECT_PRONOUNS", "CONDITIONAL", "HEDGED", "INTRODUCES", "PASSIVE_AGENT", "SELF_REFERENCE"]
+__all__ = ["NEGATION", "NEGATED", "NEGATION_SKIPS", "denials", "OR_OBJECT", "OBJECT_PRONOUNS",
+           "CONDITIONAL", "HEDGED", "INTRODUCES", "PASSIVE_AGENT", "SELF_REFERENCE"]
 
 NEGATION = re.compile(r"\b(not|no|never|neither|nor|without|cannot)\b|n't\b", re.I)
 """A word that denies what follows it (also "without", "no": a premise's polarity of a modal word)."""
@@ -50,7 +51,8 @@ def denials(text: str) -> list[tuple[str, str]]:
     with the first word after it that is no determiner (its object's head; "" at the clause's end): "cannot use export
     and unexport" denies using export, not anything else the sentence names.
     After a contrast ("…, but not offline attacks") the word counts only when an object follows it ("but not actually
-    execute them"): else the contrast names what the clause's verb leaves out, and denies no verb."""
+    execute them"): else the contrast names what the clause's verb leaves out, and denies no verb. "not necessarily"
+    denies that a thing must be so, not the thing ("tasks which are not necessarily carried out for ...")."""
     out: list[tuple[str, str]] = []
     for match in NEGATED.finditer(text):
         words = (match.group("rest") or match.group("rest2") or "").split()
@@ -62,7 +64,8 @@ def denials(text: str) -> list[tuple[str, str]]:
                 continue
             after = clause[index + 1:]
             head = next((w for w in after if w.lower() not in _DETERMINER), "")
-            if not contrast or (after and (after[0].lower() in _DETERMINER or after[0].lower() in OBJECT_PRONOUNS)):
+            necessity = any(w.lower() == "necessarily" for w in words[:index])
+            if not necessity and (not contrast or (after and (after[0].lower() in _DETERMINER or after[0].lower() in OBJECT_PRONOUNS))):
                 out.append((word.strip(",;:."), head))
             break
         clause = re.split(r"[;:.]", text[match.end():], maxsplit=1)[0]
