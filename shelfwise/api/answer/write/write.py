@@ -185,7 +185,7 @@ class ExtractiveWriter:
             picked = with_introduced_tables(pool, picked, eligible, room := budget * self.tuning.overrun)  # the part's room
             picked = self._with_continuations(pool, picked, budget)
             picked = self._best_sections(pool, query, picked, eligible, budget)
-            picked = with_table_rows(pool, with_annotated_rows(pool, with_introduced_tables(pool, picked, eligible, room), room), room)
+            picked = with_table_rows(pool, with_annotated_rows(pool, with_introduced_tables(pool, picked, eligible, room)), room)
             picked = picked + self._introduced_code(pool, picked, budget)
             picked = [p for p in picked + changed_rules(pool, picked) if p[1] not in form]  # nor brought beside a pick
             covered[o_index] = self._covered(obligation.ask, query, pool, [p for _, p in picked],
