@@ -75,11 +75,16 @@ class IdentityMatch:
                 self.names.setdefault(name, set()).add(doc_id)
         self.forms = {i.form for i in identities.values() if i.form}
 
-    def _asked(self, text: str) -> _Asked:
-        issuers = set()
+    def issuer_documents(self, text: str) -> set[str]:
+        """Ids of the documents whose issuer ``text`` names, by its name or another name of it ("Intel", "INTC")."""
+        issuers: set[str] = set()
         for name, docs in self.names.items():
             if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w-])", text):
                 issuers |= docs
+        return issuers
+
+    def _asked(self, text: str) -> _Asked:
+        issuers = self.issuer_documents(text)
         form = next((f for f in sorted(self.forms) if re.search(rf"(?<![\w-]){re.escape(f).replace('-', '-?')}s?(?![\w-])", text, re.I)), "")
         periods = set(periods_named(text).values())
         dates = {p for p in periods if not p.startswith("Q")}

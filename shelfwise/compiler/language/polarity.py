@@ -58,14 +58,15 @@ def denials(text: str) -> list[tuple[str, str]]:
         words = (match.group("rest") or match.group("rest2") or "").split()
         contrast = bool(_CONTRAST.search(text[:match.start()]))
         start = match.start("rest") if match.group("rest") is not None else match.start("rest2")
-        clause = [w.strip("\"'()") for w in re.split(r"[;:.,]", text[start:], maxsplit=1)[0].split()]
+        tokens = [w.strip("\"'()") for w in re.split(r"[;:.,]", text[start:], maxsplit=1)[0].split()]  # the words to its clause's end
         for index, word in enumerate(words):
             if word.lower() in NEGATION_SKIPS or word.lower().endswith("ly"):
                 continue
-            after = clause[index + 1:]
+            after = tokens[index + 1:]
             head = next((w for w in after if w.lower() not in _DETERMINER), "")
             necessity = any(w.lower() == "necessarily" for w in words[:index])
-            if not necessity and (not contrast or (after and (after[0].lower() in _DETERMINER or after[0].lower() in OBJECT_PRONOUNS))):
+            has_object = bool(after) and after[0].lower() in _DETERMINER | OBJECT_PRONOUNS
+            if not necessity and (not contrast or has_object):
                 out.append((word.strip(",;:."), head))
             break
         clause = re.split(r"[;:.]", text[match.end():], maxsplit=1)[0]

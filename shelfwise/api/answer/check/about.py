@@ -12,7 +12,7 @@ from shelfwise.api.answer.check.measure import content_words
 from shelfwise.api.answer.read.evidence import identity_terms, identity_text
 from shelfwise.api.answer.write.write import section_units
 from shelfwise.api.currency import superseded_documents
-from shelfwise.compiler.digests.identity_match import IdentityMatch
+from shelfwise.api.answer.read.periods import identity_matcher
 from shelfwise.compiler.language.versions import editions
 
 __all__ = ["About", "about_sections", "document_title", "named_documents", "earlier_sentences"]
@@ -64,7 +64,7 @@ def named_documents(shelves: dict) -> Callable[[str, str], set[str]]:
         shelf = shelves[shelf_name]
         if not shelf.identities:
             return set()
-        return shelf.memo(("identity_match",), lambda: IdentityMatch(shelf.identities)).find(text)
+        return identity_matcher(shelf).find(text)
 
     return named
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.compiler.digests.identity_match import IdentityMatch, periods_named
 
-__all__ = ["UnheldPeriod", "unheld_periods", "report_periods"]
+__all__ = ["UnheldPeriod", "unheld_periods", "report_periods", "identity_matcher"]
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,8 @@ class UnheldPeriod:
     held: str
 
 
-def _matcher(shelf: OpenShelf) -> IdentityMatch:
+def identity_matcher(shelf: OpenShelf) -> IdentityMatch:
+    """The shelf's documents' identities, ready to match texts against; made once per open shelf."""
     return shelf.memo(("identity_match",), lambda: IdentityMatch(shelf.identities))
 
 
@@ -58,14 +59,14 @@ def report_periods(shelves: dict[str, OpenShelf], documents: set[tuple[str, str]
     does; a file that says nothing of who and when it is (a shelf's catalogue, SOURCES.md) decides nothing. What such
     documents say changed is a change between periods (a figure against the year before), not between versions."""
     known = [(name, doc) for name, doc in documents if name in shelves and doc in shelves[name].identities]
-    return bool(known) and all(_matcher(shelves[name]).reports_period(doc) for name, doc in known)
+    return bool(known) and all(identity_matcher(shelves[name]).reports_period(doc) for name, doc in known)
 
 
 def _reports_periods(unit, shelves: dict[str, OpenShelf]) -> bool:
     """Whether every document a unit cites reports figures for a period (a filing, not a handbook or a catalogue)."""
     shelf = shelves.get(unit.shelf)
     docs = _documents(unit, shelves)
-    return bool(docs) and shelf is not None and bool(shelf.identities) and all(_matcher(shelf).reports_period(d) for d in docs)
+    return bool(docs) and shelf is not None and bool(shelf.identities) and all(identity_matcher(shelf).reports_period(d) for d in docs)
 
 
 def _names_period(unit, keys: set[str], headers: dict[str, str], shelves: dict[str, OpenShelf]) -> bool:
@@ -91,8 +92,8 @@ def unheld_periods(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, Unhe
         for name in sorted({u.shelf for u in shown}):
             shelf = shelves.get(name)
             if shelf is not None and shelf.identities:
-                pool = _matcher(shelf).without_period(obligation.ask)
-                held = held or bool(_matcher(shelf).find(obligation.ask))  # another shelf's document has the period
+                pool = identity_matcher(shelf).without_period(obligation.ask)
+                held = held or bool(identity_matcher(shelf).find(obligation.ask))  # another shelf's document has the period
                 if pool:
                     pools[name] = pool
         if not pools or held or not all(_reports_periods(u, shelves) for u in shown):

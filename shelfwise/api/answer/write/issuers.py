@@ -3,29 +3,29 @@
 "What was Intel's R&D expenditure in Q1 2023, and which initiatives were prioritized?" reads Intel's 10-Qs and, for
 its words, Amazon's; Amazon's "sustainability initiatives" say nothing of Intel. A document's issuer and the issuer's
 other names ("Intel Corporation", "Intel", "INTC") are its compiled identity (``shelfwise.compiler.digests.identity``),
-matched as ``IdentityMatch`` matches them. When the question names an issuer, the read sections of documents whose
+matched by the shelf's ``IdentityMatch``. When the question names an issuer, the read sections of documents whose
 identity names another issuer are left out of what the extractive writer picks from; documents with no issuer (a
 guideline, a shelf's SOURCES.md) stay, and a question naming no issuer keeps everything.
 """
 
 from __future__ import annotations
 
-import re
+from shelfwise.api.answer.read.periods import identity_matcher
 
 __all__ = ["other_issuers", "without_other_issuers"]
 
 
 def other_issuers(question: str, docs: set[tuple[str, str]], shelves: dict) -> set[tuple[str, str]]:
     """The (shelf, document id) of ``docs`` whose identity names an issuer the question does not name, when it names
-    one (by the issuer's name or another name of it); else none."""
-    names: dict[tuple[str, str], list[str]] = {}
+    one (``IdentityMatch.issuer_documents``: by the issuer's name or another name of it); else none."""
+    with_issuer = set()
     for shelf, doc in docs:
         identity = shelves[shelf].identities.get(doc)
         if identity is not None and identity.issuer:
-            names[(shelf, doc)] = [identity.issuer, *identity.aliases]
-    asked = {key for key, written in names.items()
-             if any(re.search(rf"(?<![\w.]){re.escape(name)}(?![\w-])", question) for name in written)}
-    return set(names) - asked if asked else set()
+            with_issuer.add((shelf, doc))
+    named = {shelf: identity_matcher(shelves[shelf]).issuer_documents(question) for shelf in {s for s, _ in with_issuer}}
+    asked = {(shelf, doc) for shelf, doc in with_issuer if doc in named[shelf]}
+    return with_issuer - asked if asked else set()
 
 
 def without_other_issuers(question: str, reading, shelves: dict):

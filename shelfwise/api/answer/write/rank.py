@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from shelfwise.api.answer.write.feedback import expansion_terms
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
 from shelfwise.api.answer.write.definitions import asked_entry, asked_term, defines, entry_keys, opens_entry, spelled_out
-from shelfwise.api.answer.write.tables import contents_tables, introduced_tables, repeated_rows, row_labels
+from shelfwise.api.answer.write.tables import annotated_rows, contents_tables, introduced_tables, repeated_rows, row_labels
 from shelfwise.api.answer.write.unit_shape import CONTENTS_ENTRY, NUMERIC_RUN, REFERENCE_LIST, label_row, numeric_share, shape_factor, value_match
 from shelfwise.api.answer.plan.names import names_written
 from shelfwise.api.answer.plan.plan import Obligation, Plan
@@ -142,8 +142,7 @@ class Pool:
     labels: dict[int, int] = field(default_factory=dict)
     """Pool index of a table row -> the label row it stands under ("AWS" over "Net sales | 20,538 | 23,059"; ``row_labels``)."""
     tables: dict[int, list[int]] = field(default_factory=dict)
-    """Pool index of a sentence introducing a table ("... were as follows (in millions):") -> its rows' indexes
-    (``introduced_tables``)."""
+    """Pool index of a sentence introducing a table ("... were as follows (in millions):") -> its rows' indexes (``introduced_tables``)."""
     contents: set[str] = field(default_factory=set)
     """The tables that are a document's table of contents (``contents_tables``): never an answer."""
     periodic: bool = False  # every read document reports a period (a filing: report_periods): a change is between periods
@@ -151,6 +150,8 @@ class Pool:
     """Document id -> its file's path (a file may carry the document's name: ``plan.names.file_name``)."""
     repeated: set[int] = field(default_factory=set)
     """Pool indexes of a table's running header rows (``repeated_rows``): never an answer."""
+    notes: dict[int, int] = field(default_factory=dict)
+    """Pool index of a note under a table ("(1) Includes product sales ...") -> the row it annotates (``annotated_rows``)."""
 
 
 def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[str]:
@@ -197,8 +198,7 @@ def _definitions(shelf: OpenShelf) -> dict[str, list[str]]:
 
 
 def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units, tuning: AnswerTuning = DEFAULT_TUNING) -> Pool:
-    """The candidates of every read section (``section_units(shelf, section_id)`` gives a section's units), ranked
-    with ``tuning``."""
+    """The candidates of every read section (``section_units(shelf, section_id)`` gives a section's units), ranked with ``tuning``."""
     read_docs = {(r.shelf, r.doc_id) for r in reading.sections}
     superseded: dict[tuple[str, str], str] = {}
     for name in sorted({r.shelf for r in reading.sections}):
@@ -246,7 +246,7 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units, t
     repeated = repeated_rows(units)
     files = {u.doc_id: shelves[u.shelf].documents.get(u.doc_id, {}).get("path", "") for u in units}
     return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning, row_labels(units), introduced_tables(units),
-                contents_tables(units), report_periods(shelves, {(u.shelf, u.doc_id) for u in units}), files, repeated)
+                contents_tables(units), report_periods(shelves, {(u.shelf, u.doc_id) for u in units}), files, repeated, annotated_rows(units))
 
 
 def _lead_ins(units: list[Candidate]) -> dict[int, list[int]]:

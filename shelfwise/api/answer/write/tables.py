@@ -170,16 +170,15 @@ def annotated_rows(units: list) -> dict[int, int]:
 
 
 def with_annotated_rows(pool, picked: list[tuple[float, int]]) -> list[tuple[float, int]]:
-    """``picked`` and the row each picked note annotates (``annotated_rows``): a note says what a row holds, the row
+    """``picked`` and the row each picked note annotates (``Pool.notes``): a note says what a row holds, the row
     gives its figures. The two are one statement, the row its lead and the note its item: the row takes the note's
     score and the note 0.9 of it (a list item's factor beside its lead-in), so the answer's size limit drops a long note
     before its row. The row comes whatever is left of the part's room (a row is a line); ``with_table_rows`` then reads
     the other rows of its table around it, within that room."""
     have = {p for _, p in picked}
-    notes = annotated_rows(pool.units)
     out, extra = [], []
     for score, p_index in picked:
-        row = notes.get(p_index)
+        row = pool.notes.get(p_index)
         if row is None or row in have:
             out.append((score, p_index))
             continue
