@@ -102,8 +102,8 @@ GLOSSARY_ENTRIES = 3
 """A section holding this many entries or more lists terms (a glossary, a table of abbreviations); fewer are lines that
 happen to open on an acronym."""
 _ENTRY = re.compile(rf"^(?P<short>{_ACRONYM})\s+(?P<long>[A-Za-z].*)$")
-_ENTRY_WORDS = 15
-"""An entry's line is short: a sentence opening on an acronym ("DCAI revenue decreased 39% ...") is no entry."""
+"""An entry's line: an acronym, then what it stands for. A sentence opening on an acronym ("DCAI revenue decreased 39%
+...") is no entry: its first words do not spell it."""
 
 
 def glossary_entries(section: Section) -> list[tuple[str, str, str]]:
@@ -121,7 +121,7 @@ def glossary_entries(section: Section) -> list[tuple[str, str, str]]:
             continue
         for short, long in pairs:
             words = long.split()
-            if not re.fullmatch(_ACRONYM, short) or not 1 < len(words) <= _ENTRY_WORDS:
+            if not re.fullmatch(_ACRONYM, short) or len(words) < 2:
                 continue
             letters = _letters(short).lower()
             for count in range(len(words), 1, -1):  # the longest run of first words that spells it ("Field-programmable gate array")
