@@ -221,6 +221,21 @@ def test_a_period_no_document_reports_gives_the_documents_that_report_periods(qu
     assert IdentityMatch(FILED).without_period(question) == pool
 
 
+@pytest.mark.parametrize("question, naming", [
+    ("What revenue did Intel report from its semiconductor sales in the most recent quarter?", ["most recent quarter"]),
+    ("In Intel's latest 10-Q, how does revenue compare with costs?", ["10-Q", "latest 10-Q"]),
+    # the issuer and a period the question writes stay words to find: a filing's sentences name them beside their figures
+    ("What cash flows from operations were disclosed by Apple in the Q3 2023 10-Q?", ["10-Q"]),
+    # the newest compared with the ones before it binds them all: the recency word chooses none
+    ("How do Apple's R&D costs in the most recent quarter compare to previous quarters?", []),
+    ("What are the current liabilities?", []),  # binds nothing: its words are all to find
+    ("What is the most recent revision of the handbook?", []),
+])
+def test_the_words_choosing_among_documents_are_told_from_what_is_asked(question, naming):
+    """What ``rank`` leaves out of a part's words: the form and "the most recent quarter" say which filing to read."""
+    assert IdentityMatch(FILED).naming_words(question) == naming
+
+
 def test_the_rule_planner_binds_every_part_to_what_the_whole_question_names():
     documents = {d: i.name for d, i in FILED.items()}
     plan = plan_by_rules("In the first quarter of 2023, how much did Intel spend on research, and what was the focus of it?",
@@ -335,3 +350,40 @@ def test_a_question_naming_an_issuer_is_answered_from_that_issuers_documents_onl
         assert named and all(s.startswith("Example Widgets Corp.") for s in named), named
         both = sources("Which initiatives did research and development spending prioritize in Q1 2023?")
         assert any(s.startswith("Northwind Gadgets") for s in both) and any(s.startswith("Example Widgets") for s in both), both
+
+
+def test_a_question_naming_the_most_recent_quarter_is_answered_by_what_it_asks_not_by_its_naming_words(tmp_path):
+    """"What revenue did Example Widgets report in the most recent quarter?": "the most recent quarter" says which 10-Q to
+    read; a certification's "based on our most recent evaluation" and "during the most recent quarter" share those words
+    and say nothing of revenue. The revenue sentence ranks above both (below them when those words counted)."""
+    from shelfwise.api.answer.read.read import ReadSection, Reading
+    from shelfwise.api.answer.write.rank import build_pool, score_units
+    from shelfwise.api.answer.write.write import section_units
+    from shelfwise.api.shelves import open_shelves
+
+    shelf = tmp_path / "filings"
+    shelf.mkdir()
+    pages = _quarterly("EXAMPLE WIDGETS CORP.", "EXW", "foundry")
+    pages[1] += [("p", "Example Widgets designs and sells widgets to distributors."),
+                 ("p", "Total revenue was $14.2 billion, down $1.2 billion from Q1 2022."),
+                 ("p", "Example Widgets expects demand to recover in the second half.")]
+    pages.append([("h1", "Certification"), ("p", "1. I have reviewed this quarterly report on Form 10-Q of Example Widgets Corp.;"),
+                  ("p", "2. The other certifying officers and I have disclosed, based on our most recent evaluation, any fraud;"),
+                  ("p", "3. Any change in internal control over financial reporting during the most recent quarter was disclosed.")])
+    _pdf(shelf / "2023 Q1 EXW.pdf", "0000999999-23-000001", pages)
+    settings = Settings(build_dir=tmp_path / "build")
+    report = build_shelf(shelf, settings, progress=lambda line: None, stages=[index_stage(HashEmbedder())])
+    assert not report.failed and report.stages["identity"]["named_by_issuer"] == 1, report.render()
+    opened = open_shelves({"filings": tmp_path / "build" / "filings"}, HashEmbedder())["filings"]
+    sections = [ReadSection(shelf="filings", section_id=sid, doc_id=opened.sections[sid].doc_id, chars=opened.chars(sid), why="whole scope")
+                for doc in opened.doc_order() for sid in opened.doc_sections[doc]]
+    reading = Reading(budget=400_000, scope_chars=1, whole_scope=True, chars_read=1, sections=sections, not_opened=[])
+    documents = {d: i.name for d, i in opened.identities.items()}
+    plan = plan_by_rules("What revenue did Example Widgets report in the most recent quarter?", [], documents, [], [], [], opened.identities)
+    assert plan.obligations[0].documents == ["2023-q1-exw-pdf"]
+    pool = build_pool(reading, {"filings": opened}, section_units)
+    ((query, scored),) = score_units(plan, pool)
+    assert "revenu" in query and not {"most", "recent", "quarter"} & query.keys(), query
+    ranked = [pool.units[i].text for _, _, _, i in scored]
+    revenue = ranked.index("Total revenue was $14.2 billion, down $1.2 billion from Q1 2022.")
+    assert all(revenue < i for i, text in enumerate(ranked) if "most recent" in text), ranked

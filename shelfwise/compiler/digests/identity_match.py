@@ -33,6 +33,9 @@ _AND_EARLIER = re.compile(r"\b(?:previous|prior|earlier|preceding|past|other)\s+
 _FILED_WORDS = re.compile(r"\b(?:filings?|filed|reports?|quarters?|quarterly|annual|statements?|periods?)\b", re.I)
 """What a recency word must be said of to bind issued documents without a named issuer or form ("the most recent
 filing"); "the latest revision of the handbook" is another document's version, not a filing."""
+_RECENT_OF = re.compile(r"\b(?:most\s+recent|latest|newest|earliest|oldest)(?:\s+(?:fiscal\s+)?(?:filings?|reports?|quarters?|quarterly|"
+                        r"annual|statements?|periods?|10-?[QK]s?)){0,2}\b", re.I)
+"""A recency word with the words naming what it is said of ("most recent quarter", "latest quarterly report")."""
 _DATES = re.compile(DATE, re.I)
 _POINTS = ("effective", "as of")
 """Period kinds that are a day, not a period a document reports figures for."""
@@ -114,6 +117,20 @@ class IdentityMatch:
         if asked.recency and pool:
             pool = self._extreme(pool, asked.recency)
         return pool
+
+    def naming_words(self, text: str) -> list[str]:
+        """The stretches of ``text`` that say which of the documents it binds (``find``) to read without saying what to
+        find in them: the form ("10-Q") and a recency word with what it is said of ("most recent quarter", "latest
+        10-Q"). "What revenue did Intel report in the most recent quarter?" is about revenue; a certification's "based on
+        our most recent evaluation ... this quarterly report" is not. The issuer's names and a period the text writes
+        ("Q3 2022") stay words to find: a filing's sentences name the company and the periods of their figures ("$7.3
+        billion and $11.4 billion for Q3 2021 and Q3 2022"), and leaving them out lost more answers than it gained."""
+        if not self.find(text):
+            return []
+        spans = [m.group(0) for form in self.forms for m in re.finditer(rf"(?<![\w-]){re.escape(form).replace('-', '-?')}s?(?![\w-])", text, re.I)]
+        if not _AND_EARLIER.search(text) and self._asked(text).recency:
+            spans += [m.group(0) for m in _RECENT_OF.finditer(text)]
+        return spans
 
     def without_period(self, text: str) -> set[str]:
         """When ``text`` names a period (a date or a quarter) that no document has, the documents reporting a period it

@@ -1,29 +1,25 @@
 """Rank: how well each unit of the read sections establishes each obligation (the extractive writer's scoring).
 
-An obligation becomes a weighted query over stems: the words of its ask, its
-targets (aliases and terms the ask leans on weigh less), each weighted by how
-rare it is among the read units (idf). An identifier that names a document
-("PEP 484", "RFC 6750", "SOP-014") is not a word to find but a place to look:
-units of the documents an obligation names keep their score, units elsewhere
-lose part of it. A unit scores by BM25-style term weighting over its own text,
-with its document title and heading path as a weaker field, so a sentence in
-"Type comments" of PEP 484 is preferred for a question about PEP 484's type
-comments. A unit of a revision the ledger marks as superseded (a 'supersedes'
-link from a document also read) counts less, unless the obligation asks what
-changed. Very long units (boilerplate paragraphs, whole lists in one line) and
-fragments count less than sentence-level evidence. The section's rank in recall
-(BM25, dense, headings and the ledger over whole sections) lifts its units. The
-shape the ask wants is a facet (``FACETS``): a numeric question looks for
-numbers with units, a conditions question for if/unless/except, a versions
-question for what documents say of their versions, a procedure for steps, a
-definition for defining sentences and the ledger's definitions.
+An obligation becomes a weighted query over stems: the words of its ask, its targets (aliases and terms the ask leans
+on weigh less), each weighted by how rare it is among the read units (idf). An identifier that names a document ("PEP
+484", "RFC 6750", "SOP-014") is not a word to find but a place to look: units of the documents an obligation names
+keep their score, units elsewhere lose part of it; so are the words choosing among documents by their identity ("the
+most recent quarter", "10-Q": ``IdentityMatch.naming_words``). A unit scores by BM25-style term weighting over
+its own text, with its document title and heading path as a weaker field, so a sentence in "Type comments" of PEP 484
+is preferred for a question about PEP 484's type comments. A unit of a revision the ledger marks as superseded (a
+'supersedes' link from a document also read) counts less, unless the obligation asks what changed. Very long units
+(boilerplate paragraphs, whole lists in one line) and fragments count less than sentence-level evidence. The section's
+rank in recall (BM25, dense, headings and the ledger over whole sections) lifts its units. The shape the ask wants is
+a facet (``FACETS``): a numeric question looks for numbers with units, a conditions question for if/unless/except, a
+versions question for what documents say of their versions, a procedure for steps, a definition for defining sentences
+and the ledger's definitions.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
+from functools import lru_cache, reduce
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -40,6 +36,7 @@ from shelfwise.api.answer.read.periods import report_periods
 from shelfwise.api.answer.read.read import Reading, read_blocks
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import document_keys, identifier_key, identifiers, word_stems
+from shelfwise.compiler.digests.identity_match import IdentityMatch
 from shelfwise.compiler.language.numbers import MULTIPLES, alternation
 from shelfwise.compiler.language.versions import VERSION_WORDS
 from shelfwise.compiler.ledger.rules import find_thresholds
@@ -66,8 +63,7 @@ FACET_WEIGHTS = {"@version": 1.0, "@number": 0.8, "@condition": 0.6, "@step": 1.
 """Weight of each facet of a question's shape (``shelfwise.api.answer.question.FACETS``) against the ask's strongest word."""
 FACETS: dict[str, tuple[re.Pattern, float]] = {facet: (ASKED_FACETS[facet], weight) for facet, weight in FACET_WEIGHTS.items()}
 """Facets of a question's shape: when the ask matches, units of that shape hold the facet, weighted against the ask's
-strongest word (a version question looks for what documents say of versions, a numeric one for numbers with units,
-a conditions one for if/unless/except, a definition one for defining sentences and the ledger's definitions)."""
+strongest word (see the module text)."""
 _AMOUNT_IN_WORDS = re.compile(r"\b(?:(?:a few|several|a couple of|a small number of)\s+(?:seconds|minutes|hours|days|weeks|months|"
                               rf"years)|(?:annually|yearly|quarterly|monthly|weekly|daily|hourly)|(?:{alternation(MULTIPLES)}) (?:a|per|every) "
                               r"(?:day|week|month|quarter|year)|every (?:other |second )?(?:day|week|month|quarter|year))\b", re.I)
@@ -82,14 +78,9 @@ CITES_ASKED = re.compile(r"\b(cit(e|es|ed|ing|ation|ations)|references?|bibliogr
 LEAD_SECTIONS = 6
 """An obligation that names a document and asks little else is answered by the document's opening sections."""
 
-FRAMING = {
-    kind: {stem for word in words.split() for stem in word_stems(word)}
-    for kind, words in {
-        "compare": "change changed changes compare comparison differ difference differences",
-        "trace": "step steps procedure process",
-        "list": "list",
-    }.items()
-}
+FRAMING = {kind: set(word_stems(words)) for kind, words in {
+    "compare": "change changed changes compare comparison differ difference differences", "trace": "step steps procedure process",
+    "list": "list"}.items()}
 """Words that say what shape of answer is wanted; the documents seldom write them."""
 
 
@@ -152,6 +143,8 @@ class Pool:
     """Pool indexes of a table's running header rows (``repeated_rows``): never an answer."""
     notes: dict[int, int] = field(default_factory=dict)
     """Pool index of a note under a table ("(1) Includes product sales ...") -> the row it annotates (``annotated_rows``)."""
+    identity: IdentityMatch | None = None
+    """The read documents' identities: an ask's words naming documents by issuer, form and period are no words to find."""
 
 
 def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[str]:
@@ -246,7 +239,8 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units, t
     repeated = repeated_rows(units)
     files = {u.doc_id: shelves[u.shelf].documents.get(u.doc_id, {}).get("path", "") for u in units}
     return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning, row_labels(units), introduced_tables(units),
-                contents_tables(units), report_periods(shelves, {(u.shelf, u.doc_id) for u in units}), files, repeated, annotated_rows(units))
+                contents_tables(units), report_periods(shelves, {(u.shelf, u.doc_id) for u in units}), files, repeated, annotated_rows(units),
+                IdentityMatch({u.doc_id: shelves[u.shelf].identities[u.doc_id] for u in units if u.doc_id in shelves[u.shelf].identities}))
 
 
 def _lead_ins(units: list[Candidate]) -> dict[int, list[int]]:
@@ -287,6 +281,10 @@ def named_documents(obligation: Obligation, pool: Pool) -> tuple[set[str], set[s
                 initials = "".join(w[0] for w in target.split() if w[:1].isupper()).lower()
                 if len(target.split()) >= 2 and initials in acronyms:
                     naming |= set(word_stems(target)) - set(word_stems(rest))
+    if obligation.documents and pool.identity is not None:  # "Intel's most recent 10-Q": which of its filings, not what
+        spans = pool.identity.naming_words(obligation.ask)
+        rest = reduce(lambda text, span: text.replace(span, " "), spans, obligation.ask)
+        naming |= set(word_stems(" ".join(spans))) - set(word_stems(rest))
     return set(obligation.documents) | named, named, naming
 
 
