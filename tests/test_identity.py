@@ -202,6 +202,9 @@ FILED = {
     ("What changed in the latest revision of the handbook?", set()),  # a recency word binds only issued forms
     ("What are the current liabilities?", set()),
     ("Which apple varieties grow in cold climates?", set()),  # the name is written with its capital
+    # the named issuer compared with the others: every issuer's documents of that period
+    ("How does Apple's revenue in Q3 2023 compare with its peers?", {"2023-q3-aapl", "2023-q3-intc"}),
+    ("How does Apple's gross margin in its most recent 10-Q compare with the other companies' margins?", {"2023-q3-aapl", "2023-q3-intc"}),
 ])
 def test_questions_that_name_an_issuer_and_a_period_bind_those_documents(question, bound):
     assert IdentityMatch(FILED).find(question) == bound
@@ -330,7 +333,8 @@ def _quarterly(issuer: str, ticker: str, initiative: str) -> list[list[tuple[str
 
 def test_a_question_naming_an_issuer_is_answered_from_that_issuers_documents_only(tmp_path):
     """Two companies' 10-Qs say the same words about their own initiatives: a question naming one company ("Example
-    Widgets") shows none of the other's sentences; a question naming neither may show both."""
+    Widgets") shows none of the other's sentences; a question naming neither may show both, and so may one comparing the
+    company it names with its peers."""
     shelf = tmp_path / "filings"
     shelf.mkdir()
     _pdf(shelf / "2023 Q1 EXW.pdf", "0000999999-23-000001", _quarterly("EXAMPLE WIDGETS CORP.", "EXW", "foundry"))
@@ -350,6 +354,8 @@ def test_a_question_naming_an_issuer_is_answered_from_that_issuers_documents_onl
         assert named and all(s.startswith("Example Widgets Corp.") for s in named), named
         both = sources("Which initiatives did research and development spending prioritize in Q1 2023?")
         assert any(s.startswith("Northwind Gadgets") for s in both) and any(s.startswith("Example Widgets") for s in both), both
+        peers = sources("Which initiatives did Example Widgets' research and development spending prioritize in Q1 2023, against its peers?")
+        assert any(s.startswith("Northwind Gadgets") for s in peers) and any(s.startswith("Example Widgets") for s in peers), peers
 
 
 def test_a_question_naming_the_most_recent_quarter_is_answered_by_what_it_asks_not_by_its_naming_words(tmp_path):

@@ -30,6 +30,9 @@ _NEWEST = re.compile(r"\b(?:most\s+recent|latest|newest)\b", re.I)
 _OLDEST = re.compile(r"\b(?:earliest|oldest)\b", re.I)
 _AND_EARLIER = re.compile(r"\b(?:previous|prior|earlier|preceding|past|other)\s+(?:\w+\s+)?(?:quarters|periods|filings|reports|years|10-?[QK]s)\b", re.I)
 """The newest compared with the ones before it ("the most recent 10-Q compared to the previous quarters"): all of them."""
+_AND_OTHERS = re.compile(r"\b(?:other|peer|rival|competing)\s+(?:\w+\s+)?(?:companies|company's|companies'|issuers|firms|filers|registrants)\b|"
+                         r"\b(?:peers|competitors|rivals)\b", re.I)
+"""A named issuer compared with the others ("How does Apple's R&D compare with its peers?"): every issuer's documents."""
 _FILED_WORDS = re.compile(r"\b(?:filings?|filed|reports?|quarters?|quarterly|annual|statements?|periods?)\b", re.I)
 """What a recency word must be said of to bind issued documents without a named issuer or form ("the most recent
 filing"); "the latest revision of the handbook" is another document's version, not a filing."""
@@ -79,11 +82,14 @@ class IdentityMatch:
         self.forms = {i.form for i in identities.values() if i.form}
 
     def issuer_documents(self, text: str) -> set[str]:
-        """Ids of the documents whose issuer ``text`` names, by its name or another name of it ("Intel", "INTC")."""
+        """Ids of the documents whose issuer ``text`` names, by its name or another name of it ("Intel", "INTC"); every
+        issuer's when it compares the one it names with the others ("... compare with its peers", ``_AND_OTHERS``)."""
         issuers: set[str] = set()
         for name, docs in self.names.items():
             if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w-])", text):
                 issuers |= docs
+        if issuers and _AND_OTHERS.search(text):
+            return set().union(*self.names.values())
         return issuers
 
     def _asked(self, text: str) -> _Asked:
