@@ -3,16 +3,16 @@
 An obligation becomes a weighted query over stems: the words of its ask, its targets (aliases and terms the ask leans
 on weigh less), each weighted by how rare it is among the read units (idf). An identifier that names a document ("PEP
 484", "RFC 6750", "SOP-014") is not a word to find but a place to look: units of the documents an obligation names
-keep their score, units elsewhere lose part of it; so are the words choosing among documents by their identity ("the
-most recent quarter", "10-Q": ``IdentityMatch.naming_words``). A unit scores by BM25-style term weighting over
-its own text, with its document title and heading path as a weaker field, so a sentence in "Type comments" of PEP 484
-is preferred for a question about PEP 484's type comments. A unit of a revision the ledger marks as superseded (a
-'supersedes' link from a document also read) counts less, unless the obligation asks what changed. Very long units
-(boilerplate paragraphs, whole lists in one line) and fragments count less than sentence-level evidence. The section's
-rank in recall (BM25, dense, headings and the ledger over whole sections) lifts its units. The shape the ask wants is
-a facet (``FACETS``): a numeric question looks for numbers with units, a conditions question for if/unless/except, a
-versions question for what documents say of their versions, a procedure for steps, a definition for defining sentences
-and the ledger's definitions.
+keep their score, units elsewhere lose part of it. Nor are the words that choose among the bound documents by their
+identity words to find ("the most recent quarter", "10-Q": ``IdentityMatch.naming_words``). A unit scores by
+BM25-style term weighting over its own text, with its document title and heading path as a weaker field, so a sentence
+in "Type comments" of PEP 484 is preferred for a question about PEP 484's type comments. A unit of a revision the
+ledger marks as superseded (a 'supersedes' link from a document also read) counts less, unless the obligation asks
+what changed. Very long units (boilerplate paragraphs, whole lists in one line) and fragments count less than
+sentence-level evidence. The section's rank in recall (BM25, dense, headings and the ledger over whole sections) lifts
+its units. The shape the ask wants is a facet (``FACETS``): a numeric question looks for numbers with units, a
+conditions question for if/unless/except, a versions question for what documents say of their versions, a procedure
+for steps, a definition for defining sentences and the ledger's definitions.
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ class Pool:
     notes: dict[int, int] = field(default_factory=dict)
     """Pool index of a note under a table ("(1) Includes product sales ...") -> the row it annotates (``annotated_rows``)."""
     identity: IdentityMatch | None = None
-    """The read documents' identities: an ask's words naming documents by issuer, form and period are no words to find."""
+    """The read documents' identities: an ask's words choosing among them (``IdentityMatch.naming_words``) are no words to find."""
 
 
 def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[str]:
