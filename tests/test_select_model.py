@@ -177,3 +177,17 @@ def test_the_list_size_and_count_are_settings_the_pipeline_passes_to_the_chooser
     assert (writer.batch, writer.lists) == (3, 4)
     with pytest.raises(Exception, match="select_batch"):
         Settings.model_validate({"models": {"select_batch": 0}})
+
+
+def test_a_sentence_introducing_a_list_keeps_its_items_after_it_whatever_the_model_chose_between():
+    """The model chose a lead-in ("... adding the following parameters ...:") and then another section's sentence, not the
+    list's items (oauth-05): the items stay right after their lead-in, so the size limit keeps or drops the list whole as
+    it does model-free, instead of keeping a lead-in alone and dropping a gold sentence for it."""
+    from shelfwise.api.answer.records import Unit
+
+    def unit(uid: str, kind: str, section: str, group: str = "") -> Unit:
+        return Unit(id=uid, kind=kind, text=f"Text {uid}.", citations=[section], obligation=0, group=group, status="verbatim")
+
+    lead, item, other = unit("u1", "sentence", "s1"), unit("u2", "list_item", "s1", group="s1-list-1"), unit("u3", "sentence", "s2")
+    arranged, picked = SelectingWriter._arrange([lead, item, other], [lead, item, other], [0, 2], {})
+    assert [u.id for u in arranged] == ["u1", "u2", "u3"] and picked == {"u1", "u3"}

@@ -11,8 +11,8 @@ cited nothing (issue 37). It can read a numbered list and name the numbers that 
    model chose 2 (identity-01; 18 of 82 shown units over four dev questions); given 18 it counted 3, 4, ... 18;
 3. the model replies ``{"ids": [..]}``, under a JSON schema that admits only the list's numbers (llama.cpp turns it into
    a grammar): the units that help answer the part, most useful first. Its choices lead the part, list by list (a
-   section's sentences, a table's rows or a list's items stay together, in document order, where the first of them was
-   chosen, so a passage reads as its document has it); the model-free draft's units it did not choose (or was not
+   section's sentences with its lists' items, or a table's rows, stay together, in document order, where the first of
+   them was chosen, so a passage reads as its document has it and a list stays after the sentence introducing it); the model-free draft's units it did not choose (or was not
    offered) follow them, so nothing the model-free answer shows is lost to a weak choice; the further units it did not
    choose are not shown. The answer's size limit drops units by their model-free scores, as it does model-free: giving
    the model's choices its part's highest scores (so the limit dropped what it left out first) lost typing-01 a gold
@@ -105,7 +105,12 @@ def _label(unit: Unit, shelves: dict[str, OpenShelf]) -> str:
 
 
 def _block(unit: Unit) -> str:
-    """Units shown together: a table's rows, a list's items, a procedure's steps, a section's sentences."""
+    """Units shown together: a table's rows; a section's sentences with the list items and steps of the section (a
+    sentence introducing a list, "... adding the following parameters ...:", stays before its items, so the answer's
+    size limit keeps or drops them whole, as it does model-free: oauth-05 lost a gold sentence to a lead-in the model
+    chose whose items followed other choices)."""
+    if unit.kind in ("list_item", "step") and unit.citations:
+        return unit.citations[0]
     return unit.group or (unit.citations[0] if unit.citations else unit.id)
 
 
