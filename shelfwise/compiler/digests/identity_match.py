@@ -33,13 +33,19 @@ _AND_EARLIER = re.compile(r"\b(?:previous|prior|earlier|preceding|past|other)\s+
 _AND_OTHERS = re.compile(r"\b(?:other|peer|rival|competing)\s+(?:\w+\s+)?(?:companies|company's|companies'|issuers|firms|filers|registrants)\b|"
                          r"\b(?:peers|competitors|rivals)\b", re.I)
 """A named issuer compared with the others ("How does Apple's R&D compare with its peers?"): every issuer's documents."""
-_FILED_WORDS = re.compile(r"\b(?:filings?|filed|reports?|quarters?|quarterly|annual|statements?|periods?)\b", re.I)
+_FILED = r"filings?|reports?|quarters?|quarterly|annual|statements?|periods?"
+_FILED_WORDS = re.compile(rf"\b(?:{_FILED}|filed)\b", re.I)
 """What a recency word must be said of to bind issued documents without a named issuer or form ("the most recent
 filing"); "the latest revision of the handbook" is another document's version, not a filing."""
-_RECENT_OF = re.compile(r"\b(?:most\s+recent|latest|newest|earliest|oldest)(?:\s+(?:fiscal\s+)?(?:filings?|reports?|quarters?|quarterly|"
-                        r"annual|statements?|periods?|10-?[QK]s?)){0,2}\b", re.I)
+_RECENT_OF = re.compile(rf"(?:{_NEWEST.pattern}|{_OLDEST.pattern})(?:\s+(?:fiscal\s+)?(?:{_FILED}|10-?[QK]s?)){{0,2}}\b", re.I)
 """A recency word with the words naming what it is said of ("most recent quarter", "latest quarterly report")."""
 _DATES = re.compile(DATE, re.I)
+
+
+def _form(form: str) -> str:
+    """A form as a text may write it: "10-Q", "10Q", "10-Qs"."""
+    return rf"(?<![\w-]){re.escape(form).replace('-', '-?')}s?(?![\w-])"
+
 _POINTS = ("effective", "as of")
 """Period kinds that are a day, not a period a document reports figures for."""
 
@@ -94,7 +100,7 @@ class IdentityMatch:
 
     def _asked(self, text: str) -> _Asked:
         issuers = self.issuer_documents(text)
-        form = next((f for f in sorted(self.forms) if re.search(rf"(?<![\w-]){re.escape(f).replace('-', '-?')}s?(?![\w-])", text, re.I)), "")
+        form = next((f for f in sorted(self.forms) if re.search(_form(f), text, re.I)), "")
         periods = set(periods_named(text).values())
         dates = {p for p in periods if not p.startswith("Q")}
         quarters = periods - dates
@@ -105,7 +111,9 @@ class IdentityMatch:
 
     def find(self, text: str) -> set[str]:
         """Ids of the documents ``text`` names by issuer, form and period (see the module text)."""
-        asked = self._asked(text)
+        return self._bound(self._asked(text))
+
+    def _bound(self, asked: _Asked) -> set[str]:
         if not (asked.issuers or asked.dates or asked.quarters or asked.recency):
             return set()
         if asked.issuers:
@@ -131,10 +139,11 @@ class IdentityMatch:
         our most recent evaluation ... this quarterly report" is not. The issuer's names and a period the text writes
         ("Q3 2022") stay words to find: a filing's sentences name the company and the periods of their figures ("$7.3
         billion and $11.4 billion for Q3 2021 and Q3 2022"), and leaving them out lost more answers than it gained."""
-        if not self.find(text):
+        asked = self._asked(text)
+        if not self._bound(asked):
             return []
-        spans = [m.group(0) for form in self.forms for m in re.finditer(rf"(?<![\w-]){re.escape(form).replace('-', '-?')}s?(?![\w-])", text, re.I)]
-        if not _AND_EARLIER.search(text) and self._asked(text).recency:
+        spans = [m.group(0) for form in self.forms for m in re.finditer(_form(form), text, re.I)]
+        if asked.recency:  # none when the newest is compared with the ones before it (``_AND_EARLIER``)
             spans += [m.group(0) for m in _RECENT_OF.finditer(text)]
         return spans
 
@@ -144,7 +153,7 @@ class IdentityMatch:
         empty. A document that takes effect or is stated as of a date reports no period ("on 15 September 2026" asks
         about a day, not about a procedure effective January 15, 2026)."""
         asked = self._asked(text)
-        if not (asked.dates or asked.quarters) or self.find(text):
+        if not (asked.dates or asked.quarters) or self._bound(asked):
             return set()
         pool = set(asked.issuers) if asked.issuers else set(self.identities)
         return {d for d in pool if self.reports_period(d) and (not asked.form or self.identities[d].form == asked.form)}
