@@ -903,3 +903,40 @@ def test_a_preference_the_documents_state_the_other_way_round_is_corrected(quest
     sentence = "Recursive make commands should always use the variable MAKE, not the explicit command name ‘make’, as shown here:"
     found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
     assert (found is not None) == corrected, found
+
+
+@pytest.mark.parametrize(("question", "corrected"), [
+    ("Since make normally runs several recipes at once, how do I force it to run one at a time?", True),
+    ("Since make -j runs several recipes at once, how do I limit the number of jobs?", False),  # an option the sentence lacks
+    ("Since make normally runs several targets at once, how do I order them?", False),  # another thing
+    ("Since make does not run several recipes at once, how do I speed it up?", False),  # the premise denies it itself
+])
+def test_several_at_once_is_corrected_by_only_one_at_a_time(question, corrected):
+    """check.each's together against one at a time, on the GNU Make manual's sentence (verbatim) under its section's
+    heading; the manual's own "several recipes at once" (said of -j) corrects nothing."""
+    about = _about_document("GNU Make", "Parallel Execution")
+    one = ("Normally, make will execute only one recipe at a time, waiting for it to finish before executing the next.")
+    found = find_false_premise(question, [("shelf", "s1", one)], about=lambda shelf, sid: about)
+    assert (found is not None) == corrected, found
+    assert found is None or "one at a time" in found.why
+    several = "GNU make knows how to execute several recipes at once."
+    assert find_false_premise(question, [("shelf", "s1", several)], about=lambda shelf, sid: about) is None
+
+
+@pytest.mark.parametrize(("question", "corrected"), [
+    ("Since ReAct runs all of its reasoning first and only then takes actions, how long is the reasoning stage?", True),
+    ("Since ReAct generates reasoning traces without taking any actions, how does it gather outside information?", True),
+    ("Since ReAct interleaves reasoning traces and actions, how are they formatted?", False),  # what the paper says
+    ("Since ReAct generates reasoning traces without any retriever, which search API does it call?", False),  # another thing
+    ("Since chain-of-thought runs all of its reasoning first and only then answers, how long is it?", False),  # other subject
+])
+def test_in_turn_or_without_is_corrected_by_both_interleaved(question, corrected):
+    """check.each's one thing first against interleaved, and presence's "without" against "both ... and ...", on the
+    ReAct paper's sentence (verbatim) under its abstract's heading."""
+    about = _about_document("ReAct: Synergizing Reasoning and Acting in Language Models", "ABSTRACT")
+    sentence = ("In this paper, we explore the use of LLMs to generate both reasoning traces and task-specific actions in an "
+                "interleaved manner, allowing for greater synergy between the two: reasoning traces help the model induce, "
+                "track, and update action plans as well as handle exceptions, while actions allow it to interface with and "
+                "gather additional information from external sources such as knowledge bases or environments.")
+    found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
+    assert (found is not None) == corrected, found

@@ -5,7 +5,11 @@ the premise says only some of a thing ("-B rebuilds only the targets that are ou
 series ("builds the last target in the makefile"), the sentence that it is at the other ("the goal is the first target
 in the makefile"). The preferred against the rejected: the premise prefers one thing to another ("call the literal
 command make rather than the MAKE variable"), the sentence the other way round ("use the variable MAKE, not the
-explicit command name make").
+explicit command name make"). Together against one at a time: the premise says several of a thing happen at once ("make
+normally runs several recipes at once"), the sentence that only one of them does at a time ("Normally, make will
+execute only one recipe at a time"). In turn against interleaved: the premise says its subject does one thing first and
+only then another ("ReAct runs all of its reasoning first and only then takes actions"), the sentence that it does both
+interleaved ("generate both reasoning traces and task-specific actions in an interleaved manner").
 
 The thing is the same (every stem of the premise's "shell" in the sentence's "sub-shell"), and the sentence states no
 condition ("if", "provided that"; a "when" says when it happens) but an exception after what it says ("..., unless the
@@ -18,11 +22,14 @@ from __future__ import annotations
 
 import re
 
+from shelfwise.api.answer.check.about import About
 from shelfwise.api.answer.check.measure import content_words
+from shelfwise.api.answer.check.modality import held_with_identity
 from shelfwise.api.terms import word_stems
 from shelfwise.compiler.language.polarity import NEGATED
 
-__all__ = ["one_for_each", "only_against_all", "first_against_last", "preference_reversed"]
+__all__ = ["one_for_each", "only_against_all", "first_against_last", "preference_reversed", "together_against_in_turn",
+           "in_turn_against_interleaved", "order_reversed"]
 
 _ONE = re.compile(r"\b(?:a|one)\s+single\s+(?P<thing>[\w-]+)|\b(?:one|the same)\s+(?P<same>[\w-]+)\s+for\s+(?:all|every|each)\b",
                   re.I)
@@ -127,4 +134,63 @@ def preference_reversed(premise: str, sentence: str) -> str:
             chosen, rejected = content_words(theirs.group("kept")), content_words(theirs.group("left"))
             if left <= chosen and not left <= rejected and own & rejected and not own & chosen:
                 return "the documents prefer it the other way round"
+    return ""
+
+
+_TOGETHER = re.compile(r"\b(?:several|many|multiple|all(?:\s+(?:of\s+)?(?:the|its|their))?|two or more)\s+(?P<thing>[\w-]+)"
+                       r"(?:\s+[\w-]+){0,3}?\s+(?:at once|at the same time|simultaneously|concurrently|in parallel)\b", re.I)
+"""Several of a thing said to happen together: "runs several recipes at once", "all jobs in parallel"."""
+_ONE_AT_A_TIME = re.compile(r"\bonly\s+(?:one|a single)\s+(?P<thing>[\w-]+)\s+at\s+a\s+time\b", re.I)
+
+
+def together_against_in_turn(premise: str, sentence: str) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise says several of a thing happen at
+    once, the sentence that only one of the same thing (stem for stem) does at a time, stating no condition and denying
+    nothing; a premise denying it itself ("does not run several jobs at once") is left alone."""
+    together = _TOGETHER.search(premise)
+    if together is None or NEGATED.search(premise) or _CONDITION.search(_EXCEPTION.sub("", sentence)) or NEGATED.search(sentence):
+        return ""
+    thing = set(word_stems(together.group("thing")))
+    if thing and any(thing == set(word_stems(one.group("thing"))) for one in _ONE_AT_A_TIME.finditer(sentence)):
+        return "the documents say one at a time"
+    return ""
+
+
+_FIRST_THEN = re.compile(r"\b(?P<first>(?:[\w-]+\s+){0,3}[\w-]+)\s+first\b[^.;:?]*?\b(?:(?:and|,)\s+)?(?:only\s+)?then\s+"
+                         r"(?P<then>[^,;:.?()]+)", re.I)
+"""One thing first, then another: "runs all of its reasoning first and only then takes actions"."""
+_INTERLEAVED = re.compile(r"\binterleav\w*|\balternat(?:es|ing|ely)\b|\bin turns?\b|\bback and forth\b", re.I)
+
+
+def _subject(text: str) -> set[str]:
+    """The content words of what comes before an order ("ReAct runs" of "ReAct runs all of its reasoning first"), its
+    last word (the verb) left out."""
+    return content_words(" ".join(text.split()[:-1]))
+
+
+def in_turn_against_interleaved(premise: str, sentence: str, about: About | None) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise says its subject does one thing first
+    and only then another, the sentence that the two are interleaved (or alternate), holding a content word of each and
+    (with its document's identity and its section's headings) what the premise names before its verb; it states no
+    condition and denies nothing, nor does the premise deny it. Read before the share of the premise's words a sentence
+    must hold: the premise's order words ("first", "only then") are what the sentence does not say."""
+    order = _FIRST_THEN.search(premise)
+    if order is None or NEGATED.search(premise) or not _INTERLEAVED.search(sentence) or _CONDITION.search(sentence) \
+            or NEGATED.search(sentence) or not _subject(premise[:order.start()]) <= held_with_identity(sentence, about):
+        return ""
+    held = content_words(sentence)
+    first, then = content_words(order.group("first")), content_words(order.group("then"))
+    if first - then and then - first and (first - then) & held and (then - first) & held:
+        return "the documents say the two are interleaved"
+    return ""
+
+
+def order_reversed(premise: str, sentence: str) -> str:
+    """Why ``sentence`` contradicts ``premise`` by how many, which end or which order ('' when it does not): the first
+    of ``one_for_each``, ``only_against_all``, ``first_against_last``, ``preference_reversed``,
+    and ``together_against_in_turn`` that finds it."""
+    for check in (one_for_each, only_against_all, first_against_last, preference_reversed, together_against_in_turn):
+        why = check(premise, sentence)
+        if why:
+            return why
     return ""

@@ -15,7 +15,8 @@ is about the same thing (shares most of the premise's content words) and states:
 - a limit the premise goes past: "as short as 4 characters" against "at least 8 characters", "up to 20 consecutive failed
   authentication attempts" against "no more than 5", "within a month" against "not later than 72 hours" (``check.limits``);
 - one for all against one for each: "runs all lines of a recipe in a single shell" against "a new sub-shell for each
-  line of the recipe"; "only the targets" against "all targets" (``check.each``);
+  line of the recipe"; "only the targets" against "all targets"; several at once against "only one ... at a time"; one thing
+  first and only then another against both "in an interleaved manner" (``check.each``);
 - a condition against "always"/"every"/"all": the sentence says "without", "unless", "except",
   "in some instances", "does not apply";
 - the other force for the same object: required/not required, permitted/forbidden ("grants a patent license"
@@ -27,7 +28,7 @@ is about the same thing (shares most of the premise's content words) and states:
 - the label of a definition item: "the state parameter is required" against "state: RECOMMENDED. An opaque value ..."
   (``check.modality.labelled``);
 - a count of what the premise says is absent: "trains without any distractor documents" against "we include four
-  distractor documents", said of who the premise says does without it;
+  distractor documents", or both ("without taking any actions" against "both reasoning traces and ... actions"), said of who the premise says does without it;
 - another kind of the same thing: the premise says its subject is a "recursively expanded variable", a sentence holding
   the subject's names says "simply expanded variables" and never the premise's word (``check.kinds``);
 - another edition: the premise says A introduced something ("PEP 604 introduced ParamSpec", "the first version of
@@ -64,7 +65,7 @@ from shelfwise.api.answer.check.about import about_sections as _about, named_doc
 from shelfwise.api.answer.check.editions import introduced_by
 from shelfwise.api.answer.check.kinds import kind_attested, other_kind, premise_kind
 from shelfwise.api.answer.check.limits import DURATION_HOURS, limit_passed
-from shelfwise.api.answer.check.each import first_against_last, one_for_each, only_against_all, preference_reversed
+from shelfwise.api.answer.check.each import in_turn_against_interleaved as _interleaved, order_reversed
 from shelfwise.api.answer.check.presence import absent as _absent, instead as _instead, present as _present
 from shelfwise.api.answer.check.swapped import TERM, entry as _entry, entry_terms, swapped as _swapped
 from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, FORBIDS as _FORBIDS, MODALS as _MODALS, act as _act
@@ -438,9 +439,8 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                 own = _content(sentence)  # "the GNU General Public License forbids ...": a name the sentence leaves
                 rest = words - (known.title & named_stems - own) if known is not None else words  # to its document
                 label = (_labelled(premise, sentence, known) or _absent(premise, sentence, known) or _instead(premise, sentence, known)
-                         or _swapped(premise, sentence, read) or (holds_share(words, sentence, known, tuning.premise_share) and (  # with
-                             limit_passed(premise, sentence) or one_for_each(premise, sentence) or only_against_all(premise, sentence)
-                             or first_against_last(premise, sentence) or preference_reversed(premise, sentence))) or "")
+                         or _interleaved(premise, sentence, known) or _swapped(premise, sentence, read) or (holds_share(words, sentence, known, tuning.premise_share) and (  # with
+                             limit_passed(premise, sentence) or order_reversed(premise, sentence))) or "")
                 if not label and len(rest & own) < tuning.premise_share * len(rest):  # is checked with the other marks, not here
                     continue
                 why = "" if label else introduced_by(premise, sentence, known, _content)

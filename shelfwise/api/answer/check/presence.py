@@ -69,12 +69,16 @@ def absent(premise: str, sentence: str, about: About | None) -> str:
 
 
 _WITHOUT = re.compile(r"\b(?:without|with no)\s+(?:any\s+)?(?P<thing>[^,;:]+)", re.I)
+_BOTH = re.compile(r"\bboth\s+(?P<one>[^,;:.()]+?)\s+and\s+(?P<other>[^,;:.()]+)", re.I)
+"""Two things said of one subject together: "generate both reasoning traces and task-specific actions"."""
 _COUNT = re.compile(rf"\b(?:\d+|{alternation(set(CARDINALS) - {'zero'})}|several|multiple)\s+(?P<rest>(?:[\w-]+\s+){{0,3}}[\w-]+)", re.I)
 
 
 def present(premise: str, sentence: str, about: About | None) -> str:
     """The premise says something is done without a thing ("RAFT trains without any distractor documents"), the
-    sentence gives a count of that thing ("we include four distractor documents"). Everything the premise names before
+    sentence gives a count of that thing ("we include four distractor documents"), or says it is done with both another
+    thing and that one ("generates reasoning traces without taking any actions" against "generate both reasoning traces
+    and task-specific actions"). Everything the premise names before
     "without" (who does it and what: "RAFT trains", not "the baseline trains") is held by the sentence, its document's
     identity or its section's headings; the sentence states no condition and denies nothing."""
     match = _WITHOUT.search(premise)
@@ -87,6 +91,10 @@ def present(premise: str, sentence: str, about: About | None) -> str:
     for count in _COUNT.finditer(sentence):
         if thing <= _content(count.group("rest")):
             return "the documents give a number of what the question says is absent"
+    head = word_stems(_CLAUSE_END.split(match.group("thing"), maxsplit=1)[0].split()[-1])  # "actions" of "taking any actions"
+    for both in _BOTH.finditer(sentence):
+        if head and set(head) <= _content(both.group("other")) and not set(head) <= _content(both.group("one")):
+            return "the documents say it does both"
     return ""
 
 
