@@ -123,6 +123,9 @@ def _corrected(answer) -> str:
      "Consider all targets out-of-date"),
     ("filings", "Since Amazon's AWS segment sales fell in Q3 2022 compared with Q3 2021, what did management blame?",
      "AWS sales increased 27% in Q3 2022"),
+    # twenty-sixth session: a removal the PEP puts no sooner than the release the premise dates it in
+    ("typing", "Since PEP 585 removed the typing.List alias in Python 3.9, what must old code import instead?",
+     "Removal will occur no sooner than Python 3.9's end of life"),
 ])
 def test_a_false_premise_of_every_kind_is_corrected_first_from_the_shelf(shelves, shelf, question, expected):
     """What a licence requires or permits, what a command, option or method does, which document or edition introduced
@@ -166,6 +169,7 @@ def test_a_false_premise_of_every_kind_is_corrected_first_from_the_shelf(shelves
     # what make does with no option: -B's entry ("Consider all targets out-of-date") says nothing of it
     ("make", "Since make only remakes the targets that are out of date, why is my generated file rebuilt every time?"),
     ("identity", "Since SP 800-63B asks verifiers to permit pasting into memorized secret fields, how do password managers help?"),
+    ("typing", "Since PEP 585 deprecated the typing.List alias in Python 3.9, what should new code use instead?"),
 ])
 def test_a_true_premise_is_never_corrected(shelves, shelf, question):
     answer = _ask(shelves, shelf, question)
@@ -940,3 +944,43 @@ def test_in_turn_or_without_is_corrected_by_both_interleaved(question, corrected
                 "gather additional information from external sources such as knowledge bases or environments.")
     found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
     assert (found is not None) == corrected, found
+
+
+@pytest.mark.parametrize(("premise", "title", "sentence", "corrected"), [
+    ("PEP 585 removed the typing.List alias in Python 3.9", "PEP 585", "Removal will occur no sooner than Python 3.9's end "
+     "of life, scheduled for October 2025.", True),
+    ("PEP 585 deprecated the typing.List alias in Python 3.9", "PEP 585", "Removal will occur no sooner than Python 3.9's "
+     "end of life, scheduled for October 2025.", False),  # another act: deprecated, not removed
+    ("PEP 585 removed the typing.List alias in Python 3.10", "PEP 585", "Removal will occur no sooner than Python 3.9's end "
+     "of life, scheduled for October 2025.", False),  # another release
+    ("PEP 604 removed the typing.List alias in Python 3.9", "PEP 585", "Removal will occur no sooner than Python 3.9's end "
+     "of life, scheduled for October 2025.", False),  # another document
+    ("PEP 585 removed the typing.List alias in Python 3.9", "PEP 585", "The aliases were removed in Python 3.9.", False),
+])
+def test_a_removal_dated_in_a_release_is_corrected_by_no_sooner_than_that_release(premise, title, sentence, corrected):
+    """check.editions.not_yet on PEP 585's sentence (verbatim) under its section's heading."""
+    from shelfwise.api.answer.check.editions import not_yet
+
+    about = _about_document(title, "Implementation")
+    assert bool(not_yet(premise, sentence, about)) == corrected
+
+
+def test_the_sentences_of_the_document_a_premise_names_are_read_before_the_cap_on_candidates(shelves):
+    """correction_unit reads at most 400 candidate sentences, those holding most of the premise's words first: PEP 585's
+    "Removal will occur no sooner than ..." holds one ("Python"). Sentences of the document the premise names come
+    first, however many sentences of other documents holding more of its words were read with it (here PEP 604's and
+    PEP 612's sections, read many times over)."""
+    from shelfwise.api.answer.check.premise import correction_unit
+    from shelfwise.api.answer.read.read import Reading, ReadSection
+
+    shelf = shelves["typing"]
+    by_doc = {doc: [sid for sid in shelf.doc_sections[doc] if shelf.sections[sid].text.strip()] for doc in shelf.documents}
+    named = next(doc for doc in by_doc if "0585" in doc)
+    others = [sid for doc, sids in by_doc.items() if doc != named for sid in sids]
+    order = others * 20 + by_doc[named]
+    sections = [ReadSection(shelf="typing", section_id=sid, doc_id=shelf.sections[sid].doc_id, chars=1, why="relevant section")
+                for sid in order]
+    reading = Reading(budget=1, scope_chars=1, whole_scope=True, chars_read=1, sections=sections, not_opened=[])
+    unit = correction_unit("Since PEP 585 removed the typing.List alias in Python 3.9, what must old code import instead?", reading,
+                           shelves)
+    assert unit is not None and unit.text.startswith("Removal will occur no sooner than Python 3.9"), unit

@@ -18,6 +18,10 @@ another edition of A's series; or, for an edition named by its place (A is then 
 when the sentence's document is the current one and the premise says an earlier one ("previous"), or the named
 edition is not the first of its series ("first", "original"): it is a numbered revision (SP 800-63-3 of SP 800-63),
 or the shelf holds an earlier one of the series (RFC 6749 before RFC 7662, the 2013 edition before 2017).
+
+Not yet (``not_yet``): the premise says something was removed, dropped or retired in a release or at a time ("PEP 585
+removed the typing.List alias in Python 3.9"), a sentence that the same act will come no sooner than that point's end
+or later ("Removal will occur no sooner than Python 3.9's end of life").
 """
 
 from __future__ import annotations
@@ -25,11 +29,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from shelfwise.compiler.language.polarity import INTRODUCES, PASSIVE_AGENT, SELF_REFERENCE
+from shelfwise.api.answer.check.measure import content_words
+from shelfwise.api.answer.check.modality import held_with_identity
+from shelfwise.api.terms import identifier_key, identifiers
+from shelfwise.compiler.language.polarity import INTRODUCES, NEGATED, PASSIVE_AGENT, SELF_REFERENCE
 from shelfwise.compiler.language.versions import (EARLIER_EDITION_WORDS, RELATIVE_EDITION, edition_number, editions,
                                                   series)
 
-__all__ = ["introduced_by", "code_terms"]
+__all__ = ["introduced_by", "code_terms", "not_yet"]
 
 _CODE = re.compile(r"\w+(?:\s*(?:\||->|&)\s*\w+)+")
 """A code expression written with operators ("X | Y", "int -> str"): one term, whatever its spacing or markup."""
@@ -95,3 +102,34 @@ def introduced_by(premise: str, sentence: str, about, content: Callable[[str], s
     else:
         others = [named[k] for k in named if _not_first(k, about.held)]
     return f"the documents say {', '.join(others)} brought it in, not the {which} one" if others else ""
+
+
+_DONE = re.compile(r"\b(?P<act>remov|drop|delet|retir|withdr[ae]w|eliminat|disabl)\w*\b[^,;:?]*?\b(?:in|with|as of|by|from|since)\s+"
+                   r"(?P<when>(?:[A-Z][\w.+-]*\s+)?v?\d+(?:\.\d+)*|[A-Z][\w.+-]*\s+[A-Z]?\d[\w.]*)", re.I)
+"""An act of taking something away, dated by a release or an edition: "removed the typing.List alias in Python 3.9"."""
+_LATER = re.compile(r"\b(?:no sooner than|not before|no earlier than|not until|only after|at the earliest)\b", re.I)
+_ACT_WORD = re.compile(r"\b(?:remov|drop|delet|retir|withdr[ae]w|eliminat|disabl)\w*", re.I)
+
+
+def not_yet(premise: str, sentence: str, about) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise says something was taken away in a
+    release ("removed ... in Python 3.9"), the sentence that the same act (its word's stem: "Removal", "removed") will come
+    no sooner than, not before or not until a point naming that same release ("no sooner than Python 3.9's end of life").
+    What the premise names before the act (its subject, "PEP 585": its identifiers and its words) is held by the
+    sentence, its document's identity or its section's headings; the premise denies nothing before the act."""
+    done = _DONE.search(premise)
+    later = _LATER.search(sentence)
+    if done is None or later is None or NEGATED.search(premise[:done.end()]):
+        return ""
+    act = done.group("act").lower()[:5]
+    if not any(word.group(0).lower().startswith(act) for word in _ACT_WORD.finditer(sentence[:later.start()])):
+        return ""
+    when = re.findall(r"[\w.+-]+", done.group("when").lower())
+    after = sentence[later.end():].lower()
+    before = premise[:done.start()]
+    named = {identifier_key(i) for i in identifiers(before)}
+    own = (set(about.keys) if about is not None else set()) | {identifier_key(i) for i in identifiers(sentence)}
+    if all(re.search(rf"(?<![\w.]){re.escape(w)}(?![\w]|\.\d)", after) for w in when) and named <= own \
+            and content_words(before) <= held_with_identity(sentence, about):
+        return f"the documents say it comes no sooner than {done.group('when')}"
+    return ""

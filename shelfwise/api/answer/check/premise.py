@@ -33,7 +33,7 @@ is about the same thing (shares most of the premise's content words) and states:
   the subject's names says "simply expanded variables" and never the premise's word (``check.kinds``);
 - another edition: the premise says A introduced something ("PEP 604 introduced ParamSpec", "the first version of
   the guidelines introduced ...", "the original OAuth 2.0 RFC defined ..."), a sentence holding it says another
-  did (``check.editions``).
+  did; or that A removed it in a release the sentence says the removal comes no sooner than (``check.editions``).
 
 When unsure, nothing is corrected (a wrong correction is worse than none): the sentence, or its document's identity
 and headings, must hold every name, identifier and option the premise gives its subject ("the Apache License",
@@ -62,7 +62,7 @@ from shelfwise.api.answer.write.write import section_units
 from shelfwise.api.answer.question import read_question
 from shelfwise.api.answer.check.about import About, earlier_sentences as _earlier_sentences, document_title as _title
 from shelfwise.api.answer.check.about import about_sections as _about, named_documents as _named
-from shelfwise.api.answer.check.editions import introduced_by
+from shelfwise.api.answer.check.editions import introduced_by, not_yet as _not_yet
 from shelfwise.api.answer.check.kinds import kind_attested, other_kind, premise_kind
 from shelfwise.api.answer.check.limits import DURATION_HOURS, limit_passed
 from shelfwise.api.answer.check.each import in_turn_against_interleaved as _interleaved, order_reversed
@@ -439,7 +439,7 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                 own = _content(sentence)  # "the GNU General Public License forbids ...": a name the sentence leaves
                 rest = words - (known.title & named_stems - own) if known is not None else words  # to its document
                 label = (_labelled(premise, sentence, known) or _absent(premise, sentence, known) or _instead(premise, sentence, known)
-                         or _interleaved(premise, sentence, known) or _swapped(premise, sentence, read) or (holds_share(words, sentence, known, tuning.premise_share) and (  # with
+                         or _interleaved(premise, sentence, known) or _not_yet(premise, sentence, known) or _swapped(premise, sentence, read) or (holds_share(words, sentence, known, tuning.premise_share) and (  # with
                              limit_passed(premise, sentence) or order_reversed(premise, sentence))) or "")
                 if not label and len(rest & own) < tuning.premise_share * len(rest):  # is checked with the other marks, not here
                     continue
@@ -477,24 +477,23 @@ def correction_unit(question: str, reading, shelves: dict, tuning: AnswerTuning 
         return None
     words = set().union(*(_content(p) for p in premises))
     terms = [term for p in premises for term in TERM.findall(p)]  # an entry of the premise's term ("`$@`: The file name ...")
-    candidates = []
+    candidates, about = [], _about(shelves)
+    ids = {identifier_key(i) for p in premises for i in identifiers(p)}  # "PEP 585": its sentences first, however many others
     for read in reading.sections:
         shelf = shelves[read.shelf]
         if shelf.sections[read.section_id].doc_id in superseded_documents(shelf):
             continue
         title = _title(shelf, shelf.sections[read.section_id].doc_id)  # "Intel's revenue": Intel is its document's name
+        elsewhere = not (ids and ids & about(read.shelf, read.section_id).keys)
         for kind, text, *_ in section_units(shelf, read.section_id):
             if kind in ("sentence", "list_item", "step"):
                 own = len(words & set(word_stems(text)))
                 if len(words & (set(word_stems(text)) | title)) >= 2 or any(_entry(term, text) for term in terms):  # ordered by what it holds
-                    candidates.append((-own, len(candidates), read.shelf, read.section_id, text))
+                    candidates.append((elsewhere, -own, len(candidates), read.shelf, read.section_id, text))
     candidates.sort()
-    found = find_false_premise(question, [(shelf, sid, text) for _, _, shelf, sid, text in candidates[:400]],
-                               _earlier_sentences(shelves), _about(shelves), tuning, _named(shelves))
-    if found is None:
-        return None
-    section_text = normalise(shelves[found.shelf].sections[found.section_id].text)
-    if found.sentence not in section_text:
+    found = find_false_premise(question, [(shelf, sid, text) for *_, shelf, sid, text in candidates[:400]],
+                               _earlier_sentences(shelves), about, tuning, _named(shelves))
+    if found is None or found.sentence not in normalise(shelves[found.shelf].sections[found.section_id].text):
         return None
     return Unit(id="u0", kind="sentence", text=found.sentence, shelf=found.shelf, citations=[found.section_id], obligation=0,
                 score=1.0, status="verbatim", group="correction", origin="correction")
