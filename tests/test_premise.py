@@ -984,3 +984,42 @@ def test_the_sentences_of_the_document_a_premise_names_are_read_before_the_cap_o
     unit = correction_unit("Since PEP 585 removed the typing.List alias in Python 3.9, what must old code import instead?", reading,
                            shelves)
     assert unit is not None and unit.text.startswith("Removal will occur no sooner than Python 3.9"), unit
+
+
+_PSTN = ("5 Authenticator and Verifier Requirements 5.1 Requirements by Authenticator Type 5.1.3.3 Authentication using the "
+         "Public Switched Telephone Network")
+
+
+@pytest.mark.parametrize(("question", "title", "headings", "sentence", "corrected"), [
+    ("Since SP 800-63B lets verifiers send out-of-band codes over the PSTN without any restriction, which carriers may they "
+     "use?", "SP 800-63B", _PSTN,
+     "Use of the PSTN for out-of-band verification is RESTRICTED as described in this section and in [Section "
+     "5.2.10](#restricted).", True),
+    ("Since SP 800-63B lets verifiers send out-of-band codes over the PSTN with some restrictions, which carriers may they "
+     "use?", "SP 800-63B", _PSTN,
+     "Use of the PSTN for out-of-band verification is RESTRICTED as described in this section and in [Section "
+     "5.2.10](#restricted).", False),  # what the documents say
+    ("Since SP 800-63B lets verifiers accept biometric samples without any restriction, which sensors may they use?",
+     "SP 800-63B", _PSTN,
+     "Use of the PSTN for out-of-band verification is RESTRICTED as described in this section and in [Section "
+     "5.2.10](#restricted).", False),  # another thing
+    ("Since an RFC 7662 introspection endpoint may be called by anyone without authorization, how should it be rate-limited?",
+     "RFC 7662 OAuth 2.0 Token Introspection", "2.1. Introspection Request", "To prevent token scanning attacks, the "
+     "endpoint MUST also require some form of authorization to access this endpoint.", True),
+    ("Since an RFC 7662 introspection endpoint may be called by anyone without authentication, how should it be "
+     "rate-limited?", "RFC 7662 OAuth 2.0 Token Introspection", "2.1. Introspection Request", "To prevent token scanning "
+     "attacks, the endpoint MUST also require some form of authorization to access this endpoint.", False),  # another word
+    # the sentence as RFC 7662 writes it names RFC 6749 and RFC 6750 too: a sentence naming another document corrects
+    # nothing (what it says may be of that document)
+    ("Since an RFC 7662 introspection endpoint may be called by anyone without authorization, how should it be rate-limited?",
+     "RFC 7662 OAuth 2.0 Token Introspection", "2.1. Introspection Request", "To prevent token scanning attacks, the "
+     "endpoint MUST also require some form of authorization to access this endpoint, such as client authentication as "
+     "described in OAuth 2.0 [RFC6749] or a separate OAuth 2.0 access token such as the bearer token described in OAuth 2.0 "
+     "Bearer Token Usage [RFC6750].", False),
+])
+def test_done_without_a_thing_is_corrected_by_the_thing_required_or_restricted(question, title, headings, sentence, corrected):
+    """presence.required on SP 800-63B's and RFC 7662's sentences (verbatim, the second also cut before its references),
+    under their sections' headings."""
+    about = _about_document(title, headings)
+    found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
+    assert (found is not None) == corrected, found

@@ -29,6 +29,7 @@ is about the same thing (shares most of the premise's content words) and states:
   (``check.modality.labelled``);
 - a count of what the premise says is absent: "trains without any distractor documents" against "we include four
   distractor documents", or both ("without taking any actions" against "both reasoning traces and ... actions"), said of who the premise says does without it;
+  or that it is required ("without authorization" against "MUST also require some form of authorization", "without any restriction" against "is RESTRICTED");
 - another kind of the same thing: the premise says its subject is a "recursively expanded variable", a sentence holding
   the subject's names says "simply expanded variables" and never the premise's word (``check.kinds``);
 - another edition: the premise says A introduced something ("PEP 604 introduced ParamSpec", "the first version of
@@ -66,7 +67,7 @@ from shelfwise.api.answer.check.editions import introduced_by, not_yet as _not_y
 from shelfwise.api.answer.check.kinds import kind_attested, other_kind, premise_kind
 from shelfwise.api.answer.check.limits import DURATION_HOURS, limit_passed
 from shelfwise.api.answer.check.each import in_turn_against_interleaved as _interleaved, order_reversed
-from shelfwise.api.answer.check.presence import absent as _absent, instead as _instead, present as _present
+from shelfwise.api.answer.check.presence import absent as _absent, instead as _instead, present as _present, required as _required
 from shelfwise.api.answer.check.swapped import TERM, entry as _entry, entry_terms, swapped as _swapped
 from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, FORBIDS as _FORBIDS, MODALS as _MODALS, act as _act
 from shelfwise.api.answer.check.modality import after_force as _after_force
@@ -440,7 +441,7 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                 rest = words - (known.title & named_stems - own) if known is not None else words  # to its document
                 label = (_labelled(premise, sentence, known) or _absent(premise, sentence, known) or _instead(premise, sentence, known)
                          or _interleaved(premise, sentence, known) or _not_yet(premise, sentence, known) or _swapped(premise, sentence, read) or (holds_share(words, sentence, known, tuning.premise_share) and (  # with
-                             limit_passed(premise, sentence) or order_reversed(premise, sentence))) or "")
+                             limit_passed(premise, sentence) or order_reversed(premise, sentence) or _required(premise, sentence))) or "")
                 if not label and len(rest & own) < tuning.premise_share * len(rest):  # is checked with the other marks, not here
                     continue
                 why = "" if label else introduced_by(premise, sentence, known, _content)

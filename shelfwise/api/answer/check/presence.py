@@ -15,7 +15,7 @@ from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, held_
 from shelfwise.compiler.language.numbers import CARDINALS, alternation
 from shelfwise.compiler.language.polarity import CONDITIONAL, HEDGED, NEGATED, NEGATION
 
-__all__ = ["absent", "present", "instead"]
+__all__ = ["absent", "present", "instead", "required"]
 
 _HAS = re.compile(r"\b(?:comes? with|came with|has|have|had|includes?|included|provides?|provided|offers?|offered|carries|"
                   r"contains?|gives?)\s+(?:a|an|the|any|some|its|their)?\s*(?P<thing>[^,;:]+)", re.I)
@@ -123,4 +123,31 @@ def instead(premise: str, sentence: str, about: About | None) -> str:
                 if done and done <= held_with_identity(sentence, about) and _content(other.group("thing")) <= rest:
                     return "the documents say it does something else instead"
                 break
+    return ""
+
+
+_WITHOUT_ANY = re.compile(r"\b(?:without|with no)\s+(?:any\s+)?(?P<thing>[A-Za-z][\w-]*)|\b(?P<un>unrestricted|unauthenticated|unauthori[sz]ed)\b",
+                          re.I)
+_REQUIRES = re.compile(r"\b(?:must|shall|is required to|are required to)\s+(?:also\s+)?(?:require|have|use|perform|obtain)\s+"
+                       r"(?:some\s+(?:form|kind)\s+of\s+|an?\s+|the\s+|its\s+)?(?P<thing>[A-Za-z][\w-]*)"
+                       r"|\b(?P<subject>[A-Za-z][\w-]*)\s+(?:is|are)\s+(?:required|mandatory)\b|\b(?:is|are)\s+(?P<status>restricted)\b", re.I)
+"""What a sentence says is needed: "MUST also require some form of authorization", "authentication is required", "is
+RESTRICTED"."""
+_UN = {"unrestricted": "restriction", "unauthenticated": "authentication", "unauthorised": "authorization", "unauthorized": "authorization"}
+
+
+def required(premise: str, sentence: str) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise says a thing is done without something
+    ("called by anyone without authorization", "over the PSTN without any restriction", "unauthenticated"), the
+    sentence that the same something is required ("MUST also require some form of authorization", "authentication is
+    required") or that the thing is restricted ("Use of the PSTN ... is RESTRICTED"), stem for stem, stating no
+    condition and denying nothing. The caller reads it only in a sentence holding enough of the premise's words
+    (``modality.holds_share``)."""
+    if NEGATED.search(premise) or CONDITIONAL.search(_WITHOUT.sub("", sentence)) or NEGATED.search(sentence):
+        return ""
+    for without in _WITHOUT_ANY.finditer(premise):
+        thing = set(word_stems(without.group("thing") or _UN[without.group("un").lower()]))
+        for needed in _REQUIRES.finditer(sentence):
+            if thing and thing == set(word_stems(needed.group("thing") or needed.group("subject") or needed.group("status"))):
+                return "the documents say it is restricted" if needed.group("status") else "the documents say it is required"
     return ""
