@@ -16,7 +16,7 @@ from shelfwise.api.terms import word_stems
 from shelfwise.compiler.language.directions import MOVED_PAIR, OPPOSITES, WHOLE_WORDS
 from shelfwise.compiler.language.numbers import PERIOD_WORDS, quarters_in_words
 
-__all__ = ["DOTTED", "COMPARISON_FRAME", "content_words", "measure_words", "moved_measure", "whole_moved"]
+__all__ = ["DOTTED", "COMPARISON_FRAME", "content_words", "measure_words", "moved_measure", "whole_moved", "named_only"]
 
 _UNIT_STEMS = frozenset(word_stems("day days calendar working business week weeks month months year years hour hours minute minutes"))
 _FUNCTION_STEMS = frozenset(word_stems("every all each such"))
@@ -124,3 +124,13 @@ def whole_moved(measure: set[str], premise: str, sentence: str, headings: set[st
     return bool(sign) and _movement(sentence) == sign and bool(_WHOLE_OR_OWN.search(sentence)) \
         and moved_measure(measure, premise, sentence, sign, headings)
 
+
+_NOUN_AT = re.compile(r"\b(?:the|a|an|its|their|this|that|these|those|every|each|any)\s+([A-Za-z][\w-]*)\b(?!['’]s)|\b([A-Za-z][\w-]*)['’]s\b", re.I)
+
+
+def named_only(premise: str) -> set[str]:
+    """Stems the premise writes only as a thing, after a determiner or with a possessive ("the data subject's rights"):
+    what it names, not what it says is done, which a sentence's "not subject to" does not deny."""
+    named = {stem for match in _NOUN_AT.finditer(premise) for stem in word_stems(match.group(1) or match.group(2))}
+    other = _NOUN_AT.sub(" ", premise)
+    return named - set(word_stems(other))

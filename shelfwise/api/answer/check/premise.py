@@ -73,7 +73,7 @@ from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, FORBI
 from shelfwise.api.answer.check.modality import after_force as _after_force
 from shelfwise.api.answer.check.modality import forced_object as _forced_object, held_with_identity, holds_share, labelled as _labelled
 from shelfwise.api.answer.check.modality import modalities as _modalities
-from shelfwise.api.answer.check.measure import DOTTED, content_words as _content, measure_words, moved_measure, whole_moved
+from shelfwise.api.answer.check.measure import DOTTED, content_words as _content, measure_words, moved_measure, named_only, whole_moved
 from shelfwise.api.answer.read.evidence import asked_names, holds_name, scheme as _scheme
 from shelfwise.api.answer.records import Unit
 from shelfwise.compiler.language.directions import ACTION_OPPOSITES, CLAIMED_DOWN, CLAIMED_UP, MOVED_PAIR, OPPOSITES
@@ -309,7 +309,7 @@ def _denied(premise: str, sentence: str, words: set[str], about: About | None = 
     denied = [verb for verb, head in denials(sentence) if not _content(head) or _content(head) & words]  # "cannot use export"
     lemmas = {_lemma(word) for word in denied}
     asserted = {stem for token in re.findall(r"[\w'-]+", premise) if _lemma(token) in lemmas for stem in word_stems(token)}
-    asserted = ((asserted | {stem for word in denied for stem in word_stems(word)}) & words) - negated - forced  # forced: _modalities
+    asserted = ((asserted | {stem for word in denied for stem in word_stems(word)}) & words) - negated - forced - named_only(premise)
     if asserted and _holds_object(_after_verb(premise, asserted), sentence, about):
         return f"the documents say it does not ({', '.join(sorted(asserted))})"
     return ""
