@@ -42,7 +42,7 @@ def forced_object(premise: str, text: str, family: str) -> bool:
     if family == "permitted" and any(first in word_stems(m.group("verb")) for m in MAY_VERB.finditer(text)):
         return True  # "You may charge any price": the act follows its modal
     matches = [*MODALS[family].finditer(text), *(FORBIDS.finditer(text) if family == "permitted" else [])]
-    acts = _content(after_force(premise, family))
+    acts = set(word_stems(after_force(premise, family)))  # every word: content words leave out direction words
     # a modal's subject is what it binds ("the copyright notice ... shall be included", "Processing of personal data ...
     # shall be prohibited"), and what it binds it to is the participle after it: "SHALL NOT be considered verifier
     # compromise resistant when hashed" says nothing of secrets "to be salted and hashed"; a verb's object follows it
@@ -50,17 +50,19 @@ def forced_object(premise: str, text: str, family: str) -> bool:
                and _bound_act(text[m.end():], acts) for m in matches)
 
 
-_BE_DONE = re.compile(r"\s*(?:not\s+)?(?:also\s+)?be\s+(?:\w+ly\s+)?(?P<done>[a-z]+(?:ed|en|wn|t))\b", re.I)
-"""A modal's passive participle: "SHALL NOT be considered", "shall be included", "must not be used"."""
+_BE_DONE = re.compile(r"\s*(?:not\s+)?(?:also\s+)?be\s+(?:\w+ly\s+)?(?P<done>[a-z]{2,}(?:ed|en|wn|pt|nt|lt))\b", re.I)
+"""A modal's passive participle: "SHALL NOT be considered", "shall be included", "must not be sent" (not "be at least")."""
 
 
 def _bound_act(after: str, acts: set[str]) -> bool:
     """Whether what a modal binds its subject to (the participle right after "be") is one of the premise's ``acts``, or
-    a force word itself ("shall be prohibited"), or there is no participle; "be considered" is not "be salted"."""
+    a force word itself ("shall be prohibited"), or there is no participle (or none the stems keep); "be considered" is
+    not "be salted"."""
     done = _BE_DONE.match(after)
     if done is None or REQUIRES.search(done.group("done")) or PERMITS.search(done.group("done")) or FORBIDS.search(done.group("done")):
         return True
-    return bool(set(word_stems(done.group("done"))) & acts)
+    stems = set(word_stems(done.group("done")))
+    return not stems or bool(stems & acts)  # a word the stems leave out ("included", a question's frame word): unknown
 
 
 def act(premise: str, family: str) -> str | None:
