@@ -1012,13 +1012,16 @@ _PSTN = ("5 Authenticator and Verifier Requirements 5.1 Requirements by Authenti
     ("Since an RFC 7662 introspection endpoint may be called by anyone without authentication, how should it be "
      "rate-limited?", "RFC 7662 OAuth 2.0 Token Introspection", "2.1. Introspection Request", "To prevent token scanning "
      "attacks, the endpoint MUST also require some form of authorization to access this endpoint.", False),  # another word
-    # the sentence as RFC 7662 writes it names RFC 6749 and RFC 6750 too: a sentence naming another document corrects
-    # nothing (what it says may be of that document)
+    # the sentence as RFC 7662 writes it cites RFC 6749 and RFC 6750 in brackets: a citation is not whose rule it is
     ("Since an RFC 7662 introspection endpoint may be called by anyone without authorization, how should it be rate-limited?",
      "RFC 7662 OAuth 2.0 Token Introspection", "2.1. Introspection Request", "To prevent token scanning attacks, the "
      "endpoint MUST also require some form of authorization to access this endpoint, such as client authentication as "
      "described in OAuth 2.0 [RFC6749] or a separate OAuth 2.0 access token such as the bearer token described in OAuth 2.0 "
-     "Bearer Token Usage [RFC6750].", False),
+     "Bearer Token Usage [RFC6750].", True),
+    # a sentence naming another RFC in its own words states that RFC's rule
+    ("Since an RFC 7662 introspection endpoint may be called by anyone without authorization, how should it be rate-limited?",
+     "RFC 7662 OAuth 2.0 Token Introspection", "2.1. Introspection Request", "RFC 6749 says the token endpoint MUST also "
+     "require some form of authorization to access this endpoint.", False),
 ])
 def test_done_without_a_thing_is_corrected_by_the_thing_required_or_restricted(question, title, headings, sentence, corrected):
     """presence.required on SP 800-63B's and RFC 7662's sentences (verbatim, the second also cut before its references),

@@ -332,8 +332,8 @@ def _marks(premise: str) -> list[str]:
 def _names_another(own: set[str], sentence: str) -> bool:
     """The sentence names a document of the scheme the premise names ("SP 800-63-2" for a premise about "SP 800-63B")
     and not the premise's own: it states that document's rule (a guideline quoting the revision it replaced), as a
-    sentence naming another year states that year's figures."""
-    named = {identifier_key(i) for i in identifiers(sentence)}
+    sentence naming another year states that year's figures. A citation in brackets ("[RFC6749]") is not whose rule it is."""
+    named = {identifier_key(i) for i in identifiers(re.sub(r"\[[^\]]*\]", " ", sentence))}  # not a citation: "[RFC6749]"
     schemes = {_scheme(key) for key in own} - {""}
     return bool(named) and not named & own and any(_scheme(key) in schemes for key in named)
 
