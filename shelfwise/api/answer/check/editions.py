@@ -104,11 +104,13 @@ def introduced_by(premise: str, sentence: str, about, content: Callable[[str], s
     return f"the documents say {', '.join(others)} brought it in, not the {which} one" if others else ""
 
 
-_DONE = re.compile(r"\b(?P<act>remov|drop|delet|retir|withdr[ae]w|eliminat|disabl)\w*\b[^,;:?]*?\b(?:in|with|as of|by|from|since)\s+"
+_TAKEN_AWAY = r"remov|drop|delet|retir|withdr[ae]w|eliminat|disabl"
+"""The stems of acts that take something away ("removed", "Removal", "dropped", "retired")."""
+_DONE = re.compile(rf"\b(?P<act>{_TAKEN_AWAY})\w*\b[^,;:?]*?\b(?:in|with|as of|by|from|since)\s+"
                    r"(?P<when>(?:[A-Z][\w.+-]*\s+)?v?\d+(?:\.\d+)*|[A-Z][\w.+-]*\s+[A-Z]?\d[\w.]*)", re.I)
 """An act of taking something away, dated by a release or an edition: "removed the typing.List alias in Python 3.9"."""
 _LATER = re.compile(r"\b(?:no sooner than|not before|no earlier than|not until|only after|at the earliest)\b", re.I)
-_ACT_WORD = re.compile(r"\b(?:remov|drop|delet|retir|withdr[ae]w|eliminat|disabl)\w*", re.I)
+_ACT_WORD = re.compile(rf"\b(?:{_TAKEN_AWAY})\w*", re.I)
 
 
 def not_yet(premise: str, sentence: str, about) -> str:

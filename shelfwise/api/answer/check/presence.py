@@ -78,20 +78,21 @@ def present(premise: str, sentence: str, about: About | None) -> str:
     """The premise says something is done without a thing ("RAFT trains without any distractor documents"), the
     sentence gives a count of that thing ("we include four distractor documents"), or says it is done with both another
     thing and that one ("generates reasoning traces without taking any actions" against "generate both reasoning traces
-    and task-specific actions"). Everything the premise names before
-    "without" (who does it and what: "RAFT trains", not "the baseline trains") is held by the sentence, its document's
-    identity or its section's headings; the sentence states no condition and denies nothing."""
+    and task-specific actions"). Everything the premise names before "without" (who does it and what: "RAFT trains",
+    not "the baseline trains") is held by the sentence, its document's identity or its section's headings; the sentence
+    states no condition and denies nothing."""
     match = _WITHOUT.search(premise)
     if match is None or CONDITIONAL.search(sentence) or NEGATED.search(sentence):
         return ""
-    thing = _content(_CLAUSE_END.split(match.group("thing"), maxsplit=1)[0])
+    said = _CLAUSE_END.split(match.group("thing"), maxsplit=1)[0]
+    thing = _content(said)
     done = _content(premise[:match.start()])
     if not thing or not done <= held_with_identity(sentence, about):
         return ""
     for count in _COUNT.finditer(sentence):
         if thing <= _content(count.group("rest")):
             return "the documents give a number of what the question says is absent"
-    head = word_stems(_CLAUSE_END.split(match.group("thing"), maxsplit=1)[0].split()[-1])  # "actions" of "taking any actions"
+    head = word_stems(said.split()[-1])  # "actions" of "taking any actions"
     for both in _BOTH.finditer(sentence):
         if head and set(head) <= _content(both.group("other")) and not set(head) <= _content(both.group("one")):
             return "the documents say it does both"
