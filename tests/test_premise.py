@@ -1053,3 +1053,106 @@ def test_a_modal_binds_its_participle_and_a_named_thing_is_not_a_deed(question, 
     about = _about_document(title, headings)
     found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
     assert (found is not None) == corrected, found
+
+
+_MIT_GRANT = ("Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated "
+              "documentation files (the \"Software\"), to deal in the Software without restriction, including without limitation "
+              "the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies of the Software, and to "
+              "permit persons to whom the Software is furnished to do so, subject to the following conditions:")
+_GDPR_FREE = ("Information provided under Articles 13 and 14 and any communication and any actions taken under Articles 15 to 22 "
+              "and 34 shall be provided free of charge.")
+_GDPR_12 = ("CHAPTER III RIGHTS OF THE DATA SUBJECT Article 12 Transparent information, communication and modalities for the "
+            "exercise of the rights of the data subject")
+_HYDE_FIRST = ("Given a query, HyDE first zero-shot instructs an instruction-following language model (e.g. InstructGPT) to "
+               "generate a hypothetical document.")
+_SALTED = "Memorized secrets SHALL be salted and hashed using a suitable one-way key derivation function."
+
+
+@pytest.mark.parametrize(("question", "title", "headings", "sentence", "corrected"), [
+    # charged for, against free of charge: the same thing, said to be free
+    ("Since the GDPR lets a controller charge a fee for every communication about the data subject's rights, how is the fee "
+     "set?", "GDPR REGULATION (EU) 2016/679", _GDPR_12, _GDPR_FREE, True),
+    ("Since the MIT License requires paying a fee for each copy of the Software, how much is it?", "MIT License", "MIT License",
+     _MIT_GRANT, True),
+    ("Since the GDPR lets a controller charge a fee for copies of the personal data, how is the fee set?",
+     "GDPR REGULATION (EU) 2016/679", _GDPR_12, _GDPR_FREE, False),  # another thing
+    ("Since the GNU General Public License permits charging a fee for the copies you convey, can I sell binaries?",
+     "GNU GENERAL PUBLIC LICENSE Version 3", "6. Conveying Non-Source Forms.", "b) Convey the object code in, or embodied in, "
+     "a physical product ..., to give anyone who possesses the object code either (1) a copy of the Corresponding Source for "
+     "all the software in the product that is covered by this License, ..., or (2) access to copy the Corresponding Source "
+     "from a network server at no charge.", False),  # a thing named in passing as at no charge
+    # done without a thing, against the thing done by force ("SHALL be salted")
+    ("Since SP 800-63B lets verifiers store memorized secrets without any salt, which hash function should they use?",
+     "SP 800-63B", "5.1.1.2 Memorized Secret Verifiers", _SALTED, True),
+    ("Since SP 800-63B lets verifiers store memorized secrets without any encryption, which hash function should they use?",
+     "SP 800-63B", "5.1.1.2 Memorized Secret Verifiers", _SALTED, False),  # another thing
+    # one act first and only then another, against the other done first
+    ("Since HyDE retrieves documents first and only then generates a hypothetical document from them, which retriever does "
+     "it use?", "Precise Zero-Shot Dense Retrieval without Relevance Labels", "1 Introduction", _HYDE_FIRST, True),
+    ("Since HyDE first generates a hypothetical document and then encodes it, what does the encoder do with the vector?",
+     "Precise Zero-Shot Dense Retrieval without Relevance Labels", "1 Introduction", _HYDE_FIRST, False),  # the same order
+    ("Since HyDE retrieves documents first and only then generates a hypothetical document from them, which retriever does "
+     "it use?", "Precise Zero-Shot Dense Retrieval without Relevance Labels", "1 Introduction",
+     "The first step is to generate a hypothetical document.", False),  # an ordinal "first" orders no acts
+])
+def test_charged_without_or_in_order_is_corrected_by_free_forced_or_the_other_first(question, title, headings, sentence,
+                                                                                      corrected):
+    """presence.free, presence.required's forced participle and each.first_act_reversed on the GDPR's, the MIT License's,
+    SP 800-63B's and HyDE's sentences (verbatim; the GPL's cut where marked), under their sections' headings."""
+    about = _about_document(title, headings)
+    found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
+    assert (found is not None) == corrected, found
+
+
+def test_the_sentences_holding_the_premises_rarest_words_are_read_before_the_cap_on_candidates(shelves):
+    """correction_unit reads at most 400 candidate sentences. Those holding the premise's rarest words among the candidates
+    come first: SP 800-63B's "Memorized secrets SHALL be salted and hashed ..." holds "salt", which few sentences hold,
+    and fewer of the premise's words than the many sentences on verifiers storing memorized secrets (here SP 800-63B's
+    other sections, read sixty times over, before the section holding it)."""
+    from shelfwise.api.answer.check.premise import correction_unit
+    from shelfwise.api.answer.read.read import Reading, ReadSection
+
+    shelf = shelves["identity"]
+    holding = [sid for sid, section in shelf.sections.items() if "SHALL be salted and hashed" in section.text]
+    others = [sid for sid, section in shelf.sections.items() if sid not in holding and section.text.strip()]
+    sections = [ReadSection(shelf="identity", section_id=sid, doc_id=shelf.sections[sid].doc_id, chars=1, why="relevant section")
+                for sid in others * 60 + holding]
+    reading = Reading(budget=1, scope_chars=1, whole_scope=True, chars_read=1, sections=sections, not_opened=[])
+    unit = correction_unit("Since SP 800-63B lets verifiers store memorized secrets without any salt, which hash function should they "
+                           "use?", reading, shelves)
+    assert holding and unit is not None and unit.text.startswith("Memorized secrets SHALL be salted and hashed"), unit
+
+
+_IMPLICIT = "4. Obtaining Authorization 4.2. Implicit Grant 4.2.2. Access Token Response"
+
+
+@pytest.mark.parametrize(("question", "corrected"), [
+    # the rule of the implicit grant's response says nothing of what happens when the client refreshes a token
+    ("Since RFC 6749 lets the authorization server issue a new refresh token when the client refreshes an access token, what "
+     "must the client do with the old one?", False),
+    ("Since RFC 6749 lets the authorization server issue a refresh token when the implicit grant issues an access token, how "
+     "long does the refresh token live?", True),  # the situation its headings hold
+])
+def test_a_rule_of_another_situation_does_not_correct_a_premise_about_its_own(question, corrected):
+    """eval/questions/unseen-premises-12.yaml's control, corrected wrongly at its first run by RFC 6749's sentence
+    (verbatim) under the implicit grant's headings: a premise's "when ..." names the situation its rule holds in, which
+    the sentence, its headings or its document's identity must hold."""
+    about = _about_document("RFC 6749 The OAuth 2.0 Authorization Framework", _IMPLICIT)
+    found = find_false_premise(question, [("shelf", "s1", "The authorization server MUST NOT issue a refresh token.")],
+                               about=lambda shelf, sid: about)
+    assert (found is not None) == corrected, found
+
+
+@pytest.mark.parametrize(("question", "corrected"), [
+    ("Since PEP 646 lets a generic class take two type variable tuples, as in Generic[*Ts1, *Ts2], how does a type checker "
+     "split the type arguments between them?", True),
+    ("Since PEP 646 lets a generic class take two type variables, how are they bound?", False),  # another thing
+    ("Since PEP 646 lets a generic class take one type variable tuple, how is it unpacked?", False),  # what it says
+])
+def test_several_of_a_thing_is_corrected_by_only_one_of_it(question, corrected):
+    """each.many_against_only_one on PEP 646's sentence (verbatim; eval/questions/unseen-premises-12.yaml's up12-typing-01,
+    missed at its first run)."""
+    about = _about_document("PEP 646 Variadic Generics", "Multiple Type Variable Tuples: Not Allowed")
+    sentence = "As of this PEP, only a single type variable tuple may appear in a type parameter list:"
+    found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
+    assert (found is not None) == corrected, found

@@ -26,10 +26,11 @@ from shelfwise.api.answer.check.about import About
 from shelfwise.api.answer.check.measure import content_words
 from shelfwise.api.answer.check.modality import held_with_identity
 from shelfwise.api.terms import word_stems
+from shelfwise.compiler.language.numbers import CARDINALS, alternation
 from shelfwise.compiler.language.polarity import NEGATED
 
 __all__ = ["one_for_each", "only_against_all", "first_against_last", "preference_reversed", "together_against_in_turn",
-           "in_turn_against_interleaved", "order_reversed"]
+           "in_turn_against_interleaved", "first_act_reversed", "many_against_only_one", "order_reversed"]
 
 _ONE = re.compile(r"\b(?:a|one)\s+single\s+(?P<thing>[\w-]+)|\b(?:one|the same)\s+(?P<same>[\w-]+)\s+for\s+(?:all|every|each)\b",
                   re.I)
@@ -185,11 +186,68 @@ def in_turn_against_interleaved(premise: str, sentence: str, about: About | None
     return ""
 
 
+_FIRST_DONE = re.compile(r"(?<!\bthe )(?<!\ba )(?<!\bits )(?<!\btheir )\bfirst\b(?P<rest>[^.;:?]*)", re.I)
+"""A sentence's "first" as an adverb ("HyDE first instructs ... to generate"), not an ordinal ("the first target")."""
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|cf|etc|vs)\.", re.I)
+"""An abbreviation's full stop ("(e.g. InstructGPT)"), which ends no clause."""
+
+
+def first_act_reversed(premise: str, sentence: str) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise says its subject does one thing first
+    and only then another ("HyDE retrieves documents first and only then generates a hypothetical document"), the
+    sentence that it first does the other ("HyDE first instructs ... to generate a hypothetical document"): after the
+    sentence's "first" the first word of either act is the premise's later act's. What the sentence names before its
+    "first" (its subject) counts for neither act; it states no condition and denies nothing, nor does the premise."""
+    order = _FIRST_THEN.search(premise)
+    if order is None or NEGATED.search(premise) or _CONDITION.search(sentence) or NEGATED.search(sentence):
+        return ""
+    first, then = content_words(order.group("first")), content_words(order.group("then"))
+    sentence = _ABBREVIATION.sub(" ", sentence)  # "(e.g. InstructGPT)" ends no clause
+    for done in _FIRST_DONE.finditer(sentence):
+        subject = content_words(sentence[:done.start()])
+        earlier, later = first - then - subject, then - first - subject
+        if not earlier or not later:
+            continue
+        for word in re.findall(r"[\w-]+", done.group("rest")):
+            stems = set(word_stems(word))
+            if stems & earlier:
+                break
+            if stems & later:
+                return "the documents say it does the other first"
+    return ""
+
+
+_MANY = re.compile(rf"\b(?:{alternation(set(CARDINALS) - {'zero', 'one'})}|[2-9]|several|multiple|more than one)\s+"
+                   r"(?P<thing>(?:[\w-]+\s+){0,3}?[\w-]+?s)\b", re.I)
+"""Several of a thing: "take two type variable tuples", "several base classes"."""
+_ONLY_ONE = re.compile(r"\b(?:only\s+(?:one|a single)|at most one|no more than one)\s+(?P<thing>(?:[\w-]+\s+){0,3}?[\w-]+)\s+"
+                       r"(?:may|can|is allowed|is permitted|shall|must)\b", re.I)
+"""Only one of a thing allowed: "only a single type variable tuple may appear in a type parameter list"."""
+
+
+def many_against_only_one(premise: str, sentence: str) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise says there are several of a thing
+    ("lets a generic class take two type variable tuples"), the sentence that only one of it may be ("only a single type
+    variable tuple may appear in a type parameter list"): every content word of the premise's thing in the sentence's,
+    the last one (its head) the same; it states no condition and denies nothing, nor does the premise."""
+    if NEGATED.search(premise) or _CONDITION.search(_EXCEPTION.sub("", sentence)) or NEGATED.search(sentence):
+        return ""
+    for many in _MANY.finditer(premise):
+        thing = content_words(many.group("thing"))
+        head = set(word_stems(many.group("thing").split()[-1]))
+        for one in _ONLY_ONE.finditer(sentence):
+            theirs = one.group("thing")
+            if thing and head and thing <= content_words(theirs) and head <= set(word_stems(theirs.split()[-1])):
+                return "the documents say only one"
+    return ""
+
+
 def order_reversed(premise: str, sentence: str) -> str:
     """Why ``sentence`` contradicts ``premise`` by how many, which end or which order ('' when it does not): the first
     of ``one_for_each``, ``only_against_all``, ``first_against_last``, ``preference_reversed``,
-    and ``together_against_in_turn`` that finds it."""
-    for check in (one_for_each, only_against_all, first_against_last, preference_reversed, together_against_in_turn):
+    ``together_against_in_turn``, ``first_act_reversed`` and ``many_against_only_one`` that finds it."""
+    for check in (one_for_each, only_against_all, first_against_last, preference_reversed, together_against_in_turn, first_act_reversed,
+                  many_against_only_one):
         why = check(premise, sentence)
         if why:
             return why

@@ -19,7 +19,7 @@ from shelfwise.compiler.language.numbers import alternation
 from shelfwise.compiler.language.polarity import NEGATION
 
 __all__ = ["CLAUSE_END", "AUXILIARY", "MODALS", "FORBIDS", "DISCLAIMED", "LABELLED", "modality", "modalities", "act", "after_force",
-           "forced_object", "labelled", "held_with_identity", "holds_share"]
+           "forced_object", "labelled", "held_with_identity", "holds_share", "situation_held"]
 
 CLAUSE_END = re.compile(r"[,;:]|\b(?:before|after|when|whenever|while|until|unless|because|since|if|once|so that)\b", re.I)
 """Where what a premise says is done ends and a clause about when or why begins: "prints every recipe | before running
@@ -198,3 +198,20 @@ def holds_share(words: set[str], sentence: str, about: About | None, share: floa
     """Whether ``sentence``, with its document's identity and its section's headings, holds ``share`` of the premise's
     content ``words`` (the test of what a sentence is about that a limit, one for each and only against all read)."""
     return bool(words) and len(words & held_with_identity(sentence, about)) >= share * len(words)
+
+
+_SITUATION = re.compile(r"\b(?:when|whenever|while|once)\s+(?P<situation>[^,;:.?]+)", re.I)
+"""The situation a premise says its rule holds in: "issue a new refresh token | when the client refreshes an access
+token"."""
+
+
+def situation_held(premise: str, sentence: str, about: About | None) -> bool:
+    """Whether the sentence, its document's identity or its section's headings hold every content word of each situation
+    the premise says its rule holds in ("lets the authorization server issue a new refresh token when the client
+    refreshes an access token"): a rule of another situation ("The authorization server MUST NOT issue a refresh token."
+    under "4.2. Implicit Grant") says nothing of it. A word is held when a held stem begins with its stem, or it with the
+    held one, four letters or more ("submits" and "submitted" stem to "submit" and "submitt"). True for a premise naming
+    none."""
+    held = held_with_identity(sentence, about)
+    return all(any(stem == one or (min(len(stem), len(one)) >= 4 and (one.startswith(stem) or stem.startswith(one))) for one in held)
+               for match in _SITUATION.finditer(premise) for stem in _content(match.group("situation")))

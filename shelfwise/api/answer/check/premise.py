@@ -57,22 +57,22 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from shelfwise.api.currency import same_rule, superseded_documents
+from shelfwise.api.currency import same_rule
 from shelfwise.api.terms import identifier_key, identifiers, normalise, word_stems
-from shelfwise.api.answer.write.write import section_units
 from shelfwise.api.answer.question import read_question
-from shelfwise.api.answer.check.about import About, earlier_sentences as _earlier_sentences, document_title as _title
+from shelfwise.api.answer.check.about import About, earlier_sentences as _earlier_sentences
 from shelfwise.api.answer.check.about import about_sections as _about, named_documents as _named
+from shelfwise.api.answer.check.candidates import premise_candidates
 from shelfwise.api.answer.check.editions import introduced_by, not_yet as _not_yet
 from shelfwise.api.answer.check.kinds import kind_attested, other_kind, premise_kind
 from shelfwise.api.answer.check.limits import DURATION_HOURS, limit_passed
 from shelfwise.api.answer.check.each import in_turn_against_interleaved as _interleaved, order_reversed
-from shelfwise.api.answer.check.presence import absent as _absent, instead as _instead, present as _present, required as _required
-from shelfwise.api.answer.check.swapped import TERM, entry as _entry, entry_terms, swapped as _swapped
+from shelfwise.api.answer.check.presence import absent as _absent, instead as _instead, present as _present, required as _required, free as _free
+from shelfwise.api.answer.check.swapped import TERM, entry_terms, swapped as _swapped
 from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, FORBIDS as _FORBIDS, MODALS as _MODALS, act as _act
 from shelfwise.api.answer.check.modality import after_force as _after_force
 from shelfwise.api.answer.check.modality import forced_object as _forced_object, held_with_identity, holds_share, labelled as _labelled
-from shelfwise.api.answer.check.modality import modalities as _modalities
+from shelfwise.api.answer.check.modality import modalities as _modalities, situation_held
 from shelfwise.api.answer.check.measure import DOTTED, content_words as _content, measure_words, moved_measure, named_only, whole_moved
 from shelfwise.api.answer.read.evidence import asked_names, holds_name, scheme as _scheme
 from shelfwise.api.answer.records import Unit
@@ -161,7 +161,11 @@ def _contradiction(premise: str, sentence: str, about: About | None = None, atte
                    share: float = DEFAULT_TUNING.premise_share, settled: bool = False) -> str:
     """Why ``sentence`` contradicts ``premise`` ('' when it does not). The clause of the sentence about the premise is
     read first; the direction, the force and what is denied are read in the whole sentence when its clause says none
-    (a sentence puts its subject and its verb in different clauses: "the Company's total net sales, which decreased")."""
+    (a sentence puts its subject and its verb in different clauses: "the Company's total net sales, which decreased").
+    A sentence not holding the situation the premise says its rule holds in ("when the client refreshes an access
+    token") contradicts nothing (``modality.situation_held``)."""
+    if not situation_held(premise, sentence, about):
+        return ""
     words = _content(premise)
     clause = _clause(words, sentence)
     pairs, said = _FROM_TO.findall(premise), _FROM_TO.findall(clause)
@@ -320,9 +324,14 @@ _OPERATOR = re.compile(r"(?<![^\s'\"`‘“(])([:+?!]{1,3}=|==|=)(?![^\s'\"`’�
 and ``=``."""
 
 
+_EXAMPLE = re.compile(r",?\s*\b(?:as in|e\.g\.|for example|for instance)\s+[^;]*$", re.I)
+"""An example a premise ends on ("..., as in Generic[*Ts1, *Ts2]"): it shows the subject, it does not name it."""
+
+
 def _marks(premise: str) -> list[str]:
     """The names a premise gives its subject, in order: identifiers, capitalised names, options ("-k"), automatic variables ("$@"),
     operators (":="); after a code it opens on, a capitalised name is what it says of the code ("-j ... the number of CPUs")."""
+    premise = _EXAMPLE.sub("", premise)  # "as in Generic[*Ts1, *Ts2]": an example of the subject, not its name
     codes = [*TERM.findall(premise), *_OPERATOR.findall(premise)]
     marks = sorted(dict.fromkeys([*asked_names(premise), *codes]), key=premise.find)
     marks = [m for m in marks if not _STATUS.fullmatch(m)]  # "answers HTTP 404": a figure the premise gives (_figures)
@@ -441,7 +450,7 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                 rest = words - (known.title & named_stems - own) if known is not None else words  # to its document
                 label = (_labelled(premise, sentence, known) or _absent(premise, sentence, known) or _instead(premise, sentence, known)
                          or _interleaved(premise, sentence, known) or _not_yet(premise, sentence, known) or _swapped(premise, sentence, read) or (holds_share(words, sentence, known, tuning.premise_share) and (  # with
-                             limit_passed(premise, sentence) or order_reversed(premise, sentence) or _required(premise, sentence))) or "")
+                             limit_passed(premise, sentence) or order_reversed(premise, sentence) or _required(premise, sentence) or _free(premise, sentence))) or "")
                 if not label and len(rest & own) < tuning.premise_share * len(rest):  # is checked with the other marks, not here
                     continue
                 why = "" if label else introduced_by(premise, sentence, known, _content)
@@ -476,23 +485,8 @@ def correction_unit(question: str, reading, shelves: dict, tuning: AnswerTuning 
     premises = read_question(question).premises
     if not premises:
         return None
-    words = set().union(*(_content(p) for p in premises))
-    terms = [term for p in premises for term in TERM.findall(p)]  # an entry of the premise's term ("`$@`: The file name ...")
-    candidates, about = [], _about(shelves)
-    ids = {identifier_key(i) for p in premises for i in identifiers(p)}  # "PEP 585": its sentences first, however many others
-    for read in reading.sections:
-        shelf = shelves[read.shelf]
-        if shelf.sections[read.section_id].doc_id in superseded_documents(shelf):
-            continue
-        title = _title(shelf, shelf.sections[read.section_id].doc_id)  # "Intel's revenue": Intel is its document's name
-        elsewhere = not (ids and ids & about(read.shelf, read.section_id).keys)
-        for kind, text, *_ in section_units(shelf, read.section_id):
-            if kind in ("sentence", "list_item", "step"):
-                own = len(words & set(word_stems(text)))
-                if len(words & (set(word_stems(text)) | title)) >= 2 or any(_entry(term, text) for term in terms):  # ordered by what it holds
-                    candidates.append((elsewhere, -own, len(candidates), read.shelf, read.section_id, text))
-    candidates.sort()
-    found = find_false_premise(question, [(shelf, sid, text) for *_, shelf, sid, text in candidates[:400]],
+    about = _about(shelves)
+    found = find_false_premise(question, premise_candidates(premises, reading, shelves, about),
                                _earlier_sentences(shelves), about, tuning, _named(shelves))
     if found is None or found.sentence not in normalise(shelves[found.shelf].sections[found.section_id].text):
         return None

@@ -15,7 +15,7 @@ from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, held_
 from shelfwise.compiler.language.numbers import CARDINALS, alternation
 from shelfwise.compiler.language.polarity import CONDITIONAL, HEDGED, NEGATED, NEGATION
 
-__all__ = ["absent", "present", "instead", "required"]
+__all__ = ["absent", "present", "instead", "required", "free"]
 
 _HAS = re.compile(r"\b(?:comes? with|came with|has|have|had|includes?|included|provides?|provided|offers?|offered|carries|"
                   r"contains?|gives?)\s+(?:a|an|the|any|some|its|their)?\s*(?P<thing>[^,;:]+)", re.I)
@@ -129,11 +129,12 @@ def instead(premise: str, sentence: str, about: About | None) -> str:
 
 _WITHOUT_ANY = re.compile(r"\b(?:without|with no)\s+(?:any\s+)?(?P<thing>[A-Za-z][\w-]*)|\b(?P<un>unrestricted|unauthenticated|unauthori[sz]ed)\b",
                           re.I)
-_REQUIRES = re.compile(r"\b(?:must|shall|is required to|are required to)\s+(?:also\s+)?(?:require|have|use|perform|obtain)\s+"
+_REQUIRES = re.compile(r"\b(?:must|shall|is required to|are required to)\s+(?:also\s+|always\s+)?(?:require|have|use|perform|obtain)\s+"
                        r"(?:some\s+(?:form|kind)\s+of\s+|an?\s+|the\s+|its\s+)?(?P<thing>[A-Za-z][\w-]*)"
-                       r"|\b(?P<subject>[A-Za-z][\w-]*)\s+(?:is|are)\s+(?:required|mandatory)\b|\b(?:is|are)\s+(?P<status>restricted)\b", re.I)
-"""What a sentence says is needed: "MUST also require some form of authorization", "authentication is required", "is
-RESTRICTED"."""
+                       r"|\b(?P<subject>[A-Za-z][\w-]*)\s+(?:is|are)\s+(?:required|mandatory)\b|\b(?:is|are)\s+(?P<status>restricted)\b"
+                       r"|\b(?:must|shall)\s+(?:also\s+|always\s+)?be\s+(?P<done>[A-Za-z]{3,}ed)\b", re.I)
+"""What a sentence says is needed: "MUST also require some form of authorization", "MUST always use TLS",
+"authentication is required", "is RESTRICTED", or done: "SHALL be salted" (what "without any salt" leaves out)."""
 _UN = {"unrestricted": "restriction", "unauthenticated": "authentication", "unauthorised": "authorization", "unauthorized": "authorization"}
 
 
@@ -149,6 +150,33 @@ def required(premise: str, sentence: str) -> str:
     for without in _WITHOUT_ANY.finditer(premise):
         thing = set(word_stems(without.group("thing") or _UN[without.group("un").lower()]))
         for needed in _REQUIRES.finditer(sentence):
-            if thing and thing == set(word_stems(needed.group("thing") or needed.group("subject") or needed.group("status"))):
+            if thing and thing == set(word_stems(needed.group("thing") or needed.group("subject") or needed.group("status")
+                                                 or needed.group("done"))):
                 return "the documents say it is restricted" if needed.group("status") else "the documents say it is required"
+    return ""
+
+
+_CHARGED = re.compile(r"\b(?:charg(?:e|es|ed|ing)|bill(?:s|ed|ing)?|pay(?:s|ing)?|paid)\b[^.;:]{0,40}?\bfor\s+(?:every|each|all|any|the|a|an|its|their)?"
+                      r"\s*(?P<thing>[A-Za-z][\w-]*)", re.I)
+"""A premise saying something is paid for: "charge a fee for every communication", "pay for the copies"."""
+_FREE = re.compile(r"\b(?:is|are|be|been)\s+(?:[\w-]+,?\s+){0,2}(?:free of charge|without (?:any\s+)?(?:charge|fee|payment)|at no (?:cost|charge))\b",
+                   re.I)
+"""A sentence saying something is free: "shall be provided free of charge", "is hereby granted, free of charge" (not a
+thing it names in passing, "from a network server at no charge")."""
+
+
+def free(premise: str, sentence: str) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise says something is charged or paid for
+    ("lets a controller charge a fee for every communication"), the sentence holds the same thing (stem for stem) and
+    says something is free of charge ("any communication ... shall be provided free of charge", "Permission is hereby
+    granted, free of charge"), stating no condition; the premise denies nothing itself. A thing the sentence names in
+    passing as at no charge ("access to copy the Corresponding Source from a network server at no charge") says nothing
+    of what the premise says is charged for. The caller reads it only in a sentence holding enough of the premise's
+    words (``modality.holds_share``)."""
+    charged = _CHARGED.search(premise)
+    if charged is None or NEGATED.search(premise) or CONDITIONAL.search(_WITHOUT.sub("", sentence)) or NEGATED.search(sentence):
+        return ""
+    thing = set(word_stems(charged.group("thing")))
+    if thing and thing <= set(word_stems(sentence)) and _FREE.search(sentence):
+        return "the documents say it is free of charge"
     return ""

@@ -1,0 +1,51 @@
+"""Which read sentences the false-premise check reads (``shelfwise.api.answer.check.premise``), in what order, and how
+many: every sentence, list item or step of a current read document that holds two of the premises' content words (its
+document's title counting), or is an entry of a term a premise names. The sentences of a document a premise names by
+identifier come first ("PEP 585": however many other PEPs hold its words), then those holding most of the premises'
+words, up to ``CANDIDATES_READ``. Of the rest, the ``RARE_READ`` holding the premises' rarest words are read after
+them: a word weighs the log of the number of candidates over the number holding it, so "charge a fee" in the GDPR
+reads "shall be provided free of charge" though hundreds of sentences hold more of the premise's words ("data
+subject", "controller"). The first contradiction found is shown, so the sentences read first decide as before."""
+
+from __future__ import annotations
+
+import math
+
+from shelfwise.api.answer.check.about import document_title
+from shelfwise.api.answer.check.measure import content_words
+from shelfwise.api.answer.check.swapped import TERM, entry
+from shelfwise.api.answer.write.write import section_units
+from shelfwise.api.currency import superseded_documents
+from shelfwise.api.terms import identifier_key, identifiers, word_stems
+
+__all__ = ["premise_candidates", "CANDIDATES_READ", "RARE_READ"]
+
+CANDIDATES_READ = 400
+"""How many candidate sentences one question's premise check reads first, those holding most of the premises' words."""
+RARE_READ = 100
+"""How many more it reads after those, of the rest: those holding the premises' rarest words."""
+
+
+def premise_candidates(premises, reading, shelves: dict, about) -> list[tuple[str, str, str]]:
+    """(shelf, section id, sentence) of the read sentences the premise check reads, in the order it reads them (module
+    docstring); ``about(shelf, section_id)`` is ``about.about_sections``'s."""
+    words = set().union(*(content_words(p) for p in premises))
+    terms = [term for p in premises for term in TERM.findall(p)]  # an entry of the premise's term ("`$@`: The file name ...")
+    ids = {identifier_key(i) for p in premises for i in identifiers(p)}
+    found = []
+    for read in reading.sections:
+        shelf = shelves[read.shelf]
+        if shelf.sections[read.section_id].doc_id in superseded_documents(shelf):
+            continue
+        title = document_title(shelf, shelf.sections[read.section_id].doc_id)  # "Intel's revenue": Intel is its document's name
+        elsewhere = not (ids and ids & about(read.shelf, read.section_id).keys)
+        for kind, text, *_ in section_units(shelf, read.section_id):
+            if kind in ("sentence", "list_item", "step"):
+                own = words & set(word_stems(text))
+                if len(words & (set(word_stems(text)) | title)) >= 2 or any(entry(term, text) for term in terms):
+                    found.append((elsewhere, own, len(found), read.shelf, read.section_id, text))
+    found.sort(key=lambda one: (one[0], -len(one[1]), one[2]))
+    held = {word: sum(1 for one in found if word in one[1]) for word in words}
+    weight = {word: math.log((len(found) + 1) / (count + 1)) for word, count in held.items()}
+    rare = sorted(found[CANDIDATES_READ:], key=lambda one: (one[0], -sum(weight[w] for w in one[1]), one[2]))
+    return [(shelf, sid, text) for *_, shelf, sid, text in found[:CANDIDATES_READ] + rare[:RARE_READ]]
