@@ -326,6 +326,12 @@ def _about_document(title: str, headings: str = "", doc: str = "document", keyed
                  title=frozenset(content_words(title)))
 
 
+def _found(question: str, title: str, headings: str, sentence: str):
+    """find_false_premise on one sentence of a document of ``title`` under ``headings``."""
+    about = _about_document(title, headings)
+    return find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
+
+
 @pytest.mark.parametrize(("premise", "title", "headings", "sentence", "corrected"), [
     # third pass, written before the rules: a guideline quoting the revision it replaced states that revision's rule
     ("Since SP 800-63B requires memorized secrets to be at least 12 characters long, what is the maximum length a verifier "
@@ -1099,8 +1105,7 @@ def test_charged_without_or_in_order_is_corrected_by_free_forced_or_the_other_fi
                                                                                       corrected):
     """presence.free, presence.required's forced participle and each.first_act_reversed on the GDPR's, the MIT License's,
     SP 800-63B's and HyDE's sentences (verbatim; the GPL's cut where marked), under their sections' headings."""
-    about = _about_document(title, headings)
-    found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
+    found = _found(question, title, headings, sentence)
     assert (found is not None) == corrected, found
 
 
@@ -1137,9 +1142,8 @@ def test_a_rule_of_another_situation_does_not_correct_a_premise_about_its_own(qu
     """eval/questions/unseen-premises-12.yaml's control, corrected wrongly at its first run by RFC 6749's sentence
     (verbatim) under the implicit grant's headings: a premise's "when ..." names the situation its rule holds in, which
     the sentence, its headings or its document's identity must hold."""
-    about = _about_document("RFC 6749 The OAuth 2.0 Authorization Framework", _IMPLICIT)
-    found = find_false_premise(question, [("shelf", "s1", "The authorization server MUST NOT issue a refresh token.")],
-                               about=lambda shelf, sid: about)
+    found = _found(question, "RFC 6749 The OAuth 2.0 Authorization Framework", _IMPLICIT,
+                   "The authorization server MUST NOT issue a refresh token.")
     assert (found is not None) == corrected, found
 
 
@@ -1152,7 +1156,34 @@ def test_a_rule_of_another_situation_does_not_correct_a_premise_about_its_own(qu
 def test_several_of_a_thing_is_corrected_by_only_one_of_it(question, corrected):
     """each.many_against_only_one on PEP 646's sentence (verbatim; eval/questions/unseen-premises-12.yaml's up12-typing-01,
     missed at its first run)."""
-    about = _about_document("PEP 646 Variadic Generics", "Multiple Type Variable Tuples: Not Allowed")
-    sentence = "As of this PEP, only a single type variable tuple may appear in a type parameter list:"
-    found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
+    found = _found(question, "PEP 646 Variadic Generics", "Multiple Type Variable Tuples: Not Allowed",
+                   "As of this PEP, only a single type variable tuple may appear in a type parameter list:")
     assert (found is not None) == corrected, found
+
+
+@pytest.mark.parametrize(("question", "corrected"), [
+    ("Since SP 800-63C leaves it up to the IdP whether to sign its assertions, what should a relying party check before "
+     "trusting an unsigned one?", True),
+    ("Since SP 800-63C makes signing assertions optional for the IdP, what should a relying party check?", True),
+    ("Since SP 800-63C lets the IdP decide whether to sign its assertions, what should a relying party check?", True),
+    ("Since SP 800-63C leaves it up to the IdP whether to encrypt its assertions, what should a relying party check?",
+     False),  # another act
+])
+def test_what_a_premise_calls_optional_is_corrected_by_what_the_documents_require(question, corrected):
+    """modality.optional_as_unrequired on SP 800-63C's sentence (verbatim; eval/questions/unseen-premises-12.yaml's
+    up12-identity-02, missed at its first run): "leaves it up to X whether to" says it is not required."""
+    found = _found(question, "SP 800-63C", "6 Assertions 6.2 Assertion Protection 6.2.2 Signed Assertion",
+                   "Assertions SHALL be cryptographically signed by the issuer (IdP).")
+    assert (found is not None) == corrected, found
+
+
+def test_an_active_modal_binds_its_subject_to_its_own_verb():
+    """SP 800-63C's "... SHALL protect keys used for signing or encrypting those assertions ..." (verbatim) requires
+    protecting keys, not signing: it corrected the premise above wrongly once the premise was read as "does not require
+    the IdP to sign its assertions", before the modal's own verb was read (modality._bound_act)."""
+    sentence = ("Government-operated IdPs asserting authentication at AAL2 and all IdPs asserting authentication at AAL3 SHALL "
+                "protect keys used for signing or encrypting those assertions with mechanisms validated at [FIPS 140](#FIPS140) "
+                "Level 1 or higher.")
+    question = ("Since SP 800-63C leaves it up to the IdP whether to sign its assertions, what should a relying party check before "
+                "trusting an unsigned one?")
+    assert _found(question, "SP 800-63C", "4 Federation Assurance Level (FAL) 4.1 Key Management", sentence) is None

@@ -19,7 +19,7 @@ from shelfwise.compiler.language.numbers import alternation
 from shelfwise.compiler.language.polarity import NEGATION
 
 __all__ = ["CLAUSE_END", "AUXILIARY", "MODALS", "FORBIDS", "DISCLAIMED", "LABELLED", "modality", "modalities", "act", "after_force",
-           "forced_object", "labelled", "held_with_identity", "holds_share", "situation_held"]
+           "forced_object", "labelled", "held_with_identity", "holds_share", "situation_held", "optional_as_unrequired"]
 
 CLAUSE_END = re.compile(r"[,;:]|\b(?:before|after|when|whenever|while|until|unless|because|since|if|once|so that)\b", re.I)
 """Where what a premise says is done ends and a clause about when or why begins: "prints every recipe | before running
@@ -54,12 +54,22 @@ _BE_DONE = re.compile(r"\s*(?:not\s+)?(?:also\s+)?be\s+(?:\w+ly\s+)?(?P<done>[a-
 """A modal's passive participle: "SHALL NOT be considered", "shall be included", "must not be sent" (not "be at least")."""
 
 
+_ACTIVE = re.compile(r"\s*(?:not\s+)?(?:(?:also|always|only|then|\w+ly)\s+)?(?P<verb>(?!be\b)[a-z]{3,})\b(?=\s+(?:the|a|an|all|any|each|its|their|[a-z]+s)\b)",
+                     re.I)
+"""A modal's active verb and the start of its object ("SHALL protect keys", "MUST NOT issue a refresh token")."""
+
+
 def _bound_act(after: str, acts: set[str]) -> bool:
-    """Whether what a modal binds its subject to (the participle right after "be") is one of the premise's ``acts``, or
-    a force word itself ("shall be prohibited"), or there is no participle (or none the stems keep); "be considered" is
-    not "be salted"."""
+    """Whether what a modal binds its subject to (the participle right after "be", or the active verb right after the
+    modal, before its object) is one of the premise's ``acts``, or a force word itself ("shall be prohibited"), or there is
+    neither (or none the stems keep); "be considered" is not "be salted", "SHALL protect keys used for signing" is not
+    "to sign its assertions"."""
     done = _BE_DONE.match(after)
-    if done is None or REQUIRES.search(done.group("done")) or PERMITS.search(done.group("done")) or FORBIDS.search(done.group("done")):
+    if done is None:  # an active verb: "SHALL protect keys used for signing" binds its subject to protecting, not signing
+        verb = _ACTIVE.match(after)
+        return verb is None or bool(set(word_stems(verb.group("verb"))) & acts) or bool(
+            REQUIRES.search(verb.group("verb")) or PERMITS.search(verb.group("verb")) or FORBIDS.search(verb.group("verb")))
+    if REQUIRES.search(done.group("done")) or PERMITS.search(done.group("done")) or FORBIDS.search(done.group("done")):
         return True
     stems = set(word_stems(done.group("done")))
     return not stems or bool(stems & acts)  # a word the stems leave out ("included", a question's frame word): unknown
@@ -215,3 +225,23 @@ def situation_held(premise: str, sentence: str, about: About | None) -> bool:
     held = held_with_identity(sentence, about)
     return all(any(stem == one or (min(len(stem), len(one)) >= 4 and (one.startswith(stem) or stem.startswith(one))) for one in held)
                for match in _SITUATION.finditer(premise) for stem in _content(match.group("situation")))
+
+
+_OPTIONAL = [
+    (re.compile(r"\b(?:leaves?|left|leaving) it (?:up )?to (?P<who>[^,;:]+?) (?:whether|if) (?:or not )?to\b", re.I), r"does not require \g<who> to"),
+    (re.compile(r"\b(?:lets?|letting|allows?|allowing) (?P<who>[^,;:]+?) (?:decide|choose) (?:whether|if) (?:or not )?to\b", re.I),
+     r"does not require \g<who> to"),
+    (re.compile(r"\b(?:makes?|made|making) (?P<what>[^,;:]+?) optional\b", re.I), r"does not require \g<what>"),
+]
+"""A premise saying an act is optional, and how it says so plainly: "leaves it up to the IdP whether to sign its
+assertions" is "does not require the IdP to sign its assertions". A thing said to be optional ("the state parameter is
+optional") is read against a definition's label as it is (``labelled``: "REQUIRED if ..." is no contradiction)."""
+
+
+def optional_as_unrequired(premise: str) -> str:
+    """``premise`` with what it says is optional written as not required ("leaves it up to the IdP whether to sign",
+    "lets the client decide whether to send", "makes signing assertions optional"), so that the force checks read
+    it against "Assertions SHALL be cryptographically signed by the issuer (IdP)"."""
+    for pattern, plain in _OPTIONAL:
+        premise = pattern.sub(plain, premise)
+    return premise

@@ -72,7 +72,7 @@ from shelfwise.api.answer.check.swapped import TERM, entry_terms, swapped as _sw
 from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, FORBIDS as _FORBIDS, MODALS as _MODALS, act as _act
 from shelfwise.api.answer.check.modality import after_force as _after_force
 from shelfwise.api.answer.check.modality import forced_object as _forced_object, held_with_identity, holds_share, labelled as _labelled
-from shelfwise.api.answer.check.modality import modalities as _modalities, situation_held
+from shelfwise.api.answer.check.modality import modalities as _modalities, optional_as_unrequired, situation_held
 from shelfwise.api.answer.check.measure import DOTTED, content_words as _content, measure_words, moved_measure, named_only, whole_moved
 from shelfwise.api.answer.read.evidence import asked_names, holds_name, scheme as _scheme
 from shelfwise.api.answer.records import Unit
@@ -414,7 +414,7 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
     introduced something is read against it ("This PEP proposes ..."). ``named(shelf, premise)``: the documents the
     premise names by their compiled identity (issuer, form, period: "Intel's revenue ... in Q1 2023"); when it names
     any, only their sentences are read (another quarter's filing states another quarter's figures)."""
-    for premise in read_question(question).premises:
+    for premise in map(optional_as_unrequired, read_question(question).premises):  # "leaves it up to X whether to": not required
         words = _content(premise)
         if len(words) < 2:
             continue
