@@ -177,3 +177,44 @@ def test_a_centred_title_over_its_version_line_is_no_definition(tmp_path: Path) 
     converted = read(path, ReadOptions())
     assert not [e for e in converted.elements if e.kind == "list_item"]
     assert converted.title.startswith("GNU GENERAL PUBLIC LICENSE Version 3")
+
+
+IDENTITY = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "identity"
+
+
+def test_markdown_html_lists_are_items_nested_ones_after_their_parent() -> None:
+    """SP 800-63A writes requirements as HTML lists inside a Markdown file (nested, indented, with anchors and
+    entities): each <li> is a list item with its tags removed, not one paragraph quoting "</li> <li>"."""
+    text = """# 4.4.1.6 Address Confirmation
+
+<div class="text-left" markdown="0">
+<ol type="1" start="1">
+\t<li><a name="r1"></a>The CSP SHALL confirm an address of record.</li>
+\t<li><strong>If the CSP performs in-person proofing:</strong>
+\t\t<ol type="a" start="a">
+\t\t\t<li>The CSP MAY provide an enrollment code directly to the subscriber &amp; others.</li>
+
+\t\t\t<li>The enrollment code SHALL be valid for a maximum of 7 days.</li>
+\t\t</ol>
+\t</li>
+</ol>
+</div>
+
+After the list.
+"""
+    elements, _title = parse_markdown(text)
+    assert [(e.kind, e.text) for e in elements[1:]] == [
+        ("list_item", "The CSP SHALL confirm an address of record."),
+        ("list_item", "If the CSP performs in-person proofing:"),
+        ("list_item", "The CSP MAY provide an enrollment code directly to the subscriber & others."),
+        ("list_item", "The enrollment code SHALL be valid for a maximum of 7 days."),
+        ("paragraph", "After the list."),
+    ]
+
+
+@pytest.mark.skipif(not IDENTITY.is_dir(), reason="../shared/corpora/identity is not present")
+@pytest.mark.parametrize("name", ["sp800-63a/sec4_ial.md", "sp800-63a/sec5_proofing.md"])
+def test_no_element_of_sp_800_63a_keeps_an_html_list_tag(name: str) -> None:
+    elements, _title = parse_markdown((IDENTITY / name).read_text(encoding="utf-8"))
+    assert not [e.text[:80] for e in elements if re.search(r"</?(?:li|ol|ul)\b", e.text)]
+    assert any(e.text == "The enrollment code SHALL be valid for a maximum of 7 days." for e in elements) or name.endswith("proofing.md")

@@ -201,6 +201,8 @@ def test_a_true_premise_is_never_corrected(shelves, shelf, question):
     # a name written as code the shelf never writes (RFC 9396's parameter; 18 sentences on the authorization endpoint were
     # quoted, eval/questions/unseen-premises-6.yaml)
     ("oauth", "How does the authorization_details parameter of rich authorization requests describe fine-grained permissions?"),
+    # the same, as the last part of a dotted path (eval/questions/unseen-premises-13.yaml: 21 sentences were quoted)
+    ("typing", "How does typing.assert_type ask a type checker to confirm the inferred type of an expression?"),
 ])
 def test_a_subject_named_only_in_a_catalogue_in_passing_or_nowhere_is_not_in_the_documents(shelves, shelf, question):
     answer = _ask(shelves, shelf, question)

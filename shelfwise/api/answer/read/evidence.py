@@ -178,15 +178,16 @@ def asked_names(question: str) -> list[str]:
     return list(dict.fromkeys(n for n in names if re.search(r"[^\W\d_]", n)))  # "31" of "March 31" names nothing
 
 
-_CODE = re.compile(r"(?<![\w.-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])")
-"""A name written as code, words joined by underscores ("authorization_details", "cc_library", "code_verifier")."""
+_CODE = re.compile(r"(?<![\w.-])(?:[A-Za-z]\w*\.)*(?P<name>[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)(?![\w-])")
+"""A name written as code, words joined by underscores ("authorization_details", "cc_library", "code_verifier"), also
+as the last part of a dotted path ("assert_type" of "typing.assert_type")."""
 
 
 def code_names(question: str) -> list[str]:
-    """The names a question writes as code ("How does the authorization_details parameter ..."): lower-case, so not a
-    capitalised name, yet as much the subject's name as "TypedDict" is; a parameter or field the shelf never writes is
-    one it does not describe."""
-    return list(dict.fromkeys(_CODE.findall(question)))
+    """The names a question writes as code ("How does the authorization_details parameter ...", "How does
+    typing.assert_type ..."): lower-case, so not a capitalised name, yet as much the subject's name as "TypedDict" is; a
+    parameter, field or function the shelf never writes is one it does not describe."""
+    return list(dict.fromkeys(match.group("name") for match in _CODE.finditer(question)))
 
 
 def identity_text(shelf: OpenShelf, doc_id: str, cover: bool = True) -> str:

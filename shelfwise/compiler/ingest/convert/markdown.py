@@ -4,7 +4,8 @@ docling would render inline markup away; citations quote the source with its
 ``code``, *emphasis* and [links](#anchor) intact, so this reader keeps every
 paragraph, list item and heading as written (lines joined by single spaces).
 It knows ATX and setext headings, fenced and indented code, pipe tables,
-HTML tables, list items, definition lists (``Term`` then ``: description``, and
+HTML tables, list items (and HTML ``<ol>``/``<ul>`` lists, nested ones too, each ``<li>`` an item, tags removed),
+definition lists (``Term`` then ``: description``, and
 HTML ``<dl>``; each item "term: description", its term kept as the item's name),
 block quotes, images (figures with their alt text as caption) and YAML front matter (skipped from the body; its ``title:`` becomes
 the document title). Invisible ``<a name=...></a>`` anchors are removed from
@@ -23,7 +24,7 @@ from shelfwise.compiler.store.records import Converted, Element, definition_text
 
 __all__ = ["read", "parse_markdown"]
 
-READER_VERSION = "3"  # 3: definition lists read as items
+READER_VERSION = "4"  # 3: definition lists read as items; 4: HTML lists read as items
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
@@ -91,6 +92,44 @@ class _HtmlDefinitions(HTMLParser):
         elif self._open == "dd" and text and self._terms:
             self.items.append((", ".join(self._terms), text))
         self._last, self._open = self._open, None
+
+
+class _HtmlList(HTMLParser):
+    """The items of an HTML ``<ol>`` or ``<ul>`` block, a nested list's after the item holding it: each ``<li>``'s own
+    text (up to a list it holds), tags removed and entities decoded. SP 800-63A writes its requirements so: read as one
+    paragraph, a correction quoted "... maximum of 7 days.</li> </ol> </li> <li><strong>If the CSP ..." with its tags."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.items: list[str] = []
+        self._open: list[list[str]] = []  # the text of each open <li>, innermost last
+
+    def handle_starttag(self, tag: str, attrs) -> None:
+        if tag == "li":
+            self._open.append([])
+        elif tag in ("ol", "ul") and self._open:
+            self._emit()  # the open item's own text ends where the list it holds begins
+        elif tag == "br" and self._open:
+            self._open[-1].append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "li" and self._open:
+            self._emit()
+            self._open.pop()
+
+    def handle_data(self, data: str) -> None:
+        if self._open:
+            self._open[-1].append(data)
+
+    def _emit(self) -> None:
+        text = " ".join("".join(self._open[-1]).split())
+        if text:
+            self.items.append(text)
+        self._open[-1] = []
+
+
+_LIST_OPEN = re.compile(r"<(?:ol|ul)\b", re.IGNORECASE)
+_LIST_CLOSE = re.compile(r"</(?:ol|ul)\s*>", re.IGNORECASE)
 
 
 class _HtmlTable(HTMLParser):
@@ -285,6 +324,21 @@ class _Parser:
             definitions.feed("\n".join(block))
             definitions.close()
             self.elements.extend(Element(kind="list_item", text=definition_text(t, d), name=t) for t, d in definitions.items)
+            self.prev_blank = False
+            return i
+        if _LIST_OPEN.match(stripped) and not self.para:
+            self.flush()
+            block, depth = [], 0
+            while i < len(self.lines):
+                block.append(self.lines[i])
+                depth += len(_LIST_OPEN.findall(self.lines[i])) - len(_LIST_CLOSE.findall(self.lines[i]))
+                i += 1
+                if depth <= 0:
+                    break
+            listed = _HtmlList()
+            listed.feed("\n".join(block))
+            listed.close()
+            self.elements.extend(Element(kind="list_item", text=text) for text in listed.items)
             self.prev_blank = False
             return i
         if self.prev_blank and _HTML_BLOCK.match(line) and not self.para and self.item is None:
