@@ -218,3 +218,10 @@ def test_no_element_of_sp_800_63a_keeps_an_html_list_tag(name: str) -> None:
     elements, _title = parse_markdown((IDENTITY / name).read_text(encoding="utf-8"))
     assert not [e.text[:80] for e in elements if re.search(r"</?(?:li|ol|ul)\b", e.text)]
     assert any(e.text == "The enrollment code SHALL be valid for a maximum of 7 days." for e in elements) or name.endswith("proofing.md")
+
+
+def test_an_html_list_never_closed_loses_none_of_the_text_after_it() -> None:
+    """A <ul> with no </ul> is read as the HTML block it starts, up to a blank line: the paragraphs after it stay."""
+    elements, _title = parse_markdown("# T\n\n<ul>\n<li>one</li>\n\nA paragraph after it.\n\n## Next\n\nMore text.\n")
+    texts = [e.text for e in elements]
+    assert "A paragraph after it." in texts and "More text." in texts and "Next" in texts

@@ -132,6 +132,17 @@ _LIST_OPEN = re.compile(r"<(?:ol|ul)\b", re.IGNORECASE)
 _LIST_CLOSE = re.compile(r"</(?:ol|ul)\s*>", re.IGNORECASE)
 
 
+def _list_end(lines: list[str], start: int) -> int | None:
+    """The line after the one closing the HTML list opened at ``lines[start]`` (nested lists counted), or None when it
+    is never closed."""
+    depth = 0
+    for index in range(start, len(lines)):
+        depth += len(_LIST_OPEN.findall(lines[index])) - len(_LIST_CLOSE.findall(lines[index]))
+        if depth <= 0:
+            return index + 1
+    return None
+
+
 class _HtmlTable(HTMLParser):
     """Rows of an HTML ``<table>`` block, cell text with tags removed and entities decoded."""
 
@@ -326,21 +337,15 @@ class _Parser:
             self.elements.extend(Element(kind="list_item", text=definition_text(t, d), name=t) for t, d in definitions.items)
             self.prev_blank = False
             return i
-        if _LIST_OPEN.match(stripped) and not self.para:
+        end = _list_end(self.lines, i) if _LIST_OPEN.match(stripped) and not self.para else None
+        if end is not None:  # a list never closed is read as the HTML block it starts, up to a blank line (below)
             self.flush()
-            block, depth = [], 0
-            while i < len(self.lines):
-                block.append(self.lines[i])
-                depth += len(_LIST_OPEN.findall(self.lines[i])) - len(_LIST_CLOSE.findall(self.lines[i]))
-                i += 1
-                if depth <= 0:
-                    break
             listed = _HtmlList()
-            listed.feed("\n".join(block))
+            listed.feed("\n".join(self.lines[i:end]))
             listed.close()
             self.elements.extend(Element(kind="list_item", text=text) for text in listed.items)
             self.prev_blank = False
-            return i
+            return end
         if self.prev_blank and _HTML_BLOCK.match(line) and not self.para and self.item is None:
             self.flush()
             block = []
