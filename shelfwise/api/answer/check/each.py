@@ -41,6 +41,12 @@ _CONDITION = re.compile(r"\b(?:if|unless|provided that|in case|whether|except)\b
 """A condition on what the sentence says; "When it is time to execute recipes" says when it happens, not whether."""
 
 
+def _plain(premise: str, sentence: str) -> bool:
+    """Whether the premise denies nothing and the sentence states no condition (but an exception after what it says)
+    and denies nothing: what the count and order checks ask of both."""
+    return not (NEGATED.search(premise) or _CONDITION.search(_EXCEPTION.sub("", sentence)) or NEGATED.search(sentence))
+
+
 def one_for_each(premise: str, sentence: str) -> str:
     """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise's one thing for all is, in the
     sentence, a new or separate one for each."""
@@ -149,7 +155,7 @@ def together_against_in_turn(premise: str, sentence: str) -> str:
     once, the sentence that only one of the same thing (stem for stem) does at a time, stating no condition and denying
     nothing; a premise denying it itself ("does not run several jobs at once") is left alone."""
     together = _TOGETHER.search(premise)
-    if together is None or NEGATED.search(premise) or _CONDITION.search(_EXCEPTION.sub("", sentence)) or NEGATED.search(sentence):
+    if together is None or not _plain(premise, sentence):
         return ""
     thing = set(word_stems(together.group("thing")))
     if thing and any(thing == set(word_stems(one.group("thing"))) for one in _ONE_AT_A_TIME.finditer(sentence)):
@@ -230,7 +236,7 @@ def many_against_only_one(premise: str, sentence: str) -> str:
     ("lets a generic class take two type variable tuples"), the sentence that only one of it may be ("only a single type
     variable tuple may appear in a type parameter list"): every content word of the premise's thing in the sentence's,
     the last one (its head) the same; it states no condition and denies nothing, nor does the premise."""
-    if NEGATED.search(premise) or _CONDITION.search(_EXCEPTION.sub("", sentence)) or NEGATED.search(sentence):
+    if not _plain(premise, sentence):
         return ""
     for many in _MANY.finditer(premise):
         thing = content_words(many.group("thing"))

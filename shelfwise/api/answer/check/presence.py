@@ -138,6 +138,12 @@ _REQUIRES = re.compile(r"\b(?:must|shall|is required to|are required to)\s+(?:al
 _UN = {"unrestricted": "restriction", "unauthenticated": "authentication", "unauthorised": "authorization", "unauthorized": "authorization"}
 
 
+def _plain(premise: str, sentence: str) -> bool:
+    """Whether the premise denies nothing and the sentence states no condition (its own "without ..." aside) and denies
+    nothing: what ``required`` and ``free`` ask of both."""
+    return not (NEGATED.search(premise) or CONDITIONAL.search(_WITHOUT.sub("", sentence)) or NEGATED.search(sentence))
+
+
 def required(premise: str, sentence: str) -> str:
     """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise says a thing is done without something
     ("called by anyone without authorization", "over the PSTN without any restriction", "unauthenticated"), the
@@ -145,7 +151,7 @@ def required(premise: str, sentence: str) -> str:
     required") or that the thing is restricted ("Use of the PSTN ... is RESTRICTED"), stem for stem, stating no
     condition and denying nothing. The caller reads it only in a sentence holding enough of the premise's words
     (``modality.holds_share``)."""
-    if NEGATED.search(premise) or CONDITIONAL.search(_WITHOUT.sub("", sentence)) or NEGATED.search(sentence):
+    if not _plain(premise, sentence):
         return ""
     for without in _WITHOUT_ANY.finditer(premise):
         thing = set(word_stems(without.group("thing") or _UN[without.group("un").lower()]))
@@ -174,7 +180,7 @@ def free(premise: str, sentence: str) -> str:
     of what the premise says is charged for. The caller reads it only in a sentence holding enough of the premise's
     words (``modality.holds_share``)."""
     charged = _CHARGED.search(premise)
-    if charged is None or NEGATED.search(premise) or CONDITIONAL.search(_WITHOUT.sub("", sentence)) or NEGATED.search(sentence):
+    if charged is None or not _plain(premise, sentence):
         return ""
     thing = set(word_stems(charged.group("thing")))
     if thing and thing <= set(word_stems(sentence)) and _FREE.search(sentence):
