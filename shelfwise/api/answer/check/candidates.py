@@ -3,9 +3,11 @@ many: every sentence, list item or step of a current read document that holds tw
 document's title counting), or is an entry of a term a premise names. The sentences of a document a premise names by
 identifier come first ("PEP 585": however many other PEPs hold its words), then those holding most of the premises'
 words, up to ``CANDIDATES_READ``. Of the rest, the ``RARE_READ`` holding the premises' rarest words are read after
-them: a word weighs the log of the number of candidates over the number holding it, so "charge a fee" in the GDPR
-reads "shall be provided free of charge" though hundreds of sentences hold more of the premise's words ("data
-subject", "controller"). The first contradiction found is shown, so the sentences read first decide as before."""
+them: a word weighs the log of the number of candidates over the number holding it, so a sentence holding the
+premise's one rare word ("salt") is read though more than 400 hold more of its common ones ("verifiers", "memorized
+secrets"). The first contradiction found is shown, so the sentences read first decide as before. On the fourteen
+premise sets no correction comes from these extras (99 corrections, each among the first 361 candidates): they
+matter only when a question reads more than 400 sentences holding more of its words."""
 
 from __future__ import annotations
 
