@@ -30,7 +30,8 @@ from shelfwise.compiler.language.numbers import CARDINALS, alternation
 from shelfwise.compiler.language.polarity import NEGATED
 
 __all__ = ["one_for_each", "only_against_all", "first_against_last", "preference_reversed", "together_against_in_turn",
-           "in_turn_against_interleaved", "first_act_reversed", "many_against_only_one", "order_reversed"]
+           "in_turn_against_interleaved", "first_act_reversed", "many_against_only_one", "only_one_kind_against_another",
+           "winner_reversed", "order_reversed"]
 
 _ONE = re.compile(r"\b(?:a|one)\s+single\s+(?P<thing>[\w-]+)|\b(?:one|the same)\s+(?P<same>[\w-]+)\s+for\s+(?:all|every|each)\b",
                   re.I)
@@ -248,12 +249,74 @@ def many_against_only_one(premise: str, sentence: str) -> str:
     return ""
 
 
+_ONLY_BY = re.compile(r"\b(?P<thing>(?:[\w-]+\s+){1,4}?)(?:MUST|SHALL|must|shall|may|can)\s+only\s+be\s+[a-z]+(?:ed|en|wn)\s+(?:by|to|for)\s+"
+                      r"(?:the\s+|a\s+|an\s+)?(?P<kind>[a-z][\w-]*)\s+(?P<head>[a-z][\w-]*?)s?\b")
+"""A thing kept for one kind of a party: "The client credentials grant type MUST only be used by confidential clients"."""
+_KIND_OF = r"\b(?P<kind>[a-z][\w-]*)\s+{head}s?\b"
+_NO_KIND = frozenset(word_stems("such other any every each all some same own their its our your his her that this those these"))
+
+
+def only_one_kind_against_another(premise: str, sentence: str) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not): the sentence keeps a thing for one kind of a party
+    ("The client credentials grant type MUST only be used by confidential clients"), the premise gives it to another kind of
+    that party ("allows a public client ... to use the client credentials grant"): the premise names the party by the
+    sentence's head word ("client") with another word before it that the sentence does not hold ("public"), and holds the
+    sentence's thing but at most one of its words ("client credentials grant" of "The client credentials grant type"); it
+    states no condition and denies nothing, nor does the premise."""
+    if not _plain(premise, sentence):
+        return ""
+    for only in _ONLY_BY.finditer(sentence):
+        thing = content_words(only.group("thing"))
+        if len(thing) < 2 or len(thing - content_words(premise)) > 1:
+            continue
+        kind, head = only.group("kind"), only.group("head")
+        said = content_words(sentence)
+        for other in re.finditer(_KIND_OF.format(head=re.escape(head)), premise):
+            theirs = set(word_stems(other.group("kind")))
+            if theirs and not theirs & (said | _NO_KIND) and theirs == content_words(other.group("kind")) and kind != other.group("kind"):
+                return f"the documents say only {kind} {head}s"
+    return ""
+
+
+_PHRASE = r"(?:[\w-]+\s+){0,3}?[\w-]+"
+_BEATS = (r"(?:\w+ly\s+)?(?:beat|beats|outperform(?:s|ed)?|surpass(?:es|ed)?|(?:did|does|do|performs?|performed|works?|worked|did)\s+better\s+than|"
+          r"(?:is|was|are|were)\s+(?:better|superior)\s+(?:than|to))")
+_WINS = re.compile(rf"(?:^|\b(?:the|that|whether|found|shows?|showed)\s+)(?P<winner>{_PHRASE})\s+{_BEATS}\s+(?:the\s+)?(?P<loser>{_PHRASE})"
+                   r"(?=\s+(?:on|in|for|at|with|across|by|when|over|under)\b|\s*[,.;?]|\s*$)", re.I)
+"""One of two named things said to beat the other: "found that tree traversal consistently beat the collapsed tree on QASPER"."""
+_BETTER = re.compile(rf"^(?:the\s+)?(?P<winner>{_PHRASE})\s+(?:\w+ly\s+)?(?:performs|performed|works|worked|does|did|is|was)\s+better\b"
+                     rf"(?:\s+than\s+(?:the\s+)?(?P<loser>{_PHRASE}))?|^(?:the\s+)?(?P<first>{_PHRASE})\s+{_BEATS}\s+(?:the\s+)?(?P<second>{_PHRASE})\b",
+                     re.I)
+"""A sentence naming what does better: "The collapsed tree approach consistently performs better.", "Self-RAG outperforms
+ChatGPT on ..."."""
+
+
+def winner_reversed(premise: str, sentence: str) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise says one thing beat another ("tree
+    traversal consistently beat the collapsed tree"), the sentence that the other does better ("The collapsed tree approach
+    consistently performs better"): every content word of the premise's loser is in the sentence's winner, and the
+    sentence's winner is not the premise's winner nor its loser the premise's loser; neither denies anything and the
+    sentence states no condition."""
+    if not _plain(premise, sentence):
+        return ""
+    said = _BETTER.match(sentence.strip())
+    if said is None:
+        return ""
+    winner = content_words(said.group("winner") or said.group("first"))
+    loser = content_words(said.group("loser") or said.group("second") or "")
+    for claim in _WINS.finditer(premise):
+        theirs, beaten = content_words(claim.group("winner")), content_words(claim.group("loser"))
+        if beaten and beaten <= winner and not theirs <= winner and not (loser and beaten <= loser):
+            return "the documents say the other does better"
+    return ""
+
+
 def order_reversed(premise: str, sentence: str) -> str:
     """Why ``sentence`` contradicts ``premise`` by how many, which end or which order ('' when it does not): the first
     of ``one_for_each``, ``only_against_all``, ``first_against_last``, ``preference_reversed``,
     ``together_against_in_turn``, ``first_act_reversed`` and ``many_against_only_one`` that finds it."""
     for check in (one_for_each, only_against_all, first_against_last, preference_reversed, together_against_in_turn, first_act_reversed,
-                  many_against_only_one):
+                  many_against_only_one, only_one_kind_against_another, winner_reversed):
         why = check(premise, sentence)
         if why:
             return why

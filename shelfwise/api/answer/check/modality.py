@@ -19,7 +19,8 @@ from shelfwise.compiler.language.numbers import alternation
 from shelfwise.compiler.language.polarity import NEGATION
 
 __all__ = ["CLAUSE_END", "AUXILIARY", "MODALS", "FORBIDS", "DISCLAIMED", "LABELLED", "modality", "modalities", "act", "after_force",
-           "forced_object", "labelled", "held_with_identity", "holds_share", "situation_held", "optional_as_unrequired"]
+           "forced_object", "labelled", "held_with_identity", "holds_share", "situation_held", "optional_as_unrequired",
+           "without_examples"]
 
 CLAUSE_END = re.compile(r"[,;:]|\b(?:before|after|when|whenever|while|until|unless|because|since|if|once|so that)\b", re.I)
 """Where what a premise says is done ends and a clause about when or why begins: "prints every recipe | before running
@@ -245,3 +246,15 @@ def optional_as_unrequired(premise: str) -> str:
     for pattern, plain in _OPTIONAL:
         premise = pattern.sub(plain, premise)
     return premise
+
+
+_INLINE_EXAMPLE = re.compile(r",?\s*\b(?:such as|e\.g\.,?|for example,?|for instance,?)\s+(?:(?:a|an|the)\s+)?(?:[\w'-]+\s+){0,4}?[\w'-]+"
+                             r"(?=\s*(?:[,;)]|\bto\b|\bthat\b|\bwhich\b|\bwho\b))", re.I)
+"""An example a premise gives of its subject within it ("a public client such as a single-page browser app to use ...")."""
+
+
+def without_examples(premise: str) -> str:
+    """The premise without the examples it gives within it: "allows a public client such as a single-page browser app to
+    use the client credentials grant" says what it says of public clients; the browser app is the asker's case of one, not
+    words a sentence about public clients must hold."""
+    return _INLINE_EXAMPLE.sub("", premise)

@@ -62,16 +62,18 @@ from shelfwise.api.terms import identifier_key, identifiers, normalise, word_ste
 from shelfwise.api.answer.question import read_question
 from shelfwise.api.answer.check.about import About, earlier_sentences as _earlier_sentences
 from shelfwise.api.answer.check.about import about_sections as _about, named_documents as _named
-from shelfwise.api.answer.check.candidates import premise_candidates
+from shelfwise.api.answer.check.candidates import paragraph_before, premise_candidates
 from shelfwise.api.answer.check.editions import introduced_by, not_yet as _not_yet
 from shelfwise.api.answer.check.kinds import kind_attested, other_kind, premise_kind
 from shelfwise.api.answer.check.limits import DURATION_HOURS, limit_passed
 from shelfwise.api.answer.check.each import in_turn_against_interleaved as _interleaved, order_reversed
 from shelfwise.api.answer.check.presence import absent as _absent, instead as _instead, present as _present, required as _required, free as _free
+from shelfwise.api.answer.check.presence import answered_otherwise as _answered
 from shelfwise.api.answer.check.swapped import TERM, entry_terms, swapped as _swapped
 from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, FORBIDS as _FORBIDS, MODALS as _MODALS, act as _act
 from shelfwise.api.answer.check.modality import after_force as _after_force
 from shelfwise.api.answer.check.modality import forced_object as _forced_object, held_with_identity, holds_share, labelled as _labelled
+from shelfwise.api.answer.check.modality import without_examples
 from shelfwise.api.answer.check.modality import modalities as _modalities, optional_as_unrequired, situation_held
 from shelfwise.api.answer.check.measure import DOTTED, content_words as _content, measure_words, moved_measure, named_only, whole_moved
 from shelfwise.api.answer.read.evidence import asked_names, holds_name, scheme as _scheme
@@ -403,7 +405,8 @@ def _computed_change(premise: str, sentence: str, earlier: list[str], same_rule_
 def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                        earlier: Callable[[str, str], list[str]] | None = None,
                        about: Callable[[str, str], About] | None = None, tuning: AnswerTuning = DEFAULT_TUNING,
-                       named: Callable[[str, str], set[str]] | None = None) -> Premise | None:
+                       named: Callable[[str, str], set[str]] | None = None, before: Callable[[str, str, str], str] | None = None
+                       ) -> Premise | None:
     """The first premise of ``question`` a candidate sentence contradicts; ``candidates`` are (shelf, section id, text)
     of current documents' sentences, best first. The sentence must hold ``tuning.premise_share`` of the premise's
     content words.
@@ -413,8 +416,10 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
     premise gives its subject ("the Apache License", "-k"), and names no other year than the premise's; the edition that
     introduced something is read against it ("This PEP proposes ..."). ``named(shelf, premise)``: the documents the
     premise names by their compiled identity (issuer, form, period: "Intel's revenue ... in Q1 2023"); when it names
-    any, only their sentences are read (another quarter's filing states another quarter's figures)."""
+    any, only their sentences are read (another quarter's filing states another quarter's figures). ``before(shelf,
+    section_id, sentence)``: its paragraph's sentences before it, which may give the names it goes on about."""
     for premise in map(optional_as_unrequired, read_question(question).premises):  # "leaves it up to X whether to": not required
+        premise = without_examples(premise)  # "a public client such as a single-page browser app": the client is named
         words = _content(premise)
         if len(words) < 2:
             continue
@@ -444,13 +449,13 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
             heads = entry_terms(text)  # an entry's sentences are about its terms ("`-q`, `--question`: ... Do not run ..."),
             if heads and not set(heads) & terms:  # and say nothing of what the premise says of others
                 continue
-            lead = " ".join(heads)
+            lead = " ".join([*heads, before(shelf, section_id, text) if before else ""])
             for sentence in sentences(text) or [text]:  # one sentence at a time: a list item may hold several
                 own = _content(sentence)  # "the GNU General Public License forbids ...": a name the sentence leaves
                 rest = words - (known.title & named_stems - own) if known is not None else words  # to its document
                 label = (_labelled(premise, sentence, known) or _absent(premise, sentence, known) or _instead(premise, sentence, known)
                          or _interleaved(premise, sentence, known) or _not_yet(premise, sentence, known) or _swapped(premise, sentence, read) or (holds_share(words, sentence, known, tuning.premise_share) and (  # with
-                             limit_passed(premise, sentence) or order_reversed(premise, sentence) or _required(premise, sentence) or _free(premise, sentence))) or "")
+                             limit_passed(premise, sentence) or order_reversed(premise, sentence) or _required(premise, sentence) or _free(premise, sentence) or _answered(premise, sentence))) or "")
                 if not label and len(rest & own) < tuning.premise_share * len(rest):  # is checked with the other marks, not here
                     continue
                 why = "" if label else introduced_by(premise, sentence, known, _content)
@@ -487,7 +492,7 @@ def correction_unit(question: str, reading, shelves: dict, tuning: AnswerTuning 
         return None
     about = _about(shelves)
     found = find_false_premise(question, premise_candidates(premises, reading, shelves, about),
-                               _earlier_sentences(shelves), about, tuning, _named(shelves))
+                               _earlier_sentences(shelves), about, tuning, _named(shelves), paragraph_before(shelves))
     if found is None or found.sentence not in normalise(shelves[found.shelf].sections[found.section_id].text):
         return None
     return Unit(id="u0", kind="sentence", text=found.sentence, shelf=found.shelf, citations=[found.section_id], obligation=0,

@@ -15,7 +15,7 @@ from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, held_
 from shelfwise.compiler.language.numbers import CARDINALS, alternation
 from shelfwise.compiler.language.polarity import CONDITIONAL, HEDGED, NEGATED, NEGATION
 
-__all__ = ["absent", "present", "instead", "required", "free"]
+__all__ = ["absent", "present", "instead", "required", "free", "answered_otherwise"]
 
 _HAS = re.compile(r"\b(?:comes? with|came with|has|have|had|includes?|included|provides?|provided|offers?|offered|carries|"
                   r"contains?|gives?)\s+(?:a|an|the|any|some|its|their)?\s*(?P<thing>[^,;:]+)", re.I)
@@ -185,4 +185,49 @@ def free(premise: str, sentence: str) -> str:
     thing = set(word_stems(charged.group("thing")))
     if thing and thing <= set(word_stems(sentence)) and _FREE.search(sentence):
         return "the documents say it is free of charge"
+    return ""
+
+
+_ANSWERS = {"ignor": "ignored", "reject": "rejected", "refus": "rejected", "deni": "rejected", "deny": "rejected", "declin": "rejected",
+            "accept": "accepted"}
+"""What a party does with what it receives, by stem: ignoring it, rejecting it (refusing, denying, declining) or accepting
+it; each excludes the others."""
+_ANSWER_VERB = r"(?P<verb>ignor\w*|reject\w*|refus\w*|den(?:y|ies|ied|ying)|declin\w*|accept(?!abl)\w*)"
+_PRESCRIBED = re.compile(rf"\b(?:MUST|SHALL|SHOULD|must|shall|should)\s+(?:(?:always|simply|silently)\s+)?{_ANSWER_VERB}\s+(?P<thing>[^.;:,()]+)")
+"""A sentence prescribing what is done with something: "The authorization server MUST ignore unrecognized request
+parameters"."""
+_DONE = re.compile(rf"\b{_ANSWER_VERB}\s+(?P<thing>[^.;:?]+)", re.I)
+
+
+def _root_of(a: str, b: str) -> bool:
+    """Whether two stems are one word's ("recogniz" of "unrecognized", "recogn" of "recognize": the stemmer cuts them
+    apart): one begins the other, five letters or more."""
+    return min(len(a), len(b)) >= 5 and (a.startswith(b) or b.startswith(a))
+
+
+def _answer(verb: str) -> str:
+    return next((kind for stem, kind in _ANSWERS.items() if verb.lower().startswith(stem)), "")
+
+
+def answered_otherwise(premise: str, sentence: str) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not): the sentence prescribes what a party does with
+    something it receives ("MUST ignore unrecognized request parameters"), the premise says it does another thing with
+    it ("reject any request that carries a parameter it does not recognize"): ignoring or accepting against rejecting.
+    Every content word of the sentence's thing is the premise's, a word the sentence writes with "un-" ("unrecognized")
+    the premise's denied ("does not recognize"); the premise's verb is not itself denied ("does not reject"), and the
+    sentence states no condition. The caller reads it only in a sentence holding enough of the premise's words."""
+    if CONDITIONAL.search(sentence):
+        return ""
+    done = [(match, _answer(match.group("verb"))) for match in _DONE.finditer(premise)
+            if not NEGATION.search(" ".join(premise[:match.start()].split()[-2:]))]
+    for prescribed in _PRESCRIBED.finditer(sentence):
+        kind = _answer(prescribed.group("verb"))
+        thing = _content(prescribed.group("thing"))
+        for match, said in done:
+            if not said or said == kind or "rejected" not in (said, kind) or len(thing) < 2:
+                continue
+            theirs = _content(match.group("thing"))
+            negated = bool(NEGATION.search(match.group("thing")))
+            if all(word in theirs or (negated and word.startswith("un") and any(_root_of(word[2:], t) for t in theirs)) for word in thing):
+                return f"the documents say it is {kind}"
     return ""

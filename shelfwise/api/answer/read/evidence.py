@@ -20,7 +20,7 @@ from shelfwise.api.terms import QUESTION_WORDS, document_keys, identifier_key, i
 from shelfwise.compiler.ledger.rules import sentences
 
 __all__ = ["asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "code_names", "setting_names", "unheld_subjects", "identity_text", "identity_terms",
-           "holds_name", "path_words", "scheme"]
+           "holds_name", "path_words", "scheme", "asked_subject"]
 
 _AUX = r"(?:is|are|was|were|does|do|did|has|have|can|could|must|should|will|would|shall|may|might)"
 _HEADS = [
@@ -249,6 +249,12 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
         if not any(_unit_holds(unit, names, asks, shelves) for unit in shown):
             out[index] = names
             continue
+        # the name the ask's grammatical subject is ("How does Toolformer decide which of the API calls ..."): the part is
+        # about that thing, whatever other names its predicate gives; no shown unit about it, the documents do not say
+        subject = asked_subject(obligation.ask, names)
+        if subject and not any(_unit_holds(unit, [subject], set(), shelves) for unit in shown):
+            out[index] = [subject]
+            continue
         # a numbered name ("FIPS 201", "RFC 9449") is the subject however generic its other names ("PIV card"): when no
         # shown unit holds it but as a reference, the part is about a document the shelf only cites (not one a premise
         # names: "Since SP 800-63-2 introduced ..." is corrected, and the rest is answered from what the shelf holds)
@@ -256,6 +262,22 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
         if cited:
             out[index] = cited
     return out
+
+
+_SUBJECT = re.compile(r"^\W*(?:how|why|when|where|what|who|which\s+[a-z]+)\s+(?:does|do|did|is|are|was|were|can|could|should|will|would|must)"
+                      r"\s+(?:the\s+|a\s+|an\s+)?", re.I)
+"""A question opening on its auxiliary ("How does", "What did the"): its subject follows."""
+
+
+def asked_subject(ask: str, names: list[str]) -> str:
+    """The name an ask's grammatical subject begins with ("Toolformer" of "How does Toolformer decide which of the API calls
+    ...", "SP 800-63B" of "What does SP 800-63B require ..."), or "" when the subject is no name ("How do I ...")."""
+    text = " ".join(ask.split())
+    opening = _SUBJECT.match(text)
+    if not opening:
+        return ""
+    rest = text[opening.end():]
+    return next((name for name in names if rest.startswith(name)), "")
 
 
 _OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
