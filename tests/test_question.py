@@ -39,6 +39,19 @@ def test_identifiers_premises_contrast_and_follow_ups_are_read_once():
         "What changed between Rev C and Rev D of the Quality Manual?")  # one reading per text
 
 
+def test_a_statement_the_question_then_asks_on_is_a_premise():
+    """", so how ...?" and "; does ...?" ask on the statement before them (eval/questions/unseen-premises-14.yaml's
+    licences and OWASP premises were read as no premise at their first run); a question with no statement before its
+    question word has none."""
+    assert read_question("CC BY 4.0 makes me publish any adaptation I share under CC BY 4.0 as well, so how should I label "
+                         "the licence of my remixed version?").premises == (
+        "CC BY 4.0 makes me publish any adaptation I share under CC BY 4.0 as well",)
+    assert read_question("PEP 484 lets me pass an int where a parameter is annotated float; does the same shortcut let me "
+                         "pass an int to a parameter annotated complex?").premises == (
+        "PEP 484 lets me pass an int where a parameter is annotated float",)
+    assert read_question("How does make decide what to rebuild, and what does -k do?").premises == ()
+
+
 def test_the_plan_carries_the_reading_its_obligations_were_made_from():
     plan = plan_by_rules("Who approves the Quality Manual, and how often is it reviewed?", [], {"qm": "Quality Manual"}, [], [], [])
     assert [o.ask for o in plan.obligations] == [p.text for p in plan.asked.parts]

@@ -171,11 +171,19 @@ def question_parts(question: str) -> list[str]:
     return parts or [question.strip()]
 
 
+_THEN_ASKED = re.compile(r"^(?P<p>[^;?]+?)(?:,\s*so|;)\s+(?:how|what|which|why|when|where|who|can|could|does|do|did|is|are|was|were|"
+                        r"should|must|may|will|would|shall|has|have)\b[^;]*\?\s*$", re.I)
+"""A statement the question then asks on ("CC BY 4.0 makes me publish any adaptation under CC BY 4.0 as well, so how
+should I label ...?", "PEP 484 lets me pass an int where a float is expected; does ...?"): what it presupposes."""
+
+
 def premises_of(question: str) -> list[str]:
     """What the question presupposes (see the module text)."""
     found = [m.group("p").strip() for m in _CLAUSE.finditer(question)]
     for part in re.split(r"(?<=[.?!])\s+", question.strip()):
-        match = _WHY.match(part)
+        match, then = _WHY.match(part), _THEN_ASKED.match(part)
+        if then and len(then.group("p").split()) >= 4 and not _CLAUSE.search(then.group("p")):
+            found.append(then.group("p").strip())
         if match:
             found.append(match.group("p").strip())
         elif part and not part.rstrip().endswith("?") and len(part.split()) >= 4:
