@@ -206,6 +206,9 @@ def test_a_true_premise_is_never_corrected(shelves, shelf, question):
     # the ask's grammatical subject names a paper the shelf does not hold, whatever its predicate names that the shelf does
     # ("API calls": RAPTOR's models "can be accessed via API calls"; eval/questions/unseen-premises-12.yaml: 16 sentences)
     ("papers", "How does Toolformer decide which of the API calls it samples to keep in its training data?"),
+    # a name written as code the manual never writes, beside a name it holds ("GNU make"; eval/questions/unseen-premises-14.yaml:
+    # 24 sentences were quoted)
+    ("make", "How do I get GNU make to write a compile_commands.json compilation database for clangd?"),
 ])
 def test_a_subject_named_only_in_a_catalogue_in_passing_or_nowhere_is_not_in_the_documents(shelves, shelf, question):
     answer = _ask(shelves, shelf, question)
@@ -228,6 +231,9 @@ def test_a_subject_named_only_in_a_catalogue_in_passing_or_nowhere_is_not_in_the
     ("oauth", "Since the token endpoint answers HTTP 404 when the authorization grant is invalid, how should the client retry?"),
     ("oauth", "What is the token_type_hint parameter of an introspection request for?"),  # a name as code RFC 7662 writes
     ("papers", "How does RAPTOR use the OpenAI API to summarize a cluster of nodes?"),  # its subject the shelf holds
+    # a code name the asker gives as an example of its own ("like app_OBJS", which the manual never writes)
+    ("make", "How do I make GNU make expand a prerequisite list from a variable named after the target, like app_OBJS for "
+             "app, a second time?"),
 ])
 def test_a_subject_the_shelf_holds_is_answered_with_its_sentences(shelves, shelf, question):
     answer = _ask(shelves, shelf, question)

@@ -255,6 +255,13 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
         if subject and not any(_unit_holds(unit, [subject], set(), shelves) for unit in shown):
             out[index] = [subject]
             continue
+        # a name written as code is exact ("write a compile_commands.json compilation database"): one no shown unit writes
+        # is a thing the documents do not describe, whatever else the ask names ("GNU make"); an example is the asker's own
+        coded = [n for n in code_names(_EXAMPLES.sub(" ", obligation.ask)) if n in names and not any(
+            _unit_holds(unit, [n], set(), shelves) for unit in shown)]
+        if coded:
+            out[index] = coded
+            continue
         # a numbered name ("FIPS 201", "RFC 9449") is the subject however generic its other names ("PIV card"): when no
         # shown unit holds it but as a reference, the part is about a document the shelf only cites (not one a premise
         # names: "Since SP 800-63-2 introduced ..." is corrected, and the rest is answered from what the shelf holds)
@@ -264,6 +271,8 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
     return out
 
 
+_EXAMPLES = re.compile(r"\b(?:like|such as|e\.g\.,?|for example,?|for instance,?)\s+[^.;:?!]*", re.I)
+"""Examples the asker gives ("a variable named after the target, like main_OBJS for main and lib_OBJS for lib")."""
 _SUBJECT = re.compile(r"^\W*(?:how|why|when|where|what|who|which\s+[a-z]+)\s+(?:does|do|did|is|are|was|were|can|could|should|will|would|must)"
                       r"\s+(?:the\s+|a\s+|an\s+)?", re.I)
 """A question opening on its auxiliary ("How does", "What did the"): its subject follows."""
