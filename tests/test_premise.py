@@ -1280,3 +1280,17 @@ def test_a_sentence_goes_on_about_what_its_paragraph_named_before_it(shelves):
     assert "from the QASPER dataset" in paragraph_before(shelves)("papers", sid, unit.text)
     first = next(u for u in section_units(shelf, sid) if u.kind == "sentence")
     assert paragraph_before(shelves)("papers", sid, first.text) == ""
+
+
+def test_the_name_a_question_s_subject_begins_with():
+    """evidence.asked_subject: the name right after the question's auxiliary (and an article), a whole name only."""
+    from shelfwise.api.answer.read.evidence import asked_names, asked_subject
+
+    def subject(ask: str) -> str:
+        return asked_subject(ask, asked_names(ask))
+
+    assert subject("How does Toolformer decide which of the API calls it samples to keep?") == "Toolformer"
+    assert subject("What does SP 800-63B require for memorized secrets?") == "SP 800-63B"
+    assert subject("How does the OAuth 2.0 device authorization grant poll the token endpoint?") == "OAuth 2.0"
+    assert subject("How do I use the OpenAI API with RAPTOR?") == ""  # the subject is the asker
+    assert asked_subject("How does RAG-Fusion combine the results?", ["RAG"]) == ""  # not a part of a longer name

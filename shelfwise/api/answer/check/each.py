@@ -279,7 +279,7 @@ def only_one_kind_against_another(premise: str, sentence: str) -> str:
 
 
 _PHRASE = r"(?:[\w-]+\s+){0,3}?[\w-]+"
-_BEATS = (r"(?:\w+ly\s+)?(?:beat|beats|outperform(?:s|ed)?|surpass(?:es|ed)?|(?:did|does|do|performs?|performed|works?|worked|did)\s+better\s+than|"
+_BEATS = (r"(?:\w+ly\s+)?(?:beat|beats|outperform(?:s|ed)?|surpass(?:es|ed)?|(?:did|does|do|performs?|performed|works?|worked)\s+better\s+than|"
           r"(?:is|was|are|were)\s+(?:better|superior)\s+(?:than|to))")
 _WINS = re.compile(rf"(?:^|\b(?:the|that|whether|found|shows?|showed)\s+)(?P<winner>{_PHRASE})\s+{_BEATS}\s+(?:the\s+)?(?P<loser>{_PHRASE})"
                    r"(?=\s+(?:on|in|for|at|with|across|by|when|over|under)\b|\s*[,.;?]|\s*$)", re.I)

@@ -286,7 +286,7 @@ def asked_subject(ask: str, names: list[str]) -> str:
     if not opening:
         return ""
     rest = text[opening.end():]
-    return next((name for name in names if rest.startswith(name)), "")
+    return next((name for name in names if re.match(rf"{re.escape(name)}(?![\w-])", rest)), "")  # not "RAG" of "RAG-Fusion"
 
 
 _OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
