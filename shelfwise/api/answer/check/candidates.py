@@ -43,8 +43,9 @@ def premise_candidates(premises, reading, shelves: dict, about) -> list[tuple[st
         elsewhere = not (ids and ids & about(read.shelf, read.section_id).keys)
         for kind, text, *_ in section_units(shelf, read.section_id):
             if kind in ("sentence", "list_item", "step"):
-                own = words & set(word_stems(text))
-                if len(words & (set(word_stems(text)) | title)) >= 2 or any(entry(term, text) for term in terms):
+                stems = set(word_stems(text))
+                own = words & stems
+                if len(words & (stems | title)) >= 2 or any(entry(term, text) for term in terms):
                     found.append((elsewhere, own, len(found), read.shelf, read.section_id, text))
     found.sort(key=lambda one: (one[0], -len(one[1]), one[2]))
     held = {word: sum(1 for one in found if word in one[1]) for word in words}
@@ -59,10 +60,18 @@ def paragraph_before(shelves: dict):
     two approaches "on 20 stories from the QASPER dataset", which the paragraph said two sentences before."""
 
     def before(shelf: str, section_id: str, text: str) -> str:
-        units = section_units(shelves[shelf], section_id)
-        for index, unit in enumerate(units):
-            if unit.text == text and unit.kind == "sentence":
-                return " ".join(u.text for u in units[:index] if u.kind == "sentence" and u.position[0] == unit.position[0])
-        return ""
+        return shelves[shelf].memo(("paragraph_before", section_id), lambda: _paragraphs_before(shelves[shelf], section_id)).get(text, "")
 
     return before
+
+
+def _paragraphs_before(shelf, section_id: str) -> dict[str, str]:
+    """Each sentence of a section (its first occurrence) -> the sentences of its paragraph before it, made once per
+    section: the premise check asks it of every candidate sentence."""
+    out: dict[str, str] = {}
+    earlier: dict[int, list[str]] = {}  # block index -> its sentences so far
+    for unit in section_units(shelf, section_id):
+        if unit.kind == "sentence":
+            out.setdefault(unit.text, " ".join(earlier.get(unit.position[0], [])))
+            earlier.setdefault(unit.position[0], []).append(unit.text)
+    return out

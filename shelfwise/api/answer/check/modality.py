@@ -20,7 +20,7 @@ from shelfwise.compiler.language.polarity import NEGATION
 
 __all__ = ["CLAUSE_END", "AUXILIARY", "MODALS", "FORBIDS", "DISCLAIMED", "LABELLED", "modality", "modalities", "act", "after_force",
            "forced_object", "labelled", "held_with_identity", "holds_share", "situation_held", "optional_as_unrequired",
-           "without_examples"]
+           "without_examples", "same_root"]
 
 CLAUSE_END = re.compile(r"[,;:]|\b(?:before|after|when|whenever|while|until|unless|because|since|if|once|so that)\b", re.I)
 """Where what a premise says is done ends and a clause about when or why begins: "prints every recipe | before running
@@ -224,8 +224,15 @@ def situation_held(premise: str, sentence: str, about: About | None) -> bool:
     held one, four letters or more ("submits" and "submitted" stem to "submit" and "submitt"). True for a premise naming
     none."""
     held = held_with_identity(sentence, about)
-    return all(any(stem == one or (min(len(stem), len(one)) >= 4 and (one.startswith(stem) or stem.startswith(one))) for one in held)
-               for match in _SITUATION.finditer(premise) for stem in _content(match.group("situation")))
+    return all(any(stem == one or same_root(stem, one, 4) for one in held) for match in _SITUATION.finditer(premise)
+               for stem in _content(match.group("situation")))
+
+
+def same_root(a: str, b: str, least: int) -> bool:
+    """Whether two stems are one word's: one begins the other and both have ``least`` letters or more (the
+    stemmer cuts "submits" and "submitted" to "submit" and "submitt", "unrecognized" and "recognize" to "unrecogniz" and
+    "recogn" once its "un-" is off)."""
+    return min(len(a), len(b)) >= least and (a.startswith(b) or b.startswith(a))
 
 
 _OPTIONAL = [

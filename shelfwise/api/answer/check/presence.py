@@ -11,7 +11,7 @@ import re
 from shelfwise.api.terms import word_stems
 from shelfwise.api.answer.check.about import About
 from shelfwise.api.answer.check.measure import content_words as _content
-from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, held_with_identity
+from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, held_with_identity, same_root
 from shelfwise.compiler.language.numbers import CARDINALS, alternation
 from shelfwise.compiler.language.polarity import CONDITIONAL, HEDGED, NEGATED, NEGATION
 
@@ -199,12 +199,6 @@ parameters"."""
 _DONE = re.compile(rf"\b{_ANSWER_VERB}\s+(?P<thing>[^.;:?]+)", re.I)
 
 
-def _root_of(a: str, b: str) -> bool:
-    """Whether two stems are one word's ("recogniz" of "unrecognized", "recogn" of "recognize": the stemmer cuts them
-    apart): one begins the other, five letters or more."""
-    return min(len(a), len(b)) >= 5 and (a.startswith(b) or b.startswith(a))
-
-
 def _answer(verb: str) -> str:
     return next((kind for stem, kind in _ANSWERS.items() if verb.lower().startswith(stem)), "")
 
@@ -228,6 +222,6 @@ def answered_otherwise(premise: str, sentence: str) -> str:
                 continue
             theirs = _content(match.group("thing"))
             negated = bool(NEGATION.search(match.group("thing")))
-            if all(word in theirs or (negated and word.startswith("un") and any(_root_of(word[2:], t) for t in theirs)) for word in thing):
+            if all(word in theirs or (negated and word.startswith("un") and any(same_root(word[2:], t, 5) for t in theirs)) for word in thing):
                 return f"the documents say it is {kind}"
     return ""
