@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from shelfwise.api.answer.plan.plan import plan_by_rules
 from shelfwise.api.answer.question import read_phrase, read_question
 
@@ -50,6 +52,58 @@ def test_a_statement_the_question_then_asks_on_is_a_premise():
                          "pass an int to a parameter annotated complex?").premises == (
         "PEP 484 lets me pass an int where a parameter is annotated float",)
     assert read_question("How does make decide what to rebuild, and what does -k do?").premises == ()
+
+
+PREMISE = "RFC 6749 lets public clients use the client credentials grant"
+
+
+@pytest.mark.parametrize("question", [
+    f"As {PREMISE}, how do they authenticate?",
+    f"Seeing that {PREMISE}, how do they authenticate?",
+    f"Considering that {PREMISE}, how do they authenticate?",
+    f"Knowing that {PREMISE}, how do they authenticate?",
+    f"Assuming {PREMISE}, how do they authenticate?",
+    f"Given that {PREMISE}, how do they authenticate?",
+    f"{PREMISE}, right? Then how do they authenticate?",
+    f"{PREMISE}, doesn't it? Then how do they authenticate?",
+    f"Isn't it true that {PREMISE}? How do they authenticate then?",
+    f"{PREMISE} - how do they authenticate?",
+])
+def test_a_premise_is_read_however_the_asker_puts_it(question):
+    """The ways askers state what they take for granted besides "since" (a sentence's opening, a tag question, a
+    statement before a dash): each gives the same premise, once."""
+    assert read_question(question).premises == (PREMISE,)
+
+
+def test_a_premise_a_question_attributes_to_a_document():
+    """"X, which RFC 6749 permits", "X (allowed by RFC 6749)", "If X, as RFC 6749 says, ...": the document is said to
+    assert X (unseen-premises-14's redirect URI question was read as its bare statement); the clause it speaks of starts
+    after the question's own words ("How do public clients authenticate when ...")."""
+    assert read_question("How do public clients authenticate when using the client credentials grant, which RFC 6749 allows "
+                         "them to use?").premises == ("RFC 6749 allows using the client credentials grant",)
+    assert read_question("When a public client uses the client credentials grant (allowed by RFC 6749), how does it "
+                         "authenticate?").premises == ("RFC 6749 allows a public client uses the client credentials grant",)
+    assert read_question("If public clients may use the client credentials grant, as RFC 6749 says, how do they "
+                         "authenticate?").premises == ("RFC 6749 says public clients may use the client credentials grant",)
+    assert read_question("Our client uses the implicit grant, which is what RFC 6749 requires for browsers. How do we refresh "
+                         "its tokens?").premises[0] == "RFC 6749 requires Our client uses the implicit grant"
+    assert "RFC 6749 permits My client registered https://app.example.com/cb#done as its redirect URI" in read_question(
+        "My client registered https://app.example.com/cb#done as its redirect URI, which RFC 6749 permits. Where does the "
+        "authorization server add the code?").premises
+
+
+@pytest.mark.parametrize("question", [
+    "As of July 1, 2023, what were Apple's total net sales?",
+    "As a developer, how do I register a client?",
+    "With respect to refresh tokens, what does RFC 6749 say?",
+    "With PKCE, how does the client prove possession?",
+    "Who approves the quality manual, which the Complaint Handling Unit maintains?",
+    "How does make decide what to rebuild, and is -k the option that keeps going?",
+])
+def test_what_frames_a_question_is_no_premise(question):
+    """A time, a role or a topic an opening frames the question with, and a clause naming no document's assertion,
+    presuppose nothing the documents could contradict."""
+    assert read_question(question).premises == ()
 
 
 def test_the_plan_carries_the_reading_its_obligations_were_made_from():

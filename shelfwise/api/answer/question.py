@@ -171,20 +171,81 @@ def question_parts(question: str) -> list[str]:
     return parts or [question.strip()]
 
 
-_THEN_ASKED = re.compile(r"^(?P<p>[^;?]+?)(?:,\s*so|;)\s+(?:how|what|which|why|when|where|who|can|could|does|do|did|is|are|was|were|"
-                        r"should|must|may|will|would|shall|has|have)\b[^;]*\?\s*$", re.I)
+_THEN_ASKED = re.compile(r"^(?P<p>[^;?]+?)(?:,\s*so|;|\s+[-\u2013\u2014]{1,2})\s+(?:how|what|which|why|when|where|who|can|could|does|do|did|is|"
+                        r"are|was|were|should|must|may|will|would|shall|has|have)\b[^;]*\?\s*$", re.I)
 """A statement the question then asks on ("CC BY 4.0 makes me publish any adaptation under CC BY 4.0 as well, so how
-should I label ...?", "PEP 484 lets me pass an int where a float is expected; does ...?"): what it presupposes."""
+should I label ...?", "PEP 484 lets me pass an int where a float is expected; does ...?", "... under RFC 6749 - how do
+they ...?"): what it presupposes."""
+_MAIN = (r"(?=,\s*(?:how|what|which|why|when|where|who|can|could|does|do|did|is|are|was|were|should|must|may|will|would|"
+         r"shall|has|have|i|we|you|then)\b)")
+_OPENING = re.compile(r"^\s*(?:as(?!\s+(?:we\s+know|of|for|to|per|in|with|part|well|long|far|soon|much|many|a|an)\b)|"
+                      r"with(?!\s+(?:a|an|respect|regard|reference)\b)|given(?:\s+that)?|assuming(?:\s+that)?|knowing(?:\s+that)?|"
+                      rf"seeing(?:\s+that|\s+as)?|considering(?:\s+that)?|in light of the fact that)\s+(?P<p>[^;?]+?){_MAIN}", re.I)
+"""A sentence opening on what it takes as known, up to the comma before its main clause: "As RFC 6749 lets ...,
+how ...", "With RFC 6749 letting public clients ..., how ...", "Assuming make -k stops ..., how ...". Read only at a
+sentence's start ("the same as", "with" inside a clause say no premise), not where "as" or "with" frames a time, a role
+or a topic ("As of July 1, 2023, ...", "As a developer, ...", "With respect to ..."), and only three words or more."""
+_TAGGED = re.compile(r"^(?:(?:is|isn't|is not)\s+it\s+(?:true|right|correct|so)\s+that|am\s+i\s+right\s+(?:in\s+thinking\s+)?that|"
+                     r"correct\s+me\s+if\s+i'?m\s+wrong,?\s+but)\s+(?P<p>[^?]+)\?|^(?P<q>[^?]+?),\s*(?:right|correct|true|no|"
+                     r"(?:isn't|doesn't|don't|aren't|can't|won't|hasn't|haven't|wasn't|didn't)\s+(?:it|they|he|she|there|that))\s*\?", re.I)
+"""A statement the asker asks to have confirmed: "Isn't it true that X?", "X, right?", "X, doesn't it?"."""
+_VERB_FORMS = {"allowed": "allows", "permitted": "permits", "required": "requires", "recommended": "recommends",
+               "mandated": "mandates", "forbidden": "forbids", "prohibited": "prohibits"}
+_SAYS = r"(?:says|states|allows|permits|requires|recommends|mandates|lets|forbids|prohibits|specifies|advises|wants)"
+_WHICH = re.compile(rf",\s*(?:which|as)\s+(?:is\s+(?:what\s+|the\s+[a-z]+\s+))?(?P<who>(?:the\s+)?(?-i:[A-Z])[^,;?()]{{0,40}}?)\s+"
+                    rf"(?P<verb>{_SAYS})\b[^,;?]*", re.I)
+"""A clause saying which document asserts what comes before it: "..., which RFC 6749 permits", "..., which is what
+RFC 6749 requires", "If X, as RFC 6749 says, ..." (the document's name begins with a capital)."""
+_ALLOWED_BY = re.compile(rf"\((?:(?P<done>{'|'.join(_VERB_FORMS)})\s+(?:by|under|in)\s+(?P<by>(?-i:[A-Z])[^()]{{1,40}})|(?:as|which)\s+"
+                         rf"(?P<who>(?-i:[A-Z])[^()]{{1,40}}?)\s+(?P<verb>{_SAYS}))[^()]*\)", re.I)
+"""A parenthesis saying which document asserts the clause before it: "(allowed by RFC 6749)", "(as SP 800-63B requires)"."""
+_BOUNDARY = re.compile(r"^.*?\b(?:when|whenever|if|while|where|after|before|once|since|because|that|how|what|which|why|who)\s+"
+                       r"(?:(?:do|does|did|is|are|was|were|can|could|should|must|may|will|would|shall|has|have)\s+\S+\s+)?", re.I)
+"""Where the clause a "which RFC 6749 permits" or "(allowed by RFC 6749)" speaks of begins: after the last
+subordinating or question word before it."""
+
+
+def _asserted(clause: str) -> str:
+    """The clause a document is said to assert, without the words that introduce it ("How do public clients
+    authenticate when | using the client credentials grant")."""
+    rest = clause
+    while True:
+        cut = _BOUNDARY.match(rest)
+        if not cut or not rest[cut.end():].strip():
+            return rest.strip(" ,")
+        rest = rest[cut.end():]
+
+
+def _attributed(part: str) -> list[str]:
+    """Premises a part attributes to a document: "X, which RFC 6749 permits" -> "RFC 6749 permits X"; "X (allowed by
+    RFC 6749)" -> "RFC 6749 allows X"; "If X, as RFC 6749 says, ..." -> "RFC 6749 says X"."""
+    found = []
+    for match in _WHICH.finditer(part):
+        clause = _asserted(re.sub(r"^\s*if\s+", "", part[:match.start()], flags=re.I))
+        if len(clause.split()) >= 3:
+            found.append(f"{match.group('who').strip()} {match.group('verb')} {clause}")
+    for match in _ALLOWED_BY.finditer(part):
+        clause = _asserted(part[:match.start()])
+        who = (match.group("by") or match.group("who") or "").strip()
+        verb = _VERB_FORMS.get((match.group("done") or "").lower()) or match.group("verb")
+        if len(clause.split()) >= 3 and who and verb:
+            found.append(f"{who} {verb} {clause}")
+    return found
 
 
 def premises_of(question: str) -> list[str]:
     """What the question presupposes (see the module text)."""
     found = [m.group("p").strip() for m in _CLAUSE.finditer(question)]
     for part in re.split(r"(?<=[.?!])\s+", question.strip()):
-        match, then = _WHY.match(part), _THEN_ASKED.match(part)
+        match, then, opening, tagged = _WHY.match(part), _THEN_ASKED.match(part), _OPENING.match(part), _TAGGED.match(part)
         if then and len(then.group("p").split()) >= 4 and not _CLAUSE.search(then.group("p")):
             found.append(then.group("p").strip())
-        if match:
+        if opening and len(opening.group("p").split()) >= 3:
+            found.append(opening.group("p").strip())
+        found += _attributed(part)
+        if tagged:
+            found.append((tagged.group("p") or tagged.group("q")).strip())
+        elif match:
             found.append(match.group("p").strip())
         elif part and not part.rstrip().endswith("?") and len(part.split()) >= 4:
             found.append(part.strip())

@@ -232,6 +232,7 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
             by_obligation.setdefault(index, []).append(unit)
     premises = read_question(plan.question).premises
     premised = set(asked_names(" ".join(premises)))
+    premised_codes = set(code_names(" ".join(premises)))
     out: dict[int, list[str]] = {}
     for index, obligation in enumerate(plan.obligations):
         setting = setting_names(obligation.ask)  # "In a CI script I want ...": where the asker works, not what is asked
@@ -256,8 +257,10 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
             out[index] = [subject]
             continue
         # a name written as code is exact ("write a compile_commands.json compilation database"): one no shown unit writes
-        # is a thing the documents do not describe, whatever else the ask names ("GNU make"); an example is the asker's own
-        coded = [n for n in code_names(_EXAMPLES.sub(" ", obligation.ask)) if n in names and not any(
+        # is a thing the documents do not describe, whatever else the ask names ("GNU make"); an example is the asker's own,
+        # and so is a code a premise gives ("Given that RFC 7009 answers ... with an invalid_token error"): the premise
+        # check reads it against what the documents say instead
+        coded = [n for n in code_names(_EXAMPLES.sub(" ", obligation.ask)) if n in names and n not in premised_codes and not any(
             _unit_holds(unit, [n], set(), shelves) for unit in shown)]
         if coded:
             out[index] = coded
