@@ -234,6 +234,10 @@ def test_a_subject_named_only_in_a_catalogue_in_passing_or_nowhere_is_not_in_the
     # a code name the asker gives as an example of its own ("like app_OBJS", which the manual never writes)
     ("make", "How do I make GNU make expand a prerequisite list from a variable named after the target, like app_OBJS for "
              "app, a second time?"),
+    # a code name only the premise gives: what the asker assumes the RFC answers, which the premise check reads against
+    # what it does answer; it was "not in these documents" (eval/questions/unseen-premises-15.yaml's invalid_token)
+    ("oauth", "Given that RFC 7662 answers the introspection of an expired token with a token_expired error, how should the "
+              "protected resource handle that error?"),
 ])
 def test_a_subject_the_shelf_holds_is_answered_with_its_sentences(shelves, shelf, question):
     answer = _ask(shelves, shelf, question)
@@ -728,6 +732,11 @@ def test_one_for_all_is_corrected_by_a_new_one_for_each():
     assert corrected("Since GNU make runs all lines of a recipe in a single process by default, how do I share a variable?", each) is None
     assert corrected(question, "If .ONESHELL is not given, the lines are executed by invoking a new sub-shell for each line.") is None
     assert corrected("Since each line of a recipe runs in its own sub-shell, how do I make a cd apply to the next line?", each) is None
+    # "in one shell" after "all the lines" is one for all too (eval/questions/unseen-premises-15.yaml's first run missed it)
+    found = corrected("GNU make runs all the lines of a recipe in one shell by default, right? Then why does my cd not apply?", each)
+    assert found is not None and "each has its own" in found.why, found
+    assert corrected("Since GNU make runs all the lines of a recipe in one process, how do I share a variable?", each) is None
+    assert corrected("Since make runs every line of a recipe in one go, how do I stop it halfway?", each) is None
 
 
 @pytest.mark.parametrize(("question", "corrected"), [
@@ -1266,6 +1275,29 @@ def test_the_other_doing_better_corrects_a_premise_naming_the_winner(question, p
     about = _about_document("RAPTOR: RECURSIVE ABSTRACTIVE PROCESSING FOR TREE-ORGANIZED RETRIEVAL", "3 METHODS")
     found = find_false_premise(question, [("shelf", "s1", "The collapsed tree approach consistently performs better.")],
                                about=lambda shelf, sid: about, before=lambda shelf, sid, text: paragraph)
+    assert (found is not None) == corrected, found
+
+
+REACT = ("On the other hand, ReAct outperforms CoT on Fever (60.9 vs. 56.3) and slightly lags behind CoT on HotpotQA "
+         "(27.4 vs. 29.4).")
+
+
+@pytest.mark.parametrize(("question", "corrected"), [
+    # eval/questions/unseen-premises-14.yaml's up14-papers-01, missed at its first run: both benchmarks the other way
+    ("ReAct beat chain-of-thought prompting on HotpotQA but fell behind it on Fever. Why does acting help on multi-hop "
+     "questions?", True),
+    ("Since CoT outperformed ReAct on HotpotQA, why does reasoning alone do better there?", False),  # the paper's own result
+    ("Since ReAct beat chain-of-thought prompting on Fever, why does acting help there?", False),
+    ("Since ReAct beat Act on HotpotQA, why does reasoning help?", False),  # another pair
+    ("Since CoT beat ReAct on Fever, why does reasoning alone do better there?", True),  # the winner named first
+    ("Since ReAct did not beat CoT on Fever, why does acting not help there?", False),  # a denial
+])
+def test_a_comparison_on_a_named_benchmark_the_other_way_round_is_corrected(question, corrected):
+    """each.comparison_reversed on ReAct's sentence (verbatim): the same two things ("CoT" the initials of
+    "chain-of-thought prompting"), the same benchmark, the winner reversed ("lags behind" names the loser first); it is
+    read whatever share of the premise's words the sentence holds ("CoT" for three of them)."""
+    about = _about_document("REACT: SYNERGIZING REASONING AND ACTING IN LANGUAGE MODELS", "3.3 RESULTS AND OBSERVATIONS")
+    found = find_false_premise(question, [("shelf", "s1", REACT)], about=lambda shelf, sid: about)
     assert (found is not None) == corrected, found
 
 

@@ -31,10 +31,10 @@ from shelfwise.compiler.language.polarity import NEGATED
 
 __all__ = ["one_for_each", "only_against_all", "first_against_last", "preference_reversed", "together_against_in_turn",
            "in_turn_against_interleaved", "first_act_reversed", "many_against_only_one", "only_one_kind_against_another",
-           "winner_reversed", "order_reversed"]
+           "winner_reversed", "comparison_reversed", "order_reversed"]
 
-_ONE = re.compile(r"\b(?:a|one)\s+single\s+(?P<thing>[\w-]+)|\b(?:one|the same)\s+(?P<same>[\w-]+)\s+for\s+(?:all|every|each)\b",
-                  re.I)
+_ONE = re.compile(r"\b(?:a|one)\s+single\s+(?P<thing>[\w-]+)|\b(?:one|the same)\s+(?P<same>[\w-]+)\s+for\s+(?:all|every|each)\b"
+                  r"|\b(?:all|every)\b[^,;]*?\b(?:in|with|by|through|using|under)\s+(?:one|the\s+same|a\s+shared)\s+(?P<shared>[\w-]+)", re.I)
 _EACH = re.compile(r"\b(?:a|an|one)\s+(?:new|separate|different|distinct|fresh)\s+(?P<thing>[\w-]+)\s+(?:for|per)\s+(?:each|every)\b"
                    r"|\b(?:each|every)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:has|gets|uses|needs|runs in)\s+its\s+own\s+(?P<own>[\w-]+)", re.I)
 _EXCEPTION = re.compile(r",?\s+unless\b.*$", re.I)
@@ -57,7 +57,7 @@ def one_for_each(premise: str, sentence: str) -> str:
     said = _EXCEPTION.sub("", sentence)  # what holds unless the exception is in effect
     if _CONDITION.search(said) or NEGATED.search(said):
         return ""
-    thing = set(word_stems(one.group("thing") or one.group("same")))
+    thing = set(word_stems(one.group("thing") or one.group("same") or one.group("shared")))
     for each in _EACH.finditer(said):
         if thing and thing <= set(word_stems(each.group("thing") or each.group("own"))):
             return "the documents say each has its own"
@@ -311,12 +311,73 @@ def winner_reversed(premise: str, sentence: str) -> str:
     return ""
 
 
+_TRAILS = (r"(?:\w+ly\s+)?(?:lags?\s+behind|lagged\s+behind|falls?\s+behind|fell\s+behind|trails?|trailed|underperform(?:s|ed)?|"
+           r"(?:did|does|do|performs?|performed|works?|worked)\s+worse\s+than|(?:is|was|are|were)\s+(?:worse\s+than|inferior\s+to|"
+           r"outperformed\s+by|beaten\s+by|surpassed\s+by))")
+_COMPARED = re.compile(rf"(?P<verb>{_BEATS}|(?P<trails>{_TRAILS}))\s+(?:the\s+)?(?P<other>it|them|(?:[\w-]+\s+){{0,2}}?[\w-]+?)"
+                       r"\s+(?:on|in|at|across)\s+(?:the\s+)?(?P<scope>[\w-]+)", re.I)
+"""One thing said to do better (or worse) than another on a named benchmark: "beat chain-of-thought prompting on
+HotpotQA", "slightly lags behind CoT on HotpotQA"."""
+_CLAUSES = re.compile(r",?\s+(?:but|and|while|whereas|yet|although)\s+|;\s*|,\s+", re.I)
+_SUBJECT_WORDS = re.compile(r"[\w-]+")
+_NOT_SUBJECT = frozenset("the a an that found finds shows showed show on other hand however in contrast also while whereas".split())
+
+
+def _claims(text: str) -> list[tuple[str, str, str]]:
+    """(winner, loser, benchmark) of each comparison ``text`` states, a clause without its own subject or with "it"
+    taking them from the clause before ("ReAct beat X on A but fell behind it on B")."""
+    out: list[tuple[str, str, str]] = []
+    subject, other = "", ""
+    for clause in _CLAUSES.split(text):
+        said = _COMPARED.search(clause)
+        if said is None:
+            continue
+        words = [w for w in _SUBJECT_WORDS.findall(clause[:said.start()]) if w.lower() not in _NOT_SUBJECT][-3:]
+        subject = " ".join(words) or subject
+        other = other if said.group("other").lower() in ("it", "them") else said.group("other")
+        if not subject or not other:
+            continue
+        pair = (other, subject) if said.group("trails") else (subject, other)
+        out.append((*pair, said.group("scope")))
+    return out
+
+
+def _same_name(one: str, two: str) -> bool:
+    """Whether two names of a compared thing are one: the same content words, one's within the other's, or one the
+    initials of the other's first words ("CoT" of "chain-of-thought prompting")."""
+    a, b = content_words(one), content_words(two)
+    if a and b and (a <= b or b <= a):
+        return True
+    for short, long in ((one, two), (two, one)):
+        initials = "".join(w[0] for w in re.split(r"[\s-]+", long.lower()) if w)
+        if re.fullmatch(r"[A-Za-z]{2,6}", short) and any(c.isupper() for c in short[1:]) \
+                and initials.startswith(short.lower()):
+            return True
+    return False
+
+
+def comparison_reversed(premise: str, sentence: str) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise says one thing did better than another
+    on a named benchmark ("ReAct beat chain-of-thought prompting on HotpotQA"), the sentence that the other did better on
+    that benchmark ("ReAct ... slightly lags behind CoT on HotpotQA"): the same two things (``_same_name``) and the same
+    benchmark, the winner reversed; neither denies anything and the sentence states no condition."""
+    if not _plain(premise, sentence):
+        return ""
+    stated = _claims(sentence)
+    for winner, loser, scope in _claims(premise):
+        for their_winner, their_loser, their_scope in stated:
+            if set(word_stems(scope)) == set(word_stems(their_scope)) and _same_name(winner, their_loser) and _same_name(loser, their_winner):
+                return "the documents say the other does better"
+    return ""
+
+
 def order_reversed(premise: str, sentence: str) -> str:
     """Why ``sentence`` contradicts ``premise`` by how many, which end or which order ('' when it does not): the first
     of ``one_for_each``, ``only_against_all``, ``first_against_last``, ``preference_reversed``,
-    ``together_against_in_turn``, ``first_act_reversed`` and ``many_against_only_one`` that finds it."""
+    ``together_against_in_turn``, ``first_act_reversed``, ``many_against_only_one``, ``only_one_kind_against_another``,
+    ``winner_reversed`` and ``comparison_reversed`` that finds it."""
     for check in (one_for_each, only_against_all, first_against_last, preference_reversed, together_against_in_turn, first_act_reversed,
-                  many_against_only_one, only_one_kind_against_another, winner_reversed):
+                  many_against_only_one, only_one_kind_against_another, winner_reversed, comparison_reversed):
         why = check(premise, sentence)
         if why:
             return why
