@@ -1326,3 +1326,17 @@ def test_the_name_a_question_s_subject_begins_with():
     assert subject("How does the OAuth 2.0 device authorization grant poll the token endpoint?") == "OAuth 2.0"
     assert subject("How do I use the OpenAI API with RAPTOR?") == ""  # the subject is the asker
     assert asked_subject("How does RAG-Fusion combine the results?", ["RAG"]) == ""  # not a part of a longer name
+
+
+def test_not_at_all_is_no_always():
+    """"not signed at all" stresses a denial; it says nothing holds always, so an exception the documents state ("unless
+    the Designated Experts state ...") contradicts nothing (unseen-cross's uc-oauth-03 was answered with that
+    registry rule as a correction). "every" still asks for one."""
+    title, headings = "RFC 7519 JSON Web Token (JWT)", "10.1.1. Registration Template"
+    exception = ("Names may not match other registered names in a case-insensitive manner unless the Designated Experts "
+                 "state that there is a compelling reason to allow an exception.")
+    true = 'RFC 7519 allows JWTs that are not signed at all. How does the JWT Best Current Practices document restrict the "none" algorithm?'
+    assert _found(true, title, headings, exception) is None
+    every = "Since RFC 7519 allows every name to match other registered names, how do I register mine?"
+    found = _found(every, title, headings, exception)
+    assert found is not None and "condition or an exception" in found.why

@@ -93,7 +93,7 @@ _FROM_TO = re.compile(r"\bfrom\s+(\d+(?:\.\d+)?)\s*(?:[a-z]+\s+){0,2}?to\s+(\d+(
 _FIGURE = re.compile(r"\b(\d+(?:\.\d+)?)[\s-]*(calendar days?|working days?|business days?|days?|weeks?|months?|years?|hours?|minutes?|%|per ?cent|characters?|times)\b", re.I)
 _STATUS = re.compile(r"\bHTTP\s+(?:(?:status|response)\s+(?:code\s+)?)?([1-5]\d\d)\b|\bstatus code (?:of )?([1-5]\d\d)\b", re.I)
 """An HTTP status code ("HTTP 404", "HTTP status code 200", "status code 401"): a figure of the series, not a name."""
-_ALWAYS = re.compile(r"\b(always|every|all|each|in every case|without exception)\b", re.I)
+_ALWAYS = re.compile(r"\b(always|every|(?<!\bat )(?<!\bafter )all|each|in every case|without exception)\b", re.I)  # not "at all"
 _QUALIFIED = re.compile(r"\b(not always|some (?:instances|cases)|without (?:the|a|an)|unless|except|does not apply|do not apply|"
                         r"only (?:if|when|where)|a portion|part of the|not every|not all|removing)\b", re.I)
 
