@@ -1340,3 +1340,24 @@ def test_not_at_all_is_no_always():
     every = "Since RFC 7519 allows every name to match other registered names, how do I register mine?"
     found = _found(every, title, headings, exception)
     assert found is not None and "condition or an exception" in found.why
+
+
+def test_a_question_naming_a_publication_is_answered_from_its_chapter_files(tmp_path):
+    """A publication kept one file per chapter ("sp800-63b/cover.md", "sp800-63b/sec5_authenticators.md"): a question
+    naming it by its identifier ("SP 800-63B") is answered from its chapters, not from its cover alone (the chapters'
+    own names carry no identifier; the folder's does)."""
+    from shelfwise.api.shelves import close_shelves, open_shelves
+
+    folder = tmp_path / "shelves" / "identity" / "sp800-63b"
+    folder.mkdir(parents=True)
+    for name in ("cover.md", "sec5_authenticators.md"):
+        shutil.copyfile(CORPORA / "identity" / "sp800-63b" / name, folder / name)
+    opened = open_shelves({"identity": compile_shelf(tmp_path / "shelves" / "identity", tmp_path / "build")}, HashEmbedder())
+    try:
+        answer = _ask(opened, "identity", "What does SP 800-63B say about the biometric false match rate?")
+        shelf = opened["identity"]
+        docs = {shelf.sections[c].doc_id for s in answer.sentences for c in s.citations if c in shelf.sections}
+        assert any("sec5" in d for d in docs), (docs, answer.answer_markdown[:800])
+        assert "False Match Rate" in answer.answer_markdown
+    finally:
+        close_shelves(opened)

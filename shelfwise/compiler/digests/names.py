@@ -13,7 +13,7 @@ import re
 from shelfwise.compiler.prose import normalise
 from shelfwise.compiler.written_ids import identifiers
 
-__all__ = ["KIND_WORDS", "relation_words", "plural", "count", "singular", "is_noun_phrase", "subject_phrase",
+__all__ = ["folder_code", "KIND_WORDS", "relation_words", "plural", "count", "singular", "is_noun_phrase", "subject_phrase",
            "page_count", "page_unit", "short_name", "plain_heading", "reader_label"]
 
 # (src -> dst, dst <- src): how a link reads from either end.
@@ -203,6 +203,14 @@ SHORT_CHARS = 48
 """A title longer than this is cut at a word boundary (with "…") for a short name."""
 
 
+def folder_code(path: str) -> str:
+    """The publication a document is a chapter of, when its folder is named as one ("sp800-63b/sec5_authenticators.md":
+    "SP 800-63B"), else ""."""
+    path = (path or "").replace("\\", "/")
+    folder = _FOLDER_CODE.match(path.rsplit("/", 2)[-2]) if "/" in path else None
+    return f"{folder.group(1).upper()} {folder.group(2).upper()}" if folder else ""
+
+
 def short_name(title: str, path: str = "") -> str:
     """A document's short name, the one the site's link map and widget and the answers' labels show: a code in its
     file name ("rfc6749.txt" -> "RFC 6749"), else its title's first identifier ("QM-001"), else its title cut at a
@@ -220,9 +228,9 @@ def short_name(title: str, path: str = "") -> str:
         label = codes[0]
     else:
         label = re.split(r"\s*[,(]\s*", title)[0].strip() or title
-        folder = _FOLDER_CODE.match(path.rsplit("/", 2)[-2]) if "/" in path else None
+        folder = folder_code(path)
         if folder:  # a chapter of a publication kept one file per chapter: "SP 800-63B › 5 Authenticator and ..."
-            label = f"{folder.group(1).upper()} {folder.group(2).upper()} › {label}"
+            label = f"{folder} › {label}"
         label = label if len(label) <= SHORT_CHARS else label[:SHORT_CHARS - 3].rsplit(" ", 1)[0] + "…"
     named = label.lower()
     if revision and f"rev {revision.group(1).lower()}" not in named and " ".join(revision.group(0).lower().split()) not in named:

@@ -39,6 +39,7 @@ from shelfwise.api.answer.write.unit_shape import label_row
 from shelfwise.api.answer.write.write import introduces_code, is_question
 from shelfwise.api.answer.records import Removal, Unit
 from shelfwise.api.terms import identifier_key, identifiers, normalise, word_stems
+from shelfwise.compiler.digests.names import folder_code
 from shelfwise.compiler.language.force import LABEL_KEYWORDS, MODAL_VERBS
 from shelfwise.compiler.language.numbers import alternation
 from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
@@ -127,13 +128,14 @@ def distinct(units: list[Unit], tuning: AnswerTuning = DEFAULT_TUNING) -> tuple[
 
 def _own_keys(shelf: OpenShelf) -> dict[str, set[str]]:
     """Per document, the identifier keys that name the document itself: its path's and its title's first identifier
-    ("RMF-003", not the "NW-300" its title is about)."""
+    ("RMF-003", not the "NW-300" its title is about), and the publication its folder is named as when it is one of its
+    chapters ("sp800-63b/sec5_authenticators.md" is SP 800-63B: a question naming SP 800-63B is answered from it)."""
     def make() -> dict[str, set[str]]:
         out = {}
         for doc, row in shelf.documents.items():
             path = str(row.get("path", "")).rsplit("/", 1)[-1].rsplit(".", 1)[0]
             title = identifiers(str(row.get("title", "")))
-            out[doc] = {identifier_key(i) for i in [*identifiers(path), *title[:1]]}
+            out[doc] = {identifier_key(i) for i in [*identifiers(path), *title[:1], *identifiers(folder_code(str(row.get("path", ""))))]}
         return out
     return shelf.memo(("own-document-keys",), make)
 
