@@ -1361,3 +1361,27 @@ def test_a_question_naming_a_publication_is_answered_from_its_chapter_files(tmp_
         assert "False Match Rate" in answer.answer_markdown
     finally:
         close_shelves(opened)
+
+
+def test_a_part_going_on_about_a_subject_the_documents_lack_is_not_in_them_either(shelves):
+    """"..., and how much did it grow?" is about what the first part asked: when no filing is about that issuer, the
+    second part is not answered from other issuers' figures, and the answer says once that the documents lack it.
+    A part going on about a subject they hold is answered."""
+    lacking = _ask(shelves, "filings", "What handset revenue did Qualcomm report in its 10-Q for the quarter ended June 25, 2023, "
+                                       "and how much did it fall from a year earlier?")
+    assert lacking.label == "not_in_documents", lacking.answer_markdown[:600]
+    assert [s for s in lacking.sentences if s.citations] == [], lacking.answer_markdown[:600]
+    assert lacking.answer_markdown.count("“Qualcomm”") == 1, lacking.answer_markdown[:600]
+    held = _ask(shelves, "filings", "What were Apple's total net sales in the quarter ended July 1, 2023, and how did they change from a year earlier?")
+    assert held.label != "not_in_documents" and any(s.citations for s in held.sentences), held.answer_markdown[:600]
+
+
+def test_a_number_names_a_subject_spelled_or_in_digits():
+    """"the OWASP Top Ten" is the "OWASP Top 10" the documents name (a part asking how it was ranked had been said to be
+    about nothing the documents hold), and "Top 10" the "Top Ten"; another number is another name."""
+    from shelfwise.api.answer.read.evidence import holds_name
+    from shelfwise.api.terms import word_stems
+
+    assert holds_name("OWASP Top Ten", set(word_stems("The OWASP Top 10 2017 release")), set())
+    assert holds_name("OWASP Top 10", set(word_stems("The OWASP Top Ten project")), set())
+    assert not holds_name("OWASP Top Ten", set(word_stems("The OWASP Top 20 list")), set())

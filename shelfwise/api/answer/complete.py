@@ -177,9 +177,11 @@ def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], th
                       and names_what_was_asked(obligation.ask, [u for u in shown if u.id in own], shown, threshold))
         statuses.append(ObligationStatus(index=index, kind=obligation.kind, ask=obligation.ask, covered=is_covered, units=own))
         if index in unstated and not own:
-            gaps.append(" ".join(filter(None, [unstated_line(unstated[index], index in (about or set())), (held or {}).get(index, "")])))
-        elif not is_covered:
-            gaps.append(part_line(obligation.ask, obligation.kind) if own else gap_line(obligation.ask, obligation.kind))
+            gap = " ".join(filter(None, [unstated_line(unstated[index], index in (about or set())), (held or {}).get(index, "")]))
+        else:
+            gap = "" if is_covered else part_line(obligation.ask, obligation.kind) if own else gap_line(obligation.ask, obligation.kind)
+        if gap and gap not in gaps:  # two parts about one subject the documents lack say it once
+            gaps.append(gap)
     n_covered = sum(1 for s in statuses if s.covered)
     if not any(s.units for s in statuses) and not false_premise:
         label: Label = "not_in_documents"

@@ -17,6 +17,7 @@ from shelfwise.api.answer.question import read_phrase, read_question
 from shelfwise.api.answer.read.read import Reading
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import QUESTION_WORDS, document_keys, identifier_key, identifiers, word_stems
+from shelfwise.compiler.language.numbers import CARDINALS
 from shelfwise.compiler.ledger.rules import sentences
 
 __all__ = ["asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "code_names", "setting_names", "unheld_subjects", "identity_text", "identity_terms",
@@ -271,7 +272,20 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
         cited = [n for n in names if identifiers(n) and n not in premised and not any(_unit_holds(unit, [n], set(), shelves) for unit in shown)]
         if cited:
             out[index] = cited
+    # a part that goes on about an earlier part's subject by a pronoun ("What data center revenue did NVIDIA report ...,
+    # and how much did it grow year over year?") is about that subject: when the documents do not hold it, nor this part
+    for index, obligation in enumerate(plan.obligations):
+        earlier = [i for i in out if i < index]
+        if index not in out and earlier and _REFERS_BACK.search(obligation.ask) and not asked_names(obligation.ask) \
+                and not code_names(obligation.ask):
+            out[index] = out[earlier[-1]]
     return out
+
+
+_REFERS_BACK = re.compile(r"^\W*(?:\w+\W+){0,4}?(?:it(?!\s+(?:(?:is|was|be)\s+)?(?:possible|true|necessary|allowed|permitted|required|"
+                          r"safe|enough|ok|okay|legal|valid|a\s+good\s+idea)\b)|its|they|their|them|this|these|those)\b", re.I)
+"""A part whose subject is a pronoun within its first words ("how much did it grow", "what are their limits"): it goes
+on about what an earlier part asked ("is it possible to ...", "is it true that": an "it" that stands for nothing)."""
 
 
 _EXAMPLES = re.compile(r"\b(?:like|such as|e\.g\.,?|for example,?|for instance,?)\s+[^.;:?!]*", re.I)
@@ -351,4 +365,10 @@ def holds_name(name: str, stems: set[str], keys: set[str]) -> bool:
     """Whether units holding ``stems`` and identifier ``keys`` name ``name``: an identifier by its key ("NW-500" is not
     "NW-300"), a name by all its words."""
     own = {identifier_key(i) for i in identifiers(name)}
-    return bool(own & keys) if own else set(word_stems(name)) <= stems
+    # a number is one whether spelled or written in digits: "the OWASP Top Ten" is the "OWASP Top 10" its documents name
+    return bool(own & keys) if own else all(s in stems or _SPELLED.get(s, s) in stems for s in word_stems(name))
+
+
+_SPELLED = {word: str(value) for word, value in CARDINALS.items() if value <= 20} | {
+    str(value): word for word, value in CARDINALS.items() if value <= 20}
+"""A cardinal word up to twenty -> its digits, and the digits -> the word."""
