@@ -1385,3 +1385,17 @@ def test_a_number_names_a_subject_spelled_or_in_digits():
     assert holds_name("OWASP Top Ten", set(word_stems("The OWASP Top 10 2017 release")), set())
     assert holds_name("OWASP Top 10", set(word_stems("The OWASP Top Ten project")), set())
     assert not holds_name("OWASP Top Ten", set(word_stems("The OWASP Top 20 list")), set())
+
+
+def test_several_against_only_one_is_read_whatever_else_the_premise_says():
+    """"lets a class be generic over two type variable tuples, as in class Array(Generic[*Ts1, *Ts2])" against "only a
+    single type variable tuple may appear in a type parameter list": the same thing, several against only one, read
+    however few of the premise's other words ("class", "generic") the sentence holds."""
+    question = ("Given that PEP 646 lets a class be generic over two type variable tuples, as in class Array(Generic[*Ts1, *Ts2]), "
+                "how does a type checker decide which arguments of Array[int, str, bool] are bound to Ts1 and which to Ts2?")
+    found = _found(question, "PEP 646 Variadic Generics", "Multiple Type Variable Tuples: Not Allowed",
+                   "As of this PEP, only a single type variable tuple may appear in a type parameter list:")
+    assert found is not None and found.why == "the documents say only one"
+    true = "Given that PEP 646 lets a class take a single type variable tuple, how are its arguments bound?"
+    assert _found(true, "PEP 646 Variadic Generics", "Multiple Type Variable Tuples: Not Allowed",
+                  "As of this PEP, only a single type variable tuple may appear in a type parameter list:") is None

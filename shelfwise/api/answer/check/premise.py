@@ -66,7 +66,7 @@ from shelfwise.api.answer.check.candidates import paragraph_before, premise_cand
 from shelfwise.api.answer.check.editions import introduced_by, not_yet as _not_yet
 from shelfwise.api.answer.check.kinds import kind_attested, other_kind, premise_kind
 from shelfwise.api.answer.check.limits import DURATION_HOURS, limit_passed
-from shelfwise.api.answer.check.each import comparison_reversed as _compared, in_turn_against_interleaved as _interleaved, order_reversed
+from shelfwise.api.answer.check.each import comparison_reversed as _compared, in_turn_against_interleaved as _interleaved, many_against_only_one as _many, order_reversed
 from shelfwise.api.answer.check.presence import absent as _absent, instead as _instead, present as _present, required as _required, free as _free
 from shelfwise.api.answer.check.presence import answered_otherwise as _answered
 from shelfwise.api.answer.check.swapped import TERM, entry_terms, swapped as _swapped
@@ -454,7 +454,7 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                 own = _content(sentence)  # "the GNU General Public License forbids ...": a name the sentence leaves
                 rest = words - (known.title & named_stems - own) if known is not None else words  # to its document
                 label = (_labelled(premise, sentence, known) or _absent(premise, sentence, known) or _instead(premise, sentence, known)
-                         or _interleaved(premise, sentence, known) or _not_yet(premise, sentence, known) or _swapped(premise, sentence, read) or _compared(premise, sentence) or (holds_share(words, sentence, known, tuning.premise_share) and (  # with
+                         or _interleaved(premise, sentence, known) or _not_yet(premise, sentence, known) or _swapped(premise, sentence, read) or _compared(premise, sentence) or _many(premise, sentence) or (holds_share(words, sentence, known, tuning.premise_share) and (  # with
                              limit_passed(premise, sentence) or order_reversed(premise, sentence) or _required(premise, sentence) or _free(premise, sentence) or _answered(premise, sentence))) or "")
                 if not label and len(rest & own) < tuning.premise_share * len(rest):  # is checked with the other marks, not here
                     continue
