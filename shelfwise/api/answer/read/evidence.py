@@ -20,7 +20,7 @@ from shelfwise.api.terms import QUESTION_WORDS, document_keys, identifier_key, i
 from shelfwise.compiler.language.numbers import CARDINALS
 from shelfwise.compiler.ledger.rules import sentences
 
-__all__ = ["asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "code_names", "setting_names", "unheld_subjects", "identity_text", "identity_terms",
+__all__ = ["referring_back", "asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "code_names", "setting_names", "unheld_subjects", "identity_text", "identity_terms",
            "holds_name", "path_words", "scheme", "asked_subject"]
 
 _AUX = r"(?:is|are|was|were|does|do|did|has|have|can|could|must|should|will|would|shall|may|might)"
@@ -272,13 +272,20 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
         cited = [n for n in names if identifiers(n) and n not in premised and not any(_unit_holds(unit, [n], set(), shelves) for unit in shown)]
         if cited:
             out[index] = cited
-    # a part that goes on about an earlier part's subject by a pronoun ("What data center revenue did NVIDIA report ...,
-    # and how much did it grow year over year?") is about that subject: when the documents do not hold it, nor this part
+    return out
+
+
+def referring_back(plan, unheld: set[int]) -> dict[int, int]:
+    """Part index -> the earlier part of ``unheld`` it goes on about by a pronoun ("What data center revenue did NVIDIA
+    report ..., and how much did it grow year over year?"; "What were Apple's total net sales in the quarter ended
+    September 30, 2023, and how did they change from a year earlier?"): a part naming nothing of its own is about what
+    the part before it asked, so when the documents do not hold that (its subject, its period), nor this part."""
+    out: dict[int, int] = {}
     for index, obligation in enumerate(plan.obligations):
-        earlier = [i for i in out if i < index]
-        if index not in out and earlier and _REFERS_BACK.search(obligation.ask) and not asked_names(obligation.ask) \
+        earlier = [i for i in sorted(unheld) if i < index]
+        if index not in unheld and earlier and _REFERS_BACK.search(obligation.ask) and not asked_names(obligation.ask) \
                 and not code_names(obligation.ask):
-            out[index] = out[earlier[-1]]
+            out[index] = earlier[-1]
     return out
 
 

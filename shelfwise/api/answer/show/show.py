@@ -39,7 +39,7 @@ from shelfwise.api.answer.write.write import is_question
 from shelfwise.api.answer.complete import Completion, complete_answer
 from shelfwise.api.answer.render import render_markdown
 from shelfwise.api.answer.show.shape import FIXED, about_named, distinct, fit_units, most_relevant_first
-from shelfwise.api.answer.read.evidence import unheld_subjects, unstated_obligations
+from shelfwise.api.answer.read.evidence import referring_back, unheld_subjects, unstated_obligations
 from shelfwise.api.answer.read.periods import unheld_periods
 from shelfwise.api.answer.plan.plan import Plan
 from shelfwise.api.answer.read.read import Reading
@@ -157,6 +157,12 @@ def evidence(units: list[Unit], s: Showing) -> Shown:
         if index not in s.unstated:
             s.unstated[index], s.held[index] = period.asked, period.held
             s.about.add(index)
+    for index, earlier in referring_back(s.plan, set(s.unstated)).items():  # "..., and how did it change?": of that too
+        s.unstated[index] = s.unstated[earlier]
+        if earlier in s.about:
+            s.about.add(index)
+        if earlier in s.held:
+            s.held[index] = s.held[earlier]
     removed, kept = [], []
     for unit in units:
         if unit.obligation in s.unstated:
