@@ -8,7 +8,8 @@ The answer driver (``shelfwise.api.answer``) runs them in the order of ``STEPS``
 3. evidence  an obligation whose asked words no read section holds, or whose asked subject no section that would
              answer it is about, or whose asked period no unit that would be shown names while no document of the
              issuer has it (``shelfwise.api.answer.read.periods``), shows nothing
-             (``shelfwise.api.answer.read.evidence``); a question sentence states
+             (``shelfwise.api.answer.read.evidence``), nor does a part going on about such a part by a pronoun
+             ("..., and how did it change?"); a question sentence states
              nothing; and once the answer is fitted, an answer no shown unit of which answers any part says it is
              not in these documents and shows nothing;
 4. premise   the sentence contradicting the question's premise leads (``shelfwise.api.answer.check.premise``);
