@@ -374,10 +374,11 @@ def comparison_reversed(premise: str, sentence: str) -> str:
 def order_reversed(premise: str, sentence: str) -> str:
     """Why ``sentence`` contradicts ``premise`` by how many, which end or which order ('' when it does not): the first
     of ``one_for_each``, ``only_against_all``, ``first_against_last``, ``preference_reversed``,
-    ``together_against_in_turn``, ``first_act_reversed``, ``many_against_only_one``, ``only_one_kind_against_another``,
-    ``winner_reversed`` and ``comparison_reversed`` that finds it."""
+    ``together_against_in_turn``, ``first_act_reversed``, ``only_one_kind_against_another`` and ``winner_reversed``
+    that finds it. ``many_against_only_one`` and ``comparison_reversed`` are not among them: the premise check reads them
+    on every candidate, whatever share of the premise's words it holds (``shelfwise.api.answer.check.premise``)."""
     for check in (one_for_each, only_against_all, first_against_last, preference_reversed, together_against_in_turn, first_act_reversed,
-                  many_against_only_one, only_one_kind_against_another, winner_reversed, comparison_reversed):
+                  only_one_kind_against_another, winner_reversed):
         why = check(premise, sentence)
         if why:
             return why

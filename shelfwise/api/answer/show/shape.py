@@ -133,9 +133,10 @@ def _own_keys(shelf: OpenShelf) -> dict[str, set[str]]:
     def make() -> dict[str, set[str]]:
         out = {}
         for doc, row in shelf.documents.items():
-            path = str(row.get("path", "")).rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            full = str(row.get("path", ""))
+            path = full.rsplit("/", 1)[-1].rsplit(".", 1)[0]
             title = identifiers(str(row.get("title", "")))
-            out[doc] = {identifier_key(i) for i in [*identifiers(path), *title[:1], *identifiers(folder_code(str(row.get("path", ""))))]}
+            out[doc] = {identifier_key(i) for i in [*identifiers(path), *title[:1], *identifiers(folder_code(full))]}
         return out
     return shelf.memo(("own-document-keys",), make)
 
