@@ -63,16 +63,15 @@ from shelfwise.api.answer.question import read_question
 from shelfwise.api.answer.check.about import About, earlier_sentences as _earlier_sentences
 from shelfwise.api.answer.check.about import about_sections as _about, named_documents as _named
 from shelfwise.api.answer.check.candidates import paragraph_before, premise_candidates
-from shelfwise.api.answer.check.editions import introduced_by, not_yet as _not_yet
+from shelfwise.api.answer.check.editions import introduced_by
 from shelfwise.api.answer.check.kinds import kind_attested, other_kind, premise_kind
-from shelfwise.api.answer.check.limits import DURATION_HOURS, limit_passed
-from shelfwise.api.answer.check.each import comparison_reversed as _compared, in_turn_against_interleaved as _interleaved, many_against_only_one as _many, order_reversed
-from shelfwise.api.answer.check.presence import absent as _absent, instead as _instead, present as _present, required as _required, free as _free
-from shelfwise.api.answer.check.presence import answered_otherwise as _answered
-from shelfwise.api.answer.check.swapped import TERM, entry_terms, swapped as _swapped
+from shelfwise.api.answer.check.limits import DURATION_HOURS
+from shelfwise.api.answer.check.forms import by_form, by_words
+from shelfwise.api.answer.check.presence import present as _present
+from shelfwise.api.answer.check.swapped import TERM, entry_terms
 from shelfwise.api.answer.check.modality import CLAUSE_END as _CLAUSE_END, FORBIDS as _FORBIDS, MODALS as _MODALS, act as _act
 from shelfwise.api.answer.check.modality import after_force as _after_force
-from shelfwise.api.answer.check.modality import forced_object as _forced_object, held_with_identity, holds_share, labelled as _labelled
+from shelfwise.api.answer.check.modality import forced_object as _forced_object, held_with_identity, holds_share
 from shelfwise.api.answer.check.modality import without_examples
 from shelfwise.api.answer.check.modality import modalities as _modalities, optional_as_unrequired, situation_held
 from shelfwise.api.answer.check.measure import DOTTED, content_words as _content, measure_words, moved_measure, named_only, whole_moved
@@ -453,9 +452,8 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
             for sentence in sentences(text) or [text]:  # one sentence at a time: a list item may hold several
                 own = _content(sentence)  # "the GNU General Public License forbids ...": a name the sentence leaves
                 rest = words - (known.title & named_stems - own) if known is not None else words  # to its document
-                label = (_labelled(premise, sentence, known) or _absent(premise, sentence, known) or _instead(premise, sentence, known)
-                         or _interleaved(premise, sentence, known) or _not_yet(premise, sentence, known) or _swapped(premise, sentence, read) or _compared(premise, sentence) or _many(premise, sentence) or (holds_share(words, sentence, known, tuning.premise_share) and (  # with
-                             limit_passed(premise, sentence) or order_reversed(premise, sentence) or _required(premise, sentence) or _free(premise, sentence) or _answered(premise, sentence))) or "")
+                label = by_form(premise, sentence, known, read) or (  # the premise's words: ``check.forms``
+                    holds_share(words, sentence, known, tuning.premise_share) and by_words(premise, sentence)) or ""
                 if not label and len(rest & own) < tuning.premise_share * len(rest):  # is checked with the other marks, not here
                     continue
                 why = "" if label else introduced_by(premise, sentence, known, _content)
