@@ -143,3 +143,53 @@ def test_a_bare_if_so_asks_nothing():
                                              "reported quarters", "what are the key drivers for this change"]
     plan = plan_by_rules(asked.text, [], {}, [], [], [])
     assert "expenses" in plan.obligations[1].targets, plan.obligations[1].targets
+
+
+def test_what_a_question_states_before_it_asks_is_read_with_its_first_question():
+    """'I want to build ... like the one in Dense X Retrieval .... How did the authors get a model ..., how did they
+    measure ..., and how did they store ...?' asks three things. Its first part opens with a statement, which made that
+    whole part, its question too, the setting of the two after it: the first question was never asked on its own
+    (eval/questions/unseen-formats-3.yaml). The statement is read with the first question, and the later parts lean on
+    its names as on any first part's. A leading phrase with no question in it stays the setting of every part."""
+    setting = "I want to build a proposition index like the one in Dense X Retrieval for our own documents."
+    question = (f"{setting} How did the authors get a model that splits passages into propositions, how did they measure "
+                "whether its output was any good, and how did they store and search an index that large?")
+    assert [p.text for p in read_question(question).parts] == [
+        f"{setting} How did the authors get a model that splits passages into propositions",
+        "how did they measure whether its output was any good", "how did they store and search an index that large"]
+    plan = plan_by_rules(question, [], {}, [], [], [])
+    assert all("Dense X Retrieval" in o.targets for o in plan.obligations[1:]), [o.targets for o in plan.obligations]
+    # a conditional question after the statement asks too ("If I list both, does make understand ...")
+    asked = read_question("One command writes both a .c and a .h file in a single run. If I simply list both files in front "
+                          "of the colon, does make understand that one run produces both? If not, how do I declare that?")
+    assert [p.text for p in asked.parts] == [
+        "One command writes both a .c and a .h file in a single run. If I simply list both files in front of the colon, "
+        "does make understand that one run produces both", "how do I declare that"]
+    assert [p.text for p in read_question("We run FedRAMP. In an OSCAL-based SSP, how do I mark a control as inherited, and "
+                                          "what must it provide?").parts] == [
+        "We run FedRAMP. In an OSCAL-based SSP, how do I mark a control as inherited",
+        "We run FedRAMP. In an OSCAL-based SSP, what must it provide"]
+
+
+def test_a_later_part_that_asks_nothing_is_the_setting_of_the_part_after_it():
+    """'... Why does that happen and how should I write it? And if I turn on .ONESHELL instead, what changes for the @
+    prefix?': 'And if I turn on .ONESHELL instead' asks nothing; it was a part of its own, read and answered apart."""
+    asked = read_question("Why does each recipe line run in its own shell? And if I turn on .ONESHELL for the whole makefile "
+                          "instead, what changes for the @ and - prefixes?")
+    assert [p.text for p in asked.parts] == [
+        "Why does each recipe line run in its own shell",
+        "And if I turn on .ONESHELL for the whole makefile instead, what changes for the @ and - prefixes"]
+
+
+def test_an_identifier_written_with_its_version_glued_or_with_zeros_is_one_identifier():
+    """'GPLv3' is the 'GPL-3.0' a licence shelf holds; another version stays another."""
+    from shelfwise.api.answer.read.evidence import holds_name
+    from shelfwise.api.terms import identifier_key, version_key
+
+    assert version_key(identifier_key("GPLv3")) == version_key(identifier_key("GPL-3.0")) == "gpl-3"
+    assert version_key(identifier_key("TLSv1.2")) == version_key(identifier_key("TLS 1.2"))
+    assert version_key(identifier_key("TLS 1.2")) != version_key(identifier_key("TLS 1.3"))
+    assert version_key(identifier_key("HTTP/1.0")) != version_key(identifier_key("HTTP/1.1"))
+    assert version_key(identifier_key("RFC 2000")) == "rfc-2000"
+    assert holds_name("GPLv3", set(), {identifier_key("GPL-3.0")})
+    assert not holds_name("GPLv2", set(), {identifier_key("GPL-3.0")})

@@ -19,11 +19,19 @@ from shelfwise.compiler.written_ids import identifiers, written
 from shelfwise.compiler.prose import normalise
 
 __all__ = ["stems", "word_stems", "QUESTION_WORDS", "normalise", "table_cells", "unit_cells", "CELL_SEPARATOR", "identifiers", "capitalised_phrases", "identifier_key",
-           "document_keys"]
+           "document_keys", "version_key"]
 
 _ANALYZER = StemmingAnalyzer()
 _QUESTION_STEMS = frozenset({token.text for word in QUESTION_WORDS for token in _ANALYZER(word)} | QUESTION_WORDS)
 _CAPS = re.compile(r"\b[A-Z][A-Za-z\-]*(?:\s+(?:of|and|for|the|to|in)?\s*[A-Z][A-Za-z\-]*)+\b")
+
+
+def version_key(key: str) -> str:
+    """An identifier key (``identifier_key``) with its version written one way: a "v" glued to a name before its
+    version names the version ("GPLv3": "gplv-3" -> "gpl-3"), and a version's trailing zero parts add nothing ("GPL-3.0":
+    "gpl-3-0" -> "gpl-3"). One identifier written both ways compares equal; another version stays another ("TLS 1.2" is
+    not "TLS 1.3", "HTTP/1.0" not "HTTP/1.1")."""
+    return re.sub(r"(?<=\d)(?:-0)+$", "", re.sub(r"^([a-z]{2,})v(?=-\d)", r"\1", key))
 
 
 CELL_SEPARATOR = re.compile(r" ?\| ?")

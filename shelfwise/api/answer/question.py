@@ -157,6 +157,20 @@ _CONNECTIVE = re.compile(r"(?:and\s+|but\s+)?if\s+(?:so|not|yes|no|any|applicabl
 """A part that only makes the next one conditional ("Has there been a change? If so, what drove it?"): it asks nothing."""
 
 
+_STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
+_ASKS_AFTER = re.compile(r",\s+(?:does|do|did|is|are|was|were|can|could|should|must|will|would|how|what|which|who|when|where|why)\b", re.I)
+
+
+def _states_then_asks(part: str) -> bool:
+    """Whether a leading part states something and then asks ("Our build puts object files into obj/. How do I get make
+    to create it first", "One command writes both files. If I list both, does make understand that"): a question of its
+    own, read with what it states, whose names the later parts lean on as on any first part's (``plan_by_rules``). Before,
+    the whole part was taken for the setting of the parts after it and its question was never asked on its own. A part
+    that does not end on a sentence that asks ("In an OSCAL-based SSP") is a setting."""
+    *stated, last = _STATEMENT_END.split(part)
+    return bool(stated) and bool(_ASKS.match(last) or _ASKS_AFTER.search(last))
+
+
 def question_parts(question: str) -> list[str]:
     """The parts a question asks, in order (``;``/``?``, "and what ...", a leading setting, an enumeration)."""
     parts = [p.strip(" ,.") for p in _SPLIT.split(question) if p and p.strip(" ,.")]
@@ -164,8 +178,11 @@ def question_parts(question: str) -> list[str]:
         if re.fullmatch(r"(?:and\s+)?why", parts[n], re.I) and stems(parts[n - 1]):
             parts[n - 1], parts[n] = f"{parts[n - 1]}, and why", ""
     parts = [p for p in parts if p and stems(p) and not _CONNECTIVE.fullmatch(p)]
-    if len(parts) > 1 and not _ASKS.match(parts[0]):  # "In an OSCAL-based SSP, how do I ...": a setting, not a question,
-        parts = [f"{parts[0]}, {p}" for p in parts[1:]]  # and every part after it is asked in that setting
+    for n in range(len(parts) - 2, 0, -1):  # "..., and if I turn on .ONESHELL instead, what changes for the @ prefix?":
+        if not (_ASKS.match(parts[n]) or _ASKS_AFTER.search(parts[n])):  # a later part that asks nothing is the
+            parts[n:n + 2] = [f"{parts[n]}, {parts[n + 1]}"]  # setting of the one after it
+    if len(parts) > 1 and not _ASKS.match(parts[0]) and not _states_then_asks(parts[0]):  # "In an OSCAL-based SSP, how
+        parts = [f"{parts[0]}, {p}" for p in parts[1:]]  # do I ...": a setting, and every part after it is asked in it
     parts = [piece for p in parts for piece in _enumerated(p)]
     parts = [piece for p in parts for piece in _actions(p)]
     return parts or [question.strip()]

@@ -30,7 +30,8 @@ from shelfwise.compiler.language.numbers import CARDINALS, alternation
 from shelfwise.compiler.language.polarity import NEGATED
 
 __all__ = ["one_for_each", "only_against_all", "first_against_last", "preference_reversed", "together_against_in_turn",
-           "in_turn_against_interleaved", "first_act_reversed", "many_against_only_one", "only_one_kind_against_another",
+           "in_turn_against_interleaved", "first_act_reversed", "many_against_only_one", "repeated_against_once",
+           "only_one_kind_against_another",
            "winner_reversed", "comparison_reversed", "order_reversed"]
 
 _ONE = re.compile(r"\b(?:a|one)\s+single\s+(?P<thing>[\w-]+)|\b(?:one|the same)\s+(?P<same>[\w-]+)\s+for\s+(?:all|every|each)\b"
@@ -247,6 +248,35 @@ def many_against_only_one(premise: str, sentence: str) -> str:
             if thing and head and thing <= content_words(theirs) and head <= set(word_stems(theirs.split()[-1])):
                 return "the documents say only one"
     return ""
+
+
+_REPEATEDLY = re.compile(r"\b(?:as\s+many\s+times\s+as|(?:several|many|multiple|numerous|repeated|any\s+number\s+of)\s+times|"
+                         r"more\s+than\s+once|repeatedly|again\s+and\s+again|over\s+and\s+over)\b", re.I)
+"""A thing done again and again: "accept the same OTP as many times as it is entered", "use the code more than once"."""
+_ONCE = re.compile(r"\b(?:only|just|exactly|at\s+most|no\s+more\s+than)\s+once\b", re.I)
+_NOT_AGAIN = re.compile(r"\b(?:MUST|SHALL|must|shall|may|can)\s*(?:NOT|not)\b(?P<act>[^.;:]*?)\bmore\s+than\s+once\b")
+"""Done once at most: "SHALL accept a given time-based OTP only once", "MUST NOT use the authorization code more than once"."""
+
+
+def repeated_against_once(premise: str, sentence: str) -> str:
+    """Why ``sentence`` contradicts ``premise`` ('' when it does not): the premise says a thing is done again and again
+    ("lets a verifier accept the same time-based OTP as many times as it is entered"), the sentence that it is done once
+    at most ("verifiers SHALL accept a given time-based OTP only once"; "MUST NOT use the authorization code more than
+    once"): the last content word before the premise's repetition (what is repeated: "OTP") and another of those words
+    (the act: "accept") stand in the sentence before its "once"; neither states a condition, and the premise denies nothing."""
+    repeated = _REPEATEDLY.search(premise)
+    if repeated is None or NEGATED.search(premise) or _CONDITION.search(_EXCEPTION.sub("", sentence)):
+        return ""
+    once = _ONCE.search(sentence)
+    if once is None and (not_again := _NOT_AGAIN.search(sentence)) is not None:
+        once = not_again
+    elif once is None or NEGATED.search(sentence):
+        return ""
+    done = [w for w in premise[:repeated.start()].split()[-8:] if content_words(w)]
+    said = content_words(" ".join(sentence[:once.end()].split()[-14:]))
+    if len(done) < 2 or not content_words(done[-1]) <= said or len(content_words(" ".join(done)) & said) < 2:
+        return ""
+    return "the documents say once"
 
 
 _ONLY_BY = re.compile(r"\b(?P<thing>(?:[\w-]+\s+){1,4}?)(?:MUST|SHALL|must|shall|may|can)\s+only\s+be\s+[a-z]+(?:ed|en|wn)\s+(?:by|to|for)\s+"

@@ -16,7 +16,8 @@ import re
 from shelfwise.api.answer.question import read_phrase, read_question
 from shelfwise.api.answer.read.read import Reading
 from shelfwise.api.shelves import OpenShelf
-from shelfwise.api.terms import QUESTION_WORDS, document_keys, identifier_key, identifiers, word_stems
+from shelfwise.api.terms import QUESTION_WORDS, document_keys, identifier_key, identifiers, version_key, word_stems
+from shelfwise.compiler.document_ids import find_ids
 from shelfwise.compiler.language.numbers import CARDINALS
 from shelfwise.compiler.ledger.rules import sentences
 
@@ -109,6 +110,7 @@ def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) 
         asked_stems = set(asked_head(plan.question)) | (set(asked_head(plan.resolved_question)) if plan.follow_up else set())
     asked_keys = set(read_phrase(asked).keys)
     schemes = {scheme(key) for key in keys} - {""}
+    versions = {version_key(key) for key in keys}
     premises = read_question(plan.question).premises
     out: dict[int, list[str]] = {}
     for index, obligation in enumerate(plan.obligations):
@@ -117,7 +119,8 @@ def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) 
         # a figure the asker assumes, which the premise check reads, not a subject the documents lack
         outside = _outside_premises(obligation.ask, premises)
         assumed = {key for ident, key in zip(asking.identifiers, asking.keys) if scheme(key) in schemes and ident not in outside}
-        missing = [ident for ident, key in zip(asking.identifiers, asking.keys) if key not in keys and key in asked_keys and key not in assumed]
+        missing = [ident for ident, key in zip(asking.identifiers, asking.keys)  # "GPLv3" is the "GPL-3.0" the shelf holds
+                   if key not in keys and version_key(key) not in versions and key in asked_keys and key not in assumed]
         head = [stem for stem in asked_head(obligation.ask) if stem in asked_stems]
         if head and not set(head) <= words:
             text = " ".join(obligation.ask.split()).lower()
@@ -268,8 +271,9 @@ def unheld_subjects(plan, units, shelves: dict[str, OpenShelf]) -> dict[int, lis
             continue
         # a numbered name ("FIPS 201", "RFC 9449") is the subject however generic its other names ("PIV card"): when no
         # shown unit holds it but as a reference, the part is about a document the shelf only cites (not one a premise
-        # names: "Since SP 800-63-2 introduced ..." is corrected, and the rest is answered from what the shelf holds)
-        cited = [n for n in names if identifiers(n) and n not in premised and not any(_unit_holds(unit, [n], set(), shelves) for unit in shown)]
+        # names: "Since SP 800-63-2 introduced ..." is corrected, and the rest is answered from what the shelf holds); a term
+        # written solid is no document ("if we swap BM25 for a dense retriever": an algorithm the asker names)
+        cited = [n for n in names if find_ids(n) and n not in premised and not any(_unit_holds(unit, [n], set(), shelves) for unit in shown)]
         if cited:
             out[index] = cited
     return out
@@ -372,8 +376,10 @@ def holds_name(name: str, stems: set[str], keys: set[str]) -> bool:
     """Whether units holding ``stems`` and identifier ``keys`` name ``name``: an identifier by its key ("NW-500" is not
     "NW-300"), a name by all its words."""
     own = {identifier_key(i) for i in identifiers(name)}
+    if own:  # "GPLv3" is "GPL-3.0"
+        return bool(own & keys) or bool({version_key(k) for k in own} & {version_key(k) for k in keys})
     # a number is one whether spelled or written in digits: "the OWASP Top Ten" is the "OWASP Top 10" its documents name
-    return bool(own & keys) if own else all(s in stems or _SPELLED.get(s, s) in stems for s in word_stems(name))
+    return all(s in stems or _SPELLED.get(s, s) in stems for s in word_stems(name))
 
 
 _SPELLED = {word: str(value) for word, value in CARDINALS.items() if value <= 20} | {
