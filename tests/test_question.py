@@ -193,3 +193,13 @@ def test_an_identifier_written_with_its_version_glued_or_with_zeros_is_one_ident
     assert version_key(identifier_key("RFC 2000")) == "rfc-2000"
     assert holds_name("GPLv3", set(), {identifier_key("GPL-3.0")})
     assert not holds_name("GPLv2", set(), {identifier_key("GPL-3.0")})
+
+
+def test_what_else_asks_for_more_of_what_was_asked():
+    """'..., and what else does each expect from our technical security measures?': "else" says more of the same is
+    wanted; no document need write it. The part was "not in these documents" ("No section of these documents mentions
+    'else'", eval/questions/unseen-formats-3.yaml)."""
+    from shelfwise.api.answer.read.evidence import asked_head
+
+    assert asked_head("what else does each expect from our technical security measures") == []
+    assert "els" not in read_phrase("what else may I remove").stems

@@ -13,6 +13,6 @@ QUESTION_WORDS = frozenset(
     will would shall please tell describe explain list give show name according documents document say says said
     about also other one ones same then there their them they it its this that these those between mean means
     happen happens kind kinds type types thing things way ways much many often long soon quickly fast
-    exactly currently still ever always now actually really any some""".split()
+    exactly currently still ever always now actually really any some else""".split()
 )
 """Words a question uses to ask ("what", "must", "describe", "according"), lower case."""
