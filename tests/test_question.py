@@ -203,3 +203,18 @@ def test_what_else_asks_for_more_of_what_was_asked():
 
     assert asked_head("what else does each expect from our technical security measures") == []
     assert "els" not in read_phrase("what else may I remove").stems
+
+
+def test_a_part_naming_only_an_option_or_joined_by_then_or_also_still_asks():
+    """'What does -k do? Also, how does -i differ?' lost its first part, whose only subject, "-k", has no word stem; and a
+    part opening with "then" or "Also," asks as the same part without it does (it is not the setting of the part after it)."""
+    assert [p.text for p in read_question("What does -k do? Also, how does -i differ?").parts] == [
+        "What does -k do", "how does -i differ"]
+    assert [p.text for p in read_question("What does $@ hold, and what does $< hold?").parts] == [
+        "What does $@ hold", "what does $< hold"]
+    assert [p.text for p in read_question("What is an order-only prerequisite; then describe how make orders them; and how "
+                                          "is a phony target declared?").parts] == [
+        "What is an order-only prerequisite", "then describe how make orders them", "and how is a phony target declared"]
+    assert [p.text for p in read_question("Which option prints the database? Please explain what -p prints, and what does "
+                                          "-q do?").parts] == [
+        "Which option prints the database", "Please explain what -p prints", "what does -q do"]

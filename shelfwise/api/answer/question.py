@@ -157,6 +157,11 @@ _CONNECTIVE = re.compile(r"(?:and\s+|but\s+)?if\s+(?:so|not|yes|no|any|applicabl
 """A part that only makes the next one conditional ("Has there been a change? If so, what drove it?"): it asks nothing."""
 
 
+_OPENER = re.compile(r"^(?:(?:and|but|then|also|so|or|plus|please)\b,?\s*)+", re.I)
+"""A word that joins a part to the one before it ("then describe ...", "Also, how does ..."): the part still asks."""
+_SYMBOL_NAME = re.compile(r"(?<![\w$.-])(?:--?[A-Za-z][\w-]*|\$[@<^*?%+|]|\$\(\w+\)|\.[A-Z][A-Z_]+\b)")
+"""A name written with symbols, which has no word stem: an option ("-k", "--jobs"), an automatic variable ("$@",
+"$(CC)"), a special target (".PHONY"). A part naming only such a thing ("What does -k do?") still asks about it."""
 _STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
 _ASKS_AFTER = re.compile(r",\s+(?:does|do|did|is|are|was|were|can|could|should|must|will|would|how|what|which|who|when|where|why)\b", re.I)
 
@@ -177,9 +182,9 @@ def question_parts(question: str) -> list[str]:
     for n in range(1, len(parts)):  # "..., and why?": the reasons for the part before it are asked too
         if re.fullmatch(r"(?:and\s+)?why", parts[n], re.I) and stems(parts[n - 1]):
             parts[n - 1], parts[n] = f"{parts[n - 1]}, and why", ""
-    parts = [p for p in parts if p and stems(p) and not _CONNECTIVE.fullmatch(p)]
+    parts = [p for p in parts if p and (stems(p) or _SYMBOL_NAME.search(p)) and not _CONNECTIVE.fullmatch(p)]
     for n in range(len(parts) - 2, 0, -1):  # "..., and if I turn on .ONESHELL instead, what changes for the @ prefix?":
-        if not (_ASKS.match(parts[n]) or _ASKS_AFTER.search(parts[n])):  # a later part that asks nothing is the
+        if not (_ASKS.match(_OPENER.sub("", parts[n])) or _ASKS_AFTER.search(parts[n])):  # a later part that asks nothing is the
             parts[n:n + 2] = [f"{parts[n]}, {parts[n + 1]}"]  # setting of the one after it
     if len(parts) > 1 and not _ASKS.match(parts[0]) and not _states_then_asks(parts[0]):  # "In an OSCAL-based SSP, how
         parts = [f"{parts[0]}, {p}" for p in parts[1:]]  # do I ...": a setting, and every part after it is asked in it
