@@ -163,7 +163,9 @@ _SYMBOL_NAME = re.compile(r"(?<![\w$.-])(?:--?[A-Za-z][\w-]*|\$[@<^*?%+|]|\$\(\w
 """A name written with symbols, which has no word stem: an option ("-k", "--jobs"), an automatic variable ("$@",
 "$(CC)"), a special target (".PHONY"). A part naming only such a thing ("What does -k do?") still asks about it."""
 _STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
-_ASKS_AFTER = re.compile(r",\s+(?:does|do|did|is|are|was|were|can|could|should|must|will|would|how|what|which|who|when|where|why)\b", re.I)
+_ASKS_AFTER = re.compile(r",\s+(?:does|do|did|is|are|was|were|can|could|should|must|will|would|how|what|which|who|when|where|"
+                         r"why)\b", re.I)
+"""A sentence that asks after a clause ("If I list both files, does make understand ...")."""
 
 
 def _states_then_asks(part: str) -> bool:
@@ -183,9 +185,9 @@ def question_parts(question: str) -> list[str]:
         if re.fullmatch(r"(?:and\s+)?why", parts[n], re.I) and stems(parts[n - 1]):
             parts[n - 1], parts[n] = f"{parts[n - 1]}, and why", ""
     parts = [p for p in parts if p and (stems(p) or _SYMBOL_NAME.search(p)) and not _CONNECTIVE.fullmatch(p)]
-    for n in range(len(parts) - 2, 0, -1):  # "..., and if I turn on .ONESHELL instead, what changes for the @ prefix?":
-        if not (_ASKS.match(_OPENER.sub("", parts[n])) or _ASKS_AFTER.search(parts[n])):  # a later part that asks nothing is the
-            parts[n:n + 2] = [f"{parts[n]}, {parts[n + 1]}"]  # setting of the one after it
+    for n in range(len(parts) - 2, 0, -1):  # a later part that asks nothing is the setting of the one after it ("...?
+        if not (_ASKS.match(_OPENER.sub("", parts[n])) or _ASKS_AFTER.search(parts[n])):  # And if I turn on .ONESHELL
+            parts[n:n + 2] = [f"{parts[n]}, {parts[n + 1]}"]  # instead, what changes for the @ prefix?")
     if len(parts) > 1 and not _ASKS.match(parts[0]) and not _states_then_asks(parts[0]):  # "In an OSCAL-based SSP, how
         parts = [f"{parts[0]}, {p}" for p in parts[1:]]  # do I ...": a setting, and every part after it is asked in it
     parts = [piece for p in parts for piece in _enumerated(p)]

@@ -254,7 +254,7 @@ _REPEATEDLY = re.compile(r"\b(?:as\s+many\s+times\s+as|(?:several|many|multiple|
                          r"more\s+than\s+once|repeatedly|again\s+and\s+again|over\s+and\s+over)\b", re.I)
 """A thing done again and again: "accept the same OTP as many times as it is entered", "use the code more than once"."""
 _ONCE = re.compile(r"\b(?:only|just|exactly|at\s+most|no\s+more\s+than)\s+once\b", re.I)
-_NOT_AGAIN = re.compile(r"\b(?:MUST|SHALL|must|shall|may|can)\s*(?:NOT|not)\b(?P<act>[^.;:]*?)\bmore\s+than\s+once\b")
+_NOT_AGAIN = re.compile(r"\b(?:MUST|SHALL|must|shall|may|can)\s*(?:NOT|not)\b[^.;:]*?\bmore\s+than\s+once\b")
 """Done once at most: "SHALL accept a given time-based OTP only once", "MUST NOT use the authorization code more than once"."""
 
 

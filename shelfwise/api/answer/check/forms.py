@@ -4,7 +4,8 @@ Two families, each a tuple of checks tried in turn, the first that says why winn
 
 - ``BY_FORM``: a sentence contradicts by its form, whatever share of the premise's words it holds: an item's BCP 14
   label, a count of what the premise says is absent, what is done instead, one thing at a time against interleaved, an
-  edition that has not yet added something, swapped terms, a comparison the other way round, several against only one, again and again against once;
+  edition that has not yet added something, swapped terms, a comparison the other way round, several against only one,
+  again and again against once;
 - ``BY_WORDS``: a sentence that holds ``answer.tuning.premise_share`` of the premise's content words contradicts it by
   a passed limit, a reversed order, a requirement or a freedom the premise denies, or another answer to what it asks.
 
@@ -14,8 +15,8 @@ Each check is a reading of language written in its own module; none is a weight.
 from __future__ import annotations
 
 from shelfwise.api.answer.check.about import About
-from shelfwise.api.answer.check.each import (comparison_reversed, in_turn_against_interleaved, many_against_only_one, order_reversed,
-                                              repeated_against_once)
+from shelfwise.api.answer.check.each import (comparison_reversed, in_turn_against_interleaved, many_against_only_one,
+                                              order_reversed, repeated_against_once)
 from shelfwise.api.answer.check.editions import not_yet
 from shelfwise.api.answer.check.limits import limit_passed
 from shelfwise.api.answer.check.modality import labelled
