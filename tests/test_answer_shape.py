@@ -951,6 +951,26 @@ def test_a_table_of_contents_kept_as_a_table_is_never_an_answer():
     assert [u.text for u in draft.units] == ["Our liquidity and capital resources rest on cash from operations of $6.8 billion."], draft.units
 
 
+def test_a_table_of_contents_whose_page_column_has_no_header_is_never_an_answer():
+    """Intel's 10-Q lists its MD&A's parts as rows of a title and a page ("Liquidity and Capital Resources | 38"), with no
+    "Page" cell: its rows were shown as an answer on the filings' questions. Rows of titles each followed by a page that
+    never goes down are contents; a table of figures is not ("$ 7,621", years, a page going down)."""
+    from shelfwise.api.answer.write.tables import _paged_rows
+    from shelfwise.compiler.store.records import Block, table_text
+
+    contents = [["Segment Trends and Results", "24"], ["Consolidated Results of Operations", "33"],
+                ["Liquidity and Capital Resources", "38"], ["Non-GAAP Financial Measures", "40"]]
+    shelf = _memory_shelf({"10q": ("ACME 10-Q", "acme.pdf", [
+        ("Management's Discussion and Analysis", [Block(kind="table", text=table_text(contents), rows=contents, header_rows=1)]),
+        ("Liquidity and Capital Resources", [_p("Our liquidity and capital resources rest on cash from operations of $6.8 billion.")])])})
+    _, draft = _write(shelf, "What does ACME say about its liquidity and capital resources?")
+    assert [u.text for u in draft.units] == ["Our liquidity and capital resources rest on cash from operations of $6.8 billion."], draft.units
+    assert not _paged_rows([["Cash and cash equivalents", "$ 7,621"], ["Short-term investments", "17,409"], ["Loans", "58"]])
+    assert not _paged_rows([["Notes due", "2025"], ["Notes due", "2027"], ["Notes due", "2030"]])  # years, not pages
+    assert not _paged_rows([["Segment Trends", "24"], ["Results", "33"], ["Liquidity", "12"]])  # a page going down
+    assert not _paged_rows([["Segment Trends", "24"], ["Results", "33"]])  # too few rows to say
+
+
 def _filing(sections, **others):
     """A shelf of one filing with its compiled identity (ACME Corp's 10-Q for Q3 2023), and ``others`` (doc id -> (title,
     path, sections)) without one."""

@@ -31,10 +31,34 @@ _PAGE_CELL = re.compile(r"^(?:pages?|pp?\.)(?:\s+\d{1,4}(?:\s*[-\u2013]\s*\d{1,4
 
 def contents_tables(units: list) -> set[str]:
     """The tables (groups) that are a document's table of contents ("Item 1. | Financial Statements | Pages 4 - 23",
-    "Liquidity and Capital Resources | 37" under a "Page" column): a cell of the header or of a row gives a page. Their
-    rows name sections, they state nothing: never an answer (as a contents line with dot leaders is not)."""
-    return {unit.group for unit in units if unit.kind in ("table_header", "table_row") and unit.group
-            and any(_PAGE_CELL.match(cell.strip()) for cell in unit_cells(unit))}
+    "Liquidity and Capital Resources | 37" under a "Page" column): a cell of the header or of a row gives a page, or
+    every row is a title and then a page (``_paged_rows``). Their rows name sections, they state nothing: never an
+    answer (as a contents line with dot leaders is not)."""
+    found = {unit.group for unit in units if unit.kind in ("table_header", "table_row") and unit.group
+             and any(_PAGE_CELL.match(cell.strip()) for cell in unit_cells(unit))}
+    rows: dict[str, list[list[str]]] = {}
+    for unit in units:
+        if unit.kind in ("table_header", "table_row") and unit.group:
+            rows.setdefault(unit.group, []).append([cell.strip() for cell in unit_cells(unit) if cell.strip()])
+    return found | {group for group, cells in rows.items() if _paged_rows(cells)}
+
+
+_PAGE_NUMBER = re.compile(r"\d{1,3}")
+PAGED_ROWS = 3
+"""Rows of titles each followed by a page, at least, that make a table a table of contents without a "Page" column."""
+
+
+def _paged_rows(rows: list[list[str]]) -> bool:
+    """Whether every row (its non-empty cells) is a title in words and then a bare page number, the numbers never going
+    down ("Segment Trends and Results | 24", "Consolidated Results of Operations | 33", "Liquidity and Capital Resources |
+    38"), over ``PAGED_ROWS`` rows or more: a contents table whose column of pages has no header. A figure is never a
+    bare page: "$ 7,621", "1,250", "12.5" and "(3,523)" are not."""
+    pages = []
+    for cells in rows:
+        if len(cells) < 2 or not _PAGE_NUMBER.fullmatch(cells[-1]) or not all(re.search(r"[A-Za-z]{3}", c) for c in cells[:-1]):
+            return False
+        pages.append(int(cells[-1]))
+    return len(pages) >= PAGED_ROWS and pages == sorted(pages)
 
 
 def row_labels(units: list) -> dict[int, int]:
