@@ -971,6 +971,27 @@ def test_a_table_of_contents_whose_page_column_has_no_header_is_never_an_answer(
     assert not _paged_rows([["Segment Trends", "24"], ["Results", "33"]])  # too few rows to say
 
 
+def test_a_contents_line_without_leaders_is_never_an_answer():
+    """The OWASP Top 10's contents as lines ("A10:2017 Insufficient Logging and Monitoring 33") and a 10-Q's ("Financial
+    Statements Consolidated Condensed Statements of Cash Flows 7") were shown as answers, one of them first where a
+    correction belonged (eval/questions/unseen-premises-7.yaml's up7-office-02): they name a section and say nothing."""
+    from shelfwise.api.answer.write.unit_shape import names_only
+
+    assert names_only("A10:2017 Insufficient Logging and Monitoring 33")
+    assert names_only("Financial Statements Consolidated Condensed Statements of Cash Flows 7")
+    assert not names_only("We trained the model for 3 epochs with a batch size of 64")
+    assert not names_only("Section 4 of RFC 6749") and not names_only("Table 2") and not names_only("Python 3")
+    shelf = _memory_shelf({"owasp": ("OWASP Top 10 - 2017", "owasp-top-10-2017.pptx", [
+        ("Contents", [_p("A10:2017 Insufficient Logging and Monitoring 33")]),
+        ("A10:2017 Insufficient Logging & Monitoring", [_p("Insufficient logging and monitoring, coupled with missing or "
+                                                          "ineffective integration with incident response, allows attackers to "
+                                                          "further attack systems.")])])})
+    _, draft = _write(shelf, "What is A10:2017 Insufficient Logging and Monitoring?")
+    texts = [u.text for u in draft.units]
+    assert any(t.startswith("Insufficient logging and monitoring, coupled") for t in texts), texts
+    assert "A10:2017 Insufficient Logging and Monitoring 33" not in texts, texts
+
+
 def _filing(sections, **others):
     """A shelf of one filing with its compiled identity (ACME Corp's 10-Q for Q3 2023), and ``others`` (doc id -> (title,
     path, sections)) without one."""

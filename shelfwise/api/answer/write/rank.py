@@ -27,7 +27,7 @@ from shelfwise.api.answer.write.feedback import expansion_terms
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
 from shelfwise.api.answer.write.definitions import asked_entry, asked_term, defines, entry_keys, opens_entry, spelled_out
 from shelfwise.api.answer.write.tables import annotated_rows, contents_tables, introduced_tables, repeated_rows, row_labels
-from shelfwise.api.answer.write.unit_shape import CONTENTS_ENTRY, NUMERIC_RUN, REFERENCE_LIST, label_row, numeric_share, shape_factor, value_match
+from shelfwise.api.answer.write.unit_shape import NUMERIC_RUN, REFERENCE_LIST, label_row, names_only, numeric_share, shape_factor, value_match
 from shelfwise.api.answer.plan.names import names_written
 from shelfwise.api.answer.plan.plan import Obligation, Plan
 from shelfwise.api.answer.question import FACETS as ASKED_FACETS
@@ -427,7 +427,7 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
     for index, unit in enumerate(pool.units):
         if (unit.reference_list and not cites) or unit.kind == "code":  # code follows the sentence introducing it, never alone
             continue
-        if CONTENTS_ENTRY.search(unit.text) or unit.group in pool.contents or (unit.kind == "sentence" and len(_WORD.findall(unit.text)) < 2):
+        if names_only(unit.text) or unit.group in pool.contents or (unit.kind == "sentence" and len(_WORD.findall(unit.text)) < 2):
             continue  # a table of contents' line ("A1:2017 - Injection ……… | 7"), a fragment of a slide ("A1")
         # a step or an item of an asked-for list means what its heading says it is part of
         item = unit.kind == "step" or (unit.kind == "list_item" and obligation.kind in ("trace", "list"))

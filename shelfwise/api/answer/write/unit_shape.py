@@ -7,7 +7,8 @@ import re
 
 from shelfwise.api.terms import unit_cells
 
-__all__ = ["NUMERIC_RUN", "value_match", "numeric_share", "shape_factor", "label_row", "REFERENCE_LIST", "CONTENTS_ENTRY"]
+__all__ = ["NUMERIC_RUN", "value_match", "numeric_share", "shape_factor", "label_row", "REFERENCE_LIST", "CONTENTS_ENTRY",
+           "names_only"]
 
 REFERENCE_LIST = re.compile(r"^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?\s+)?(?:normative |informative )?(?:references|bibliography|works cited|"
                             r"literature cited|cited works)\s*$", re.I)
@@ -15,6 +16,25 @@ REFERENCE_LIST = re.compile(r"^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?\s+)?(?:normative |in
 CONTENTS_ENTRY = re.compile(r"[.…](?:\s?[.…]){3,}\s*\|?\s*(?:\d{1,4}|[ivxlc]{1,5})?\s*(?:\||$)", re.I)
 """A line of a table of contents: dot leaders, then a page number ("TOC - About OWASP ………… | 1"). It names a
 section, it states nothing: never an answer, in whatever shape the reader kept it (a sentence, a list item, a table row)."""
+
+_TITLE_PAGE = re.compile(r"^(?P<title>.*[^\s.!?;,])\s+\d{1,3}$")
+_TITLE_WORDS = frozenset("of and the in for to from on by a an or at with vs vs.".split())
+
+
+def names_only(text: str) -> bool:
+    """Whether a unit is a line of a table of contents, naming a section and saying nothing: with dot leaders
+    (``CONTENTS_ENTRY``) or as a title in capitalised words and then its page ("A10:2017 Insufficient Logging and
+    Monitoring 33", "Financial Statements Consolidated Condensed Statements of Cash Flows 7"). Never an answer, in
+    whatever shape the reader kept it. (A chart's axis labels, "Cash from Operations $B Capital Expenditures $B", say
+    nothing either; left out of the answer's candidates, the sections they stand in lost their place and two filings
+    answers lost their figures, so they are not read as contents here.)"""
+    if CONTENTS_ENTRY.search(text):
+        return True
+    titled = _TITLE_PAGE.match(text.strip())
+    words = titled.group("title").split() if titled else []
+    return len([w for w in words if w[:1].isupper() or w[:1] == "+"]) >= 2 and all(
+        re.match(r"[A-Z0-9+(]", w) or w.lower() in _TITLE_WORDS for w in words)
+
 
 _CELL_WORDS = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
 _MARKS = re.compile(r"\s*(?:\(\d{1,2}\)|\[\d{1,2}\]|[*\u2020\u2021\u00ae\u2122\u00a9])")
