@@ -1167,3 +1167,35 @@ def test_a_note_under_a_table_brings_the_row_it_annotates():
     pool = build_pool(_reading(shelf), {"mem": shelf}, section_units).units
     pairs = {pool[n].text.split()[0]: pool[r].text.split(" |")[0] for n, r in annotated_rows(pool).items()}
     assert pairs == {"(1)": "Online stores (1)", "(2)": "Physical stores (2)", "(3)": "Subscription services (3)"}, pairs
+
+
+def test_a_part_bound_to_an_issuers_latest_report_quotes_only_that_report():
+    """"What was ACME's gross margin in its latest 10-Q?" binds the quarter ended September 30, 2023 (the plan's
+    documents, by compiled identity); a sentence of ACME's June quarter states another period's figures and is not
+    shown. A part bound to every report of the issuer ("compared to previous quarters") keeps both, and a shelf's
+    catalogue, with no identity, is no report."""
+    from shelfwise.api.answer.plan.plan import Obligation, Plan
+    from shelfwise.api.answer.show.shape import on_bound_reports
+    from shelfwise.compiler.store.records import DocumentIdentity
+
+    shelf = _memory_shelf({
+        "q3": ("ACME 10-Q Q3", "acme-2023-q3.pdf", [("Gross margin", [_p("Gross margin was 41.2% in the third quarter.")])]),
+        "q2": ("ACME 10-Q Q2", "acme-2023-q2.pdf", [("Gross margin", [_p("Gross margin was 39.8% in the second quarter.")])]),
+        "sources": ("Sources", "SOURCES.md", [("Filings", [_p("The shelf holds ACME's 10-Q filings for 2023.")])])})
+    shelf.identities = {doc: DocumentIdentity(doc_id=doc, name=f"ACME Corp 10-Q, quarter ended {end}", title="ACME 10-Q",
+                                              issuer="ACME Corp", form="10-Q", period=f"quarter ended {end}", period_kind="quarter",
+                                              period_end=iso) for doc, end, iso in (("q3", "September 30, 2023", "2023-09-30"),
+                                                                                     ("q2", "July 1, 2023", "2023-07-01"))}
+    section_of = {shelf.sections[s].doc_id: s for s in shelf.sections}
+    units = [Unit(id=f"u{n}", kind="sentence", text=text, shelf="mem", citations=[section_of[doc]], obligation=0)
+             for n, (doc, text) in enumerate((("q3", "Gross margin was 41.2% in the third quarter."),
+                                              ("q2", "Gross margin was 39.8% in the second quarter."),
+                                              ("sources", "The shelf holds ACME's 10-Q filings for 2023.")), start=1)]
+
+    def plan(documents):
+        return Plan(question="q", resolved_question="q", planner="rules",
+                    obligations=[Obligation(kind="lookup", ask="What was ACME's gross margin in its latest 10-Q?", documents=documents)])
+
+    assert [u.id for u in on_bound_reports(units, plan(["q3"]), {"mem": shelf})] == ["u1", "u3"]
+    assert [u.id for u in on_bound_reports(units, plan(["q2", "q3"]), {"mem": shelf})] == ["u1", "u2", "u3"]
+    assert [u.id for u in on_bound_reports(units, plan([]), {"mem": shelf})] == ["u1", "u2", "u3"]

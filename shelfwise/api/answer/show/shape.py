@@ -44,7 +44,8 @@ from shelfwise.compiler.language.force import LABEL_KEYWORDS, MODAL_VERBS
 from shelfwise.compiler.language.numbers import alternation
 from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
 
-__all__ = ["shape_answer", "is_question", "statement_key", "distinct", "about_named", "most_relevant_first", "fit_units", "FIXED"]
+__all__ = ["shape_answer", "is_question", "statement_key", "distinct", "about_named", "on_bound_reports", "most_relevant_first", "fit_units",
+           "FIXED"]
 
 _CITE = re.compile(r"\[[^\]]*\]")
 FIXED = ("table_header", "heading", "connective", "figure")
@@ -188,6 +189,30 @@ def about_named(units: list[Unit], asks: list[str], shelves: dict[str, OpenShelf
     kept = [u for u in units if serves(u)]
     groups = {u.group for u in kept if u.kind == "table_row"}
     return [u for u in kept if u.kind != "table_header" or u.group in groups]
+
+
+def on_bound_reports(units: list[Unit], plan, shelves: dict[str, OpenShelf]) -> list[Unit]:
+    """Units of an obligation the plan binds to some of an issuer's periodic reports by their compiled identity ("Intel's
+    latest 10-Q": the quarter ended September 30, 2023), kept only when they come from those reports: another period's
+    report of the issuer states another period's figures. An obligation bound to every report of its issuer ("the most
+    recent quarter compared to previous quarters"), or to none, keeps every unit; so does a follow-up."""
+    others: dict[int, set[tuple[str, str]]] = {}  # obligation -> (shelf, doc) of its issuers' reports it is not bound to
+    for index, obligation in enumerate([] if plan.follow_up else plan.obligations):
+        for name, shelf in shelves.items():
+            ids = {d: i for d, i in (getattr(shelf, "identities", None) or {}).items() if i.issuer and i.period_end}
+            if not obligation.documents or any(d not in ids for d in obligation.documents):
+                continue
+            issuers = {ids[d].issuer for d in obligation.documents}
+            others.setdefault(index, set()).update((name, d) for d, i in ids.items() if i.issuer in issuers and d not in obligation.documents)
+
+    def kept(unit: Unit) -> bool:
+        if unit.kind in ("heading", "connective") or unit.group in ("verdict", "correction"):
+            return True
+        sections = shelves[unit.shelf].sections if unit.shelf in shelves else {}
+        docs = {(unit.shelf, sections[c].doc_id) for c in unit.citations if c in sections}
+        return not docs or any(not docs <= others.get(o, set()) for o in [unit.obligation, *unit.also])
+
+    return [u for u in units if kept(u)]
 
 
 def _block(unit: Unit) -> str:

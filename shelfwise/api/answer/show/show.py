@@ -39,7 +39,7 @@ from shelfwise.api.answer.check.verdict import derive_verdicts
 from shelfwise.api.answer.write.write import is_question
 from shelfwise.api.answer.complete import Completion, complete_answer
 from shelfwise.api.answer.render import render_markdown
-from shelfwise.api.answer.show.shape import FIXED, about_named, distinct, fit_units, most_relevant_first
+from shelfwise.api.answer.show.shape import FIXED, about_named, distinct, fit_units, most_relevant_first, on_bound_reports
 from shelfwise.api.answer.read.evidence import referring_back, unheld_subjects, unstated_obligations
 from shelfwise.api.answer.read.periods import unheld_periods
 from shelfwise.api.answer.plan.plan import Plan
@@ -208,6 +208,10 @@ def _off_named(unit: Unit) -> str:
     return "its part names documents by their identifiers, and it neither comes from nor names one of them"
 
 
+def _off_period(unit: Unit) -> str:
+    return "its part is bound to other reports of the same issuer (another period's figures)"
+
+
 def _restated_old(unit: Unit) -> str:
     if unit.kind == "table_header":
         return "no row of its table is shown"
@@ -221,7 +225,9 @@ def order(units: list[Unit], s: Showing) -> Shown:
     if s.extractive:
         named = about_named(units, s.asks, s.shelves)
         removed += _dropped(units, named, "order", _off_named)
-        units = named
+        bound = on_bound_reports(named, s.plan, s.shelves)
+        removed += _dropped(named, bound, "order", _off_period)
+        units = bound
     current = current_first(units, s.asks, s.tuning)
     removed += _dropped(units, current, "order", _restated_old)
     return Shown(step="order", kept=most_relevant_first(current) if s.extractive else current, removed=removed)
