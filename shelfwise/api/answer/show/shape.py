@@ -178,13 +178,8 @@ def about_named(units: list[Unit], asks: list[str], shelves: dict[str, OpenShelf
     keys = {k for _, named in allowed.values() for k in named}
 
     def serves(unit: Unit) -> bool:
-        if any(o not in allowed for o in [unit.obligation, *unit.also]) or unit.kind in ("heading", "connective") \
-                or unit.group in ("verdict", "correction"):
-            return True
-        sections = shelves[unit.shelf].sections if unit.shelf in shelves else {}
-        if any((unit.shelf, sections[c].doc_id) in docs for c in unit.citations if c in sections):
-            return True
-        return bool({identifier_key(i) for i in identifiers(unit.text)} & keys)
+        return (any(o not in allowed for o in [unit.obligation, *unit.also]) or _always_shown(unit)
+                or bool(_cited_documents(unit, shelves) & docs) or bool({identifier_key(i) for i in identifiers(unit.text)} & keys))
 
     kept = [u for u in units if serves(u)]
     groups = {u.group for u in kept if u.kind == "table_row"}
@@ -192,27 +187,35 @@ def about_named(units: list[Unit], asks: list[str], shelves: dict[str, OpenShelf
 
 
 def on_bound_reports(units: list[Unit], plan, shelves: dict[str, OpenShelf]) -> list[Unit]:
-    """Units of an obligation the plan binds to some of an issuer's periodic reports by their compiled identity ("Intel's
-    latest 10-Q": the quarter ended September 30, 2023), kept only when they come from those reports: another period's
-    report of the issuer states another period's figures. An obligation bound to every report of its issuer ("the most
-    recent quarter compared to previous quarters"), or to none, keeps every unit; so does a follow-up."""
+    """Units of an obligation the plan binds to some of an issuer's periodic reports by compiled identity ("Intel's latest
+    10-Q"), kept only when they come from those reports: another period's report states another period's figures. An
+    obligation bound to every report of its issuer ("compared to previous quarters"), or to none, keeps every unit; so does a follow-up."""
+    reports = {name: {d: i for d, i in (getattr(shelf, "identities", None) or {}).items() if i.issuer and i.period_end}
+               for name, shelf in shelves.items()}  # per shelf, its periodic reports' identities
     others: dict[int, set[tuple[str, str]]] = {}  # obligation -> (shelf, doc) of its issuers' reports it is not bound to
     for index, obligation in enumerate([] if plan.follow_up else plan.obligations):
-        for name, shelf in shelves.items():
-            ids = {d: i for d, i in (getattr(shelf, "identities", None) or {}).items() if i.issuer and i.period_end}
-            if not obligation.documents or any(d not in ids for d in obligation.documents):
-                continue
-            issuers = {ids[d].issuer for d in obligation.documents}
-            others.setdefault(index, set()).update((name, d) for d, i in ids.items() if i.issuer in issuers and d not in obligation.documents)
+        bound = set(obligation.documents)
+        for name, ids in reports.items():
+            if bound and bound <= ids.keys():
+                issuers = {ids[d].issuer for d in bound}
+                others.setdefault(index, set()).update((name, d) for d, i in ids.items() if i.issuer in issuers and d not in bound)
 
     def kept(unit: Unit) -> bool:
-        if unit.kind in ("heading", "connective") or unit.group in ("verdict", "correction"):
-            return True
-        sections = shelves[unit.shelf].sections if unit.shelf in shelves else {}
-        docs = {(unit.shelf, sections[c].doc_id) for c in unit.citations if c in sections}
-        return not docs or any(not docs <= others.get(o, set()) for o in [unit.obligation, *unit.also])
+        docs = _cited_documents(unit, shelves)
+        return _always_shown(unit) or not docs or any(not docs <= others.get(o, set()) for o in [unit.obligation, *unit.also])
 
     return [u for u in units if kept(u)]
+
+
+def _always_shown(unit: Unit) -> bool:
+    """A heading, a connective, a verdict or a correction: kept whatever documents a part is kept to."""
+    return unit.kind in ("heading", "connective") or unit.group in ("verdict", "correction")
+
+
+def _cited_documents(unit: Unit, shelves: dict[str, OpenShelf]) -> set[tuple[str, str]]:
+    """(shelf, document id) of the sections ``unit`` cites."""
+    sections = shelves[unit.shelf].sections if unit.shelf in shelves else {}
+    return {(unit.shelf, sections[c].doc_id) for c in unit.citations if c in sections}
 
 
 def _block(unit: Unit) -> str:
