@@ -19,10 +19,15 @@ from shelfwise.compiler.written_ids import identifiers, written
 from shelfwise.compiler.prose import normalise
 
 __all__ = ["stems", "word_stems", "QUESTION_WORDS", "normalise", "table_cells", "unit_cells", "CELL_SEPARATOR", "identifiers", "capitalised_phrases", "identifier_key",
-           "document_keys", "version_key"]
+           "document_keys", "version_key", "SYMBOL_NAME", "symbol_terms"]
 
 _ANALYZER = StemmingAnalyzer()
 _QUESTION_STEMS = frozenset({token.text for word in QUESTION_WORDS for token in _ANALYZER(word)} | QUESTION_WORDS)
+SYMBOL_NAME = re.compile(r"(?<![\w$.-])(?:--?[A-Za-z][\w-]*|\$[@<^*?%+|]|\$\(\w+\)|\.[A-Z][A-Z_]+\b)")
+"""A name written with symbols: an option ("-k", "--jobs"), an automatic variable ("$@", "$(CC)"), a special target
+(".PHONY")."""
+_SYMBOL_TERM = re.compile(r"(?<![\w$.-])(?:--?[A-Za-z][\w-]*|\$[@<^*?%+|])")
+"""The symbol names no stem stands for: an option ("-k", "--keep-going") and an automatic variable ("$@", "$^")."""
 _CAPS = re.compile(r"\b[A-Z][A-Za-z\-]*(?:\s+(?:of|and|for|the|to|in)?\s*[A-Z][A-Za-z\-]*)+\b")
 
 
@@ -74,6 +79,13 @@ _NOISE = frozenset(
 def word_stems(text: str) -> tuple[str, ...]:
     """Like ``stems``, for ranking sentences: 'list', 'type' and 'name' kept, a question's frame words dropped."""
     return tuple(t.text for t in _ANALYZER(text) if t.text not in _NOISE and (t.text in _KEPT or t.text not in _QUESTION_STEMS))
+
+
+def symbol_terms(text: str) -> tuple[str, ...]:
+    """The options and automatic variables ``text`` names, as written ("-k", "--jobs", "$^"; case kept: "-B" is not
+    "-b"), in order, repeats kept. The analyzer drops them (``word_stems("make -k")`` is only "make"), so without them a
+    question about "-k" and the sentence saying what "-k" does share nothing but "make"."""
+    return tuple(_SYMBOL_TERM.findall(text))
 
 
 def capitalised_phrases(text: str) -> list[str]:

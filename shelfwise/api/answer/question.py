@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from shelfwise.api.terms import QUESTION_WORDS, capitalised_phrases, identifier_key, identifiers, stems, word_stems
+from shelfwise.api.terms import QUESTION_WORDS, SYMBOL_NAME, capitalised_phrases, identifier_key, identifiers, stems, word_stems
 from shelfwise.compiler.language.versions import ASKS_VERSIONS, asks_about_versions
 
 if TYPE_CHECKING:
@@ -159,9 +159,6 @@ _CONNECTIVE = re.compile(r"(?:and\s+|but\s+)?if\s+(?:so|not|yes|no|any|applicabl
 
 _OPENER = re.compile(r"^(?:(?:and|but|then|also|so|or|plus|please)\b,?\s*)+", re.I)
 """A word that joins a part to the one before it ("then describe ...", "Also, how does ..."): the part still asks."""
-_SYMBOL_NAME = re.compile(r"(?<![\w$.-])(?:--?[A-Za-z][\w-]*|\$[@<^*?%+|]|\$\(\w+\)|\.[A-Z][A-Z_]+\b)")
-"""A name written with symbols, which has no word stem: an option ("-k", "--jobs"), an automatic variable ("$@",
-"$(CC)"), a special target (".PHONY"). A part naming only such a thing ("What does -k do?") still asks about it."""
 _STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
 _ASKS_AFTER = re.compile(r",\s+(?:does|do|did|is|are|was|were|can|could|should|must|will|would|how|what|which|who|when|where|"
                          r"why)\b", re.I)
@@ -184,7 +181,7 @@ def question_parts(question: str) -> list[str]:
     for n in range(1, len(parts)):  # "..., and why?": the reasons for the part before it are asked too
         if re.fullmatch(r"(?:and\s+)?why", parts[n], re.I) and stems(parts[n - 1]):
             parts[n - 1], parts[n] = f"{parts[n - 1]}, and why", ""
-    parts = [p for p in parts if p and (stems(p) or _SYMBOL_NAME.search(p)) and not _CONNECTIVE.fullmatch(p)]
+    parts = [p for p in parts if p and (stems(p) or SYMBOL_NAME.search(p)) and not _CONNECTIVE.fullmatch(p)]  # "What does -k do?"
     for n in range(len(parts) - 2, 0, -1):  # a later part that asks nothing is the setting of the one after it ("...?
         if not (_ASKS.match(_OPENER.sub("", parts[n])) or _ASKS_AFTER.search(parts[n])):  # And if I turn on .ONESHELL
             parts[n:n + 2] = [f"{parts[n]}, {parts[n + 1]}"]  # instead, what changes for the @ prefix?")

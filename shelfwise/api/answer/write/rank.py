@@ -1,18 +1,17 @@
 """Rank: how well each unit of the read sections establishes each obligation (the extractive writer's scoring).
 
-An obligation becomes a weighted query over stems: the words of its ask, its targets (aliases and terms the ask leans
-on weigh less), each weighted by how rare it is among the read units (idf). An identifier that names a document ("PEP
-484", "RFC 6750", "SOP-014") is not a word to find but a place to look: units of the documents an obligation names
-keep their score, units elsewhere lose part of it. Nor are the words that choose among the bound documents by their
-identity words to find ("the most recent quarter", "10-Q": ``IdentityMatch.naming_words``). A unit scores by
-BM25-style term weighting over its own text, with its document title and heading path as a weaker field, so a sentence
-in "Type comments" of PEP 484 is preferred for a question about PEP 484's type comments. A unit of a revision the
-ledger marks as superseded (a 'supersedes' link from a document also read) counts less, unless the obligation asks
-what changed. Very long units (boilerplate paragraphs, whole lists in one line) and fragments count less than
-sentence-level evidence. The section's rank in recall (BM25, dense, headings and the ledger over whole sections) lifts
-its units. The shape the ask wants is a facet (``FACETS``): a numeric question looks for numbers with units, a
-conditions question for if/unless/except, a versions question for what documents say of their versions, a procedure
-for steps, a definition for defining sentences and the ledger's definitions.
+An obligation becomes a weighted query over stems (and its options, "-k", "$@"): the words of its ask, its targets
+(aliases and terms the ask leans on weigh less), each weighted by how rare it is among the read units (idf). An
+identifier that names a document ("PEP 484", "RFC 6750", "SOP-014") is not a word to find but a place to look: units of
+the documents an obligation names keep their score, units elsewhere lose part of it. Nor are the words that choose among
+the bound documents by their identity words to find ("the most recent quarter", "10-Q": ``IdentityMatch.naming_words``).
+A unit scores by BM25-style term weighting over its own text, with its document title and heading path as a weaker field
+("Type comments" of PEP 484 for its type comments). A unit of a revision the ledger marks as superseded (a 'supersedes'
+link from a read document) counts less, unless the obligation asks what changed. Very long units (boilerplate, whole
+lists in one line) and fragments count less than sentences. The section's rank in recall (BM25, dense, headings and the
+ledger over whole sections) lifts its units. The shape the ask wants is a facet (``FACETS``): a numeric question looks
+for numbers with units, a conditions question for if/unless/except, a versions question for what documents say of their
+versions, a procedure for steps, a definition for defining sentences and the ledger's definitions.
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from dataclasses import dataclass, field
 from shelfwise.api.answer.write.feedback import expansion_terms
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
 from shelfwise.api.answer.write.definitions import asked_entry, asked_term, defines, entry_keys, opens_entry, spelled_out
+from shelfwise.api.answer.write.statements import name_statement_lines
 from shelfwise.api.answer.write.tables import annotated_rows, contents_tables, introduced_tables, repeated_rows, row_labels
 from shelfwise.api.answer.write.unit_shape import NUMERIC_RUN, REFERENCE_LIST, label_row, names_only, numeric_share, shape_factor, value_match
 from shelfwise.api.answer.plan.names import names_written
@@ -35,7 +35,7 @@ from shelfwise.api.answer.question import read_phrase
 from shelfwise.api.answer.read.periods import report_periods
 from shelfwise.api.answer.read.read import Reading, read_blocks
 from shelfwise.api.shelves import OpenShelf
-from shelfwise.api.terms import document_keys, identifier_key, identifiers, word_stems
+from shelfwise.api.terms import document_keys, identifier_key, identifiers, symbol_terms, word_stems
 from shelfwise.compiler.digests.identity_match import IdentityMatch
 from shelfwise.compiler.language.numbers import MULTIPLES, alternation
 from shelfwise.compiler.language.versions import VERSION_WORDS
@@ -167,7 +167,7 @@ def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[st
 def _unit_terms(text: str, defining: bool, kind: str) -> Counter:
     """A unit's stems, identifier keys and facets (kept for the next ask over the same sections: stemming every read
     unit again was a third of an answer over four 10-Q filings). Shared: never mutate the Counter."""
-    terms = [*word_stems(text), *(identifier_key(i) for i in identifiers(text))]
+    terms = [*word_stems(text), *(identifier_key(i) for i in identifiers(text)), *symbol_terms(text)]
     return Counter([*terms, *_facets(text, terms, defining, kind)])
 
 
@@ -227,6 +227,8 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units, t
             units.append(Candidate((n_read, *position), read.shelf, read.section_id, section.doc_id, kind, text, group,
                                    _unit_terms(text, any(q in text or text in q for q in defining), kind), context, superseded.get((read.shelf, section.doc_id), ""), read.ranks,
                                    doc_position, references, heading if position == opening else "", cells))
+    if periodic := report_periods(shelves, {(u.shelf, u.doc_id) for u in units}):
+        name_statement_lines(units)  # a filing's "Operating expenses" are the expenditures a question asks about
     lists = _lead_ins(units)
     df: Counter = Counter()
     counted = [u for u in units if u.kind != "code"]  # a code block is never ranked: its tokens do not weigh the words
@@ -239,7 +241,7 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units, t
     repeated = repeated_rows(units)
     files = {u.doc_id: shelves[u.shelf].documents.get(u.doc_id, {}).get("path", "") for u in units}
     return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning, row_labels(units), introduced_tables(units),
-                contents_tables(units), report_periods(shelves, {(u.shelf, u.doc_id) for u in units}), files, repeated, annotated_rows(units),
+                contents_tables(units), periodic, files, repeated, annotated_rows(units),
                 IdentityMatch({u.doc_id: shelves[u.shelf].identities[u.doc_id] for u in units if u.doc_id in shelves[u.shelf].identities}))
 
 
@@ -298,7 +300,7 @@ def obligation_query(obligation: Obligation, pool: Pool, naming: set[str]) -> di
     versions = asking.versions
     for text, weight in weighted:
         phrase = read_phrase(text)
-        for word in [*phrase.word_stems, *phrase.keys]:
+        for word in [*phrase.word_stems, *phrase.keys, *symbol_terms(text)]:  # "-k": an option has no stem
             if word in naming or (versions and word in VERSION_STEMS):
                 continue
             if word in framing:
