@@ -7,7 +7,7 @@ import re
 
 from shelfwise.api.terms import unit_cells
 
-__all__ = ["NUMERIC_RUN", "value_match", "numeric_share", "shape_factor", "label_row", "REFERENCE_LIST", "CONTENTS_ENTRY",
+__all__ = ["NUMERIC_RUN", "axis_labels", "without_axis_labels", "value_match", "numeric_share", "shape_factor", "label_row", "REFERENCE_LIST", "CONTENTS_ENTRY",
            "names_only"]
 
 REFERENCE_LIST = re.compile(r"^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?\s+)?(?:normative |informative )?(?:references|bibliography|works cited|"
@@ -27,13 +27,37 @@ def names_only(text: str) -> bool:
     Monitoring 33", "Financial Statements Consolidated Condensed Statements of Cash Flows 7"). Never an answer, in
     whatever shape the reader kept it. (A chart's axis labels, "Cash from Operations $B Capital Expenditures $B", say
     nothing either; left out of the answer's candidates, the sections they stand in lost their place and two filings
-    answers lost their figures, so they are not read as contents here.)"""
+    answers lost their figures, so they are not read as contents here but taken out once picked: ``without_axis_labels``.)"""
     if CONTENTS_ENTRY.search(text):
         return True
     titled = _TITLE_PAGE.match(text.strip())
     words = titled.group("title").split() if titled else []
     return len([w for w in words if w[:1].isupper() or w[:1] == "+"]) >= 2 and all(
         re.match(r"[A-Z0-9+(]", w) or w.lower() in _TITLE_WORDS for w in words)
+
+
+_UNIT_OF_MEASURE = re.compile(r"^\(?(?:\$[BMK]|%)\)?$")
+"""A unit of measure written alone: "$B", "$M", "%", "($B)"."""
+
+
+def axis_labels(text: str) -> bool:
+    """Whether a unit is a chart's titles and axis labels read as a line ("Cash from Operations $B Capital Expenditures
+    $B", "DCAI Operating Income (Loss) $B"): capitalised names and a unit of measure with no figure to measure, and no
+    sentence's end. It says nothing; the answer does not show it (the chart's section may still be shown for it)."""
+    if re.search(r"\d", text) or text.rstrip().endswith((".", ":", ";", "?", "!")):
+        return False
+    words = text.replace("-", " ").split()
+    named = [w for w in words if re.search(r"[A-Za-z]", w)]
+    units = [w for w in words if _UNIT_OF_MEASURE.match(w)]
+    capitalised = [w for w in named if w[:1].isupper() or _UNIT_OF_MEASURE.match(w)]
+    return bool(units) and len(named) >= 3 and len(capitalised) >= 0.8 * len(named)
+
+
+def without_axis_labels(units: list, chosen: dict) -> dict:
+    """``chosen`` (a unit's index in ``units`` -> what it was picked for) without the sentences and items that are a
+    chart's labels (``axis_labels``). They go once the answer is picked: as picks they kept their section's sentences
+    and figures in the answer (left out of the candidates, two filings answers lost their figures)."""
+    return {i: o for i, o in chosen.items() if not (units[i].kind in ("sentence", "list_item") and axis_labels(units[i].text))}
 
 
 _CELL_WORDS = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")

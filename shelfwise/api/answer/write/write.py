@@ -1,12 +1,10 @@
 """Write: the draft answer as units (sentence, list item, step, table row, figure caption), each citing sections.
 
-``shelfwise.api.answer.records.Writer`` is the seam: ``write(plan, reading, shelves) -> Draft``. This module
-holds the model-free ``ExtractiveWriter``: for each obligation the sentences,
-list items and table rows of the read sections that best establish it, in
-document order, each cited with its section id, with the header of a table it
-quotes and the caption of a figure beside it; a procedure's steps are kept
-whole and in order. A model writer (issue 7) returns the same ``Draft``; the
-checker and the gate then work on its units.
+``shelfwise.api.answer.records.Writer`` is the seam: ``write(plan, reading, shelves) -> Draft``. This module holds the
+model-free ``ExtractiveWriter``: for each obligation the sentences, list items and table rows of the read sections that
+best establish it, in document order, each cited with its section id, with the header of a table it quotes and the
+caption of a figure beside it (never a chart's axis labels: ``without_axis_labels``); a procedure's steps are kept whole
+and in order. A model writer (issue 7) returns the same ``Draft``; the checker and the gate then work on its units.
 """
 
 from __future__ import annotations
@@ -24,6 +22,7 @@ from shelfwise.api.answer.write.semantic import semantic_rerank
 from shelfwise.api.answer.write.issuers import without_other_issuers
 from shelfwise.api.answer.write.tables import with_annotated_rows, with_introduced_tables, with_table_rows
 from shelfwise.api.answer.write.templates import template_units
+from shelfwise.api.answer.write.unit_shape import without_axis_labels
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
 from shelfwise.api.answer.write.rank import Pool, build_pool, changed_rules, coverage, named_documents, score_units
@@ -200,7 +199,8 @@ class ExtractiveWriter:
                 if p_index in chosen and chosen[p_index][0] != o_index:
                     serves.setdefault(p_index, []).append(o_index)
                 chosen.setdefault(p_index, (o_index, round(score, 4)))
-        self._add_headers_and_figures(pool, chosen)
+        self._add_headers_and_figures(pool, chosen)  # then a chart's labels go: picked, they kept their section's place
+        chosen = without_axis_labels(pool.units, chosen)
         units = mark_period_columns(self._units(pool, chosen, serves), f"{plan.question} {plan.resolved_question}", shelves)
         return Draft(writer=self.name, units=units, covered=covered)
 
