@@ -1,5 +1,6 @@
-"""Options and automatic variables are words of their own: "make -k" asks about -k, and the sentence saying what -k
-does answers it, although the analyzer has no stem for "-k" (``terms.symbol_terms``)."""
+"""Options, automatic variables and assignment operators are words of their own: "make -k" asks about -k, and the
+sentence saying what -k does answers it, although the analyzer has no stem for "-k"; "?=" is the operator a sentence
+names (``terms.symbol_terms``)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ from tests.answer_shelves import HashEmbedder
     ("`-B`, `--always-make`: Consider all targets out-of-date.", ("-B", "--always-make")),
     ("The value of $^ omits duplicate prerequisites, while $+ keeps them; $@ is the target.", ("$^", "$+", "$@")),
     ("cloud-based e-mail, pre- and post-processing, x - y, $(CC), 2021-2022", ()),  # hyphens inside words, a variable with a name
+    ("How do I generate header dependency (.d) files?", ()),  # a file's suffix is no term: measured, it cost answers
+    ("What is the difference between the =, := / ::=, ?= and += assignment operators?", (":=", "::=", "?=", "+=")),
+    ("Only the ‘::=’ form is in POSIX; the `:::=` operator came later.", ("::=", ":::=")),
+    ("if a == b or k=5 and x <= y, see ?a=b; x: int = 5", ()),  # a comparison, a keyword argument, a query string, code
 ])
 def test_options_and_automatic_variables_are_read_as_written(text, terms):
     assert symbol_terms(text) == terms
@@ -39,7 +44,9 @@ def test_a_question_about_an_option_ranks_the_sentence_that_says_what_it_does(tm
         "GNU make reads the makefile and remakes the targets that are out of date. "
         "The make program prints each recipe before it runs it.\n\n"
         "## Options Summary\n\n- `-k`, `--keep-going`: Continue as much as possible after an error.\n"
-        "- `-B`, `--always-make`: Consider all targets out-of-date.\n- `-b`: This option is ignored for compatibility.\n",
+        "- `-B`, `--always-make`: Consider all targets out-of-date.\n- `-b`: This option is ignored for compatibility.\n\n"
+        "## Setting Variables\n\nA makefile sets a variable with an assignment operator. "
+        "The `?=` operator sets the variable only if it is not yet defined.\n",
         encoding="utf-8")
     report = build_shelf(shelf, Settings(build_dir=tmp_path / "build"), progress=lambda line: None, stages=[index_stage(HashEmbedder())])
     assert not report.failed, report.render()
@@ -55,3 +62,4 @@ def test_a_question_about_an_option_ranks_the_sentence_that_says_what_it_does(tm
 
     assert first("What does make -k do?").startswith("`-k`"), first("What does make -k do?")
     assert first("What does make -B do?").startswith("`-B`"), first("What does make -B do?")
+    assert first("What does ?= do?").startswith("The `?=` operator"), first("What does ?= do?")
