@@ -1140,10 +1140,9 @@ def test_a_numbered_list_longer_than_the_answer_is_not_kept_whole_as_a_procedure
     assert [u.text for u in draft.units if u.kind == "step"] == [f"{n}. Do restore step {n}." for n in range(1, 7)]
 
 
-def test_a_note_under_a_table_brings_the_row_it_annotates():
-    """A 10-Q's notes under its net sales table ("(1) Includes product sales ...", verbatim from Amazon's Q3 2023 10-Q)
-    say what a row holds; the row whose label carries the note's marker ("Online stores (1)") gives the figures, so it
-    comes with its note. A row no picked note annotates does not come."""
+def _notes_shelf(procedure: bool = False):
+    """Amazon's Q3 2023 net sales table with its numbered notes under it (verbatim); ``procedure``: a section of numbered
+    steps of the same shape and no table."""
     from shelfwise.compiler.store.records import Block
 
     rows = [["", "Three Months Ended September 30, 2022", "Three Months Ended September 30, 2023"],
@@ -1154,8 +1153,17 @@ def test_a_note_under_a_table_brings_the_row_it_annotates():
              Block(kind="list_item", text="(2) Includes product sales where our customers physically select items in a store."),
              Block(kind="list_item", text="(3) Includes annual and monthly fees associated with Amazon Prime memberships, as well as "
                                           "digital video, audiobook, digital music, e-book, and other non-AWS subscription services.")]
-    shelf = _memory_shelf({"amzn": ("Amazon.com, Inc. 10-Q", "2023-q3-amzn.pdf", [("Note 10 — Segment Information", [
-        _p("Net sales by groups of similar products and services is as follows (in millions):"), table, *notes])])})
+    steps = [Block(kind="list_item", text="(1) Close the inlet valve."), Block(kind="list_item", text="(2) Drain the pump housing.")]
+    sections = [("Note 10 — Segment Information", [_p("Net sales by groups of similar products and services is as follows (in millions):"),
+                                                   table, *notes])]
+    return _memory_shelf({"amzn": ("Amazon.com, Inc. 10-Q", "2023-q3-amzn.pdf", sections + ([("Draining", steps)] if procedure else []))})
+
+
+def test_a_note_under_a_table_brings_the_row_it_annotates():
+    """A 10-Q's notes under its net sales table ("(1) Includes product sales ...", verbatim from Amazon's Q3 2023 10-Q)
+    say what a row holds; the row whose label carries the note's marker ("Online stores (1)") gives the figures, so it
+    comes with its note. A row no picked note annotates does not come."""
+    shelf = _notes_shelf()
     _, draft = _write(shelf, "Which fees for Amazon Prime memberships and audiobook subscriptions does Amazon count as revenue?")
     written = [u.text for u in draft.units]
     assert any(t.startswith("(3) Includes annual and monthly fees") for t in written), written
@@ -1167,6 +1175,19 @@ def test_a_note_under_a_table_brings_the_row_it_annotates():
     pool = build_pool(_reading(shelf), {"mem": shelf}, section_units).units
     pairs = {pool[n].text.split()[0]: pool[r].text.split(" |")[0] for n, r in annotated_rows(pool).items()}
     assert pairs == {"(1)": "Online stores (1)", "(2)": "Physical stores (2)", "(3)": "Subscription services (3)"}, pairs
+
+
+def test_a_tables_numbered_notes_are_no_procedure_and_give_way_before_their_rows():
+    """Numbered like steps, a table's notes were a procedure's steps, which the answer's size limit keeps whole: Amazon's
+    long note "(1) Includes product sales ..." stayed while the row it annotates, "Online stores (1) | $ 53,489 | ...",
+    went. A note is a list's item now (it goes before its row); numbered steps with no table stay steps."""
+    from shelfwise.api.answer.write.rank import build_pool
+    from shelfwise.api.answer.write.write import section_units
+
+    shelf = _notes_shelf(procedure=True)
+    pool = build_pool(_reading(shelf), {"mem": shelf}, section_units).units
+    kinds = {u.text.split(" ", 1)[1][:12]: u.kind for u in pool if u.text.startswith("(")}
+    assert kinds == {"Includes pro": "list_item", "Includes ann": "list_item", "Close the in": "step", "Drain the pu": "step"}, kinds
 
 
 def test_a_part_bound_to_an_issuers_latest_report_quotes_only_that_report():

@@ -177,7 +177,9 @@ _MARKED = re.compile(r"\(([0-9]{1,2}|[a-z])\)\s*$")
 
 def annotated_rows(units: list) -> dict[int, int]:
     """Each note's index -> the index of the table row its marker annotates: the nearest row above it in its section
-    whose label ends with the same marker ("(1) Includes product sales ..." under "Online stores (1) | $ 53,489 | ...")."""
+    whose label ends with the same marker ("(1) Includes product sales ..." under "Online stores (1) | $ 53,489 | ...").
+    A note numbered like a procedure's steps ("(1) ...", "(4) ...", "(6) ...") is made a list's item: a table's notes
+    are no procedure, whose steps the answer's size limit keeps whole (the rows they annotate went first)."""
     out: dict[int, int] = {}
     marked: dict[tuple[str, str], int] = {}  # (section, marker) -> the last row so marked
     for index, unit in enumerate(units):
@@ -190,6 +192,8 @@ def annotated_rows(units: list) -> dict[int, int]:
             note = _NOTE.match(unit.text)
             if note and (unit.section_id, note.group(1)) in marked:
                 out[index] = marked[(unit.section_id, note.group(1))]
+                if unit.kind == "step":
+                    unit.kind = "list_item"
     return out
 
 
