@@ -19,6 +19,8 @@ from tests.answer_shelves import HashEmbedder
     ("DCAI Operating Income (Loss) $B", True),
     ("GAAP $B ■ GAAP ■ Non-GAAP", True),
     ("P % Golden Retrieved Context at Training", True),
+    ("Research and Development $B", True),
+    ("Dividends $B", True),
     ("B ABLATION STUDY ON CLUSTERING MECHANISM IN RAPTOR", False),  # an appendix's letter is no unit of measure
     ("Revenue was $12.9 billion, down 8%.", False),
     ("Total Revenue $B 12.9", False),  # a figure: a chart's value, kept

@@ -7,8 +7,8 @@ import re
 
 from shelfwise.api.terms import unit_cells
 
-__all__ = ["NUMERIC_RUN", "axis_labels", "without_axis_labels", "value_match", "numeric_share", "shape_factor", "label_row", "REFERENCE_LIST", "CONTENTS_ENTRY",
-           "names_only"]
+__all__ = ["NUMERIC_RUN", "axis_labels", "without_axis_labels", "value_match", "numeric_share", "shape_factor", "label_row",
+           "REFERENCE_LIST", "CONTENTS_ENTRY", "names_only"]
 
 REFERENCE_LIST = re.compile(r"^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?\s+)?(?:normative |informative )?(?:references|bibliography|works cited|"
                             r"literature cited|cited works)\s*$", re.I)
@@ -47,10 +47,9 @@ def axis_labels(text: str) -> bool:
     if re.search(r"\d", text) or text.rstrip().endswith((".", ":", ";", "?", "!")):
         return False
     words = text.replace("-", " ").split()
-    named = [w for w in words if re.search(r"[A-Za-z]", w)]
-    units = [w for w in words if _UNIT_OF_MEASURE.match(w)]
-    capitalised = [w for w in named if w[:1].isupper() or _UNIT_OF_MEASURE.match(w)]
-    return bool(units) and len(named) >= 3 and len(capitalised) >= 0.8 * len(named)
+    names = [w for w in words if re.search(r"[A-Za-z]", w) and not _UNIT_OF_MEASURE.match(w)]
+    return len(names) < len(words) and any(_UNIT_OF_MEASURE.match(w) for w in words) and bool(names) and all(
+        re.match(r"[A-Z0-9+(]", w) or w.lower() in _TITLE_WORDS for w in names)  # a title's words, as ``names_only`` reads them
 
 
 def without_axis_labels(units: list, chosen: dict) -> dict:
