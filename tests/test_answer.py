@@ -454,7 +454,7 @@ def test_a_glossary_entry_headed_by_the_asked_term_defines_it_though_its_text_ne
 
 
 def test_a_list_item_means_what_the_sentence_introducing_its_list_says():
-    from shelfwise.api.answer.write.rank import build_pool
+    from shelfwise.api.answer.write.pool import build_pool
     from shelfwise.api.answer.write.write import section_units
     from shelfwise.api.answer.read.read import Reading, ReadSection
     from shelfwise.compiler.store.records import Block
@@ -526,7 +526,8 @@ def test_an_answers_table_rows_carry_their_cells(demo):
 
 
 def test_the_long_form_of_an_acronym_in_a_documents_name_names_it_too():
-    from shelfwise.api.answer.write.rank import build_pool, named_documents
+    from shelfwise.api.answer.write.pool import build_pool
+    from shelfwise.api.answer.write.rank import named_documents
     from shelfwise.api.answer.write.write import section_units
     from shelfwise.api.answer.plan.plan import Obligation
     from shelfwise.api.answer.read.read import Reading, ReadSection
@@ -545,7 +546,7 @@ def test_the_long_form_of_an_acronym_in_a_documents_name_names_it_too():
 
 
 def test_a_sentence_introducing_a_list_keeps_the_whole_list_its_items_are_the_rules_conditions():
-    from shelfwise.api.answer.write.rank import build_pool
+    from shelfwise.api.answer.write.pool import build_pool
     from shelfwise.api.answer.write.write import ExtractiveWriter, section_units
     from shelfwise.api.answer.read.read import Reading, ReadSection
     from shelfwise.compiler.store.records import Block

@@ -425,7 +425,8 @@ def test_a_reference_list_entry_is_never_an_answer_unless_citations_are_asked():
 def test_words_the_question_sets_its_subject_against_weigh_less():
     """'index instead of plain fixed-size passages': the answer is about what is indexed, not about plain passages."""
     from shelfwise.api.answer.plan.plan import plan_by_rules
-    from shelfwise.api.answer.write.rank import build_pool, obligation_query
+    from shelfwise.api.answer.write.pool import build_pool
+    from shelfwise.api.answer.write.rank import obligation_query
     from shelfwise.compiler.tuning import DEFAULT_TUNING
     from shelfwise.api.answer.write.write import section_units
 
@@ -454,7 +455,8 @@ def test_the_best_sentences_lend_their_words_to_the_rest():
     """Pseudo-relevance feedback: the words the best-matching sentences share ('expanded', 'substituted') lift a sentence
     that says the rest of the answer in the document's own words over one that merely repeats a question word."""
     from shelfwise.api.answer.plan.plan import plan_by_rules
-    from shelfwise.api.answer.write.rank import build_pool, expansion_terms, obligation_query, score_units
+    from shelfwise.api.answer.write.pool import build_pool
+    from shelfwise.api.answer.write.rank import expansion_terms, obligation_query, score_units
     from shelfwise.api.answer.write.write import section_units
 
     shelf = _memory_shelf({"make": ("GNU Make", "make.pdf", [("6.2 The Two Flavors of Variables", [
@@ -509,7 +511,8 @@ def test_the_sentence_that_means_the_ask_outranks_one_that_only_shares_its_words
     import types
 
     from shelfwise.api.answer.plan.plan import plan_by_rules
-    from shelfwise.api.answer.write.rank import build_pool, score_units
+    from shelfwise.api.answer.write.pool import build_pool
+    from shelfwise.api.answer.write.rank import score_units
     from shelfwise.api.answer.write.semantic import semantic_rerank
     from shelfwise.api.answer.write.write import section_units
     from shelfwise.compiler.index.embedders import Embedder
@@ -543,7 +546,8 @@ def test_the_semantic_window_counts_a_sentence_once_however_often_the_reading_ho
     import types
 
     from shelfwise.api.answer.plan.plan import plan_by_rules
-    from shelfwise.api.answer.write.rank import build_pool, score_units
+    from shelfwise.api.answer.write.pool import build_pool
+    from shelfwise.api.answer.write.rank import score_units
     from shelfwise.api.answer.write.semantic import semantic_rerank
     from shelfwise.api.answer.write.write import section_units
     from shelfwise.compiler.index.embedders import Embedder
@@ -1168,7 +1172,7 @@ def test_a_note_under_a_table_brings_the_row_it_annotates():
     written = [u.text for u in draft.units]
     assert any(t.startswith("(3) Includes annual and monthly fees") for t in written), written
     assert any(t.startswith("Subscription services (3)") for t in written), written
-    from shelfwise.api.answer.write.rank import build_pool
+    from shelfwise.api.answer.write.pool import build_pool
     from shelfwise.api.answer.write.tables import annotated_rows
     from shelfwise.api.answer.write.write import section_units
 
@@ -1181,7 +1185,7 @@ def test_a_tables_numbered_notes_are_no_procedure_and_give_way_before_their_rows
     """Numbered like steps, a table's notes were a procedure's steps, which the answer's size limit keeps whole: Amazon's
     long note "(1) Includes product sales ..." stayed while the row it annotates, "Online stores (1) | $ 53,489 | ...",
     went. A note is a list's item now (it goes before its row); numbered steps with no table stay steps."""
-    from shelfwise.api.answer.write.rank import build_pool
+    from shelfwise.api.answer.write.pool import build_pool
     from shelfwise.api.answer.write.write import section_units
 
     shelf = _notes_shelf(procedure=True)

@@ -363,7 +363,8 @@ def test_a_question_naming_the_most_recent_quarter_is_answered_by_what_it_asks_n
     read; a certification's "based on our most recent evaluation" and "during the most recent quarter" share those words
     and say nothing of revenue. The revenue sentence ranks above both (below them when those words counted)."""
     from shelfwise.api.answer.read.read import ReadSection, Reading
-    from shelfwise.api.answer.write.rank import build_pool, score_units
+    from shelfwise.api.answer.write.pool import build_pool
+    from shelfwise.api.answer.write.rank import score_units
     from shelfwise.api.answer.write.write import section_units
     from shelfwise.api.shelves import open_shelves
 

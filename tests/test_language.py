@@ -91,7 +91,9 @@ def test_the_rankings_superseded_weight_is_lifted_by_the_same_versions_test(ques
     from test_answer import _memory_shelf
     from test_answer_shape import REVISIONS, _reading
 
-    from shelfwise.api.answer.write.rank import build_pool, score_units
+    from shelfwise.api.answer.write.pool import build_pool
+
+    from shelfwise.api.answer.write.rank import score_units
     from shelfwise.api.answer.write.write import section_units
     from shelfwise.api.answer.plan.plan import plan_by_rules
 

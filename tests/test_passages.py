@@ -141,7 +141,7 @@ def test_a_long_section_is_read_as_its_opening_and_its_relevant_passages(tmp_pat
 
 
 def test_the_reader_and_the_writers_get_only_what_was_read_of_a_long_section(tmp_path):
-    from shelfwise.api.answer.write.rank import build_pool
+    from shelfwise.api.answer.write.pool import build_pool
     from shelfwise.api.answer.read.read import read_blocks, read_sections, read_text
     from shelfwise.api.answer.recall import Candidate, ObligationRecall, Recall
     from shelfwise.api.shelves import open_shelf

@@ -68,7 +68,7 @@ def _shelf(tmp_path, kind: str):
 def _statement_rows(tmp_path, kind: str) -> list:
     """The pool units of the shelf's table whose words are a statement's lines."""
     from shelfwise.api.answer.read.read import ReadSection, Reading
-    from shelfwise.api.answer.write.rank import build_pool
+    from shelfwise.api.answer.write.pool import build_pool
     from shelfwise.api.answer.write.write import section_units
     from shelfwise.api.shelves import open_shelves
 

@@ -33,7 +33,8 @@ def test_a_question_about_an_option_ranks_the_sentence_that_says_what_it_does(tm
     every sentence saying "make" outranked it; now -k is a word both hold, and "-B" is not "-b"."""
     from shelfwise.api.answer.plan.plan import plan_by_rules
     from shelfwise.api.answer.read.read import ReadSection, Reading
-    from shelfwise.api.answer.write.rank import build_pool, score_units
+    from shelfwise.api.answer.write.pool import build_pool
+    from shelfwise.api.answer.write.rank import score_units
     from shelfwise.api.answer.write.write import section_units
     from shelfwise.api.shelves import open_shelves
 

@@ -33,7 +33,9 @@ import json
 
 from pydantic import BaseModel, Field, ValidationError
 
-from shelfwise.api.answer.write.rank import build_pool, score_units
+from shelfwise.api.answer.write.pool import build_pool
+
+from shelfwise.api.answer.write.rank import score_units
 from shelfwise.api.answer.write.semantic import semantic_rerank
 from shelfwise.api.answer.write.write import ExtractiveWriter, section_units
 from shelfwise.api.answer.records import Draft, Unit

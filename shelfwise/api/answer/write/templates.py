@@ -38,7 +38,7 @@ def template_texts(shelf: OpenShelf, units_of: Callable) -> frozenset[str]:
 
 
 def template_units(pool, shelves: dict[str, OpenShelf], units_of: Callable) -> set[int]:
-    """Indices of the writer's pool units (``shelfwise.api.answer.write.rank.Pool``) that are a form's template text:
+    """Indices of the writer's pool units (``shelfwise.api.answer.write.pool.Pool``) that are a form's template text:
     their text is, or most of their section's sentences are (a certification's name lines go with it)."""
     texts = {name: template_texts(shelves[name], units_of) for name in {u.shelf for u in pool.units} if name in shelves}
     by_section: dict[tuple[str, str], list[int]] = {}

@@ -1,10 +1,9 @@
 """Write: the draft answer as units (sentence, list item, step, table row, figure caption), each citing sections.
 
-``shelfwise.api.answer.records.Writer`` is the seam: ``write(plan, reading, shelves) -> Draft``. This module holds the
-model-free ``ExtractiveWriter``: for each obligation the sentences, list items and table rows of the read sections that
-best establish it, in document order, each cited with its section id, with the header of a table it quotes and the
-caption of a figure beside it (never a chart's axis labels: ``without_axis_labels``); a procedure's steps are kept whole
-and in order. A model writer (issue 7) returns the same ``Draft``; the checker and the gate then work on its units.
+The seam is ``records.Writer``: ``write(plan, reading, shelves) -> Draft``; a model writer returns the same ``Draft``.
+The model-free ``ExtractiveWriter`` writes per obligation the sentences, list items and table rows of the read sections
+that best establish it, in document order, each citing its section, with a quoted table's header and a figure's caption
+(never a chart's axis labels: ``without_axis_labels``); a procedure's steps are kept whole and in order.
 """
 
 from __future__ import annotations
@@ -25,7 +24,8 @@ from shelfwise.api.answer.write.templates import template_units
 from shelfwise.api.answer.write.unit_shape import without_axis_labels
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
-from shelfwise.api.answer.write.rank import Pool, build_pool, changed_rules, coverage, named_documents, score_units
+from shelfwise.api.answer.write.pool import Pool, build_pool
+from shelfwise.api.answer.write.rank import changed_rules, coverage, named_documents, score_units
 from shelfwise.api.terms import normalise, word_stems
 from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
