@@ -65,8 +65,8 @@ def _shelf(tmp_path, kind: str):
     return settings
 
 
-def _statement_rows(tmp_path, kind: str) -> list:
-    """The pool units of the shelf's table whose words are a statement's lines."""
+def _statement_rows(tmp_path, kind: str) -> tuple:
+    """The pool of the shelf's sections, and its units whose text is a statement's line ("Operating ...")."""
     from shelfwise.api.answer.read.read import ReadSection, Reading
     from shelfwise.api.answer.write.pool import build_pool
     from shelfwise.api.answer.write.write import section_units

@@ -198,8 +198,12 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units, t
     titles = {u.doc_id: shelves[u.shelf].doc_name(u.doc_id) for u in units}
     repeated = repeated_rows(units)
     files = {u.doc_id: shelves[u.shelf].documents.get(u.doc_id, {}).get("path", "") for u in units}
+    notes = annotated_rows(units)
+    for index in notes:  # numbered "(1)", "(4)", a table's notes are a list, not a procedure's steps: the answer's size
+        if units[index].kind == "step":  # limit keeps steps whole, and the rows they annotate had gone first
+            units[index].kind = "list_item"
     return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning, row_labels(units), introduced_tables(units),
-                contents_tables(units), periodic, files, repeated, annotated_rows(units),
+                contents_tables(units), periodic, files, repeated, notes,
                 IdentityMatch({u.doc_id: shelves[u.shelf].identities[u.doc_id] for u in units if u.doc_id in shelves[u.shelf].identities}))
 
 
