@@ -1192,6 +1192,8 @@ def test_a_tables_numbered_notes_are_no_procedure_and_give_way_before_their_rows
     pool = build_pool(_reading(shelf), {"mem": shelf}, section_units).units
     kinds = {u.text.split(" ", 1)[1][:12]: u.kind for u in pool if u.text.startswith("(")}
     assert kinds == {"Includes pro": "list_item", "Includes ann": "list_item", "Close the in": "step", "Drain the pu": "step"}, kinds
+    facet = {u.text.split(" ", 1)[1][:12]: "@step" in u.words for u in pool if u.text.startswith("(")}  # nor a step's facet
+    assert facet == {"Includes pro": False, "Includes ann": False, "Close the in": True, "Drain the pu": True}, facet
 
 
 def test_a_part_bound_to_an_issuers_latest_report_quotes_only_that_report():

@@ -19,7 +19,7 @@ from shelfwise.compiler.written_ids import identifiers, written
 from shelfwise.compiler.prose import normalise
 
 __all__ = ["stems", "word_stems", "QUESTION_WORDS", "normalise", "table_cells", "unit_cells", "CELL_SEPARATOR", "identifiers", "capitalised_phrases", "identifier_key",
-           "document_keys", "version_key", "SYMBOL_NAME", "symbol_terms"]
+           "document_keys", "version_key", "SYMBOL_NAME", "OPTION", "symbol_terms"]
 
 _ANALYZER = StemmingAnalyzer()
 _QUESTION_STEMS = frozenset({token.text for word in QUESTION_WORDS for token in _ANALYZER(word)} | QUESTION_WORDS)
@@ -29,6 +29,8 @@ _ASSIGNMENT = r"(?<![\w:?+!=<>])[:?+]{1,3}=(?![=\w])"
 SYMBOL_NAME = re.compile(rf"(?<![\w$.-])(?:{_OPTION}|{_AUTOMATIC}|\$\(\w+\)|\.[A-Z][A-Z_]+\b)|{_ASSIGNMENT}")
 """A name written with symbols: an option ("-k", "--jobs"), an automatic variable ("$@", "$(CC)"), a special target
 (".PHONY"), an assignment operator ("?=")."""
+OPTION = re.compile(rf"(?<![\w$.-]){_OPTION}")
+"""A command-line option as written ("-k", "--keep-going"), not a hyphen inside a word or a figure ("x-y", "$-1")."""
 _SYMBOL_TERM = re.compile(rf"(?<![\w$.-])(?:{_OPTION}|{_AUTOMATIC})|{_ASSIGNMENT}")
 """The symbol names no stem stands for: an option ("-k", "--keep-going"), an automatic variable ("$@", "$^") and an
 assignment operator (":=", "::=", "?=", "+="). Not a plain "=" (code in nearly every sentence of a PEP's examples: its

@@ -145,7 +145,9 @@ class IdentityMatch:
         spans = [m.group(0) for form in self.forms for m in re.finditer(_form(form), text, re.I)]
         if asked.recency:  # none when the newest is compared with the ones before it (``_AND_EARLIER``)
             spans += [m.group(0) for m in _RECENT_OF.finditer(text)]
-        return spans
+        # the longest first: taken out of the text in this order, "10-Q" taken first left "most recent" of "most recent
+        # 10-Q" behind as words to find (and a certification's "our most recent evaluation" answered for it)
+        return sorted(set(spans), key=lambda span: (-len(span), text.find(span)))
 
     def without_period(self, text: str) -> set[str]:
         """When ``text`` names a period (a date or a quarter) that no document has, the documents reporting a period it

@@ -16,7 +16,7 @@ import re
 from shelfwise.api.answer.question import read_phrase, read_question
 from shelfwise.api.answer.read.read import Reading
 from shelfwise.api.shelves import OpenShelf
-from shelfwise.api.terms import QUESTION_WORDS, document_keys, identifier_key, identifiers, version_key, word_stems
+from shelfwise.api.terms import OPTION, QUESTION_WORDS, document_keys, identifier_key, identifiers, version_key, word_stems
 from shelfwise.compiler.document_ids import find_ids
 from shelfwise.compiler.language.numbers import CARDINALS
 from shelfwise.compiler.ledger.rules import sentences
@@ -317,10 +317,6 @@ def asked_subject(ask: str, names: list[str]) -> str:
     return next((name for name in names if re.match(rf"{re.escape(name)}(?![\w-])", rest)), "")  # not "RAG" of "RAG-Fusion"
 
 
-_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
-"""A command-line option a premise names ("make -j ..."): a name of what the premise is about."""
-
-
 def _premise_details(premises, ask: str, shown: list, shelves: dict[str, OpenShelf]) -> set[str]:
     """The names only a premise gives that come after a first name of it a shown unit holds: "Since make -j with no
     number limits the jobs to the number of CPUs, how do I raise that limit?" is about -j, which the manual holds, and
@@ -332,7 +328,7 @@ def _premise_details(premises, ask: str, shown: list, shelves: dict[str, OpenShe
     series = {scheme(identifier_key(i)) for unit in shown for i in identifiers(unit.text)} - {""}
     out: set[str] = set()
     for premise in premises:
-        marks = sorted([(m.start(), m.group(0)) for m in _OPTION.finditer(premise)] + [(premise.find(n), n) for n in asked_names(premise)])
+        marks = sorted([(m.start(), m.group(0)) for m in OPTION.finditer(premise)] + [(premise.find(n), n) for n in asked_names(premise)])
         if marks and any(_unit_holds(unit, [marks[0][1]], set(), shelves) for unit in shown):
             out |= {name for _, name in marks[1:] if name not in rest}
         # a code of a series the shown units hold ("answers HTTP 404" beside "HTTP 400"): a figure the asker assumes

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from shelfwise.api.answer.read.periods import report_periods
@@ -200,8 +200,10 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units, t
     files = {u.doc_id: shelves[u.shelf].documents.get(u.doc_id, {}).get("path", "") for u in units}
     notes = annotated_rows(units)
     for index in notes:  # numbered "(1)", "(4)", a table's notes are a list, not a procedure's steps: the answer's size
-        if units[index].kind == "step":  # limit keeps steps whole, and the rows they annotate had gone first
-            units[index].kind = "list_item"
+        if units[index].kind == "step":  # limit keeps steps whole, and the rows they annotate had gone first; nor do they
+            tf = Counter(units[index].tf)  # hold a procedure's facet (the Counter is shared: a copy, never mutated)
+            del tf["@step"]
+            units[index] = replace(units[index], kind="list_item", tf=tf)
     return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning, row_labels(units), introduced_tables(units),
                 contents_tables(units), periodic, files, repeated, notes,
                 IdentityMatch({u.doc_id: shelves[u.shelf].identities[u.doc_id] for u in units if u.doc_id in shelves[u.shelf].identities}))
