@@ -547,9 +547,11 @@ def test_the_long_form_of_an_acronym_in_a_documents_name_names_it_too():
 
 def test_a_sentence_introducing_a_list_keeps_the_whole_list_its_items_are_the_rules_conditions():
     from shelfwise.api.answer.write.pool import build_pool
-    from shelfwise.api.answer.write.write import ExtractiveWriter, section_units
+    from shelfwise.api.answer.write.beside import whole_lists
+    from shelfwise.api.answer.write.write import section_units
     from shelfwise.api.answer.read.read import Reading, ReadSection
     from shelfwise.compiler.store.records import Block
+    from shelfwise.compiler.tuning import DEFAULT_TUNING
 
     shelf = _memory_shelf({"rfc": ("RFC 6750", "rfc6750.txt", [("2.2. Form-Encoded Body Parameter", [
         _p("The client MUST NOT use the form-encoded body method unless all of the following conditions are met:"),
@@ -565,12 +567,12 @@ def test_a_sentence_introducing_a_list_keeps_the_whole_list_its_items_are_the_ru
     pool = build_pool(reading, {"mem": shelf}, section_units)
     texts = [u.text for u in pool.units]
     lead = next(i for i, t in enumerate(texts) if t.endswith("conditions are met:"))
-    kept = ExtractiveWriter()._whole_lists(pool, [(1.0, lead)], budget=2_000)
+    kept = whole_lists(pool, [(1.0, lead)], 2_000, DEFAULT_TUNING)
     assert [texts[i] for _, i in kept[1:]] == texts[lead + 1:lead + 4]  # every condition, in order, the one without a word of the ask too
     assert all(score < 1.0 for score, _ in kept[1:])  # after the rule
-    assert ExtractiveWriter()._whole_lists(pool, [(1.0, lead)], budget=100) == [(1.0, lead)]  # a list that does not fit stays out
+    assert whole_lists(pool, [(1.0, lead)], 100, DEFAULT_TUNING) == [(1.0, lead)]  # a list that does not fit stays out
     canteen = texts.index("The canteen closes at two:")
-    assert ExtractiveWriter()._whole_lists(pool, [(1.0, canteen)], budget=2_000) == [(1.0, canteen)]  # no list after it
+    assert whole_lists(pool, [(1.0, canteen)], 2_000, DEFAULT_TUNING) == [(1.0, canteen)]  # no list after it
 
 
 def test_a_comparison_of_named_terms_is_answered_by_what_defines_each_of_them():

@@ -682,7 +682,7 @@ def test_a_sentence_that_points_back_brings_the_sentence_it_points_to():
     texts = [u.text for u in draft.units if u.kind == "sentence"]
     assert any(t.startswith("We expect to fund this acquisition") for t in texts), texts
     assert any("Widget Robotics for approximately $1.7 billion" in t for t in texts), texts
-    from shelfwise.api.answer.write.write import _POINTS_BACK
+    from shelfwise.api.answer.write.beside import _POINTS_BACK
 
     assert _POINTS_BACK.search("We expect to fund this acquisition with cash on hand.")
     assert not _POINTS_BACK.search("This License applies to any work.") and not _POINTS_BACK.search("Under this PEP, a type is")

@@ -24,8 +24,7 @@ question sentences go in its evidence step), and ``shape_answer`` runs them in o
    compared on that part's scale, a weaker part gives way first. Obligations that lost strong evidence this way (a unit scoring ``strong_share`` of their
    best) are returned, so their label is not complete.
 
-The thresholds are ``answer.tuning``'s (``shelfwise.compiler.tuning.AnswerTuning``).
-"""
+The thresholds are ``answer.tuning``'s (``shelfwise.compiler.tuning.AnswerTuning``)."""
 
 from __future__ import annotations
 
@@ -36,7 +35,8 @@ from shelfwise.api.answer.question import read_phrase
 from shelfwise.api.currency import current_first, label_units
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.answer.write.unit_shape import label_row
-from shelfwise.api.answer.write.write import introduces_code, is_question
+from shelfwise.api.answer.write.beside import introduces_code
+from shelfwise.api.answer.write.write import is_question
 from shelfwise.api.answer.records import Removal, Unit
 from shelfwise.api.terms import identifier_key, identifiers, normalise, word_stems
 from shelfwise.compiler.digests.names import folder_code
