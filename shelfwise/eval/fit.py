@@ -42,7 +42,6 @@ import time
 from pathlib import Path
 
 from shelfwise.api.answer.write.pool import build_pool
-
 from shelfwise.api.answer.write.rank import score_units
 from shelfwise.api.answer.write.rank_model import FEATURES, HAND_SET, WEIGHTS_FILE, RankModel
 from shelfwise.api.answer.write.write import ExtractiveWriter, section_units

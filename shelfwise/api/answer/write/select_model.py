@@ -34,7 +34,6 @@ import json
 from pydantic import BaseModel, Field, ValidationError
 
 from shelfwise.api.answer.write.pool import build_pool
-
 from shelfwise.api.answer.write.rank import score_units
 from shelfwise.api.answer.write.semantic import semantic_rerank
 from shelfwise.api.answer.write.write import ExtractiveWriter, section_units

@@ -32,8 +32,12 @@ def names_only(text: str) -> bool:
         return True
     titled = _TITLE_PAGE.match(text.strip())
     words = titled.group("title").split() if titled else []
-    return len([w for w in words if w[:1].isupper() or w[:1] == "+"]) >= 2 and all(
-        re.match(r"[A-Z0-9+(]", w) or w.lower() in _TITLE_WORDS for w in words)
+    return len([w for w in words if w[:1].isupper() or w[:1] == "+"]) >= 2 and all(_title_word(w) for w in words)
+
+
+def _title_word(word: str) -> bool:
+    """Whether a word may stand in a title: capitalised, a figure or a mark opening a name, or a title's connective."""
+    return bool(re.match(r"[A-Z0-9+(]", word)) or word.lower() in _TITLE_WORDS
 
 
 _UNIT_OF_MEASURE = re.compile(r"^\(?(?:\$[BMK]|%)\)?$")
@@ -49,7 +53,7 @@ def axis_labels(text: str) -> bool:
     words = text.replace("-", " ").split()
     names = [w for w in words if re.search(r"[A-Za-z]", w) and not _UNIT_OF_MEASURE.match(w)]
     return len(names) < len(words) and any(_UNIT_OF_MEASURE.match(w) for w in words) and bool(names) and all(
-        re.match(r"[A-Z0-9+(]", w) or w.lower() in _TITLE_WORDS for w in names)  # a title's words, as ``names_only`` reads them
+        _title_word(w) for w in names)  # a title's words, as ``names_only`` reads them
 
 
 def without_axis_labels(units: list, chosen: dict) -> dict:
