@@ -723,6 +723,38 @@ def test_a_limit_is_read_of_any_thing_and_only_when_every_bound_of_it_is_gone_pa
     assert not limit_passed("make -j with no number runs as many jobs as it can", jobs)
 
 
+@pytest.mark.parametrize(("premise", "sentence", "corrected"), [
+    # a figure written in words is a figure: "three years" against the "six years" of SP 800-66's documentation standard
+    ("Since the HIPAA Security Rule requires a covered entity to retain its required documentation for three years, when "
+     "may it be destroyed?", "Retain required documentation of policies, procedures, actions, activities or assessments "
+     "required by the HIPAA Security Rule for six years from the date of its creation.", True),
+    ("Since the HIPAA Security Rule requires a covered entity to retain its required documentation for six years, when "
+     "may it be destroyed?", "Retain required documentation of policies, procedures, actions, activities or assessments "
+     "required by the HIPAA Security Rule for 6 years from the date of its creation.", False),
+    # "three times a day" is a rate: no duration to set against another
+    ("Since the verifier SHALL rotate the subscriber's keys three times a day, what does rotation require?",
+     "The verifier SHALL rotate the subscriber's keys every 30 days.", False),
+])
+def test_a_figure_written_in_words_is_read_as_its_number(premise, sentence, corrected):
+    """The premise check reads "three years" and "six years" as the figures they are (``premise._SPELLED``), so a premise
+    giving another figure in words or in digits than the sentence is corrected, and the same figure is not."""
+    found = _found(premise, "NIST SP 800-66 Revision 1" if "HIPAA" in premise else "NIST SP 800-63B", "", sentence)
+    assert (found is not None and "another figure" in found.why) is corrected, found
+
+
+def test_pronouns_and_has_are_no_words_a_sentence_about_the_premise_must_hold():
+    """A premise's content words (``measure.content_words``) leave out pronouns and the forms of "have" the stemmer keeps:
+    a sentence sharing "has" and "her" with the premise and one word more is not about what the premise says, and its
+    other figure corrects nothing; one sharing the premise's subject and object does."""
+    from shelfwise.api.answer.check.measure import content_words
+
+    assert not content_words("a customer has withdrawn her consent, everything we processed") & {"ha", "her", "everyth"}
+    premise = "Since the controller has to erase her data within 30 days of her request, how is the request made?"
+    assert _found(premise, "General Data Protection Regulation", "", "The controller has told her about the 60 days.") is None
+    found = _found(premise, "General Data Protection Regulation", "", "The controller shall erase the data within 60 days of the request.")
+    assert found is not None and "another figure" in found.why
+
+
 def test_one_for_all_is_corrected_by_a_new_one_for_each():
     """check.each on the GNU Make manual's sentence (verbatim): a trailing "unless" is the exception to what holds by
     default; a sentence under a leading condition, or about another thing, corrects nothing."""

@@ -19,9 +19,10 @@ from shelfwise.compiler.language.numbers import PERIOD_WORDS, quarters_in_words
 __all__ = ["DOTTED", "COMPARISON_FRAME", "content_words", "measure_words", "moved_measure", "whole_moved", "named_only"]
 
 _UNIT_STEMS = frozenset(word_stems("day days calendar working business week weeks month months year years hour hours minute minutes"))
-_FUNCTION_STEMS = frozenset(word_stems("every all each such"))
-"""Quantifiers and determiners the stemmer keeps ("always", "their" it drops): words that say nothing a sentence must
-hold."""
+_FUNCTION_STEMS = frozenset(word_stems("every all each such he him his she her hers our ours me my your yours has had have "
+                                       "everything anything something everyone anyone someone"))
+"""Quantifiers, determiners, pronouns and the forms of "have" the stemmer keeps ("always", "their" it drops): words that
+say nothing a sentence must hold ("a customer has withdrawn her consent": "has" and "her" are no subject of it)."""
 
 COMPARISON_FRAME = re.compile(
     r"\b(?:compared (?:to|with)|versus|vs\.?|against|over|from)\s+(?:a|the|one)?\s*(?:year|quarter|period)\s+(?:earlier|ago|before)\b|"

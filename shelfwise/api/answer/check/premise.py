@@ -11,7 +11,8 @@ is about the same thing (shares most of the premise's content words) and states:
   the same measure (``check.measure``: named before the word that moves it, not a part of it, "total net sales" is not
   "Accessories net sales") as a fact, not as what may happen or is expected ("which may reduce our net sales");
 - the opposite action of a command, option or method: continues/stops, bottom up/top down, survives/terminates; what it does instead ("instead of running their recipes");
-- another figure for the same unit: the premise says 60 days, the sentence 30 days and never 60;
+- another figure for the same unit: the premise says 60 days, the sentence 30 days and never 60 (in digits or in words:
+  "three years" against "six years");
 - a limit the premise goes past: "as short as 4 characters" against "at least 8 characters", "up to 20 consecutive failed
   authentication attempts" against "no more than 5", "within a month" against "not later than 72 hours" (``check.limits``);
 - one for all against one for each: "runs all lines of a recipe in a single shell" against "a new sub-shell for each
@@ -89,7 +90,12 @@ __all__ = ["Premise", "About", "find_false_premise", "correction_unit", "CORRECT
 CORRECTION_LABEL = "Contrary to what the question assumes, the documents say:"
 
 _FROM_TO = re.compile(r"\bfrom\s+(\d+(?:\.\d+)?)\s*(?:[a-z]+\s+){0,2}?to\s+(\d+(?:\.\d+)?)\b", re.I)
-_FIGURE = re.compile(r"\b(\d+(?:\.\d+)?)[\s-]*(calendar days?|working days?|business days?|days?|weeks?|months?|years?|hours?|minutes?|%|per ?cent|characters?|times)\b", re.I)
+_UNITS = r"(calendar days?|working days?|business days?|days?|weeks?|months?|years?|hours?|minutes?|%|per ?cent|characters?|times)"
+_FIGURE = re.compile(rf"\b(\d+(?:\.\d+)?)[\s-]*{_UNITS}\b", re.I)
+_SPELLED = re.compile(rf"(?<!-)\b(?P<word>{alternation(set(CARDINALS) - {'zero', 'one', 'hundred', 'thousand'})})[\s-]+{_UNITS}\b", re.I)
+"""A figure written in words: "three years", "six years" ("twenty-one days" is left unread, not read as one). Not "a"
+or "one": "within a day" is a bound (``check.limits`` reads it against "not later than 72 hours"), "a year earlier" no
+figure."""
 _STATUS = re.compile(r"\bHTTP\s+(?:(?:status|response)\s+(?:code\s+)?)?([1-5]\d\d)\b|\bstatus code (?:of )?([1-5]\d\d)\b", re.I)
 """An HTTP status code ("HTTP 404", "HTTP status code 200", "status code 401"): a figure of the series, not a name."""
 _ALWAYS = re.compile(r"\b(always|every|(?<!\bat )(?<!\bafter )all|each|in every case|without exception)\b", re.I)  # not "at all"
@@ -146,7 +152,9 @@ def _figures(text: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     if _per_year(text):
         out["per year"] = _per_year(text)
-    for number, unit in _FIGURE.findall(text):
+    written = [(m.group(1), m.group(2)) for m in _FIGURE.finditer(text)] + [
+        (str(CARDINALS[m.group("word").lower()]), m.group(2)) for m in _SPELLED.finditer(text)]
+    for number, unit in written:
         key = unit.lower().split()[-1].rstrip("s") if unit.strip() not in ("%",) else "%"
         out.setdefault(key, set()).add(number)
         if key in _HOURS and key != "hour":
