@@ -10,7 +10,8 @@ from test_answer import _memory_shelf, _p, _write
 
 from shelfwise.api.answer.complete import gap_line, part_line
 from shelfwise.api.currency import current_first, doc_label, label_units, superseded_documents
-from shelfwise.api.answer.read.evidence import asked_head, unstated_obligations
+from shelfwise.api.answer.read.evidence import asked_head, unheld_names, unstated_obligations
+from shelfwise.api.terms import word_stems
 from shelfwise.api.answer.check.premise import correction_unit, find_false_premise
 from shelfwise.api.answer.question import premises_of
 from shelfwise.api.answer.read.read import Reading, ReadSection
@@ -142,12 +143,19 @@ def test_what_the_question_asks_for_decides_not_in_the_documents():
     assert asked_head("What is the warranty period of the pump?") == ["warranti", "period"]
     assert asked_head("What does an administration set cost?") == ["cost"]
     assert asked_head("How many employees does the site have?") == ["employee"]
+    # the topic a document is asked about ("say about", "require for") is what the part asks for
+    assert asked_head("What does SP 800-63B require for synchronizing passkeys between a user's devices?") == ["synchroniz", "passkei"]
+    assert asked_head("What does the MIT License say about patent retaliation when a licensee sues?") == ["patent", "retali"]
     shelf = _memory_shelf(REVISIONS)
     plan, _ = _write(shelf, "What is the warranty period of the complaint?")
     assert unstated_obligations(plan, _reading(shelf), {"mem": shelf}) == {0: ["warranty", "period"]}
     plan, _ = _write(shelf, "Which ISO 27001 controls apply to complaints?")
     assert unstated_obligations(plan, _reading(shelf), {"mem": shelf}) == {0: ["ISO 27001"]}
     plan, _ = _write(shelf, "What is the closure target for complaints?")
+    assert unstated_obligations(plan, _reading(shelf), {"mem": shelf}) == {}
+    plan, _ = _write(shelf, "What does the quality manual say about warranty claims in the complaint process?")
+    assert unstated_obligations(plan, _reading(shelf), {"mem": shelf}) == {0: ["warranty", "claims"]}
+    plan, _ = _write(shelf, "What does the quality manual say about complaint closure?")
     assert unstated_obligations(plan, _reading(shelf), {"mem": shelf}) == {}
     # a model planner's paraphrase adds words the asker never used ("frequency" for "how soon"): they decide nothing
     plan, _ = _write(shelf, "How soon must complaints be closed?")
@@ -157,6 +165,28 @@ def test_what_the_question_asks_for_decides_not_in_the_documents():
     asked = plan.model_copy(update={"question": "What is the frequency of closure for complaints?", "resolved_question": "What is the frequency of closure for complaints?",
                                     "obligations": [plan.obligations[0].model_copy(update={"ask": "What is the frequency of closure for complaints?"})]})
     assert unstated_obligations(asked, _reading(shelf), {"mem": shelf}) == {0: ["frequency"]}
+
+
+def test_a_name_nothing_read_holds_makes_its_part_not_in_the_documents():
+    """A name the ask gives what it is about that no read section, heading or document name holds: the documents do not
+    say it, whatever else the ask names that they hold. Not a name of one of two alternatives when the other is held, of
+    the asker's own things, one a premise gives, or a capitalised word that opens a sentence."""
+    read = set(word_stems("General Data Protection Regulation GDPR personal data storage limitation Intel Data Center Group revenue"))
+
+    def unheld(ask: str, premises=()) -> list[str]:
+        return unheld_names(ask, ask, premises, read, set())
+
+    assert unheld("How long does GDPR allow a company to keep CCTV footage?") == ["CCTV"]
+    assert unheld("How long does GDPR allow a company to keep personal data?") == []
+    assert unheld("Are there trends in Intel's Data Center Group or IoT segment revenues?") == []  # either answers
+    assert unheld("Are there trends in Intel's IoT segment revenues?") == ["IoT"]
+    assert unheld("Our Acme portal stores personal data. How long does GDPR allow it?") == []  # the asker's own
+    assert unheld("Since Acme Cloud keeps personal data, how long does GDPR allow it?", ("Acme Cloud keeps personal data",)) == []
+    shelf = _memory_shelf(REVISIONS)
+    plan, _ = _write(shelf, "How soon must complaints about the Orion pump be closed?")
+    assert unstated_obligations(plan, _reading(shelf), {"mem": shelf}) == {0: ["Orion"]}
+    plan, _ = _write(shelf, "How soon must complaints under the QM-001 Quality Manual be closed?")
+    assert unstated_obligations(plan, _reading(shelf), {"mem": shelf}) == {}
 
 
 def test_a_model_plan_decides_not_in_the_documents_only_on_the_questions_own_subject():

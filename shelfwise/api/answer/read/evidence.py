@@ -2,8 +2,8 @@
 
 An obligation is decided not stated from evidence, never from a failed writer: when
 what it asks for — the head of its question ("the *warranty period* of the pump",
-"what does a set *cost*", "how many *employees*") or a code it names ("ISO 27001")
-— stands in no read section (text, headings or titles), nothing read can state it,
+"what does a set *cost*", "how many *employees*"), a code it names ("ISO 27001") or a name it gives its subject
+("*CCTV* footage", ``unheld_names``) — stands in no read section (text, headings or titles), nothing read can state it,
 whatever other words of the question the sections share. Such an obligation gets
 no quotes: sentences that share only its generic words ("pump", "set") would be
 padding. Everything else is decided by the writer's ranking and the completion step.
@@ -21,7 +21,7 @@ from shelfwise.compiler.document_ids import find_ids
 from shelfwise.compiler.language.numbers import CARDINALS
 from shelfwise.compiler.ledger.rules import sentences
 
-__all__ = ["referring_back", "asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "code_names", "setting_names", "unheld_subjects", "identity_text", "identity_terms",
+__all__ = ["unheld_names", "referring_back", "asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "code_names", "setting_names", "unheld_subjects", "identity_text", "identity_terms",
            "holds_name", "path_words", "scheme", "asked_subject"]
 
 _AUX = r"(?:is|are|was|were|does|do|did|has|have|can|could|must|should|will|would|shall|may|might)"
@@ -31,6 +31,11 @@ _HEADS = [
                r"\s+(?:of|for|on|in|at|to|from|with|by|that|which|when|under|per)\b"),
     # "How many employees does ...", "Which cloud provider does ..." -> "employees", "cloud provider"
     re.compile(rf"^(?:what|which|how\s+many|how\s+much)\s+(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){{0,2}}?)\s+{_AUX}\b"),
+    # "What does SP 800-63B require for synchronizing passkeys between ...?", "What does the MIT License say about patent
+    # retaliation when ...?" -> "synchronizing passkeys", "patent retaliation" (the topic a document is asked about)
+    re.compile(r"^what\s+(?:does|do|did)\s+.+?\s+(?:say|require|recommend|state|specify|mandate|prescribe)\s+"
+               r"(?:about|for|of|on|regarding)\s+(?:the\s+|a\s+|an\s+)?(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2}?)"
+               r"\s*(?:\b(?:between|with|in|of|for|when|by|to|from|on|that|which|and)\b|$)"),
     # "What does an NW-AS 210 set cost?" -> "cost" (the asked verb ends the question)
     re.compile(rf"^what\s+(?:does|do|did|will|would)\s+.+\s+(?P<head>[a-z]{{3,}})$"),
     # "Which cloud provider hosts the database?" -> "cloud provider"
@@ -125,8 +130,40 @@ def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) 
         if head and not set(head) <= words:
             text = " ".join(obligation.ask.split()).lower()
             missing += [w for w in re.findall(r"[a-z][a-z\-]*", text) if set(word_stems(w)) & (set(head) - words)]
+        missing += unheld_names(obligation.ask, asked, premises, words, keys)
         if missing:
             out[index] = list(dict.fromkeys(missing))
+    return out
+
+
+_OWNED = re.compile(r"\b(?:our|my|your|their)\s+$", re.I)
+"""A possessive before a name ("Our API takes the bearer token ..."): the asker's own thing, not what is asked about."""
+_OPENS = re.compile(r"(?:^|[.!?;:]\s+)$")
+_EITHER = re.compile(r"\b(?:or|and/or|nor)\s+(?:the\s+|an?\s+)?$|^\s*(?:[\w-]+\s+)?(?:or|and/or|nor)\b", re.I)
+"""A name one of two alternatives ("Intel's Data Center Group or IoT segment revenues", "IoT segment or DCG"): the ask
+is answered by either."""
+
+
+def unheld_names(ask: str, asked: str, premises, words: set[str], keys: set[str]) -> list[str]:
+    """The names the ask gives what it is about (``asked_names``: "CCTV" of "How long does GDPR allow a company to keep
+    CCTV footage?") that nothing read holds in its text, headings or document names (``words``, ``keys``): the documents
+    never say them, whatever else the ask names that they do hold. Left out: an identifier (read against the documents'
+    keys above), a name of the asker's scene ("In a CI script ...") or own things ("Our API ..."), one only a premise
+    gives (the premise check reads it), a capitalised word that only opens a sentence, and one of two alternatives when
+    another name of the ask is held ("Data Center Group or IoT": either answers); only the asker's own words count."""
+    text = " ".join(ask.split())
+    setting, names = setting_names(text), asked_names(text)
+    premised = {n for n in names if any(n in " ".join(p.split()) for p in premises)}
+    held = [n for n in names if holds_name(n, words, keys)]
+    out = []
+    for name in names:
+        at = text.find(name)
+        if (name in held or read_phrase(name).identifiers or name in setting or name in premised or name not in asked
+                or _OWNED.search(text[:at]) or (" " not in name and _OPENS.search(text[:at]))):
+            continue
+        if held and (_EITHER.search(text[:at]) or _EITHER.search(text[at + len(name):])):
+            continue
+        out.append(name)
     return out
 
 
