@@ -146,6 +146,8 @@ def test_what_the_question_asks_for_decides_not_in_the_documents():
     # the topic a document is asked about ("say about", "require for") is what the part asks for
     assert asked_head("What does SP 800-63B require for synchronizing passkeys between a user's devices?") == ["synchroniz", "passkei"]
     assert asked_head("What does the MIT License say about patent retaliation when a licensee sues?") == ["patent", "retali"]
+    assert asked_head("How does RAPTOR handle images and figures embedded in the documents it indexes?") == ["imag"]
+    assert asked_head("How does make handle errors in recipes?") == ["error"]
     shelf = _memory_shelf(REVISIONS)
     plan, _ = _write(shelf, "What is the warranty period of the complaint?")
     assert unstated_obligations(plan, _reading(shelf), {"mem": shelf}) == {0: ["warranty", "period"]}

@@ -736,7 +736,7 @@ def test_a_limit_is_read_of_any_thing_and_only_when_every_bound_of_it_is_gone_pa
      "The verifier SHALL rotate the subscriber's keys every 30 days.", False),
 ])
 def test_a_figure_written_in_words_is_read_as_its_number(premise, sentence, corrected):
-    """The premise check reads "three years" and "six years" as the figures they are (``premise._SPELLED``), so a premise
+    """The premise check reads "three years" and "six years" as the figures they are (``check.figures``), so a premise
     giving another figure in words or in digits than the sentence is corrected, and the same figure is not."""
     found = _found(premise, "NIST SP 800-66 Revision 1" if "HIPAA" in premise else "NIST SP 800-63B", "", sentence)
     assert (found is not None and "another figure" in found.why) is corrected, found

@@ -200,3 +200,24 @@ def test_the_documents_a_question_names_are_read_whatever_the_search_ranks_first
     assert trace.recall[0]["routes"]["bound"] > 0
     assert shelves["harbour"].searcher.route_named(QUESTION, ["incident-log-2025-md"])[0] == EVENT
     assert EVENT in _read(trace) and {"port-rules-md", "incident-log-2025-md"} <= {r["doc_id"] for r in trace.read}
+
+
+def test_a_name_the_reading_left_out_but_the_shelf_holds_is_no_gap(shelves):
+    """A name no read section holds makes its part "not in these documents" ("No section of these documents mentions
+    X"), unless the shelf's index holds it: research that stopped after the Port Rules left the Incident Log unread, and
+    the documents do mention it. A name no section holds is such a gap."""
+    from shelfwise.api.answer.plan.plan import plan_by_rules
+    from shelfwise.api.answer.read.evidence import on_shelves, unstated_obligations
+    from shelfwise.api.answer.read.read import Reading, ReadSection
+
+    harbour = shelves["harbour"]
+    assert on_shelves("Incident Log", shelves) and on_shelves("Dredging Plan", shelves) and not on_shelves("CCTV", shelves)
+    rule_only = Reading(budget=400_000, scope_chars=1, whole_scope=False, chars_read=harbour.chars(RULE), not_opened=[],
+                        sections=[ReadSection(shelf="harbour", section_id=RULE, doc_id=harbour.sections[RULE].doc_id,
+                                              chars=harbour.chars(RULE), why="research")])
+
+    def unstated(question: str) -> dict:
+        return unstated_obligations(plan_by_rules(question, [], {}, [], [], []), rule_only, shelves)
+
+    assert unstated("Was the spill in the Incident Log reported in time?") == {}
+    assert unstated("Was the spill at the CCTV mast reported in time?") == {0: ["CCTV"]}

@@ -12,7 +12,7 @@ is about the same thing (shares most of the premise's content words) and states:
   "Accessories net sales") as a fact, not as what may happen or is expected ("which may reduce our net sales");
 - the opposite action of a command, option or method: continues/stops, bottom up/top down, survives/terminates; what it does instead ("instead of running their recipes");
 - another figure for the same unit: the premise says 60 days, the sentence 30 days and never 60 (in digits or in words:
-  "three years" against "six years");
+  "three years" against "six years": ``check.figures``);
 - a limit the premise goes past: "as short as 4 characters" against "at least 8 characters", "up to 20 consecutive failed
   authentication attempts" against "no more than 5", "within a month" against "not later than 72 hours" (``check.limits``);
 - one for all against one for each: "runs all lines of a recipe in a single shell" against "a new sub-shell for each
@@ -66,7 +66,7 @@ from shelfwise.api.answer.check.about import about_sections as _about, named_doc
 from shelfwise.api.answer.check.candidates import paragraph_before, premise_candidates
 from shelfwise.api.answer.check.editions import introduced_by
 from shelfwise.api.answer.check.kinds import kind_attested, other_kind, premise_kind
-from shelfwise.api.answer.check.limits import DURATION_HOURS
+from shelfwise.api.answer.check.figures import STATUS as _STATUS, figures as _figures
 from shelfwise.api.answer.check.forms import by_form, by_words
 from shelfwise.api.answer.check.presence import present as _present
 from shelfwise.api.answer.check.swapped import TERM, entry_terms
@@ -80,7 +80,6 @@ from shelfwise.api.answer.read.evidence import asked_names, holds_name, scheme a
 from shelfwise.api.answer.records import Unit
 from shelfwise.compiler.language.directions import ACTION_OPPOSITES, CLAIMED_DOWN, CLAIMED_UP, MOVED_PAIR, OPPOSITES
 from shelfwise.compiler.language.polarity import CONDITIONAL, HEDGED, NEGATED, NEGATION, denials
-from shelfwise.compiler.language.numbers import CARDINALS, MULTIPLES, NUMBER_WORDS, alternation
 from shelfwise.compiler.language.versions import claimed_years, years_named
 from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
@@ -90,14 +89,6 @@ __all__ = ["Premise", "About", "find_false_premise", "correction_unit", "CORRECT
 CORRECTION_LABEL = "Contrary to what the question assumes, the documents say:"
 
 _FROM_TO = re.compile(r"\bfrom\s+(\d+(?:\.\d+)?)\s*(?:[a-z]+\s+){0,2}?to\s+(\d+(?:\.\d+)?)\b", re.I)
-_UNITS = r"(calendar days?|working days?|business days?|days?|weeks?|months?|years?|hours?|minutes?|%|per ?cent|characters?|times)"
-_FIGURE = re.compile(rf"\b(\d+(?:\.\d+)?)[\s-]*{_UNITS}\b", re.I)
-_SPELLED = re.compile(rf"(?<!-)\b(?P<word>{alternation(set(CARDINALS) - {'zero', 'one', 'hundred', 'thousand'})})[\s-]+{_UNITS}\b", re.I)
-"""A figure written in words: "three years", "six years" ("twenty-one days" is left unread, not read as one). Not "a"
-or "one": "within a day" is a bound (``check.limits`` reads it against "not later than 72 hours"), "a year earlier" no
-figure."""
-_STATUS = re.compile(r"\bHTTP\s+(?:(?:status|response)\s+(?:code\s+)?)?([1-5]\d\d)\b|\bstatus code (?:of )?([1-5]\d\d)\b", re.I)
-"""An HTTP status code ("HTTP 404", "HTTP status code 200", "status code 401"): a figure of the series, not a name."""
 _ALWAYS = re.compile(r"\b(always|every|(?<!\bat )(?<!\bafter )all|each|in every case|without exception)\b", re.I)  # not "at all"
 _QUALIFIED = re.compile(r"\b(not always|some (?:instances|cases)|without (?:the|a|an)|unless|except|does not apply|do not apply|"
                         r"only (?:if|when|where)|a portion|part of the|not every|not all|removing)\b", re.I)
@@ -123,47 +114,10 @@ def _direction(text: str) -> list[int]:
     return out
 
 
-_PER = {"year": 1, "month": 12, "week": 52}
-_FREQUENCY = re.compile(rf"\b((?:{alternation(MULTIPLES)})|(?:{alternation(CARDINALS)}) times) (?:a|per|each) (year|month|week)\b|\bevery (\d+) (months?|weeks?)\b", re.I)
-
-
-def _per_year(text: str) -> set[str]:
-    """How often a sentence says something happens, per year ("twice a year", "every 6 months": 2)."""
-    out = set()
-    for times, per, every, unit in _FREQUENCY.findall(text):
-        if times:
-            out.add(f"{NUMBER_WORDS[times.lower().split()[0]] * _PER[per.lower()]:g}")
-        elif int(every):
-            out.add(f"{(12 if unit.lower().startswith('month') else 52) / int(every):g}")
-    return out
-
-
 def _clause(premise_words: set[str], sentence: str) -> str:
     """The clause of ``sentence`` that holds most of the premise's words (a sentence may list several changes)."""
     clauses = [c for c in re.split(r",\s*|;\s*|\s+and\s+", sentence) if c.strip()]
     return max(clauses, key=lambda c: len(premise_words & _content(c)), default=sentence)
-
-
-_HOURS = {unit: least for unit, (least, most) in DURATION_HOURS.items() if least == most}
-"""Durations that convert exactly, in hours: "7 days" and "72 hours" are two figures of one unit (months and years vary)."""
-
-
-def _figures(text: str) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
-    if _per_year(text):
-        out["per year"] = _per_year(text)
-    written = [(m.group(1), m.group(2)) for m in _FIGURE.finditer(text)] + [
-        (str(CARDINALS[m.group("word").lower()]), m.group(2)) for m in _SPELLED.finditer(text)]
-    for number, unit in written:
-        key = unit.lower().split()[-1].rstrip("s") if unit.strip() not in ("%",) else "%"
-        out.setdefault(key, set()).add(number)
-        if key in _HOURS and key != "hour":
-            out.setdefault("hour", set()).add(f"{float(number) * _HOURS[key]:g}")
-    if "hour" in out:
-        out["hour"] = {f"{float(n):g}" for n in out["hour"]}
-    for match in _STATUS.finditer(text):
-        out.setdefault("HTTP status code", set()).add(match.group(1) or match.group(2))
-    return out
 
 
 def _contradiction(premise: str, sentence: str, about: About | None = None, attested: frozenset[str] = frozenset(),

@@ -21,7 +21,7 @@ from shelfwise.compiler.document_ids import find_ids
 from shelfwise.compiler.language.numbers import CARDINALS
 from shelfwise.compiler.ledger.rules import sentences
 
-__all__ = ["unheld_names", "referring_back", "asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "code_names", "setting_names", "unheld_subjects", "identity_text", "identity_terms",
+__all__ = ["unheld_names", "on_shelves", "referring_back", "asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "code_names", "setting_names", "unheld_subjects", "identity_text", "identity_terms",
            "holds_name", "path_words", "scheme", "asked_subject"]
 
 _AUX = r"(?:is|are|was|were|does|do|did|has|have|can|could|must|should|will|would|shall|may|might)"
@@ -36,6 +36,10 @@ _HEADS = [
     re.compile(r"^what\s+(?:does|do|did)\s+.+?\s+(?:say|require|recommend|state|specify|mandate|prescribe)\s+"
                r"(?:about|for|of|on|regarding)\s+(?:the\s+|a\s+|an\s+)?(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2}?)"
                r"\s*(?:\b(?:between|with|in|of|for|when|by|to|from|on|that|which|and)\b|$)"),
+    # "How does RAPTOR handle images and figures embedded in ...?" -> "images" (what a thing is asked to deal with)
+    re.compile(r"^how\s+(?:does|do|did|should|can|would)\s+.+?\s+(?:handle|treat|deal\s+with|cope\s+with)\s+"
+               r"(?:the\s+|a\s+|an\s+)?(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2}?)"
+               r"\s*(?:\b(?:between|with|in|of|for|when|by|to|from|on|that|which|and|or)\b|$)"),
     # "What does an NW-AS 210 set cost?" -> "cost" (the asked verb ends the question)
     re.compile(rf"^what\s+(?:does|do|did|will|would)\s+.+\s+(?P<head>[a-z]{{3,}})$"),
     # "Which cloud provider hosts the database?" -> "cloud provider"
@@ -130,7 +134,7 @@ def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) 
         if head and not set(head) <= words:
             text = " ".join(obligation.ask.split()).lower()
             missing += [w for w in re.findall(r"[a-z][a-z\-]*", text) if set(word_stems(w)) & (set(head) - words)]
-        missing += unheld_names(obligation.ask, asked, premises, words, keys)
+        missing += unheld_names(obligation.ask, asked, premises, words, keys, lambda name: on_shelves(name, shelves))
         if missing:
             out[index] = list(dict.fromkeys(missing))
     return out
@@ -144,13 +148,32 @@ _EITHER = re.compile(r"\b(?:or|and/or|nor)\s+(?:the\s+|an?\s+)?$|^\s*(?:[\w-]+\s
 is answered by either."""
 
 
-def unheld_names(ask: str, asked: str, premises, words: set[str], keys: set[str]) -> list[str]:
+def on_shelves(name: str, shelves: dict[str, OpenShelf]) -> bool:
+    """Whether some section of the shelves holds every word of ``name`` in its text, headings, title or captions (their
+    lexical indexes): a name the reading left out but the shelf holds ("Incident Log" when research stopped after the
+    Port Rules) is one the documents mention."""
+    for shelf in shelves.values():
+        lexical = getattr(shelf.searcher, "lexical", None)  # a shelf held in memory has no index: its reading is all of it
+        if lexical is None:
+            continue
+        stems = lexical.terms(name)
+        if stems and all(any(lexical.doc_frequency(stem, field) for field in _NAME_FIELDS) for stem in stems):
+            return True
+    return False
+
+
+_NAME_FIELDS = ("text", "heading_path", "title", "captions")
+
+
+def unheld_names(ask: str, asked: str, premises, words: set[str], keys: set[str], on_shelf=lambda name: False) -> list[str]:
     """The names the ask gives what it is about (``asked_names``: "CCTV" of "How long does GDPR allow a company to keep
     CCTV footage?") that nothing read holds in its text, headings or document names (``words``, ``keys``): the documents
     never say them, whatever else the ask names that they do hold. Left out: an identifier (read against the documents'
     keys above), a name of the asker's scene ("In a CI script ...") or own things ("Our API ..."), one only a premise
-    gives (the premise check reads it), a capitalised word that only opens a sentence, and one of two alternatives when
-    another name of the ask is held ("Data Center Group or IoT": either answers); only the asker's own words count."""
+    gives (the premise check reads it), a capitalised word that only opens a sentence, one of two alternatives when
+    another name of the ask is held ("Data Center Group or IoT": either answers), and one the shelf holds though the
+    reading left it out (``on_shelf``: "No section of these documents mentions" it would be untrue); only the asker's
+    own words count."""
     text = " ".join(ask.split())
     setting, names = setting_names(text), asked_names(text)
     premised = {n for n in names if any(n in " ".join(p.split()) for p in premises)}
@@ -162,6 +185,8 @@ def unheld_names(ask: str, asked: str, premises, words: set[str], keys: set[str]
                 or _OWNED.search(text[:at]) or (" " not in name and _OPENS.search(text[:at]))):
             continue
         if held and (_EITHER.search(text[:at]) or _EITHER.search(text[at + len(name):])):
+            continue
+        if on_shelf(name):
             continue
         out.append(name)
     return out
