@@ -207,7 +207,7 @@ def test_a_name_the_reading_left_out_but_the_shelf_holds_is_no_gap(shelves):
     X"), unless the shelf's index holds it: research that stopped after the Port Rules left the Incident Log unread, and
     the documents do mention it. A name no section holds is such a gap."""
     from shelfwise.api.answer.plan.plan import plan_by_rules
-    from shelfwise.api.answer.read.evidence import on_shelves, unstated_obligations
+    from shelfwise.api.answer.read.evidence import on_shelves, read_shelves, unstated_obligations
     from shelfwise.api.answer.read.read import Reading, ReadSection
 
     harbour = shelves["harbour"]
@@ -221,3 +221,7 @@ def test_a_name_the_reading_left_out_but_the_shelf_holds_is_no_gap(shelves):
 
     assert unstated("Was the spill in the Incident Log reported in time?") == {}
     assert unstated("Was the spill at the CCTV mast reported in time?") == {0: ["CCTV"]}
+    # only the shelves read from count: a word another shelf of the server holds is no word of these documents
+    assert read_shelves(rule_only, {**shelves, "elsewhere": None}) == {"harbour": harbour}
+    # an asked head the reading left out is a gap; that the shelf holds it elsewhere only changes what the gap line says
+    assert unstated("What is the dredging depth of the approach channel?") == {0: ["dredging", "depth"]} and on_shelves("dredging depth", shelves)

@@ -21,7 +21,7 @@ from shelfwise.compiler.document_ids import find_ids
 from shelfwise.compiler.language.numbers import CARDINALS
 from shelfwise.compiler.ledger.rules import sentences
 
-__all__ = ["unheld_names", "on_shelves", "referring_back", "asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "code_names", "setting_names", "unheld_subjects", "identity_text", "identity_terms",
+__all__ = ["unheld_names", "on_shelves", "read_shelves", "referring_back", "asked_head", "unstated_obligations", "read_vocabulary", "asked_names", "code_names", "setting_names", "unheld_subjects", "identity_text", "identity_terms",
            "holds_name", "path_words", "scheme", "asked_subject"]
 
 _AUX = r"(?:is|are|was|were|does|do|did|has|have|can|could|must|should|will|would|shall|may|might)"
@@ -134,7 +134,7 @@ def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) 
         if head and not set(head) <= words:
             text = " ".join(obligation.ask.split()).lower()
             missing += [w for w in re.findall(r"[a-z][a-z\-]*", text) if set(word_stems(w)) & (set(head) - words)]
-        missing += unheld_names(obligation.ask, asked, premises, words, keys, lambda name: on_shelves(name, shelves))
+        missing += unheld_names(obligation.ask, asked, premises, words, keys, lambda name: on_shelves(name, read_shelves(reading, shelves)))
         if missing:
             out[index] = list(dict.fromkeys(missing))
     return out
@@ -163,6 +163,13 @@ def on_shelves(name: str, shelves: dict[str, OpenShelf]) -> bool:
 
 
 _NAME_FIELDS = ("text", "heading_path", "title", "captions")
+
+
+def read_shelves(reading: Reading, shelves: dict[str, OpenShelf]) -> dict[str, OpenShelf]:
+    """The shelves the reading read from (the question's scope; every open shelf when it read nothing): a word another
+    shelf of the server holds is no word of these documents."""
+    names = {r.shelf for r in reading.sections}
+    return {n: shelves[n] for n in sorted(names) if n in shelves} or shelves
 
 
 def unheld_names(ask: str, asked: str, premises, words: set[str], keys: set[str], on_shelf=lambda name: False) -> list[str]:

@@ -40,7 +40,7 @@ from shelfwise.api.answer.write.write import is_question
 from shelfwise.api.answer.complete import Completion, complete_answer
 from shelfwise.api.answer.render import render_markdown
 from shelfwise.api.answer.show.shape import FIXED, about_named, distinct, fit_units, most_relevant_first, on_bound_reports
-from shelfwise.api.answer.read.evidence import referring_back, unheld_subjects, unstated_obligations
+from shelfwise.api.answer.read.evidence import on_shelves, read_shelves, referring_back, unheld_subjects, unstated_obligations
 from shelfwise.api.answer.read.periods import unheld_periods
 from shelfwise.api.answer.plan.plan import Plan
 from shelfwise.api.answer.read.read import Reading
@@ -150,6 +150,10 @@ def fallback(units: list[Unit], s: Showing) -> Shown:
 def evidence(units: list[Unit], s: Showing) -> Shown:
     """Obligations the read sections do not state show nothing; question sentences state nothing."""
     s.unstated = unstated_obligations(s.plan, s.reading, s.shelves)
+    scope = read_shelves(s.reading, s.shelves)
+    for index, words in s.unstated.items():  # words the shelf uses elsewhere: no section read for the part is about them
+        if all(on_shelves(word, scope) for word in words):
+            s.about.add(index)
     for index, names in unheld_subjects(s.plan, units, s.shelves).items():  # what would be shown is about something else
         if index not in s.unstated:
             s.unstated[index] = names
