@@ -83,7 +83,6 @@ def test_repeats_are_shown_once_whatever_their_spacing_or_case():
 
 def test_one_text_in_two_copies_is_shown_once_and_a_rule_that_changed_is_not_taken_for_a_copy():
     # the Texinfo and the PDF of one manual: the PDF adds a section number and a page, nothing else
-    shelf = _memory_shelf(REVISIONS)
     texts = [("You can explicitly declare the target to be phony by making it a prerequisite of the special target .PHONY "
               "(see Special Built-in Target Names).", 0, ""),
              ("You can explicitly declare the target to be phony by making it a prerequisite of the special target .PHONY "

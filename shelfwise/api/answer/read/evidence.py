@@ -27,7 +27,7 @@ __all__ = ["unheld_names", "on_shelves", "read_shelves", "referring_back", "aske
 _AUX = r"(?:is|are|was|were|does|do|did|has|have|can|could|must|should|will|would|shall|may|might)"
 _HEADS = [
     # "What is the warranty period of the pump?" -> "warranty period"
-    re.compile(rf"^(?:what|which)\s+(?:is|are|was|were)\s+(?:the|a|an)\s+(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){{0,2}}?)"
+    re.compile(r"^(?:what|which)\s+(?:is|are|was|were)\s+(?:the|a|an)\s+(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2}?)"
                r"\s+(?:of|for|on|in|at|to|from|with|by|that|which|when|under|per)\b"),
     # "How many employees does ...", "Which cloud provider does ..." -> "employees", "cloud provider"
     re.compile(rf"^(?:what|which|how\s+many|how\s+much)\s+(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){{0,2}}?)\s+{_AUX}\b"),
@@ -41,7 +41,7 @@ _HEADS = [
                r"(?:the\s+|a\s+|an\s+)?(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2}?)"
                r"\s*(?:\b(?:between|with|in|of|for|when|by|to|from|on|that|which|and|or)\b|$)"),
     # "What does an NW-AS 210 set cost?" -> "cost" (the asked verb ends the question)
-    re.compile(rf"^what\s+(?:does|do|did|will|would)\s+.+\s+(?P<head>[a-z]{{3,}})$"),
+    re.compile(r"^what\s+(?:does|do|did|will|would)\s+.+\s+(?P<head>[a-z]{3,})$"),
     # "Which cloud provider hosts the database?" -> "cloud provider"
     re.compile(r"^which\s+(?P<head>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+[a-z]+s\s+(?:the|a|an|our|its|their)\b"),
     # "How are synced passkeys treated by ...?" -> "synced passkeys" (what a passive question asks about)
