@@ -41,8 +41,9 @@ _HOURS = {unit: least for unit, (least, most) in DURATION_HOURS.items() if least
 
 def figures(text: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
-    if per_year(text):
-        out["per year"] = per_year(text)
+    yearly = per_year(text)
+    if yearly:
+        out["per year"] = yearly
     written = [(m.group(1), m.group(2)) for m in _FIGURE.finditer(text)] + [
         (str(CARDINALS[m.group("word").lower()]), m.group(2)) for m in _SPELLED.finditer(text)]
     for number, unit in written:

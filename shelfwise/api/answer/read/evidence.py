@@ -121,6 +121,7 @@ def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) 
     schemes = {scheme(key) for key in keys} - {""}
     versions = {version_key(key) for key in keys}
     premises = read_question(plan.question).premises
+    scope = read_shelves(reading, shelves)
     out: dict[int, list[str]] = {}
     for index, obligation in enumerate(plan.obligations):
         asking = read_phrase(obligation.ask)
@@ -134,7 +135,7 @@ def unstated_obligations(plan, reading: Reading, shelves: dict[str, OpenShelf]) 
         if head and not set(head) <= words:
             text = " ".join(obligation.ask.split()).lower()
             missing += [w for w in re.findall(r"[a-z][a-z\-]*", text) if set(word_stems(w)) & (set(head) - words)]
-        missing += unheld_names(obligation.ask, asked, premises, words, keys, lambda name: on_shelves(name, read_shelves(reading, shelves)))
+        missing += unheld_names(obligation.ask, asked, premises, words, keys, lambda name: on_shelves(name, scope))
         if missing:
             out[index] = list(dict.fromkeys(missing))
     return out
