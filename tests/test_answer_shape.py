@@ -687,6 +687,35 @@ def test_a_model_written_table_row_carries_the_cells_it_was_written_with():
     assert units[1].text == "parse_value | int \\| str" and units[1].citations == ["s0123456789a"]
 
 
+def test_a_captions_sentences_after_its_title_are_sentences():
+    """A paper's figure caption states findings ("In NQ, we find that training with 4 documents leads to the best
+    performance"), and a converter may take the prose under a figure for its caption ("Figure 8. After filtering, 42,857
+    pairs were used ..."). The caption's first sentence is the figure's title; each sentence after it is a sentence of its
+    own, ranked as any other: as one long unit it only ever came beside its section's sentences, at no score, and gave way
+    first."""
+    from shelfwise.api.answer.write.write import section_units
+    from shelfwise.compiler.store.records import Block
+
+    caption = ("Figure 8. After filtering, 42,857 pairs were used to fine-tune a Flan-T5-Large model. We named the model "
+               "Propositionizer. The AdamW optimizer was used with a batch size of 64 and a learning rate of 1e-4.")
+    shelf = _memory_shelf({"densex": ("Dense X Retrieval", "dense-x.pdf", [("B Training the Propositionizer", [
+        _p("We prompt GPT-4 with an instruction containing the proposition definition and 1-shot demonstrations."),
+        Block(kind="figure", text=caption),
+        _p("The development set is used to compare models of different sizes."),
+    ])])})
+    units = section_units(shelf, next(iter(shelf.sections)))
+    assert [(u.kind, u.text) for u in units[1:5]] == [
+        ("figure", "Figure 8."), ("sentence", "After filtering, 42,857 pairs were used to fine-tune a Flan-T5-Large model."),
+        ("sentence", "We named the model Propositionizer."),
+        ("sentence", "The AdamW optimizer was used with a batch size of 64 and a learning rate of 1e-4.")]
+    _, draft = _write(shelf, "Which optimizer, batch size and learning rate trained the Propositionizer?")
+    texts = [u.text for u in draft.units if u.kind == "sentence"]
+    assert texts and texts[0] == "The AdamW optimizer was used with a batch size of 64 and a learning rate of 1e-4.", texts
+    one = _memory_shelf({"raft": ("RAFT", "raft.pdf", [("4.6 Test-time documents", [
+        Block(kind="figure", text="Figure 6: Test-Time Documents Varying: we study how robust RAFT is to the number of documents.")])])})
+    assert [u.kind for u in section_units(one, next(iter(one.sections)))] == ["figure"]  # a one-sentence caption is its title
+
+
 def test_a_table_whose_text_is_not_its_rows_is_known_by_its_text():
     """An RST field list is a table whose text reads 'PEP: 483', not its rows joined: its units carry no cells, so the
     row is shown and checked as the text reads (split by ``table_cells``), as before."""

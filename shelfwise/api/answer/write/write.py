@@ -111,9 +111,22 @@ def _section_units(shelf: OpenShelf, section_id: str) -> list[SectionUnit]:
                 kind = "table_header" if r_index < header else "table_row"
                 units.append(SectionUnit(kind, line, f"{section_id}:t{b_index}", (b_index, r_index), cells))
         elif block.kind == "figure" and normalise(block.text):
-            units.append(SectionUnit("figure", normalise(block.text), "", (b_index, 0)))
+            units.extend(_caption_units(normalise(block.text), b_index))
         elif block.kind == "code" and block.text.strip() and len(block.text) <= CODE_CHARS:
             units.append(SectionUnit("code", block.text.strip("\n"), "", (b_index, 0)))
+    return units
+
+
+def _caption_units(caption: str, b_index: int) -> list[SectionUnit]:
+    """A figure's caption as units: its title ("Figure 6: Test-Time Documents Varying: ...", the first sentence) is the
+    figure's, and each sentence after it is a sentence of its own ("In NQ, we find that training with 4 documents leads
+    to the best performance ..."): a paper's caption states findings, and a converter that took the text under a figure
+    for its caption ("Figure 8. After filtering, 42,857 pairs were used to fine-tune ...") put the paper's own prose
+    there. As one long unit it ranked as boilerplate does (its length) and came only beside its section's sentences."""
+    parts = sentences(caption) or [caption]
+    units = [SectionUnit("figure", parts[0], "", (b_index, 0))]
+    units += [SectionUnit("sentence", sentence, "", (b_index, s_index)) for s_index, sentence in enumerate(parts[1:], start=1)
+              if not is_question(sentence)]
     return units
 
 
