@@ -716,6 +716,57 @@ def test_a_captions_sentences_after_its_title_are_sentences():
     assert [u.kind for u in section_units(one, next(iter(one.sections)))] == ["figure"]  # a one-sentence caption is its title
 
 
+def _paper(title: str, path: str, caption: str, rows: list[list[str]], page_of_table: int = 6):
+    from shelfwise.compiler.store.records import Block
+
+    return (title, path, [("4 Experiments", [
+        Block(kind="paragraph", text="We compare the approaches on six datasets with three language models.", page=5),
+        Block(kind="paragraph", text=caption, page=6),
+        Block(kind="paragraph", text="Types Methods EM F1 Step Time", page=6),  # a header the reader could not read as cells
+        Block(kind="table", text="\n".join(" | ".join(r) for r in rows), rows=rows, page=page_of_table),
+        Block(kind="paragraph", text="Retrieval always helps on multi-hop questions, at a cost in time.", page=6),
+    ])])
+
+
+ROWS = [["Simple", "No Retrieval", "14.87", "21.12", "0.00", "0.11"], ["Adaptive", "Adaptive-RAG (Ours)", "37.17", "46.94", "2.17", "3.60"],
+        ["Complex", "Multi-step Approach", "39.00", "48.85", "4.69", "8.81"]]
+
+
+def test_a_table_named_by_its_number_is_shown_with_its_caption():
+    """'What does its Table 1 show about cost ...' asks for that table, whatever words its caption shares with the
+    question: the caption ("Table 1: Averaged results ...") is picked for the part at the strongest score and brings its
+    table's rows, though the PDF reader set the header lines it could not read as cells between them. Each paper of a
+    shelf has a Table 1: the one of the document the part is answered from. A caption's table is on its page."""
+    from shelfwise.api.answer.write.tables import caption_label, named_labels
+
+    assert caption_label("Table 1: Averaged results on a collection of benchmark datasets.") == ("table", "1")
+    assert caption_label("Fig. 3. The tree.") == ("figure", "3") and caption_label("Table 1 shows the results.") is None
+    assert named_labels("what does its Table 1 show, and figure 6-2?") == {("table", "1"), ("figure", "6-2")}
+    shelf = _memory_shelf({
+        "adaptive": _paper("Adaptive-RAG", "adaptive-rag.pdf", "Table 1: Averaged results on a collection of benchmark datasets "
+                           "with different LLMs. We emphasize our results in bold.", ROWS),
+        "raft": _paper("RAFT", "raft.pdf", "Table 1: RAFT improves RAG performance for all specialized domains.",
+                       [["PubMed", "RAFT-7B", "73.30"], ["HotpotQA", "RAFT-7B", "35.28"]]),
+    })
+    question = "How does Adaptive-RAG pick a strategy, and what does its Table 1 show about cost versus the multi-step approach?"
+    _, draft = _write(shelf, question)
+    texts = [u.text for u in draft.units]
+    caption = next(u for u in draft.units if u.text.startswith("Table 1: Averaged results"))
+    rows = [u for u in draft.units if u.kind == "table_row" and u.citations == caption.citations]
+    assert any("Adaptive-RAG (Ours) | 37.17" in u.text for u in rows) and any("Multi-step Approach | 39.00" in u.text for u in rows), texts
+    assert caption.score == max(u.score for u in draft.units), [(u.text[:30], u.score) for u in draft.units]
+    assert all(u.score < caption.score for u in draft.units if u.text.startswith("Table 1: RAFT") or "RAFT-7B" in u.text), texts
+    elsewhere = _memory_shelf({"adaptive": _paper("Adaptive-RAG", "adaptive-rag.pdf", "Table 1: Averaged results with different LLMs.",
+                                                  ROWS, page_of_table=7)})
+    from shelfwise.api.answer.write.pool import build_pool
+    from shelfwise.api.answer.write.write import section_units
+
+    for paper, table in ((shelf, 2), (elsewhere, 0)):  # its first row is read as its header
+        pool = build_pool(_reading(paper), {"mem": paper}, section_units)
+        index = next(i for i, u in enumerate(pool.units) if u.text.startswith("Table 1: Averaged"))
+        assert len(pool.tables.get(index, [])) == table, "the caption's table is the one on its page"
+
+
 def test_a_table_whose_text_is_not_its_rows_is_known_by_its_text():
     """An RST field list is a table whose text reads 'PEP: 483', not its rows joined: its units carry no cells, so the
     row is shown and checked as the text reads (split by ``table_cells``), as before."""

@@ -18,7 +18,7 @@ from shelfwise.api.answer.read.periods import report_periods
 from shelfwise.api.answer.read.read import Reading, read_blocks
 from shelfwise.api.answer.write.definitions import entry_keys
 from shelfwise.api.answer.write.statements import name_statement_lines
-from shelfwise.api.answer.write.tables import annotated_rows, contents_tables, introduced_tables, repeated_rows, row_labels
+from shelfwise.api.answer.write.tables import annotated_rows, captioned_tables, contents_tables, introduced_tables, repeated_rows, row_labels
 from shelfwise.api.answer.write.unit_shape import REFERENCE_LIST, numeric_share
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import document_keys, identifier_key, identifiers, symbol_terms, word_stems
@@ -91,7 +91,8 @@ class Pool:
     labels: dict[int, int] = field(default_factory=dict)
     """Pool index of a table row -> the label row it stands under ("AWS" over "Net sales | 20,538 | 23,059"; ``row_labels``)."""
     tables: dict[int, list[int]] = field(default_factory=dict)
-    """Pool index of a sentence introducing a table ("... were as follows (in millions):") -> its rows' indexes (``introduced_tables``)."""
+    """Pool index of a sentence introducing a table ("... were as follows (in millions):", ``introduced_tables``) or of a
+    table's caption ("Table 1: Averaged results ...", ``captioned_tables``) -> its rows' indexes."""
     contents: set[str] = field(default_factory=set)
     """The tables that are a document's table of contents (``contents_tables``): never an answer."""
     periodic: bool = False  # every read document reports a period (a filing: report_periods): a change is between periods
@@ -204,9 +205,17 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units, t
             tf = Counter(units[index].tf)  # hold a procedure's facet (the Counter is shared: a copy, never mutated)
             del tf["@step"]
             units[index] = replace(units[index], kind="list_item", tf=tf)
-    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning, row_labels(units), introduced_tables(units),
+    pages = {i: _page(shelves[u.shelf], u) for i, u in enumerate(units) if u.kind in ("sentence", "figure", "table_header", "table_row")}
+    tables = {**captioned_tables(units, pages), **introduced_tables(units)}  # a caption's table, and one a sentence announces
+    return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning, row_labels(units), tables,
                 contents_tables(units), periodic, files, repeated, notes,
                 IdentityMatch({u.doc_id: shelves[u.shelf].identities[u.doc_id] for u in units if u.doc_id in shelves[u.shelf].identities}))
+
+
+def _page(shelf: OpenShelf, unit: Candidate) -> int | None:
+    """The page of the block a unit comes from (None when unknown)."""
+    blocks = shelf.sections[unit.section_id].blocks
+    return blocks[unit.order[1]].page if 0 <= unit.order[1] < len(blocks) else None
 
 
 def _lead_ins(units: list[Candidate]) -> dict[int, list[int]]:

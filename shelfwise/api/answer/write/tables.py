@@ -22,7 +22,8 @@ from shelfwise.api.answer.write.unit_shape import label_row
 from shelfwise.api.terms import unit_cells
 
 __all__ = ["statement_row", "row_labels", "introduced_tables", "with_introduced_tables", "with_table_rows", "contents_tables",
-           "repeated_rows", "REPEATED_ROW", "annotated_rows", "with_annotated_rows"]
+           "repeated_rows", "REPEATED_ROW", "annotated_rows", "with_annotated_rows", "caption_label", "captioned_tables",
+           "named_labels", "named_captions"]
 
 
 _PAGE_CELL = re.compile(r"^(?:pages?|pp?\.)(?:\s+\d{1,4}(?:\s*[-\u2013]\s*\d{1,4})?)?$", re.I)
@@ -92,6 +93,79 @@ def introduced_tables(units: list) -> dict[int, list[int]]:
             tables[index] = [i for i in range(index + 1, len(units))
                              if units[i].group == after.group and units[i].kind == "table_row"]
     return tables
+
+
+_CAPTION = re.compile(r"^(?P<kind>table|figure|fig\.|exhibit)\s+(?P<number>[a-z]?\d+(?:[.-]\d+)*[a-z]?)\s*(?:[:.\u2013\u2014|-]|$)", re.I)
+"""A caption's opening: "Table 1: Averaged results ...", "Figure 8. After filtering ...", "Table 6-2 ...", "Exhibit 3 -"."""
+_NAMED = re.compile(r"\b(?P<kind>table|figure|fig\.|exhibit)\s+(?P<number>[a-z]?\d+(?:[.-]\d+)*[a-z]?)(?![\w-])", re.I)
+"""A table or figure a question names by its number ("its Table 1", "Figure 3 of the RAPTOR paper", "table 6-2")."""
+
+
+def _label(kind: str, number: str) -> tuple[str, str]:
+    kind = kind.lower().rstrip(".")
+    return ("figure" if kind == "fig" else kind, number.lower())
+
+
+def caption_label(text: str) -> tuple[str, str] | None:
+    """("table", "1") for a caption opening "Table 1: ..." (a figure's "Fig. 3." is ("figure", "3")), else None."""
+    match = _CAPTION.match(text.strip())
+    return _label(match.group("kind"), match.group("number")) if match else None
+
+
+def named_labels(ask: str) -> set[tuple[str, str]]:
+    """The tables and figures an ask names by number ("what does its Table 1 show": {("table", "1")})."""
+    return {_label(m.group("kind"), m.group("number")) for m in _NAMED.finditer(ask)}
+
+
+def captioned_tables(units: list, pages: dict[int, int | None]) -> dict[int, list[int]]:
+    """A table's caption ("Table 1: Averaged results on a collection of benchmark datasets ...") -> its table's rows: the
+    first table after the caption in its section, or else the last one before it (a caption set under its table), with
+    no other caption between them, on the caption's page (``pages``: pool index -> page; a unit without one is read as on
+    every page). A PDF reader sets a caption apart from its table by the header lines it could not read as cells
+    ("Types Methods EM F1 Acc Step Time"): the caption says what the rows are, as a sentence announcing a table does."""
+    out: dict[int, list[int]] = {}
+    captions = [i for i, u in enumerate(units) if u.kind in ("sentence", "figure") and (caption_label(u.text) or ("",))[0] == "table"
+                and (i == 0 or units[i - 1].section_id != u.section_id or units[i - 1].order[1] != u.order[1])]  # a paragraph's first sentence
+    for index in captions:
+        unit = units[index]
+        page = pages.get(index)
+
+        def same_page(i: int) -> bool:
+            return page is None or pages.get(i) is None or pages.get(i) == page
+
+        group = None
+        for step in (1, -1):  # after the caption first, then before it
+            i = index + step
+            while 0 <= i < len(units) and units[i].section_id == unit.section_id and same_page(i):
+                if units[i].kind in ("table_header", "table_row") and units[i].group:
+                    group = units[i].group
+                    break
+                if caption_label(units[i].text):
+                    break
+                i += step
+            if group is not None:
+                break
+        if group is not None:
+            out[index] = [i for i, u in enumerate(units) if u.group == group and u.kind == "table_row"]
+    return out
+
+
+def named_captions(ask: str, pool, eligible: list[tuple[float, int]]) -> list[int]:
+    """The captions of the tables and figures ``ask`` names by number ("what does its Table 1 show about cost ..."), of
+    the document the part is answered from: the best-ranked document among ``eligible`` (best first) holding such a
+    caption ("Table 1" of every paper on the shelf is not the one asked about)."""
+    wanted = named_labels(ask)
+    if not wanted:
+        return []
+    found: dict[str, list[int]] = {}
+    for index, unit in enumerate(pool.units):
+        if unit.kind in ("sentence", "figure") and caption_label(unit.text) in wanted:
+            found.setdefault(unit.doc_id, []).append(index)
+    for _, index in eligible:
+        doc = pool.units[index].doc_id
+        if doc in found:
+            return found[doc]
+    return []
 
 
 def with_introduced_tables(pool, picked: list[tuple[float, int]], eligible: list[tuple[float, int]],
