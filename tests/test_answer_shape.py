@@ -760,6 +760,16 @@ def test_a_table_named_by_its_number_is_shown_with_its_caption():
                                                   ROWS, page_of_table=7)})
     from shelfwise.api.answer.write.pool import build_pool
     from shelfwise.api.answer.write.write import section_units
+    from shelfwise.compiler.store.records import Block
+
+    raft = _memory_shelf({"raft": ("RAFT", "raft.pdf", [("5 Generalization to top-k RAG", [
+        _p("We study how the number of distractor documents at training time affects the model."),
+        Block(kind="figure", text="Figure 6: Test-Time Documents Varying: we study how robust RAFT is to varying numbers of "
+                                  "test-time documents. In NQ, we find that training with 4 documents leads to the best performance."),
+        _p("RAFT consistently outperforms supervised fine-tuning with and without retrieval.")])])})
+    _, draft = _write(raft, "What does Figure 6 of the RAFT paper show?")
+    top = max(u.score for u in draft.units)
+    assert [(u.kind, u.score == top) for u in draft.units if u.text.startswith(("Figure 6:", "In NQ"))] == [("figure", True), ("sentence", False)]
 
     for paper, table in ((shelf, 2), (elsewhere, 0)):  # its first row is read as its header
         pool = build_pool(_reading(paper), {"mem": paper}, section_units)

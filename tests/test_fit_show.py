@@ -102,3 +102,30 @@ def test_a_rule_is_unused_when_removing_it_changes_no_sets_figure():
 
 def case_path(settings) -> Path:
     return Path(settings.build_dir).parent / "keys.yaml"
+
+
+def test_the_fits_cached_answers_are_the_codes_own(tmp_path):
+    """``make fit`` caches the captured cases and the held-out runs in its work folder; read after a change of the
+    pipeline, the held-out figures were the previous code's answers (the fit reported dev-formats 0.475 for code that
+    answers 0.492). The work folder is keyed by a digest of the answering code: a change of any module (not of the eval
+    package, nor of the weights the fit writes itself) gives another key."""
+    from shelfwise.eval.fit import code_key
+
+    package = tmp_path / "shelfwise"
+    (package / "api" / "answer" / "write").mkdir(parents=True)
+    (package / "eval").mkdir()
+    module = package / "api" / "answer" / "write" / "write.py"
+    module.write_text("RULE = 1\n")
+    (package / "api" / "answer" / "write" / "rank_weights.json").write_text("{}")
+    (package / "eval" / "fit.py").write_text("A = 1\n")
+    key = code_key(package)
+    assert len(key) == 16 and code_key(package) == key
+    (package / "eval" / "fit.py").write_text("A = 2\n")
+    (package / "api" / "answer" / "write" / "rank_weights.json").write_text('{"weights": {}}')
+    assert code_key(package) == key, "the eval package and the shipped weights are not the answering code"
+    module.write_text("RULE = 2\n")
+    assert code_key(package) != key
+    module.write_text("RULE = 1\n")
+    (package / "compiler").mkdir()
+    (package / "compiler" / "pdf_cues.json").write_text("[1]")
+    assert code_key(package) != key, "a data file the pipeline reads is part of it"

@@ -254,10 +254,24 @@ def _sha(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
+def code_key(package: Path = ROOT / "shelfwise") -> str:
+    """A digest of the answering code: every ``.py`` and ``.json`` file of the package but its ``eval`` folder and the
+    shipped ranking weights (the fit gives every run its weights file). The work folder's cached cases and held-out runs
+    are kept under it: a run after a change of the pipeline answers again instead of reading the answers of the code
+    before it (held-out figures had been read from the previous code's runs)."""
+    digest = hashlib.sha256()
+    for path in sorted([*package.rglob("*.py"), *package.rglob("*.json")]):
+        relative = path.relative_to(package)
+        if relative.parts[0] == "eval" or path.name == WEIGHTS_FILE.name or "__pycache__" in relative.parts:
+            continue
+        digest.update(relative.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
 def captured_sets(sets: dict[str, Path], build_dir: Path, work: Path, settings, embedder, progress, shelves_by_set: dict
                   ) -> tuple[dict[str, list[dict]], dict[str, list[Case]]]:
     """Per set: its feature rows and its captured cases (``collect``), read from ``work`` when a run before cached them
-    for the same questions (delete ``work`` after a change of the pipeline), else answered and cached there. Each set's
+    for the same questions (``work`` is the code's own folder, ``code_key``), else answered and cached there. Each set's
     shelves are opened under ``build_dir`` into ``shelves_by_set`` (the caller closes them) and its cases attached to them."""
     from shelfwise.api.shelves import open_shelves
 
@@ -366,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     def progress(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
+    args.work = args.work / code_key()  # the cached cases and runs of this code only
     args.work.mkdir(parents=True, exist_ok=True)
     sets = {name: sampled(SETS[name], args.sample, args.work, args.sample_offset) for name in args.sets.split(",")}
     # the fit answers on a loaded machine: the endpoint's time limit is no limit of the method

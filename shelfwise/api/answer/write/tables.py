@@ -23,7 +23,7 @@ from shelfwise.api.terms import unit_cells
 
 __all__ = ["statement_row", "row_labels", "introduced_tables", "with_introduced_tables", "with_table_rows", "contents_tables",
            "repeated_rows", "REPEATED_ROW", "annotated_rows", "with_annotated_rows", "caption_label", "captioned_tables",
-           "named_labels", "named_captions"]
+           "named_labels", "named_captions", "caption_rest"]
 
 
 _PAGE_CELL = re.compile(r"^(?:pages?|pp?\.)(?:\s+\d{1,4}(?:\s*[-\u2013]\s*\d{1,4})?)?$", re.I)
@@ -166,6 +166,14 @@ def named_captions(ask: str, pool, eligible: list[tuple[float, int]]) -> list[in
         if doc in found:
             return found[doc]
     return []
+
+
+def caption_rest(pool, index: int) -> list[int]:
+    """The sentences of a caption after its title ("Figure 6: Test-Time Documents Varying: ..." then "In NQ, we find that
+    training with 4 documents leads to the best performance ..."): what a named figure shows is said there."""
+    unit = pool.units[index]
+    return [i for i in range(index + 1, len(pool.units)) if pool.units[i].section_id == unit.section_id
+            and pool.units[i].order[:2] == unit.order[:2] and pool.units[i].kind == "sentence"]
 
 
 def with_introduced_tables(pool, picked: list[tuple[float, int]], eligible: list[tuple[float, int]],

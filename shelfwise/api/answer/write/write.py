@@ -21,7 +21,7 @@ from shelfwise.api.answer.write.beside import (best_sections, each_named_documen
 from shelfwise.api.answer.write.paragraphs import paragraph_texts
 from shelfwise.api.answer.write.semantic import semantic_rerank
 from shelfwise.api.answer.write.issuers import without_other_issuers
-from shelfwise.api.answer.write.tables import named_captions, with_annotated_rows, with_introduced_tables, with_table_rows
+from shelfwise.api.answer.write.tables import caption_rest, named_captions, with_annotated_rows, with_introduced_tables, with_table_rows
 from shelfwise.api.answer.write.templates import template_units
 from shelfwise.api.answer.write.unit_shape import without_axis_labels
 from shelfwise.api.shelves import OpenShelf
@@ -171,7 +171,8 @@ class ExtractiveWriter:
         chosen: dict[int, tuple[int, float]] = {}  # pool index -> (obligation, score)
         serves: dict[int, list[int]] = {}  # pool index -> further obligations it establishes
         covered: dict[int, float] = {}
-        named_objects: dict[int, int] = {}  # pool index of a named table's or figure's caption or row -> its part
+        named_objects: dict[int, int] = {}  # pool index of a named table's or figure's caption, row or caption sentence -> its part
+        captions_named: set[int] = set()
         for o_index, (obligation, (query, scored)) in enumerate(zip(plan.obligations, score_units(plan, pool, self.model))):
             scored = semantic_rerank(obligation.ask, pool, scored, shelves)
             eligible = [(s, i) for s, own, shown, i in scored if own > 0 and shown]
@@ -189,10 +190,14 @@ class ExtractiveWriter:
             picked = with_conditions(pool, query, picked, budget, self.tuning)
             picked = whole_lists(pool, picked, budget, self.tuning)
             # a table or figure the part names by number ("what does its Table 1 show") is what it asks about, whatever
-            # words its caption shares with the ask: its caption, at the part's best score, and a table's rows with it
+            # words its caption shares with the ask: its caption, at the part's best score, with a table's rows and the
+            # caption's sentences after its title (what a figure shows: "In NQ, we find that training with 4 documents ...")
             captions = named_captions(obligation.ask, pool, eligible)
-            named_objects.update({i: o_index for c in captions for i in [c, *pool.tables.get(c, [])]})
-            picked += [(eligible[0][0], i) for i in captions if i not in {p for _, p in picked}]
+            captions_named.update(captions)
+            named_objects.update({i: o_index for c in captions for i in [c, *pool.tables.get(c, []), *caption_rest(pool, c)]})
+            have = {p for _, p in picked}
+            picked += [(eligible[0][0], i) for i in captions if i not in have]
+            picked += [(round(eligible[0][0] * 0.9, 4), i) for c in captions for i in caption_rest(pool, c) if i not in have]
             picked = with_introduced_tables(pool, picked, eligible, room := budget * self.tuning.overrun)  # the part's room
             picked = with_continuations(pool, picked, budget, self.tuning)
             picked = best_sections(pool, query, picked, eligible, budget, self.tuning)
@@ -215,7 +220,7 @@ class ExtractiveWriter:
             top = max(score for _, score in chosen.values())
             for p_index, o_index in named_objects.items():
                 if chosen.get(p_index, (None,))[0] == o_index:
-                    chosen[p_index] = (o_index, top if pool.units[p_index].kind != "table_row" else round(top * 0.9, 4))
+                    chosen[p_index] = (o_index, top if p_index in captions_named else round(top * 0.9, 4))
         self._add_headers_and_figures(pool, chosen)  # then a chart's labels go: picked, they kept their section's place
         chosen = without_axis_labels(pool.units, chosen)
         units = mark_period_columns(self._units(pool, chosen, serves), f"{plan.question} {plan.resolved_question}", shelves)
