@@ -49,7 +49,7 @@ from shelfwise.compiler.errors import ShelfwiseError
 from shelfwise.eval.fit_show import FREE, MIN_GAIN, Case, Replay, ascend, unused
 from shelfwise.eval.questions import Question, load_questions
 
-__all__ = ["SETS", "SHOW_STRENGTH", "PAIRWISE_STRENGTH", "collect", "fit_weights", "ranking_proxy", "label_unit", "held_out_figure", "captured_sets", "sampled", "main", "NEGATIVES",
+__all__ = ["SETS", "SHOW_STRENGTH", "PAIRWISE_STRENGTH", "collect", "fit_weights", "ranking_proxy", "label_unit", "held_out_figure", "captured_sets", "sampled", "code_key", "main", "NEGATIVES",
            "STRENGTHS", "SAMPLE"]
 
 ROOT = Path(__file__).resolve().parents[2]
