@@ -23,7 +23,7 @@ from shelfwise.api.terms import unit_cells
 
 __all__ = ["statement_row", "row_labels", "introduced_tables", "with_introduced_tables", "with_table_rows", "contents_tables",
            "repeated_rows", "REPEATED_ROW", "annotated_rows", "with_annotated_rows", "caption_label", "captioned_tables",
-           "named_labels", "named_captions", "caption_rest"]
+           "named_labels", "named_captions", "caption_rest", "label_only"]
 
 
 _PAGE_CELL = re.compile(r"^(?:pages?|pp?\.)(?:\s+\d{1,4}(?:\s*[-\u2013]\s*\d{1,4})?)?$", re.I)
@@ -110,6 +110,13 @@ def caption_label(text: str) -> tuple[str, str] | None:
     """("table", "1") for a caption opening "Table 1: ..." (a figure's "Fig. 3." is ("figure", "3")), else None."""
     match = _CAPTION.match(text.strip())
     return _label(match.group("kind"), match.group("number")) if match else None
+
+
+def label_only(text: str) -> bool:
+    """Whether ``text`` is a caption's label and nothing else ("Figure 2.", "Fig. 3.", "Table 6-2."): the sentence
+    splitter cuts "Figure 2. NIST Risk Management Framework" after the label."""
+    match = _CAPTION.match(text.strip())
+    return bool(match) and not text.strip()[match.end():].strip()
 
 
 def named_labels(ask: str) -> set[tuple[str, str]]:

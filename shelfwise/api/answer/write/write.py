@@ -21,7 +21,7 @@ from shelfwise.api.answer.write.beside import (best_sections, each_named_documen
 from shelfwise.api.answer.write.paragraphs import paragraph_texts
 from shelfwise.api.answer.write.semantic import semantic_rerank
 from shelfwise.api.answer.write.issuers import without_other_issuers
-from shelfwise.api.answer.write.tables import caption_rest, named_captions, with_annotated_rows, with_introduced_tables, with_table_rows
+from shelfwise.api.answer.write.tables import caption_rest, label_only, named_captions, with_annotated_rows, with_introduced_tables, with_table_rows
 from shelfwise.api.answer.write.templates import template_units
 from shelfwise.api.answer.write.unit_shape import without_axis_labels
 from shelfwise.api.shelves import OpenShelf
@@ -124,6 +124,8 @@ def _caption_units(caption: str, b_index: int) -> list[SectionUnit]:
     for its caption ("Figure 8. After filtering, 42,857 pairs were used to fine-tune ...") put the paper's own prose
     there. As one long unit it ranked as boilerplate does (its length) and came only beside its section's sentences."""
     parts = sentences(caption) or [caption]
+    if len(parts) > 1 and label_only(parts[0]):  # "Figure 2." then "NIST Risk Management Framework": one title
+        parts = [f"{parts[0]} {parts[1]}", *parts[2:]]
     units = [SectionUnit("figure", parts[0], "", (b_index, 0))]
     units += [SectionUnit("sentence", sentence, "", (b_index, s_index)) for s_index, sentence in enumerate(parts[1:], start=1)
               if not is_question(sentence)]
