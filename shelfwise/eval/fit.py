@@ -262,7 +262,7 @@ def code_key(package: Path = ROOT / "shelfwise") -> str:
     digest = hashlib.sha256()
     for path in sorted([*package.rglob("*.py"), *package.rglob("*.json")]):
         relative = path.relative_to(package)
-        if relative.parts[0] == "eval" or path.name == WEIGHTS_FILE.name or "__pycache__" in relative.parts:
+        if relative.parts[0] == "eval" or path.name == WEIGHTS_FILE.name:
             continue
         digest.update(relative.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]

@@ -205,8 +205,8 @@ def build_pool(reading: Reading, shelves: dict[str, OpenShelf], section_units, t
             tf = Counter(units[index].tf)  # hold a procedure's facet (the Counter is shared: a copy, never mutated)
             del tf["@step"]
             units[index] = replace(units[index], kind="list_item", tf=tf)
-    pages = {i: _page(shelves[u.shelf], u) for i, u in enumerate(units) if u.kind in ("sentence", "figure", "table_header", "table_row")}
-    tables = {**captioned_tables(units, pages), **introduced_tables(units)}  # a caption's table, and one a sentence announces
+    tables = {**captioned_tables(units, lambda i: _page(shelves[units[i].shelf], units[i])),  # a caption's table,
+              **introduced_tables(units)}  # and one a sentence announces
     return Pool(units, idf, math.log(1 + size / 10), avg, doc_keys, titles, lists, tuning, row_labels(units), tables,
                 contents_tables(units), periodic, files, repeated, notes,
                 IdentityMatch({u.doc_id: shelves[u.shelf].identities[u.doc_id] for u in units if u.doc_id in shelves[u.shelf].identities}))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from shelfwise.api.answer.write.unit_shape import label_row
 from shelfwise.api.terms import unit_cells
@@ -124,21 +125,21 @@ def named_labels(ask: str) -> set[tuple[str, str]]:
     return {_label(m.group("kind"), m.group("number")) for m in _NAMED.finditer(ask)}
 
 
-def captioned_tables(units: list, pages: dict[int, int | None]) -> dict[int, list[int]]:
+def captioned_tables(units: list, page_of: Callable[[int], int | None]) -> dict[int, list[int]]:
     """A table's caption ("Table 1: Averaged results on a collection of benchmark datasets ...") -> its table's rows: the
     first table after the caption in its section, or else the last one before it (a caption set under its table), with
-    no other caption between them, on the caption's page (``pages``: pool index -> page; a unit without one is read as on
-    every page). A PDF reader sets a caption apart from its table by the header lines it could not read as cells
+    no other caption between them, on the caption's page (``page_of``: pool index -> page, asked only of the captions and
+    the units around them; a unit without one is read as on every page). A PDF reader sets a caption apart from its table by the header lines it could not read as cells
     ("Types Methods EM F1 Acc Step Time"): the caption says what the rows are, as a sentence announcing a table does."""
     out: dict[int, list[int]] = {}
     captions = [i for i, u in enumerate(units) if u.kind in ("sentence", "figure") and (caption_label(u.text) or ("",))[0] == "table"
                 and (i == 0 or units[i - 1].section_id != u.section_id or units[i - 1].order[1] != u.order[1])]  # a paragraph's first sentence
     for index in captions:
         unit = units[index]
-        page = pages.get(index)
+        page = page_of(index)
 
         def same_page(i: int) -> bool:
-            return page is None or pages.get(i) is None or pages.get(i) == page
+            return page is None or page_of(i) in (None, page)
 
         group = None
         for step in (1, -1):  # after the caption first, then before it
@@ -179,8 +180,13 @@ def caption_rest(pool, index: int) -> list[int]:
     """The sentences of a caption after its title ("Figure 6: Test-Time Documents Varying: ..." then "In NQ, we find that
     training with 4 documents leads to the best performance ..."): what a named figure shows is said there."""
     unit = pool.units[index]
-    return [i for i in range(index + 1, len(pool.units)) if pool.units[i].section_id == unit.section_id
-            and pool.units[i].order[:2] == unit.order[:2] and pool.units[i].kind == "sentence"]
+    rest = []
+    for i in range(index + 1, len(pool.units)):  # a block's units stand together in the pool
+        if pool.units[i].section_id != unit.section_id or pool.units[i].order[:2] != unit.order[:2]:
+            break
+        if pool.units[i].kind == "sentence":
+            rest.append(i)
+    return rest
 
 
 def with_introduced_tables(pool, picked: list[tuple[float, int]], eligible: list[tuple[float, int]],

@@ -173,8 +173,8 @@ class ExtractiveWriter:
         chosen: dict[int, tuple[int, float]] = {}  # pool index -> (obligation, score)
         serves: dict[int, list[int]] = {}  # pool index -> further obligations it establishes
         covered: dict[int, float] = {}
-        named_objects: dict[int, int] = {}  # pool index of a named table's or figure's caption, row or caption sentence -> its part
-        captions_named: set[int] = set()
+        named_objects: dict[int, tuple[int, float]] = {}  # pool index of a named table's or figure's caption (1.0), row or
+        # caption sentence (0.9) -> (its part, its share of the answer's strongest score)
         for o_index, (obligation, (query, scored)) in enumerate(zip(plan.obligations, score_units(plan, pool, self.model))):
             scored = semantic_rerank(obligation.ask, pool, scored, shelves)
             eligible = [(s, i) for s, own, shown, i in scored if own > 0 and shown]
@@ -194,12 +194,13 @@ class ExtractiveWriter:
             # a table or figure the part names by number ("what does its Table 1 show") is what it asks about, whatever
             # words its caption shares with the ask: its caption, at the part's best score, with a table's rows and the
             # caption's sentences after its title (what a figure shows: "In NQ, we find that training with 4 documents ...")
-            captions = named_captions(obligation.ask, pool, eligible)
-            captions_named.update(captions)
-            named_objects.update({i: o_index for c in captions for i in [c, *pool.tables.get(c, []), *caption_rest(pool, c)]})
             have = {p for _, p in picked}
-            picked += [(eligible[0][0], i) for i in captions if i not in have]
-            picked += [(round(eligible[0][0] * 0.9, 4), i) for c in captions for i in caption_rest(pool, c) if i not in have]
+            for caption in named_captions(obligation.ask, pool, eligible):
+                rest = caption_rest(pool, caption)
+                named_objects.update({i: (o_index, 0.9) for i in [*pool.tables.get(caption, []), *rest]})
+                named_objects[caption] = (o_index, 1.0)
+                picked += [(eligible[0][0], caption)] if caption not in have else []
+                picked += [(round(eligible[0][0] * 0.9, 4), i) for i in rest if i not in have]
             picked = with_introduced_tables(pool, picked, eligible, room := budget * self.tuning.overrun)  # the part's room
             picked = with_continuations(pool, picked, budget, self.tuning)
             picked = best_sections(pool, query, picked, eligible, budget, self.tuning)
@@ -220,9 +221,9 @@ class ExtractiveWriter:
                 chosen.setdefault(p_index, (o_index, round(score, 4)))
         if named_objects and chosen:  # the table or figure a part names is the answer's strongest evidence: it gives way last
             top = max(score for _, score in chosen.values())
-            for p_index, o_index in named_objects.items():
+            for p_index, (o_index, share) in named_objects.items():
                 if chosen.get(p_index, (None,))[0] == o_index:
-                    chosen[p_index] = (o_index, top if p_index in captions_named else round(top * 0.9, 4))
+                    chosen[p_index] = (o_index, round(top * share, 4))
         self._add_headers_and_figures(pool, chosen)  # then a chart's labels go: picked, they kept their section's place
         chosen = without_axis_labels(pool.units, chosen)
         units = mark_period_columns(self._units(pool, chosen, serves), f"{plan.question} {plan.resolved_question}", shelves)
