@@ -9,7 +9,6 @@ import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import httpx
 import pytest
@@ -61,19 +60,29 @@ def replicas(tmp_path_factory):
     )
     cli = [sys.executable, "-m", "shelfwise.compiler.cli.main"]
     subprocess.run([*cli, "build", str(shelf), "--config", str(config), "--quiet", "--strict"], check=True, capture_output=True)
-    ports = [_port(), _port()]
+    ports = [_port()]
+    while len(ports) < 2:  # two asks of the kernel may name one free port twice
+        ports += [port for port in [_port()] if port not in ports]
+    logs = [folder / f"serve-{n}.log" for n in range(len(ports))]  # started together, as an orchestrator starts replicas
+    handles = [log.open("w") for log in logs]
     servers = [subprocess.Popen([*cli, "serve", "badges", "--config", str(config), "--port", str(port)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ) for port in ports]
+                                stdout=subprocess.DEVNULL, stderr=handle, env=os.environ) for port, handle in zip(ports, handles)]
     try:
         bases = [f"http://127.0.0.1:{port}" for port in ports]
-        for base, server in zip(bases, servers):
-            _wait(base + "/api/health", server)
+        for base, server, log in zip(bases, servers, logs):
+            try:
+                _wait(base + "/api/health", server)
+            except AssertionError as exc:
+                raise AssertionError(f"{exc}; it wrote:\n{log.read_text(errors='replace')[-3000:]}") from None
         yield bases, shelf, config, cli
     finally:
         for server in servers:
-            os.kill(server.pid, signal.SIGTERM)
+            if server.poll() is None:
+                os.kill(server.pid, signal.SIGTERM)
         for server in servers:
             server.wait(timeout=20)
+        for handle in handles:
+            handle.close()
 
 
 HEADERS = {"Authorization": "Bearer replica-token"}

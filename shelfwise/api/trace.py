@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from shelfwise.compiler.errors import ShelfwiseError
-from shelfwise.compiler.store.store import sqlite3
+from shelfwise.compiler.store.store import connect_shared, immediate
 
 __all__ = ["StepCost", "Trace", "TraceStore", "new_trace_id", "format_trace", "shown_lines", "unit_fates", "now_iso", "TRACE_SCHEMA",
            "FEEDBACK_RATINGS", "research_lines"]
@@ -116,13 +116,12 @@ class TraceStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._stored = 0
-        self.db = sqlite3.connect(str(self.path), check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode = WAL")
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        if version > TRACE_SCHEMA:
-            raise ShelfwiseError(f"{self.path} was written by a newer shelfwise (trace schema {version}); upgrade shelfwise "
-                                 "or point api.trace_db at another file")
-        with self.db:
+        self.db = connect_shared(self.path)  # replicas share this file and may all open it at the same moment
+        with immediate(self.db):  # the number read and the migration it decides on, under one write lock
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            if version > TRACE_SCHEMA:
+                raise ShelfwiseError(f"{self.path} was written by a newer shelfwise (trace schema {version}); upgrade "
+                                     "shelfwise or point api.trace_db at another file")
             for number, migrate in enumerate(_MIGRATIONS, start=1):
                 if version < number:  # each step's tables are created IF NOT EXISTS: an unnumbered file of schema 1 passes
                     migrate(self.db)

@@ -5,6 +5,7 @@ appended here; the ones before it never change, so a store on disk stays readabl
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 
 from shelfwise.compiler.store.vector_store import EMBEDDING_CACHE
@@ -12,8 +13,23 @@ from shelfwise.compiler.store.vector_store import EMBEDDING_CACHE
 __all__ = ["MIGRATIONS"]
 
 
+def _script(db, text: str) -> None:
+    """Run a migration's statements one by one in the caller's transaction (``executescript`` would commit it first,
+    letting another process that opens the same file migrate it twice). Where a statement ends is SQLite's own
+    tokenizer's answer (``complete_statement``, the same in every SQLite build)."""
+    statement = ""
+    for line in text.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            db.execute(statement)
+            statement = ""
+    if statement.strip():
+        raise ValueError(f"an unfinished statement in a migration: {statement.strip()[:80]}")
+
+
 def _m1(db) -> None:
-    db.executescript(
+    _script(
+        db,
         """
         CREATE TABLE documents (
             doc_id TEXT PRIMARY KEY,
@@ -78,7 +94,8 @@ def _m1(db) -> None:
 
 def _m_ledger(db) -> None:
     """Assertion ledger, hooks, links, aliases, briefs, dossiers and the extraction cache (shelfwise/compiler/ledger/, links/)."""
-    db.executescript(
+    _script(
+        db,
         """
         CREATE TABLE extraction_cache (
             section_hash TEXT NOT NULL,
@@ -156,7 +173,8 @@ def _m_search(db) -> None:
     passages and their vectors itself. The vec0 tables sit beside them, one per
     embedding model (the dimension is the model's), created by shelfwise/compiler/index/vectors.py.
     """
-    db.executescript(
+    _script(
+        db,
         """
         CREATE TABLE passages (
             id INTEGER PRIMARY KEY,
@@ -179,7 +197,8 @@ def _m_search(db) -> None:
 def _m_section_aliases(db) -> None:
     """Old ids of renamed sections and the section each now answers at (shelfwise/compiler/ingest/renames.py); a document's
     aliases go with it."""
-    db.executescript(
+    _script(
+        db,
         """
         CREATE TABLE section_aliases (
             old_id TEXT PRIMARY KEY,
@@ -197,7 +216,8 @@ def _m_section_aliases(db) -> None:
 def _m_identities(db) -> None:
     """Each document's identity (shelfwise/compiler/digests/identity.py): its one name, issuer, form and period, with
     where each was read; a document's identity goes with it."""
-    db.executescript(
+    _script(
+        db,
         """
         CREATE TABLE identities (
             doc_id TEXT PRIMARY KEY REFERENCES documents(doc_id) ON DELETE CASCADE,

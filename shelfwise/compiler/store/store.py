@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,7 +28,48 @@ except ImportError:  # pragma: no cover
 
 log = logging.getLogger("shelfwise.store")
 
-__all__ = ["Store", "sqlite3", "DocumentRow", "FailureRow", "SectionBody", "FigureMeta"]
+__all__ = ["Store", "sqlite3", "DocumentRow", "FailureRow", "SectionBody", "FigureMeta", "connect_shared", "immediate"]
+
+SHARED_WAIT_S = 30.0
+"""How long a process waits for another that holds an SQLite file it shares (two `shelfwise serve` replicas starting at
+once over one traces file, a server opening a store a build is migrating) before it gives up."""
+
+
+def _busy(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+def connect_shared(path: Path, *, wait_s: float = SHARED_WAIT_S):
+    """An SQLite connection in WAL mode to a file other processes may open at the same moment.
+
+    SQLite answers ``PRAGMA journal_mode = WAL`` "database is locked" at once, without waiting, while another connection
+    is switching the same new file (its busy handler is not called for that lock), so the switch is retried here until
+    ``wait_s``; every other statement waits up to ``wait_s`` through the connection's own busy timeout."""
+    db = sqlite3.connect(str(path), check_same_thread=False, timeout=wait_s)
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return db
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc) or time.monotonic() > deadline:
+                db.close()
+                raise
+            time.sleep(0.05)
+
+
+@contextmanager
+def immediate(db):
+    """A write transaction taken before anything is read (``BEGIN IMMEDIATE``): a schema check and the migration it
+    decides on see the same file, even when another process migrates it at the same moment."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.rollback()
+        raise
+    db.commit()
 
 
 class DocumentRow(dict):
@@ -67,10 +109,9 @@ class Store:
         if not create and not self.path.exists():
             raise StoreError(f"no compiled store at {self.path}; run 'shelfwise build' on the shelf first")
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(str(self.path), check_same_thread=False)
+        self.db = connect_shared(self.path)
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA foreign_keys = ON")
-        self.db.execute("PRAGMA journal_mode = WAL")
         self._migrate()
 
     def _migrate(self) -> None:
@@ -79,10 +120,12 @@ class Store:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version > len(MIGRATIONS):
             raise StoreError(f"{self.path} was written by a newer shelfwise (schema {version}); upgrade shelfwise")
-        for number in range(version, len(MIGRATIONS)):
-            with self.db:
-                MIGRATIONS[number](self.db)
-                self.db.execute(f"PRAGMA user_version = {number + 1}")
+        if version < len(MIGRATIONS):
+            with immediate(self.db):  # another process may be migrating the same file: read its number again, locked
+                version = self.db.execute("PRAGMA user_version").fetchone()[0]
+                for number in range(version, len(MIGRATIONS)):
+                    MIGRATIONS[number](self.db)
+                    self.db.execute(f"PRAGMA user_version = {number + 1}")
         self.migrated = [MIGRATIONS[n].__name__.removeprefix("_m_") for n in range(version, len(MIGRATIONS))] if version else []
         if self.migrated:
             log.warning("%s: store schema %d migrated to %d (added: %s); what it held is kept, and the new tables fill on "
