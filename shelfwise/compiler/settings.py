@@ -179,7 +179,8 @@ class AnswerSettings(_Strict):
         description="When the scope does not fit the budget, a relevant section longer than this and than a quarter of the budget is read as its opening and its most relevant passages with their neighbours (within the larger of the two).",
     )
     max_units_per_obligation: int = Field(default=6, ge=1, le=100, description="Sentences, items or rows the extractive writer gives one obligation (a procedure's steps are all kept).")
-    max_answer_chars: int = Field(default=4000, ge=500, le=100_000, description="Characters of quoted text one answer shows at most; the least relevant units go first, numbered "
+    max_answer_chars: int = Field(default=4000, ge=500, le=100_000, description="Characters one answer's Markdown takes at most, all of it counted (the quotes with their citation "
+                                  "marks and document labels, the lines on what is not covered, the mode line); the least relevant units go first, numbered "
                                   "lists last, and a procedure part's best procedure stays whole with the list continuing its numbering.")
     rank_weights: Path | None = Field(
         default=None,
