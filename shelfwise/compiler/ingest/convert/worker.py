@@ -28,7 +28,7 @@ from pathlib import Path
 from shelfwise.compiler.errors import ConversionError
 from shelfwise.compiler.store.records import Converted
 
-__all__ = ["ConvertWorker", "peak_mb"]
+__all__ = ["ConvertWorker", "peak_mb", "reached_limit"]
 
 
 def peak_mb() -> float:
@@ -53,6 +53,13 @@ def _vm_peak_mb() -> float:
     except OSError:
         pass
     return 0.0
+
+
+def reached_limit(peak_before_mb: float, peak_after_mb: float, memory_mb: int | None) -> bool:
+    """Whether converting one document took the worker's address space to its limit: its peak rose during that document
+    (``VmPeak`` is the process's peak since it started: a reused worker that came near its limit on an earlier document
+    must not blame every later failure on memory, drop its traceback and stop) and ended within a tenth of the limit."""
+    return bool(memory_mb) and peak_after_mb > peak_before_mb and peak_after_mb >= 0.9 * memory_mb
 
 
 def _reason(exc: BaseException, memory_mb: int | None) -> str:
@@ -82,11 +89,12 @@ def _serve(conn, memory_mb: int | None) -> None:
         except (EOFError, OSError):
             return  # the build ended (or was killed): so does the worker
         options = ReadOptions(**fields, progress=lambda line: conn.send(("progress", line)))
+        before = _vm_peak_mb()
         try:
             converted = convert_file(Path(path), options)
         except Exception as exc:  # noqa: BLE001 - a reader library failed on this file: the build reports it
             reason = _reason(exc, memory_mb)
-            if memory_mb and _vm_peak_mb() >= 0.9 * memory_mb and "convert_memory_mb" not in reason:
+            if reached_limit(before, _vm_peak_mb(), memory_mb) and "convert_memory_mb" not in reason:
                 reason += f"; the reader reached its {memory_mb:,} MB memory limit (compile.convert_memory_mb)"
             bug = "" if isinstance(exc, ConversionError) or "convert_memory_mb" in reason else traceback.format_exc()
             conn.send(("failed", reason, peak_mb(), bug))
