@@ -32,12 +32,15 @@ __all__ = ["Store", "sqlite3", "DocumentRow", "FailureRow", "SectionBody", "Figu
 
 SHARED_WAIT_S = 30.0
 """How long a process waits for another that holds an SQLite file it shares (two `shelfwise serve` replicas starting at
-once over one traces file, a server opening a store a build is migrating) before it gives up."""
+once over one traces file, a server opening a store a build is migrating) before it gives up. An operational bound, not
+an answer parameter: a schema migration or a WAL switch takes milliseconds, so any wait far above that and far below a
+process manager's start-up timeout serves; no figure of any question set depends on it."""
 
 
 def _busy(exc: Exception) -> bool:
-    text = str(exc).lower()
-    return "locked" in text or "busy" in text
+    """Whether SQLite refused because another connection holds the file (SQLITE_BUSY or SQLITE_LOCKED, extended codes
+    included: the low byte is the primary code)."""
+    return (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def connect_shared(path: Path, *, wait_s: float = SHARED_WAIT_S):
