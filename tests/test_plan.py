@@ -27,6 +27,11 @@ ALIASES = [("AAL", "Authenticator Assurance Level")]
         ("Which complaints led to a CAPA", "list"),
         ("Why is the closure target 30 days", "explain"),
         ("What should we recommend to the supplier", "propose"),
+        ("What is the process for closing a complaint", "trace"),
+        ("How does the review process work", "trace"),
+        # "process" with an object is the verb: the asker processes data, and asks for no procedure
+        ("We rely on consent to process their data. From what age can a user consent on their own", "describe"),
+        ("Since the GDPR lets a controller process special categories of personal data, which safeguards apply", "list"),
     ],
 )
 def test_kinds_by_rule(text, kind):

@@ -68,7 +68,10 @@ class Plan(BaseModel):
 
 _KIND_RULES: list[tuple[str, re.Pattern]] = [
     ("compare", re.compile(r"\b(compare|comparison|differ|differs|difference|differences|versus|vs\.?|changed?|changes)\b")),
-    ("trace", re.compile(r"(?<![\w-])(steps?|procedure|process|workflow|sequence|from receipt|in what order|history|evolved?)\b")),
+    ("trace", re.compile(r"(?<![\w-])(steps?|procedure|process(?!\s+(?:their|the|a|an|its|his|her|our|your|my|these|those|such|any|all|"
+                         r"each|every|personal|special|sensitive|data)\b)|workflow|sequence|from receipt|in what order|history|evolved?)\b")),
+    # "process" with an object after it is the verb ("rely on consent to process their data", "lets a controller process
+    # special categories of personal data"): the asker does something to data, and asks for no procedure
     ("propose", re.compile(r"\b(recommend|suggest|propose|what should (we|i))\b")),
     ("explain", re.compile(r"^(why|how does|how do|how is|how are)\b|\b(explain|what happens|reason)\b")),
     ("lookup", re.compile(r"\bhow (often|many|much|long|soon|quickly|fast|frequently)\b|^(when|who|where)\b|\b(deadline|interval|due date|limit|value)\b")),
