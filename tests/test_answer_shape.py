@@ -1185,6 +1185,26 @@ def test_a_quoted_list_keeps_its_lead_in_and_a_list_of_conditions_shows_whole_or
     assert [u.id for u in shown] == ["r0", "q0"]  # not "lead" alone, introducing nothing
 
 
+def test_a_sentence_announcing_a_table_goes_with_the_tables_last_row():
+    """"Net sales by segment were as follows (in millions):" says nothing without its table. Once the size limit has
+    taken every row of the table it announces, it goes too (the answer orders blocks by relevance, so the sentence and
+    its table need not be neighbours), and its room goes to a sentence that states something."""
+    def unit(uid: str, kind: str, text: str, section: str, score: float, group: str = "") -> Unit:
+        return Unit(id=uid, kind=kind, text=text if kind == "table_header" else "x" * 150 + " " + text, shelf="mem",
+                    citations=[section], obligation=0, score=score, status="verbatim", group=group)
+
+    table = [unit("intro", "sentence", "Net sales by segment were as follows (in millions):", "s3", 0.95),
+             unit("head", "table_header", "Segment | Q1 | Q2", "s3", 0.0, "t1"),
+             unit("row1", "table_row", "Americas | 37,784 | 40,882", "s3", 0.3, "t1"),
+             unit("row2", "table_row", "Europe | 23,945 | 23,287", "s3", 0.25, "t1"),
+             *[unit(f"a{i}", "sentence", f"Services net sales rose in quarter {i}.", "s4", 0.8 - i / 100) for i in range(6)]]
+    shown, _ = shape_answer(table, ["q"], {}, max_chars=4000, extractive=True)
+    assert {"intro", "head", "row1", "row2"} <= {u.id for u in shown}
+    shown, _ = shape_answer(table, ["q"], {}, max_chars=1600, extractive=True)
+    # before: intro a0 a1 a2 a3 a4: the sentence stayed, announcing a table the answer left out, in a5's room
+    assert [u.id for u in shown] == ["a0", "a1", "a2", "a3", "a4", "a5"]
+
+
 def test_a_tables_running_header_repeated_page_after_page_is_never_an_answer():
     """A table continued over pages repeats its header rows ("| HIPAA Security | | Security Controls |"); read as rows,
     each copy held the question's words and was shown first. A row repeated three times without a figure is a header;

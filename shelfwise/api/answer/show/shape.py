@@ -254,6 +254,19 @@ def _list_runs(units: list[Unit]) -> list[tuple[int | None, list[int]]]:
     return runs
 
 
+def _table_runs(units: list[Unit]) -> list[tuple[int, list[int]]]:
+    """The tables ``units`` quote with a sentence announcing a table ("Net sales ... were as follows (in millions):",
+    a sentence ending in ':' of a section some quoted table row stands in): per such sentence, its index and the rows of
+    its section's tables that state something. The answer orders blocks by relevance, so the sentence and its table need
+    not be neighbours; without any of those rows the sentence announces figures the answer does not give."""
+    rows: dict[str, list[int]] = {}
+    for i, u in enumerate(units):
+        if u.kind == "table_row" and u.group and u.citations and not label_row(u):
+            rows.setdefault(u.citations[0], []).append(i)
+    return [(i, rows[u.citations[0]]) for i, u in enumerate(units)
+            if u.kind == "sentence" and u.citations and u.citations[0] in rows and u.text.rstrip().endswith(":")]
+
+
 def _all_or_none(lead: Unit | None) -> bool:
     """Whether the list a sentence introduces is shown whole or not at all (``_ALL_OR_NONE``)."""
     return lead is not None and bool(_ALL_OR_NONE.search(lead.text))
@@ -364,6 +377,7 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
     # whole (``_all_or_none``) gives way whole or not at all, as a procedure's steps stay whole
     runs = [(lead, items) for lead, items in _list_runs(units) if lead is not None]
     items_of = {lead: items for lead, items in runs}
+    tables = _table_runs(units)
     # a whole list goes with its lead-in: "... unless all of the following conditions are met:" never stands alone
     together = {i: (lead, *items) for lead, items in runs  # a procedure's steps stay, and their lead-in with them
                 if _all_or_none(units[lead]) and units[items[0]].kind not in droppable for i in (lead, *items)}
@@ -413,8 +427,8 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
             if last_of_its_obligations(group) or (keep_documents and last_of_its_documents(group)):
                 continue
             dropped.update(group)
-            for lead, items in runs:  # a lead-in whose list's items are all gone introduces nothing: it goes too
-                if lead not in dropped and set(items) <= dropped and not last_of_its_obligations((lead,)):
+            for lead, items in [*runs, *tables]:  # a lead-in whose list's items (or table's rows) are all gone introduces
+                if lead not in dropped and set(items) <= dropped and not last_of_its_obligations((lead,)):  # nothing: it goes too
                     dropped.add(lead)
             for index in group:
                 unit = units[index]
