@@ -19,7 +19,8 @@ question sentences go in its evidence step), and ``shape_answer`` runs them in o
    sentence of the section introduces ("... all of the following conditions are met:") is of the section's block;
 7. the answer fits ``max_chars``: the least relevant units go first (never a procedure's steps, never the last
    unit of an obligation, never a list's lead-in while an item of the list is shown, a list of conditions or
-   requirements whole or not at all, and the last unit of a document the answer quotes only once nothing else can go); a
+   requirements whole or not at all, a table's announcing sentence with its table's last row (``leads``), and the last
+   unit of a document the answer quotes only once nothing else can go); a
    question's parts share the room: a part whose best unit scores ``strong_share`` of the best part's best or more is
    compared on that part's scale, a weaker part gives way first. Obligations that lost strong evidence this way (a unit scoring ``strong_share`` of their
    best) are returned, so their label is not complete.
@@ -35,6 +36,7 @@ from shelfwise.api.answer.question import read_phrase
 from shelfwise.api.currency import current_first, label_units
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.answer.write.unit_shape import label_row
+from shelfwise.api.answer.show.leads import all_or_none, list_runs, table_runs
 from shelfwise.api.answer.write.beside import introduces_code
 from shelfwise.api.answer.write.write import is_question
 from shelfwise.api.answer.records import Removal, Unit
@@ -222,60 +224,10 @@ def _block(unit: Unit) -> str:
     return unit.group or (unit.citations[0] if unit.citations else unit.id)
 
 
-_ITEMS = ("list_item", "step")
-_ALL_OR_NONE = re.compile(
-    r"\b(?:all|each|every|any|one|none|either|both|neither)\s+of\s+the\s+following\b"
-    r"|\bthe\s+following\s+(?:\w+\s+){0,2}?(?:conditions?|requirements?|criteria|circumstances|cases|rules)\b"
-    r"|\b(?:if|unless|only|provided|must|shall|required|requires?)\b[^:]*\bfollowing\b", re.I)
-"""A lead-in whose list is a whole: its items are the conditions, requirements or alternatives of a rule ("unless all
-of the following conditions are met:", "one of the following", "The CSP SHALL collect the following"), so a part of
-the list read as the whole list misleads."""
-
-
-def _list_runs(units: list[Unit]) -> list[tuple[int | None, list[int]]]:
-    """The lists ``units`` quote: per run of one list's items in a row (list items or steps of one section), the index
-    of the sentence introducing it (the unit right before the run, of the same section, ending in ':'; None when the
-    answer does not quote one) and the items' indexes."""
-    runs: list[tuple[int | None, list[int]]] = []
-    index = 0
-    while index < len(units):
-        unit = units[index]
-        if unit.kind not in _ITEMS or not unit.group:
-            index += 1
-            continue
-        items = [index]
-        while items[-1] + 1 < len(units) and units[items[-1] + 1].kind == unit.kind and units[items[-1] + 1].group == unit.group:
-            items.append(items[-1] + 1)
-        before = units[index - 1] if index else None
-        lead = index - 1 if (before is not None and before.kind == "sentence" and before.citations[:1] == unit.citations[:1]
-                             and introduces_code(before.text)) else None
-        runs.append((lead, items))
-        index = items[-1] + 1
-    return runs
-
-
-def _table_runs(units: list[Unit]) -> list[tuple[int, list[int]]]:
-    """The tables ``units`` quote with a sentence announcing a table ("Net sales ... were as follows (in millions):",
-    a sentence ending in ':' of a section some quoted table row stands in): per such sentence, its index and the rows of
-    its section's tables that state something. The answer orders blocks by relevance, so the sentence and its table need
-    not be neighbours; without any of those rows the sentence announces figures the answer does not give."""
-    rows: dict[str, list[int]] = {}
-    for i, u in enumerate(units):
-        if u.kind == "table_row" and u.group and u.citations and not label_row(u):
-            rows.setdefault(u.citations[0], []).append(i)
-    return [(i, rows[u.citations[0]]) for i, u in enumerate(units)
-            if u.kind == "sentence" and u.citations and u.citations[0] in rows and u.text.rstrip().endswith(":")]
-
-
-def _all_or_none(lead: Unit | None) -> bool:
-    """Whether the list a sentence introduces is shown whole or not at all (``_ALL_OR_NONE``)."""
-    return lead is not None and bool(_ALL_OR_NONE.search(lead.text))
-
-
 def _with_lead_ins(units: list[Unit]) -> dict[int, str]:
     """Per unit index, the block of a list item or step that follows the sentence introducing its list in the same
     section: its section's block, so the list shows under its lead-in, in document order."""
-    return {i: _block(units[lead]) for lead, items in _list_runs(units) if lead is not None for i in items}
+    return {i: _block(units[lead]) for lead, items in list_runs(units) if lead is not None for i in items}
 
 
 def most_relevant_first(units: list[Unit]) -> list[Unit]:
@@ -374,13 +326,13 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
     droppable = ("table_header", "heading", "connective", "step")  # a figure caption may go; a procedure's steps stay whole
     weight = _part_weights(best, tuning)
     # a list the answer quotes from keeps its lead-in while any of its items shows, and a list its lead-in makes one
-    # whole (``_all_or_none``) gives way whole or not at all, as a procedure's steps stay whole
-    runs = [(lead, items) for lead, items in _list_runs(units) if lead is not None]
+    # whole (``all_or_none``) gives way whole or not at all, as a procedure's steps stay whole
+    runs = [(lead, items) for lead, items in list_runs(units) if lead is not None]
     items_of = {lead: items for lead, items in runs}
-    tables = _table_runs(units)
+    tables = table_runs(units)
     # a whole list goes with its lead-in: "... unless all of the following conditions are met:" never stands alone
     together = {i: (lead, *items) for lead, items in runs  # a procedure's steps stay, and their lead-in with them
-                if _all_or_none(units[lead]) and units[items[0]].kind not in droppable for i in (lead, *items)}
+                if all_or_none(units[lead]) and units[items[0]].kind not in droppable for i in (lead, *items)}
     candidates = [together.get(i, (i,)) for i, u in enumerate(units)
                   if u.kind not in droppable and u.group not in ("verdict", "correction") and together.get(i, (i,))[0] == i]
 
