@@ -469,6 +469,26 @@ def test_words_the_question_sets_its_subject_against_weigh_less():
     assert query["plain"] == pytest.approx(DEFAULT_TUNING.contrast_weight * pool.idf["plain"], rel=0.2) and query["index"] > query["plain"]
 
 
+def test_the_askers_pronouns_are_no_words_to_find():
+    """"Our build writes both a .c and a .h file ... does make understand that one run produces both?": "our", "both",
+    "me" name the asker and point back; rare in a manual, they weighed more than "colon" and ranked "Our examples ..."
+    first. The ranking query leaves them out; the documents' words are read as they are."""
+    from shelfwise.api.answer.plan.plan import plan_by_rules
+    from shelfwise.api.answer.write.pool import build_pool
+    from shelfwise.api.answer.write.rank import obligation_query, score_units
+    from shelfwise.api.answer.write.write import section_units
+
+    shelf = _memory_shelf({"make": ("GNU Make", "make.pdf", [
+        ("4.10 Multiple Targets", [_p("Rules that use the standard target separator, the colon, define independent targets."),
+                                   _p("Our examples in our manual show both kinds and both styles.")])])})
+    plan = plan_by_rules("If I list both of our outputs in front of the colon, what does that give me?", [], {"make": "GNU Make"}, [], [], [])
+    pool = build_pool(_reading(shelf), {"mem": shelf}, section_units)
+    query = obligation_query(plan.obligations[0], pool, set())
+    assert not {"our", "both", "me"} & query.keys() and "colon" in query
+    (_, scored), = score_units(plan, pool)
+    assert pool.units[scored[0][3]].text.startswith("Rules that use the standard target separator")  # before: "Our examples ..."
+
+
 def test_a_register_row_with_empty_cells_keeps_its_columns():
     """'Open - MDR investigation |  | CAPA-2026-006' once whitespace is collapsed reads '… | | …': the empty Date closed
     cell stays a cell, so CAPA-2026-006 stays under CAPA (it was shown as '\\| CAPA-2026-006' under Date closed)."""
