@@ -100,6 +100,21 @@ def test_a_leading_setting_is_not_a_question_of_its_own():
                     "In an OSCAL-based FedRAMP System Security Plan, which values are accepted"]
 
 
+def test_a_part_that_asks_after_a_preposition_is_a_question_not_a_setting():
+    """"Under what conditions ...", "From what age ...": a wh-word after a preposition asks, so such a part is a question
+    of its own. Before, it was read as the setting of the parts after it ("We're launching an app ... . Under the GDPR,
+    from what age can a user consent on their own, what do we need for younger users, and ...?" became two parts,
+    each asking "from what age" again, and never on its own)."""
+    asks = [o.ask for o in plan_by_rules("Under what conditions may a controller process health data, and how must it record "
+                                          "its decisions?", [], DOCS, [], [], []).obligations]
+    assert asks == ["Under what conditions may a controller process health data", "how must it record its decisions"]
+    asks = [o.ask for o in plan_by_rules("We're launching an app for teenagers. Under the GDPR, from what age can a user consent on "
+                                          "their own, what do we need for younger users, and what rules on withdrawing consent "
+                                          "apply?", [], DOCS, [], [], []).obligations]
+    assert asks == ["We're launching an app for teenagers. Under the GDPR, from what age can a user consent on their own",
+                    "what do we need for younger users", "what rules on withdrawing consent apply"]
+
+
 def test_targets_are_aligned_with_the_ledger_aliases():
     plan = plan_by_rules("Which authenticators meet AAL2?", [], DOCS, ALIASES, [], [])
     assert "Authenticator Assurance Level" in plan.obligations[0].targets

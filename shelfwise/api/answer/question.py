@@ -100,7 +100,9 @@ _ENUMERATION = re.compile(
     r"^(?P<head>.*\b(?:for|of|about|on|in|to|from|under|regarding|concerning)\s+(?:the\s+|a\s+|an\s+)?)"
     r"(?P<items>[^,]+(?:,\s+[^,]+)+?,?\s+(?:and|or)\s+[^,]+)$", re.I)
 _COMPARING = re.compile(r"\b(compar\w*|differ\w*|distinguish\w*|between|versus|vs\.?|contrast\w*)\b", re.I)
-_ASKS = re.compile(r"^(?:and\s+|but\s+)?(?:what|whats|how|which|who|whom|whose|when|where|why|is|are|was|were|does|do|did|can|"
+_ASKS = re.compile(r"^(?:and\s+|but\s+)?(?:(?:from|in|at|for|by|to|of|on|under|with|within|after|before|until|during)\s+"
+                   r"(?=(?:what|which|whom|whose|how|when|where)\b))?"  # "Under what conditions may ...", "From what age ..."
+                   r"(?:what|whats|how|which|who|whom|whose|when|where|why|is|are|was|were|does|do|did|can|"
                    r"could|should|must|may|might|will|would|shall|has|have|had|list|name|describe|explain|give|show|tell|"
                    r"compare|summari[sz]e|define)\b", re.I)
 """How a part that asks something opens; a leading part that does not ("In an OSCAL-based SSP", "After an applicant is
@@ -161,8 +163,10 @@ _OPENER = re.compile(r"^(?:(?:and|but|then|also|so|or|plus|please)\b,?\s*)+", re
 """A word that joins a part to the one before it ("then describe ...", "Also, how does ..."): the part still asks."""
 _STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
 _ASKS_AFTER = re.compile(r",\s+(?:does|do|did|is|are|was|were|can|could|should|must|will|would|how|what|which|who|when|where|"
-                         r"why)\b", re.I)
-"""A sentence that asks after a clause ("If I list both files, does make understand ...")."""
+                         r"why|(?:from|in|at|for|by|to|of|on|under|with|within|after|before|until|during)\s+(?:what|which|whom|whose|how|"
+                         r"when|where))\b", re.I)
+"""A sentence that asks after a clause ("If I list both files, does make understand ...", "Under the GDPR, from what
+age can a user consent ...")."""
 
 
 def _states_then_asks(part: str) -> bool:
