@@ -956,6 +956,22 @@ def test_a_table_under_its_documents_name_cites_each_row_without_naming_the_docu
     assert _blocks([header, row], split_by_source=False)[0].splitlines()[-1] == "| AWS | 23,059 | ACME 10-Q, quarter ended July 1, 2023 [s1] |"
 
 
+def test_a_step_with_a_lettered_mark_of_its_own_keeps_it_and_gets_no_number():
+    """Steps of two articles in a row ("1. Where processing is based on consent ...", then Article 6(1)'s "(a) the data
+    subject has given consent ..."): a point with a mark of its own keeps it, as a bullet; numbered as the run's second
+    step, it read "2. (a) ...", a paragraph 2 no article has."""
+    from shelfwise.api.answer.render import _blocks
+
+    def step(uid: str, text: str, section: str) -> Unit:
+        return Unit(id=uid, kind="step", text=text, citations=[section], obligation=0, group=section, source="GDPR")
+
+    lines = _blocks([step("u1", "1. Where processing is based on consent, the controller shall be able to demonstrate it.", "s7"),
+                     step("u2", "(a) the data subject has given consent to the processing;", "s6"),
+                     step("u3", "Record the consent.", "s9")])[0].splitlines()
+    assert lines[1:] == ["1. Where processing is based on consent, the controller shall be able to demonstrate it. [s7]",
+                         "- (a) the data subject has given consent to the processing; [s6]", "3. Record the consent. [s9]"]
+
+
 def test_one_documents_quotes_in_a_row_are_named_once():
     """Quotes from three sections of one filing, then one of another filing, then the first again: the name opens the
     first block of each run only (the size limit counts the answer's Markdown, so a repeated name takes a quote's

@@ -63,10 +63,19 @@ def _label(unit: Unit, quoted: bool = True) -> str:
     return f"**{superseded_prefix(unit.source, unit.superseded_by)}**" if unit.superseded_by else f"**{unit.source}:**"
 
 
+_OWN_MARK = re.compile(r"^(?:\((?:[a-z]|[ivx]{1,5})\)|(?:[a-z]|[ivx]{1,5})\))\s+(?=\S)", re.I)
+"""A step's own lettered or roman mark ("(a) the data subject has given consent ...", "(iv)", "b)"): a point of a
+numbered paragraph, which a number of the answer's own would misstate ("4. (a) ...")."""
+
+
 def _step_lines(run: list[Unit]) -> list[str]:
-    """Numbered as the source numbers them ('7. Review ...' stays 7); unnumbered steps counted from 1."""
+    """Numbered as the source numbers them ('7. Review ...' stays 7); a step with a lettered or roman mark of its own
+    ("(a) ...") keeps it, as a bullet; other unnumbered steps counted from 1."""
     lines = []
     for n, unit in enumerate(run, start=1):
+        if _OWN_MARK.match(unit.text) and not _STEP_NUMBER.match(unit.text):
+            lines.append(f"- {unit.text} {_cite(unit)}")
+            continue
         match = _STEP_NUMBER.match(unit.text)
         number, text = (match.group(1), unit.text[match.end():]) if match else (str(n), unit.text)
         lines.append(f"{number}. {text} {_cite(unit)}")
