@@ -93,6 +93,10 @@ def test_names_in_words():
     assert reader_label("docling", "docling 2.143.0") == "docling 2.143.0" and reader_label("test", "1") == "test 1"
     assert short_name("QM-001 Quality Manual, Rev D") == "QM-001 Rev D" and short_name("RFC 6749 The OAuth 2.0 Framework") == "RFC 6749"
     assert short_name("Widget Token Revocation") == "Widget Token Revocation"
+    # a title cut to one word names a kind of document; an acronym file name says which one
+    gdpr = "REGULATION (EU) 2016/679 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL"
+    assert short_name(gdpr, "GDPR.pdf") == "GDPR" and short_name(gdpr, "regulation-2016-679.pdf") == "REGULATION"
+    assert short_name("Top10Mapping", "Top10Mapping.xlsx") == "Top10Mapping"
     assert subject_phrase("It", "It supersedes Revision C.", "1 Scope", "QM-001 Quality Manual, Rev D") == "QM-001 Quality Manual, Rev D"
     assert subject_phrase("and the verification of effectiveness that", "The CAPA procedure states the triggers, and the "
                           "verification of effectiveness that it shall check.", "4 CAPA") == "CAPA procedure"

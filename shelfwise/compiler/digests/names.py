@@ -211,6 +211,10 @@ def folder_code(path: str) -> str:
     return f"{folder.group(1).upper()} {folder.group(2).upper()}" if folder else ""
 
 
+_ACRONYM = re.compile(r"[A-Z][A-Z0-9]{1,9}")
+"""A file name that is an acronym ("GDPR", "CCPA", "HIPAA"): what its readers call the document."""
+
+
 def short_name(title: str, path: str = "") -> str:
     """A document's short name, the one the site's link map and widget and the answers' labels show: a code in its
     file name ("rfc6749.txt" -> "RFC 6749"), else its title's first identifier ("QM-001"), else its title cut at a
@@ -228,6 +232,8 @@ def short_name(title: str, path: str = "") -> str:
         label = codes[0]
     else:
         label = re.split(r"\s*[,(]\s*", title)[0].strip() or title
+        if " " not in label and label != title.strip() and _ACRONYM.fullmatch(stem):
+            label = stem  # "REGULATION (EU) 2016/679 OF THE ...", file "GDPR.pdf": the cut names a kind, the file which one
         folder = folder_code(path)
         if folder:  # a chapter of a publication kept one file per chapter: "SP 800-63B › 5 Authenticator and ..."
             label = f"{folder} › {label}"

@@ -124,8 +124,9 @@ class SectionAlias:
     score: float  # how well the old section matched the new one (1.0: the same text under a new heading)
 
 
-IDENTITY_RULES = 1
-"""Bump when the rules change: a build recomputes every stored identity made by other rules."""
+IDENTITY_RULES = 2
+"""Bump when the rules change: a build recomputes every stored identity made by other rules. 2: a label cut to one
+word of its title ("REGULATION") is the file's acronym instead ("GDPR"; ``shelfwise.compiler.digests.names.short_name``)."""
 
 
 class DocumentIdentity(BaseModel):
