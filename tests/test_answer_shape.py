@@ -1239,6 +1239,12 @@ def test_a_sentence_announcing_a_table_goes_with_the_tables_last_row():
     shown, _ = shape_answer(table, ["q"], {}, max_chars=1600, extractive=True)
     # before: intro a0 a1 a2 a3 a4: the sentence stayed, announcing a table the answer left out, in a5's room
     assert [u.id for u in shown] == ["a0", "a1", "a2", "a3", "a4", "a5"]
+    # a sentence introducing a list that still shows stays, whatever became of a table of its section
+    listed = [unit("intro", "sentence", "Net sales by segment include:", "s3", 0.95),
+              unit("l1", "list_item", "Americas.", "s3", 0.9, "s3:list"), unit("l2", "list_item", "Europe.", "s3", 0.85, "s3:list"),
+              *table[1:]]
+    ids = [u.id for u in shape_answer(listed, ["q"], {}, max_chars=1600, extractive=True)[0]]
+    assert "row1" not in ids and {"intro", "l1", "l2"} <= set(ids)
 
 
 def test_a_tables_running_header_repeated_page_after_page_is_never_an_answer():

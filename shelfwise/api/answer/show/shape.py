@@ -380,7 +380,8 @@ def fit_units(units: list[Unit], max_chars: int, quoted: bool, tuning: AnswerTun
                 continue
             dropped.update(group)
             for lead, items in [*runs, *tables]:  # a lead-in whose list's items (or table's rows) are all gone introduces
-                if lead not in dropped and set(items) <= dropped and not last_of_its_obligations((lead,)):  # nothing: it goes too
+                if (lead not in dropped and set(items) <= dropped and not last_of_its_obligations((lead,))  # nothing: it goes
+                        and not leads_shown_items((lead,))):  # too, unless a list of its own still shows under it
                     dropped.add(lead)
             for index in group:
                 unit = units[index]
