@@ -100,8 +100,10 @@ _ENUMERATION = re.compile(
     r"^(?P<head>.*\b(?:for|of|about|on|in|to|from|under|regarding|concerning)\s+(?:the\s+|a\s+|an\s+)?)"
     r"(?P<items>[^,]+(?:,\s+[^,]+)+?,?\s+(?:and|or)\s+[^,]+)$", re.I)
 _COMPARING = re.compile(r"\b(compar\w*|differ\w*|distinguish\w*|between|versus|vs\.?|contrast\w*)\b", re.I)
-_ASKS = re.compile(r"^(?:and\s+|but\s+)?(?:(?:from|in|at|for|by|to|of|on|under|with|within|after|before|until|during)\s+"
-                   r"(?=(?:what|which|whom|whose|how|when|where)\b))?"  # "Under what conditions may ...", "From what age ..."
+_PREPOSED = (r"(?:from|in|at|for|by|to|of|on|under|with|within|after|before|until|during)\s+"
+             r"(?=(?:what|which|whom|whose|how|when|where)\b)")
+"""A preposition before the wh-word a question asks with ("Under what conditions may ...", "from what age can ...")."""
+_ASKS = re.compile(rf"^(?:and\s+|but\s+)?(?:{_PREPOSED})?"
                    r"(?:what|whats|how|which|who|whom|whose|when|where|why|is|are|was|were|does|do|did|can|"
                    r"could|should|must|may|might|will|would|shall|has|have|had|list|name|describe|explain|give|show|tell|"
                    r"compare|summari[sz]e|define)\b", re.I)
@@ -162,9 +164,8 @@ _CONNECTIVE = re.compile(r"(?:and\s+|but\s+)?if\s+(?:so|not|yes|no|any|applicabl
 _OPENER = re.compile(r"^(?:(?:and|but|then|also|so|or|plus|please)\b,?\s*)+", re.I)
 """A word that joins a part to the one before it ("then describe ...", "Also, how does ..."): the part still asks."""
 _STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
-_ASKS_AFTER = re.compile(r",\s+(?:does|do|did|is|are|was|were|can|could|should|must|will|would|how|what|which|who|when|where|"
-                         r"why|(?:from|in|at|for|by|to|of|on|under|with|within|after|before|until|during)\s+(?:what|which|whom|whose|how|"
-                         r"when|where))\b", re.I)
+_ASKS_AFTER = re.compile(rf",\s+(?:{_PREPOSED})?(?:does|do|did|is|are|was|were|can|could|should|must|will|would|how|what|"
+                         r"which|who|when|where|why)\b", re.I)
 """A sentence that asks after a clause ("If I list both files, does make understand ...", "Under the GDPR, from what
 age can a user consent ...")."""
 

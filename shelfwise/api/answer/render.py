@@ -73,7 +73,7 @@ def _step_lines(run: list[Unit]) -> list[str]:
     ("(a) ...") keeps it, as a bullet; other unnumbered steps counted from 1."""
     lines = []
     for n, unit in enumerate(run, start=1):
-        if _OWN_MARK.match(unit.text) and not _STEP_NUMBER.match(unit.text):
+        if _OWN_MARK.match(unit.text):  # letters or roman numerals: never a number _STEP_NUMBER reads
             lines.append(f"- {unit.text} {_cite(unit)}")
             continue
         match = _STEP_NUMBER.match(unit.text)
