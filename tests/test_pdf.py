@@ -552,6 +552,123 @@ def test_a_footnote_mark_by_the_gutter_is_not_a_line_of_its_own(tmp_path) -> Non
                in e.text for e in elements), [e.text for e in elements]
 
 
+def test_a_paragraph_cut_mid_sentence_by_a_figure_or_a_table_reads_on_after_it(tmp_path) -> None:
+    """A paper sets a figure or a table where a paragraph's sentence is half written ("... including ques-" | figure
+    | "tion answering ..."; "... of +12.0 and +9.3 (35.0%" | a table's lines in smaller type | "and 22.5%
+    relative improvement) ..."). The paragraph reads on after it as one sentence (the line-end hyphen undone) and the
+    figure, caption and table lines follow it; a paragraph that ended its sentence stays apart from the next one, and
+    so do a sentence going on after an example it introduces and a caption's line standing away from the body's
+    left edge."""
+    w = Writer(tmp_path / "cut.pdf")
+    w.heading("1 Introduction", 15)
+    w.paragraph(["Large language models have shown strong performances across diverse tasks, including ques-"])
+    w.image("Figure 1: Accuracy against time per query for each approach.")
+    w.paragraph(["tion answering, where the model reads retrieved documents before it answers."])
+    w.paragraph(["With the unsupervised retrievers we see an average improvement of +12.0 and +9.3 (35.0%"])
+    for line in ["R@5 R@20 R@5 R@20 R@5 R@20", "SimCSE Passage 28.8 44.3 35.5 53.1", "Contriever Passage 42.5 63.8 46.4"]:
+        w.text(line, size=7)
+    w.paragraph(["and 22.5% relative improvement) respectively over five datasets."])
+    w.paragraph(["A rule written like"])
+    w.text("foo.o : foo.c defs.h", font="Courier", size=8)
+    w.paragraph(["should instead be written with its prerequisites in order."])
+    w.paragraph(["The note under the table gives the scores 27.1, 28.9 and 33.8 for Standard, CoT,"])
+    w.image("Figure 3: Prompting results with respect to")
+    w.text("the number of samples used.", x=330)
+    w.paragraph(["The second experiment ends its sentence here."])
+    w.image("Figure 2: A second chart.")
+    w.paragraph(["more text that starts a paragraph in lower case stays apart."])
+    w.save()
+    paragraphs = [e.text for e in read_text_layer(tmp_path / "cut.pdf", ReadOptions()).elements if e.kind == "paragraph"]
+    assert ("Large language models have shown strong performances across diverse tasks, including question answering, "
+            "where the model reads retrieved documents before it answers.") in paragraphs, paragraphs
+    assert ("With the unsupervised retrievers we see an average improvement of +12.0 and +9.3 (35.0% and 22.5% relative "
+            "improvement) respectively over five datasets.") in paragraphs, paragraphs
+    assert "more text that starts a paragraph in lower case stays apart." in paragraphs, paragraphs
+    assert "should instead be written with its prerequisites in order." in paragraphs, paragraphs
+    assert not any("CoT, the number" in p for p in paragraphs), paragraphs  # a caption's line beside, not the body's
+    assert [p for p in paragraphs if p.startswith("R@5 R@20")][0] == paragraphs[paragraphs.index(
+        "With the unsupervised retrievers we see an average improvement of +12.0 and +9.3 (35.0% and 22.5% relative "
+        "improvement) respectively over five datasets.") + 1], paragraphs
+
+
+def test_a_line_opening_with_a_figure_reference_inside_a_sentence_is_no_caption(tmp_path) -> None:
+    """ "... using GPT-4 with a prompt, as shown in" | "Figure 8. After filtering, 42,857 pairs were used ...": the
+    second line goes on with the first one's sentence; it was taken for a figure's caption, and the paragraph lost its
+    rest to it. A caption under its own gap stays a figure."""
+    w = Writer(tmp_path / "ref.pdf")
+    w.heading("B Training the Propositionizer", 15)
+    w.paragraph(["We generated a list of propositions from a given paragraph using GPT-4 with a prompt, as shown in",
+                 "Figure 8. After filtering, 42,857 pairs were used to fine-tune a Flan-T5-large model."])
+    w.paragraph(["The next paragraph stands apart; it ends its sentence, and the caption below it is set apart too."])
+    w.y -= 10
+    w.text("Figure 9: The prompt used to generate propositions.", size=9)
+    w.save()
+    elements = read_text_layer(tmp_path / "ref.pdf", ReadOptions()).elements
+    paragraphs = [e.text for e in elements if e.kind == "paragraph"]
+    assert ("We generated a list of propositions from a given paragraph using GPT-4 with a prompt, as shown in Figure 8. "
+            "After filtering, 42,857 pairs were used to fine-tune a Flan-T5-large model.") in paragraphs, paragraphs
+    assert [e.text for e in elements if e.kind == "figure"] == ["Figure 9: The prompt used to generate propositions."]
+
+
+def test_two_columns_under_a_full_width_block_of_text_are_read_column_by_column(tmp_path) -> None:
+    """A two-column paper's page under a full-width figure of text (a prompt set in full lines, more text than both
+    columns hold) was read as one column, top to bottom: each line of the left column followed by the right column's
+    line beside it ("introducing RAG to a domain-" | "the Chain-of-Thought approach ..."). The columns under it are read
+    one after the other; a table read as lines (labels at the left, short figures at the right) keeps its rows."""
+    path = tmp_path / "band.pdf"
+    page = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))
+    page.setFont("Courier", 9)
+    for index in range(16):
+        page.drawString(60, HEIGHT - 80 - 11 * index, f"Instruction {index}: given the question, the context and the answer above, give a reason.")
+    left = ["The left column tells how the model was trained on the", "questions with the oracle document and four of the",
+            "distractors, and what that did to its accuracy over the", "datasets of the study."]
+    right = ["The right column tells what the evaluation found out", "when the retriever gave the model fewer documents",
+             "than it saw in training, and why its accuracy still", "held up in most of the datasets."]
+    page.setFont("Times-Roman", 10)
+    for index, (one, other) in enumerate(zip(left, right)):
+        page.drawString(60, HEIGHT - 290 - 12 * index, one)
+        page.drawString(320, HEIGHT - 294 - 12 * index, other)
+    page.drawString(60, HEIGHT - 370, "Below both columns, a full line of text across the page says what the table under it holds.")
+    page.setFont("Helvetica", 10)
+    rows = [("Net sales of products", "81,797"), ("Net sales of services", "21,213"), ("Cost of sales of products", "46,000"),
+            ("Total operating expenses", "13,415")]
+    for index, (label, figure) in enumerate(rows):
+        page.drawString(60, HEIGHT - 400 - 14 * index, label)
+        page.drawString(480, HEIGHT - 400 - 14 * index, figure)
+    page.showPage()
+    page.save()
+    elements = read_text_layer(path, ReadOptions()).elements
+    texts = [e.text for e in elements if e.kind == "paragraph"]
+    assert " ".join(left) in texts and " ".join(right) in texts, texts
+    table_rows = [tuple(row) for e in elements if e.kind == "table" for row in e.rows]
+    assert all(row in table_rows for row in rows), table_rows
+
+
+def test_real_pages_read_column_by_column_only_where_both_halves_hold_prose(corpora) -> None:
+    """RAFT's page 5 sets a full-width figure of prompt text over two columns: its columns are read one after the other
+    (the left column's "... introducing RAG to a domain-" goes on with "specifically fine-tuned (DSF) ...", not with the
+    right column's line beside it). An Intel 10-Q page whose tables put labels at the left and rows of figures at the
+    right ("$ (153) $ 300 $ (475) $ 694") is one column, read top to bottom."""
+    import pypdfium2
+
+    from shelfwise.compiler.ingest.convert.pdf_layout import read_page
+
+    raft = pypdfium2.PdfDocument(corpora / "papers" / "RAFT.pdf")
+    try:
+        texts = [item.text for item in read_page(raft[4], 5).items]
+    finally:
+        raft.close()
+    left = next(i for i, t in enumerate(texts) if t.endswith("introducing RAG to a domain-"))
+    right = next(i for i, t in enumerate(texts) if t.startswith("the Chain-of-Thought approach in enhancing"))
+    assert texts[left + 1].startswith("specifically fine-tuned (DSF) model") and right > left + 1, texts
+    intel = pypdfium2.PdfDocument(corpora / "filings" / "2023 Q2 INTC.pdf")
+    try:
+        items = read_page(intel[15], 16).items
+    finally:
+        intel.close()
+    assert all(item.column == 0 for item in items) and [i.top for i in items] == sorted(i.top for i in items)
+
+
 def test_a_footnote_at_the_foot_of_a_page_does_not_cut_the_paragraph_running_past_it(tmp_path) -> None:
     """A paragraph runs from one page's foot onto the next; between them stands the first page's footnote, in smaller
     type, opening with its number. The paragraph is one paragraph (its sentence whole), the footnote a paragraph after

@@ -205,9 +205,7 @@ def _reading_order(items: list[PageItem], width: float) -> list[PageItem]:
         chars[item.column] += len(item.text) if item.kind == "line" else 0
     two_column = chars[2] > 0.25 * sum(chars.values()) and chars[1] > 0.25 * sum(chars.values())
     if not two_column:
-        for item in items:
-            item.column = 0
-        return sorted(items, key=lambda i: (i.top, i.x0))
+        return _single_column_order(items, width)
     ordered: list[PageItem] = []
     band: list[PageItem] = []
     for item in sorted(items, key=lambda i: (i.top, i.x0)):
@@ -219,6 +217,53 @@ def _reading_order(items: list[PageItem], width: float) -> list[PageItem]:
             band.append(item)
     ordered.extend(sorted(band, key=lambda i: (i.column, i.top, i.x0)))
     return ordered
+
+
+COLUMN_LINE = 0.3
+"""A line at least this share of the page's width fills a column of a two-column band (a column is about 0.4 of it)."""
+COLUMN_LINES = 3
+"""Lines of prose filling each column, side by side, that make a band of a one-column page read column by column."""
+PROSE_LETTERS = 0.6
+"""A line of prose is at least this share letters (of its characters but spaces); a table's row of figures read as a
+line ("$ (153) $ 300 $ (475) $ 694", "Jul 1, 2023 Jul 2, 2022") is not."""
+
+
+def _single_column_order(items: list[PageItem], width: float) -> list[PageItem]:
+    """A page whose text is mostly full width, top to bottom; but a band of it between full-width items whose two halves
+    each hold ``COLUMN_LINES`` lines of prose filling a column, side by side, is read column by column: a two-column
+    page under a full-width figure of text (a prompt, a chart's labels), text set beside a table. A table read as lines
+    (a label at the left, figures at the right) holds no prose at the right, and keeps its rows."""
+    ordered: list[PageItem] = []
+    band: list[PageItem] = []
+    for item in sorted(items, key=lambda i: (i.top, i.x0)) + [None]:
+        if item is None or item.column == 0:
+            if _columned(band, width):
+                ordered.extend(sorted(band, key=lambda i: (i.column, i.top, i.x0)))
+            else:
+                for one in band:
+                    one.column = 0
+                ordered.extend(band)
+            band = []
+            if item is not None:
+                ordered.append(item)
+        else:
+            band.append(item)
+    return ordered
+
+
+def _columned(band: list[PageItem], width: float) -> bool:
+    """Whether each half of ``band`` holds ``COLUMN_LINES`` lines filling a column, the halves side by side."""
+    full = {column: [i for i in band if i.kind == "line" and i.column == column and i.x1 - i.x0 >= COLUMN_LINE * width
+                     and _prose(i.text)] for column in (1, 2)}
+    if any(len(lines) < COLUMN_LINES for lines in full.values()):
+        return False
+    return max(i.top for i in full[1]) > min(i.top for i in full[2]) and max(i.top for i in full[2]) > min(i.top for i in full[1])
+
+
+def _prose(text: str) -> bool:
+    """Whether a line reads as prose: ``PROSE_LETTERS`` of its characters (but spaces) are letters."""
+    chars = [c for c in text if not c.isspace()]
+    return bool(chars) and sum(c.isalpha() for c in chars) >= PROSE_LETTERS * len(chars)
 
 
 def _inside(word: dict, box: tuple[float, float, float, float]) -> bool:
@@ -328,6 +373,13 @@ def _page_tables(pdfium_page: Any, chars: list[Char], page_no: int) -> tuple[lis
     return tables, physical
 
 
+def _runs_on(prev: PageItem, line: PageItem) -> bool:
+    """Whether ``line`` goes on with the sentence of ``prev``, the line just above it in its column and type: ``prev``
+    does not end a sentence and the gap between them is a line's, not a paragraph's."""
+    return (prev.kind == "line" and prev.column == line.column and abs(prev.size - line.size) <= 0.5
+            and 0 <= line.top - prev.bottom < 0.8 * line.size and not prev.text.rstrip().endswith((".", ":", ";", "!", "?")))
+
+
 def _text_page(pdfium_page: Any, chars: list[Char], page_no: int, width: float, height: float) -> PageData:
     tables, physical = _page_tables(pdfium_page, chars, page_no)
     lines = [_line_item(seg, page_no) for line in physical for seg in _segments(line, width) if not _stray_mark(seg, line)]
@@ -344,6 +396,8 @@ def _text_page(pdfium_page: Any, chars: list[Char], page_no: int, width: float, 
     for index, line in enumerate(lines):
         if index in used or not _FIGURE_CAPTION.match(line.text) or not CAPTION.match(line.text):
             continue
+        if index > 0 and index - 1 not in used and _runs_on(lines[index - 1], line):
+            continue  # "... as shown in" | "Figure 8. After filtering, ...": a sentence names the figure, no caption
         box = _vector_figure_box(line, lines, used, width)
         top = line.top
         caption = _caption_text(index, lines, used)

@@ -295,6 +295,7 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
     open_block: Element | None = None
     pieces: list[str] = []  # the open block's text, joined when it closes
     prev: PageItem | None = None
+    held: tuple[Element, list[str], PageItem] | None = None  # a paragraph cut mid-sentence by a float (``_resumes``)
     reported = 0
     for item in items:
         if progress is not None and item.page > reported:
@@ -306,6 +307,7 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
                 _join(deferred[-1][1], item.text.strip(), vocabulary)
             continue
         if item.kind in ("table", "figure") or id(item) in heads:
+            held = None if id(item) in heads else _cut(open_block, pieces, prev, body) or held
             _close(open_block, pieces)
             open_block, prev = None, None
             elements += _notes(deferred)
@@ -327,7 +329,16 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
                 pieces += ["\n", item.text]
             else:
                 _join(pieces, item.text.strip(), vocabulary)
+        elif held is not None and _resumes(held, item, kind, edges):
+            _close(open_block, pieces)
+            open_block, pieces, _ = held  # the cut paragraph reads on; what stood between follows it
+            held = None
+            _join(pieces, item.text.strip(), vocabulary)
         else:
+            if held is not None and (kind == "code" or abs(item.size - held[2].size) <= 1.0):
+                held = None  # the body's text goes on elsewhere (or an example it introduces): the cut paragraph ended
+            if held is None and kind != "code" and prev is not None and abs(item.size - prev.size) > 1.0:
+                held = _cut(open_block, pieces, prev, body)  # a table's or a caption's lines in other type cut it
             _close(open_block, pieces)
             elements += _notes(deferred)
             open_block, pieces = Element(kind=kind, text="", page=item.page), [item.text.strip()]
@@ -335,6 +346,29 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
         prev = item
     _close(open_block, pieces)
     return _table_captions(elements + _notes(deferred))
+
+
+def _cut(block: Element | None, pieces: list[str], last: PageItem | None, body: float
+         ) -> tuple[Element, list[str], PageItem] | None:
+    """The open block, when it is a paragraph in the body's type (``body``, within a point) whose sentence a float or
+    lines in other type cut (its text so far does not end a sentence): (block, its pieces, its last line), for
+    ``_resumes``; else None."""
+    if block is None or last is None or block.kind != "paragraph" or not pieces or abs(last.size - body) > 1.0:
+        return None
+    tail = pieces[-1].rstrip()
+    return None if not tail or tail.endswith(_SENTENCE_END) else (block, pieces, last)
+
+
+def _resumes(held: tuple[Element, list[str], PageItem], line: PageItem, kind: str, edges: dict) -> bool:
+    """Whether ``line`` reads on in the paragraph a table, a figure or lines in other type (a caption, a table read as
+    lines) cut mid-sentence: a paragraph line in the cut paragraph's type, on its page or the next, opening in lower
+    case ("answering (QA) ..." after "... including question-" and a figure) at its column's left edge, where the
+    body's lines start (a caption's second line beside a table, "number of CoT-SC samples used.", starts elsewhere)."""
+    _, _, last = held
+    text = line.text.strip()
+    edge = edges.get((line.page, line.column, line.rtl), _start(line))
+    return (kind == "paragraph" and abs(line.size - last.size) <= 1.0 and 0 <= line.page - last.page <= 1
+            and text[:1].isalpha() and text[:1].islower() and abs(_start(line) - edge) <= line.size)
 
 
 def _notes(deferred: list[tuple[int, list[str]]]) -> list[Element]:
