@@ -489,6 +489,26 @@ def test_the_askers_pronouns_are_no_words_to_find():
     assert pool.units[scored[0][3]].text.startswith("Rules that use the standard target separator")  # before: "Our examples ..."
 
 
+def test_a_trend_asked_for_is_a_change_over_periods_not_a_word_to_find():
+    """"Can any trends be identified in the Services segment revenue over the reported periods?": a trend is what the
+    figures of each period show side by side. The filings' risk boilerplate writes "trends" ("known trends and
+    uncertainties"); as the ask's rarest word it ranked that boilerplate above the segment's rows."""
+    from shelfwise.api.answer.plan.plan import plan_by_rules
+    from shelfwise.api.answer.write.pool import build_pool
+    from shelfwise.api.answer.write.rank import obligation_query
+    from shelfwise.api.answer.write.write import section_units
+
+    shelf = _memory_shelf({"q3": ("Apple 10-Q", "apple.pdf", [
+        ("Segment Information", [_p("Services net sales were $21,213 million in the quarter, up from $19,604 million.")]),
+        ("Risk Factors", [_p("Known trends and uncertainties could affect the Company's results.")])])})
+    plan = plan_by_rules("Can any trends be identified in Apple's Services segment revenue over the reported periods?", [],
+                         {"q3": "Apple 10-Q"}, [], [], [])
+    pool = build_pool(_reading(shelf), {"mem": shelf}, section_units)
+    assert plan.obligations[0].kind == "compare"
+    query = obligation_query(plan.obligations[0], pool, set())
+    assert "trend" not in query and "servic" in query
+
+
 def test_a_register_row_with_empty_cells_keeps_its_columns():
     """'Open - MDR investigation |  | CAPA-2026-006' once whitespace is collapsed reads '… | | …': the empty Date closed
     cell stays a cell, so CAPA-2026-006 stays under CAPA (it was shown as '\\| CAPA-2026-006' under Date closed)."""

@@ -22,6 +22,9 @@ ALIASES = [("AAL", "Authenticator Assurance Level")]
         ("What is a Reportable Event", "describe"),
         ("What are the steps of handling a complaint, from receipt to closure", "trace"),
         ("What changed from the previous revision", "compare"),
+        # a trend is a change over periods: the answer sets them side by side ("trends" is no word to look for)
+        ("Can any trends be identified in the segment's revenue over the reported periods", "compare"),
+        ("Can I distribute modified copies", "judge"),
         ("How often must top management review the system", "lookup"),
         ("Is it overdue", "judge"),
         ("Which complaints led to a CAPA", "list"),

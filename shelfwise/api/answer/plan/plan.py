@@ -67,7 +67,7 @@ class Plan(BaseModel):
 
 
 _KIND_RULES: list[tuple[str, re.Pattern]] = [
-    ("compare", re.compile(r"\b(compare|comparison|differ|differs|difference|differences|versus|vs\.?|changed?|changes)\b")),
+    ("compare", re.compile(r"\b(compare|comparison|differ|differs|difference|differences|versus|vs\.?|changed?|changes|trends?)\b")),
     ("trace", re.compile(r"(?<![\w-])(steps?|procedure|process(?!\s+(?:their|the|a|an|its|his|her|our|your|my|these|those|such|any|all|"
                          r"each|every|personal|special|sensitive|data)\b)|workflow|sequence|from receipt|in what order|history|evolved?)\b")),
     # "process" with an object after it is the verb ("rely on consent to process their data", "lets a controller process

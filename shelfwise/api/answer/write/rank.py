@@ -58,7 +58,8 @@ LEAD_SECTIONS = 6
 """An obligation that names a document and asks little else is answered by the document's opening sections."""
 
 FRAMING = {kind: set(word_stems(words)) for kind, words in {
-    "compare": "change changed changes compare comparison differ difference differences", "trace": "step steps procedure process",
+    "compare": "change changed changes compare comparison differ difference differences trend trends",
+    "trace": "step steps procedure process",
     "list": "list"}.items()}
 """Words that say what shape of answer is wanted; the documents seldom write them."""
 
