@@ -171,6 +171,23 @@ def test_what_a_question_states_before_it_asks_is_read_with_its_first_question()
         "We run FedRAMP. In an OSCAL-based SSP, what must it provide"]
 
 
+def test_a_first_part_asked_after_its_setting_is_asked_and_its_setting_is_the_later_parts():
+    """'If I break the terms of GPL-3.0 or of CC BY 4.0, do I lose my licence automatically, how can I get it back under
+    each, and what happens to people who already received the work from me?': the first part asks after its clause
+    ("..., do I lose ..."). It was read as a setting with nothing asked: its question was never a part of its own, and
+    the later parts carried it whole ("... automatically, What happens to ..."). It is the first part now; its clause is
+    the setting of the later ones."""
+    asked = read_question("If I break the terms of GPL-3.0 or of CC BY 4.0, do I lose my licence automatically, how can I "
+                          "get it back under each, and what happens to people who already received the work from me?")
+    assert [p.text for p in asked.parts] == [
+        "If I break the terms of GPL-3.0 or of CC BY 4.0, do I lose my licence automatically",
+        "If I break the terms of GPL-3.0 or of CC BY 4.0, how can I get it back under each",
+        "If I break the terms of GPL-3.0 or of CC BY 4.0, what happens to people who already received the work from me"]
+    asked = read_question("If a bug in a GPL-3.0 library corrupts our data, can we hold its authors liable? Are there exceptions?")
+    assert [p.text for p in asked.parts] == ["If a bug in a GPL-3.0 library corrupts our data, can we hold its authors liable",
+                                             "If a bug in a GPL-3.0 library corrupts our data, are there exceptions"]
+
+
 def test_a_later_part_that_asks_nothing_is_the_setting_of_the_part_after_it():
     """'... Why does that happen and how should I write it? And if I turn on .ONESHELL instead, what changes for the @
     prefix?': 'And if I turn on .ONESHELL instead' asks nothing; it was a part of its own, read and answered apart."""

@@ -191,10 +191,21 @@ def question_parts(question: str) -> list[str]:
         if not (_ASKS.match(_OPENER.sub("", parts[n])) or _ASKS_AFTER.search(parts[n])):  # And if I turn on .ONESHELL
             parts[n:n + 2] = [f"{parts[n]}, {parts[n + 1]}"]  # instead, what changes for the @ prefix?")
     if len(parts) > 1 and not _ASKS.match(parts[0]) and not _states_then_asks(parts[0]):  # "In an OSCAL-based SSP, how
-        parts = [f"{parts[0]}, {p}" for p in parts[1:]]  # do I ...": a setting, and every part after it is asked in it
+        asked = _ASKS_AFTER.search(parts[0])  # do I ...": a setting, and every part after it is asked in it; "If I break
+        if asked is None:  # the terms of GPL-3.0, do I lose my licence, how can I get it back?": a part asked in a setting
+            parts = [f"{parts[0]}, {p}" for p in parts[1:]]  # is asked too, and its setting is the later parts'
+        else:
+            setting = parts[0][:asked.start()]
+            parts = [parts[0], *(f"{setting}, {_lower_first(p)}" for p in parts[1:])]
     parts = [piece for p in parts for piece in _enumerated(p)]
     parts = [piece for p in parts for piece in _actions(p)]
     return parts or [question.strip()]
+
+
+def _lower_first(part: str) -> str:
+    """A part set after a clause: its first word in lower case unless it is a name ("Are there" -> "are there")."""
+    first = part.split(" ", 1)[0]
+    return part[:1].lower() + part[1:] if first[1:].islower() or len(first) == 1 else part
 
 
 _THEN_ASKED = re.compile(r"^(?P<p>[^;?]+?)(?:,\s*so|;|\s+[-\u2013\u2014]{1,2})\s+(?:how|what|which|why|when|where|who|can|could|does|do|did|is|"
