@@ -539,6 +539,15 @@ def _found(question: str, title: str, headings: str, sentence: str):
      "HyDE: Precise Zero-Shot Dense Retrieval without Relevance Labels", "1 Introduction",
      "In this paper, therefore, we study the problem of building effective dense retrieval systems without relevance labels.",
      False),
+    # a rule's figure stands in a short sentence where the premise says more of its subject: the sentence holds half of
+    # the shorter one's words (it held 4 of the premise's 9, and the premise went uncorrected)
+    ("Since SP 800-63A lets an enrollment code handed straight to the subscriber after in-person proofing stay valid for 90 "
+     "days, how should the subscriber use it?", "NIST SP 800-63A Enrollment and Identity Proofing", "4.4.1.6 Address Confirmation",
+     "The enrollment code SHALL be valid for a maximum of 7 days.", True),
+    # without a figure of the premise's unit a short sentence holding few of its words corrects nothing
+    ("Since a makefile named in an include directive that cannot be found is not an immediately fatal error in GNU make, "
+     "at what point does make report it as fatal?", "GNU Make", "3.3 Including Other Makefiles",
+     "These errors are not really make errors at all.", False),
 ])
 def test_a_sentence_corrects_a_premise_only_about_its_document_operator_and_object(premise, title, headings, sentence, corrected):
     """Verbatim sentences of the corpora against premises written before the rules that read them: a sentence naming

@@ -403,6 +403,9 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
             read_here.append((shelf, section_id, text, known))
         read_here.sort(key=lambda one: one[3] is not None and not _holds_marks(marks, "", one[3]))  # "JWT": RFC 7519's first
         measure = measure_words(premise)
+        measured = _figures(premise).keys()  # a rule's figure: its sentence is short ("The enrollment code SHALL be valid for a
+        # maximum of 7 days.") where the premise says more of its subject: the share is of the shorter one's words, and
+        # two words at least, as every candidate holds (``check.candidates``)
         settled = any(whole_moved(measure - (known.title if known else set()), premise, sentence, _content(known.headings) if known else set())
                       for *_, text, known in read_here for sentence in sentences(text) or [text])
         terms = set(TERM.findall(premise))
@@ -416,7 +419,9 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                 rest = words - (known.title & named_stems - own) if known is not None else words  # to its document
                 label = by_form(premise, sentence, known, read) or (  # the premise's words: ``check.forms``
                     holds_share(words, sentence, known, tuning.premise_share) and by_words(premise, sentence)) or ""
-                if not label and len(rest & own) < tuning.premise_share * len(rest):  # is checked with the other marks, not here
+                if not label and len(rest & own) < (  # is checked with the other marks, not here
+                        max(2, tuning.premise_share * min(len(rest), len(own))) if measured & _figures(sentence).keys()
+                        else tuning.premise_share * len(rest)):
                     continue
                 why = "" if label else introduced_by(premise, sentence, known, _content)
                 if not why and known is not None:
