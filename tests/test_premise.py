@@ -1477,3 +1477,25 @@ def test_several_against_only_one_is_read_whatever_else_the_premise_says():
     true = "Given that PEP 646 lets a class take a single type variable tuple, how are its arguments bound?"
     assert _found(true, "PEP 646 Variadic Generics", "Multiple Type Variable Tuples: Not Allowed",
                   "As of this PEP, only a single type variable tuple may appear in a type parameter list:") is None
+
+
+def test_a_statement_in_a_tables_cell_corrects_a_premise():
+    """A guide states its rules in tables ("Key Activities | Description | Sample Questions"): "Retain required
+    documentation ... for six years from the date of its creation ..." stands in a cell, after a bullet, beside the
+    sample questions. The premise check read sentences, list items and steps only, and a premise of three years went
+    uncorrected (eval/questions/unseen-premises-17.yaml). A cell's statements are read; its labels and questions are not."""
+    from shelfwise.api.answer.check.candidates import cell_statements
+
+    cell = ("• Retain required documentation of policies, procedures, actions, activities or assessments required by the "
+            "HIPAA Security Rule for six years from the date of its creation or the date when it last was in effect, "
+            "whichever is later. • Have documentation retention requirements under HIPAA been aligned with the "
+            "organization's other data retention policies?")
+    statements = cell_statements(cell)
+    assert statements == [cell[2:cell.index(" • Have")]]
+    assert cell_statements("2. Retain Documentation for at Least Six Years Implementation Specifications (Required)") == []
+    assert cell_statements("Key Activities") == cell_statements("65.0") == []
+    found = _found("Since the HIPAA Security Rule only requires a covered entity to keep its security policies, procedures and "
+                   "risk assessments for three years from the date they were written, can we purge the versions we wrote in 2019?",
+                   "NIST SP 800-66 Revision 1, An Introductory Resource Guide for Implementing the Health Insurance Portability "
+                   "and Accountability Act (HIPAA) Security Rule", "4.22. Documentation (§ 164.316(b)(1))", statements[0])
+    assert found is not None and "6 years" in found.why, found
