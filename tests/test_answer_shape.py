@@ -277,6 +277,34 @@ def test_gap_lines_read_as_english_for_every_kind():
     assert gap_line("What is the seed", "describe") == "The documents do not say what the seed is."
 
 
+def test_gap_lines_name_each_part_without_the_setting_they_share():
+    """'If a bug in a GPL-3.0 library corrupts our data, can we hold its authors liable? Are there exceptions?': both
+    parts are asked in the clause before the first one's question, and each gap line quoted it whole, as long as the
+    question itself. The question states its setting once; the lines name what each part asks. Parts that share no
+    setting up to a comma ("What lifetimes ... for codes", "... for JWTs"), and a single part, keep their words."""
+    from shelfwise.api.answer.complete import complete_answer, without_setting
+    from shelfwise.api.answer.plan.plan import plan_by_rules
+
+    plan = plan_by_rules("If a bug in a GPL-3.0 library corrupts our data, can we hold its authors liable? Are there exceptions?",
+                         [], {}, [], [], [])
+    assert [o.ask for o in plan.obligations] == ["If a bug in a GPL-3.0 library corrupts our data, can we hold its authors liable",
+                                                 "If a bug in a GPL-3.0 library corrupts our data, are there exceptions"]
+    shown = [Unit(id="u1", kind="sentence", text="THERE IS NO WARRANTY FOR THE PROGRAM.", shelf="mem", citations=["s1"],
+                  obligation=0, status="verbatim"),
+             Unit(id="u2", kind="sentence", text="Unless required by applicable law, no holder is liable.", shelf="mem",
+                  citations=["s1"], obligation=1, status="verbatim")]
+    gaps = complete_answer(plan, shown, {0: 0.1, 1: 0.1}, 0.5).gaps
+    assert gaps == ["The sentences shown may not fully answer \u201cCan we hold its authors liable?\u201d",
+                    "The sentences shown may not fully answer \u201cAre there exceptions?\u201d"], gaps
+    # the shared words end inside a part's clause: that part keeps its words, the others lose the setting
+    parser = "Our parser goes .y to .c, and make throws away the generated .c files, "
+    assert without_setting([parser + "which I want to keep. Why does it delete them", parser + "what are my options for one file"]) == [
+        parser + "which I want to keep. Why does it delete them", "What are my options for one file"]
+    asks = ["What lifetimes do these specifications give for authorization codes", "What lifetimes do these specifications give for JWTs"]
+    assert without_setting(asks) == asks and without_setting(["In an OSCAL-based SSP, how do I mark it"]) == [
+        "In an OSCAL-based SSP, how do I mark it"]
+
+
 def test_a_judgment_is_derived_by_code_from_a_checked_record_and_rule():
     from shelfwise.api.answer.check.verdict import derive_verdicts, question_date
 

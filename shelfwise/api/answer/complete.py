@@ -14,6 +14,7 @@ under a condition the documents state: "unless", "except", "provided that").
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Literal
 
@@ -21,10 +22,12 @@ from pydantic import BaseModel, Field
 
 from shelfwise.api.answer.read.evidence import asked_head
 from shelfwise.api.answer.plan.plan import Plan
+from shelfwise.api.answer.question import opens_question
 from shelfwise.api.answer.records import Unit
 from shelfwise.api.terms import normalise, word_stems
 
-__all__ = ["ObligationStatus", "Completion", "complete_answer", "names_what_was_asked", "gap_line", "part_line", "unstated_line", "NOT_IN_DOCUMENTS"]
+__all__ = ["ObligationStatus", "Completion", "complete_answer", "names_what_was_asked", "gap_line", "part_line", "unstated_line", "without_setting",
+           "NOT_IN_DOCUMENTS"]
 
 Label = Literal["complete", "partial", "conditional", "not_in_documents"]
 NOT_IN_DOCUMENTS = "This is not in these documents"
@@ -127,6 +130,22 @@ def part_line(ask: str, kind: str = "describe") -> str:
     return _line("The sentences shown may not fully", ask, kind)
 
 
+def without_setting(asks: list[str]) -> list[str]:
+    """The parts' asks without the setting every one of them opens with ("If I break the terms of GPL-3.0 or of CC BY
+    4.0, "; "We run FedRAMP. In an OSCAL-based SSP, "): the question states it once, and a line per part that repeated
+    it made each line as long as the question. A part whose rest is no question from its first word ("which I want to
+    keep for debugging. Why does it delete them": the shared words end inside its clause), a single part, and parts
+    sharing no setting up to a comma keep their asks."""
+    if len(asks) < 2:
+        return asks
+    shared = os.path.commonprefix(asks)
+    cut = shared.rfind(", ")
+    if cut <= 0:
+        return asks
+    return [rest[:1].upper() + rest[1:] if opens_question(rest) and word_stems(rest) else ask
+            for ask, rest in ((ask, ask[cut + 2:]) for ask in asks)]
+
+
 def unstated_line(words: list[str], about: bool = False) -> str:
     """The gap of an obligation whose asked words stand in no read section, or (``about``) whose asked subject no
     section that would answer it is about."""
@@ -170,6 +189,7 @@ def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], th
     obligation no shown unit names the asked things for is not covered (``names_what_was_asked``)."""
     unstated, short = unstated or {}, short or set()
     statuses, gaps = [], []
+    asks = without_setting([o.ask for o in plan.obligations])
     for index, obligation in enumerate(plan.obligations):
         own = [u.id for u in shown if (u.obligation == index or index in u.also) and u.kind not in ("table_header", "figure", "code")
                and u.group != "correction"]
@@ -179,7 +199,7 @@ def complete_answer(plan: Plan, shown: list[Unit], covered: dict[int, float], th
         if index in unstated and not own:
             gap = " ".join(filter(None, [unstated_line(unstated[index], index in (about or set())), (held or {}).get(index, "")]))
         else:
-            gap = "" if is_covered else part_line(obligation.ask, obligation.kind) if own else gap_line(obligation.ask, obligation.kind)
+            gap = "" if is_covered else part_line(asks[index], obligation.kind) if own else gap_line(asks[index], obligation.kind)
         if gap and gap not in gaps:  # two parts about one subject the documents lack say it once
             gaps.append(gap)
     n_covered = sum(1 for s in statuses if s.covered)

@@ -24,7 +24,8 @@ from shelfwise.compiler.language.versions import ASKS_VERSIONS, asks_about_versi
 if TYPE_CHECKING:
     from shelfwise.compiler.digests.identity_match import IdentityMatch
 
-__all__ = ["Asked", "Phrase", "NamedByIdentity", "read_question", "read_phrase", "named_by_identity", "question_parts", "standalone", "premises_of", "FACETS", "CONTRAST"]
+__all__ = ["Asked", "Phrase", "NamedByIdentity", "read_question", "read_phrase", "named_by_identity", "question_parts", "standalone", "premises_of",
+           "opens_question", "FACETS", "CONTRAST"]
 
 FACETS: dict[str, re.Pattern] = {
     "@version": ASKS_VERSIONS,
@@ -168,6 +169,12 @@ _ASKS_AFTER = re.compile(rf",\s+(?:{_PREPOSED})?(?:does|do|did|is|are|was|were|c
                          r"which|who|when|where|why)\b", re.I)
 """A sentence that asks after a clause ("If I list both files, does make understand ...", "Under the GDPR, from what
 age can a user consent ...")."""
+
+
+def opens_question(text: str) -> bool:
+    """Whether ``text`` is one question from its first word ("what are my options ...", "and how do I ..."), not a
+    clause or a statement before one ("which I want to keep. Why does it ...")."""
+    return bool(_ASKS.match(_OPENER.sub("", text))) and not _STATEMENT_END.search(text)
 
 
 def _states_then_asks(part: str) -> bool:
