@@ -212,7 +212,7 @@ def question_parts(question: str) -> list[str]:
 def _lower_first(part: str) -> str:
     """A part set after a clause: its first word in lower case unless it is a name ("Are there" -> "are there")."""
     first = part.split(" ", 1)[0]
-    return part[:1].lower() + part[1:] if first[1:].islower() or len(first) == 1 else part
+    return part[:1].lower() + part[1:] if first[1:].islower() or (len(first) == 1 and first != "I") else part
 
 
 _THEN_ASKED = re.compile(r"^(?P<p>[^;?]+?)(?:,\s*so|;|\s+[-\u2013\u2014]{1,2})\s+(?:how|what|which|why|when|where|who|can|could|does|do|did|is|"
