@@ -20,7 +20,7 @@ from shelfwise.api.answer.check.measure import content_words
 from shelfwise.api.answer.check.swapped import TERM, entry
 from shelfwise.api.answer.write.write import section_units
 from shelfwise.api.currency import superseded_documents
-from shelfwise.api.terms import identifier_key, identifiers, table_cells, word_stems
+from shelfwise.api.terms import identifier_key, identifiers, unit_cells, word_stems
 
 __all__ = ["premise_candidates", "paragraph_before", "cell_statements", "CANDIDATES_READ", "RARE_READ"]
 
@@ -47,7 +47,7 @@ def premise_candidates(premises, reading, shelves: dict, about) -> list[tuple[st
             if unit.kind in ("sentence", "list_item", "step"):
                 texts = [unit.text]
             elif unit.kind == "table_row":
-                texts = [piece for cell in (unit.cells or table_cells(unit.text)) for piece in cell_statements(cell)]
+                texts = [piece for cell in unit_cells(unit) for piece in cell_statements(cell)]
             else:
                 continue
             for text in texts:

@@ -420,7 +420,7 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                 label = by_form(premise, sentence, known, read) or (  # the premise's words: ``check.forms``
                     holds_share(words, sentence, known, tuning.premise_share) and by_words(premise, sentence)) or ""
                 if not label and len(rest & own) < (  # is checked with the other marks, not here
-                        max(2, tuning.premise_share * min(len(rest), len(own))) if measured & _figures(sentence).keys()
+                        max(2, tuning.premise_share * min(len(rest), len(own))) if measured and measured & _figures(sentence).keys()
                         else tuning.premise_share * len(rest)):
                     continue
                 why = "" if label else introduced_by(premise, sentence, known, _content)
