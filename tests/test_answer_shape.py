@@ -517,6 +517,37 @@ def test_the_askers_pronouns_are_no_words_to_find():
     assert pool.units[scored[0][3]].text.startswith("Rules that use the standard target separator")  # before: "Our examples ..."
 
 
+def test_a_word_of_a_documents_name_before_its_identifier_is_no_word_to_find():
+    """"What patent rights do Apache-2.0 and CC BY 4.0 give me?": "BY 4.0" names cc-by-4.0_legalcode.html, and "CC"
+    before it is part of that name. Left in the query, "cc" (a rare word: the licence writes "Creative Commons") weighed
+    more than "patent" and ranked a sentence that says "CC" above the patent grants."""
+    from shelfwise.api.answer.plan.plan import plan_by_rules
+    from shelfwise.api.answer.write.pool import build_pool
+    from shelfwise.api.answer.write.rank import named_documents, obligation_query, score_units
+    from shelfwise.api.answer.write.write import section_units
+
+    shelf = _memory_shelf({  # the compiler's document id of cc-by-4.0_legalcode.html
+        "cc-by-4-0-legalcode": ("Creative Commons Legal Code", "cc-by-4.0_legalcode.html", [
+            ("Section 2 - Scope", [_p("Patent and trademark rights are not licensed under this Public License."),
+                                   _p("Use of CC marks is governed by the CC trademark policy.")])]),
+        "apache": ("Apache License 2.0", "apache-2.0.txt", [
+            ("3. Grant of Patent License", [_p("Each Contributor hereby grants to You a patent license to make and use the Work.")])]),
+    })
+    documents = {d: row["title"] for d, row in shelf.documents.items()}
+    plan = plan_by_rules("What patent rights do Apache-2.0 and CC BY 4.0 give me?", [], documents, [], [], [])
+    pool = build_pool(_reading(shelf), {"mem": shelf}, section_units)
+    _, _, naming = named_documents(plan.obligations[0], pool)
+    assert "cc" in naming
+    query = obligation_query(plan.obligations[0], pool, naming)
+    assert "cc" not in query and "patent" in query
+    (_, scored), = score_units(plan, pool)
+    assert not pool.units[scored[0][3]].text.startswith("Use of CC marks")
+    # a capitalised word before an identifier that the named document's file and title do not hold stays a word to find
+    plan = plan_by_rules("What does the Grant clause of Apache-2.0 say?", [], documents, [], [], [])
+    _, _, naming = named_documents(plan.obligations[0], pool)
+    assert "grant" not in naming
+
+
 def test_a_trend_asked_for_is_a_change_over_periods_not_a_word_to_find():
     """"Can any trends be identified in the Services segment revenue over the reported periods?": a trend is what the
     figures of each period show side by side. The filings' risk boilerplate writes "trends" ("known trends and

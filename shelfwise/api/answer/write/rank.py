@@ -87,7 +87,7 @@ def named_documents(obligation: Obligation, pool: Pool) -> tuple[set[str], set[s
             hits = {doc for doc, keys in pool.doc_keys.items() if key in keys}
             if hits:
                 named |= hits
-                naming |= set(word_stems(ident)) | {key}
+                naming |= set(word_stems(ident)) | {key} | _name_prefix(text, ident, hits, pool)
     for doc in obligation.documents:  # "the OWASP Top 10 2017" names a document: its words are not what is asked
         for name in names_written(obligation.ask, pool.titles.get(doc, ""), pool.files.get(doc, "")):
             rest = re.sub(r"\b" + r"\W+".join(map(re.escape, name.split())) + r"\b", " ", obligation.ask)
@@ -102,6 +102,19 @@ def named_documents(obligation: Obligation, pool: Pool) -> tuple[set[str], set[s
         rest = reduce(lambda text, span: text.replace(span, " "), spans, obligation.ask)
         naming |= set(word_stems(" ".join(spans))) - set(word_stems(rest))
     return set(obligation.documents) | named, named, naming
+
+
+def _name_prefix(text: str, ident: str, docs: set[str], pool: Pool) -> set[str]:
+    """Stems of the capitalised words written just before an identifier that named ``docs`` when a named document's
+    file or title holds them too: "CC BY 4.0" names cc-by-4.0_legalcode.html by its identifier "BY 4.0", and "CC" is
+    part of that name, not a word the answer must hold."""
+    found = set()
+    for match in re.finditer(r"((?:\b[A-Z][A-Za-z]*[A-Z][A-Za-z]*\s+)+)" + re.escape(ident), text):
+        for word in match.group(1).split():
+            if any(word.lower() in re.split(r"[^a-z0-9]+", f"{pool.files.get(doc, '')} {pool.titles.get(doc, '')}".lower())
+                   for doc in docs):
+                found |= set(word_stems(word))
+    return found
 
 
 def obligation_query(obligation: Obligation, pool: Pool, naming: set[str]) -> dict[str, float]:
