@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -459,6 +460,33 @@ def test_a_page_numbered_line_set_in_the_flow_is_furniture_wherever_it_stands(tm
     texts = " ".join(e.text for e in read_text_layer(path, ReadOptions()).elements)
     assert "Form 10-Q" not in texts, "a page-numbered running line was kept"
     assert texts.count("Totals are shown in millions of dollars.") == 4
+
+
+def test_a_page_number_alone_set_in_the_flow_is_furniture_wherever_it_stands(tmp_path) -> None:
+    """A PDF printed from HTML sets a page's number alone right under its last paragraph, well above the margin band
+    (Amazon's 10-Q: "39" at 78% of the page's height). Kept, it opened the next page's first paragraph ("39 As our
+    agreements terminate, ..."). A line of figures alone whose number follows no page (a year over a chart) stays."""
+    path = tmp_path / "numbers.pdf"
+    page = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))
+    for number in range(1, 6):
+        page.setFont("Helvetica", 10)
+        y = HEIGHT - 90
+        page.drawString(72, y, f"Agreements of page {number} may end, and we may be unable to renew them on comparable terms.")
+        y -= 14
+        for line in range(2 + number):  # pages of different lengths: the number moves up and down
+            page.drawString(72, y, f"Line {line} of page {number} says what the commercial agreements expose us to")
+            y -= 14
+        page.drawString(72, y, "and to what extent.")
+        if number == 3:
+            page.drawString(72, y - 30, "2023")  # a year over a chart: no page's number
+            page.drawString(72, y - 44, "Net sales grew in every segment.")
+            y -= 44
+        page.drawCentredString(WIDTH / 2, y - 40, str(number))
+        page.showPage()
+    page.save()
+    texts = [e.text for e in read_text_layer(path, ReadOptions()).elements]
+    assert not any(re.match(r"\d\s+Agreements", text) or text.strip() in {"1", "2", "3", "4", "5"} for text in texts), texts
+    assert any("2023" in text for text in texts), texts
 
 
 def test_page_furniture_numbered_within_chapters_or_by_the_page_is_dropped_and_article_headings_stay(tmp_path) -> None:

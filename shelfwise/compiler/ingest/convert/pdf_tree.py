@@ -115,7 +115,24 @@ def _page_numbered_lines(pages: list[PageData]) -> set[int]:
         offsets = {number - page for page, number, _ in occurrences}
         if len(pages_of) >= 3 and len(pages_of) == len(occurrences) and len(offsets) == 1:
             drop.update(id(item) for _, _, item in occurrences)
-    return drop
+    return drop | _numbers_alone(pages)
+
+
+def _numbers_alone(pages: list[PageData]) -> set[int]:
+    """ids of lines holding only a number that is the page's number plus the offset most of them share, on three pages
+    or more: a page number a PDF printed from HTML sets under each page's last paragraph, at every height (Amazon's
+    10-Q: "39" at 78% of page 39's height, under the margin band), which read as the first word of the next page's
+    first paragraph ("39 As our agreements terminate, ..."). Other lines of figures alone (a chart's axis labels,
+    a year) keep their place: their numbers follow no page."""
+    alone = [(page.page, int(item.text.strip()), item) for page in pages for item in page.items
+             if item.kind == "line" and re.fullmatch(r"\d{1,4}", item.text.strip())]
+    pages_by_offset: dict[int, set[int]] = defaultdict(set)
+    for page, number, _ in alone:
+        pages_by_offset[number - page].add(page)
+    offset, held = max(pages_by_offset.items(), key=lambda entry: (len(entry[1]), -abs(entry[0])), default=(0, set()))
+    if len(held) < 3:
+        return set()
+    return {id(item) for page, number, item in alone if number - page == offset}
 
 
 def _style(item: PageItem) -> tuple[float, bool]:
