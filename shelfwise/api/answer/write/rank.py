@@ -105,9 +105,10 @@ def named_documents(obligation: Obligation, pool: Pool) -> tuple[set[str], set[s
 
 
 def _name_prefix(text: str, ident: str, docs: set[str], pool: Pool) -> set[str]:
-    """Stems of the capitalised words written just before an identifier that named ``docs`` when a named document's
-    file or title holds them too: "CC BY 4.0" names cc-by-4.0_legalcode.html by its identifier "BY 4.0", and "CC" is
-    part of that name, not a word the answer must hold."""
+    """Stems of the words of two capitals or more (acronyms: "CC", "GNU") written just before an identifier that named
+    ``docs`` when a named document's file or title holds them too: "CC BY 4.0" names cc-by-4.0_legalcode.html by its
+    identifier "BY 4.0", and "CC" is part of that name, not a word the answer must hold. An acronym neither holds
+    ("the ASF Apache-2.0") stays a word to find."""
     found = set()
     for match in re.finditer(r"((?:\b[A-Z][A-Za-z]*[A-Z][A-Za-z]*\s+)+)" + re.escape(ident), text):
         for word in match.group(1).split():
