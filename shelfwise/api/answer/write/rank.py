@@ -109,13 +109,12 @@ def _name_prefix(text: str, ident: str, docs: set[str], pool: Pool) -> set[str]:
     ``docs`` when a named document's file or title holds them too: "CC BY 4.0" names cc-by-4.0_legalcode.html by its
     identifier "BY 4.0", and "CC" is part of that name, not a word the answer must hold. An acronym neither holds
     ("the ASF Apache-2.0") stays a word to find."""
-    found = set()
-    for match in re.finditer(r"((?:\b[A-Z][A-Za-z]*[A-Z][A-Za-z]*\s+)+)" + re.escape(ident), text):
-        for word in match.group(1).split():
-            if any(word.lower() in re.split(r"[^a-z0-9]+", f"{pool.files.get(doc, '')} {pool.titles.get(doc, '')}".lower())
-                   for doc in docs):
-                found |= set(word_stems(word))
-    return found
+    written = [word for match in re.finditer(r"((?:\b[A-Z][A-Za-z]*[A-Z][A-Za-z]*\s+)+)" + re.escape(ident), text)
+               for word in match.group(1).split()]
+    if not written:
+        return set()
+    named = {word for doc in docs for word in re.split(r"[^a-z0-9]+", f"{pool.files.get(doc, '')} {pool.titles.get(doc, '')}".lower())}
+    return {stem for word in written if word.lower() in named for stem in word_stems(word)}
 
 
 def obligation_query(obligation: Obligation, pool: Pool, naming: set[str]) -> dict[str, float]:

@@ -94,6 +94,9 @@ def _running_lines(pages: list[PageData]) -> set[int]:
     return drop | _page_numbered_lines(pages)
 
 
+FOLLOWED_PAGES = 3
+"""Pages a line's number must follow the page's number on (one offset) for the line to be a page number wherever it
+stands (``_page_numbered_lines``, ``_numbers_alone``): two pages may agree by chance, three in step are a count."""
 _EDGE_NUMBER = re.compile(r"(?:^(\d{1,4})\s*[|·•–—-]?\s+\S)|(?:\S\s*[|·•–—-]?\s+(\d{1,4})$)")
 
 
@@ -113,14 +116,14 @@ def _page_numbered_lines(pages: list[PageData]) -> set[int]:
     for occurrences in seen.values():
         pages_of = {page for page, _, _ in occurrences}
         offsets = {number - page for page, number, _ in occurrences}
-        if len(pages_of) >= 3 and len(pages_of) == len(occurrences) and len(offsets) == 1:
+        if len(pages_of) >= FOLLOWED_PAGES and len(pages_of) == len(occurrences) and len(offsets) == 1:
             drop.update(id(item) for _, _, item in occurrences)
     return drop | _numbers_alone(pages)
 
 
 def _numbers_alone(pages: list[PageData]) -> set[int]:
-    """ids of lines holding only a number that is the page's number plus the offset most of them share, on three pages
-    or more: a page number a PDF printed from HTML sets under each page's last paragraph, at every height (Amazon's
+    """ids of lines holding only a number that is the page's number plus the offset most of them share, on
+    ``FOLLOWED_PAGES`` pages or more: a page number a PDF printed from HTML sets under each page's last paragraph, at every height (Amazon's
     10-Q: "39" at 78% of page 39's height, under the margin band), which read as the first word of the next page's
     first paragraph ("39 As our agreements terminate, ..."). Other lines of figures alone (a chart's axis labels,
     a year) keep their place: their numbers follow no page."""
@@ -130,7 +133,7 @@ def _numbers_alone(pages: list[PageData]) -> set[int]:
     for page, number, _ in alone:
         pages_by_offset[number - page].add(page)
     offset, held = max(pages_by_offset.items(), key=lambda entry: (len(entry[1]), -abs(entry[0])), default=(0, set()))
-    if len(held) < 3:
+    if len(held) < FOLLOWED_PAGES:
         return set()
     return {id(item) for page, number, item in alone if number - page == offset}
 
