@@ -288,3 +288,22 @@ def test_a_label_repeated_on_one_side_only_is_matched_by_its_section_then_report
     changes = compare_documents(older, newer).changes
     assert [(c.kind, c.what, c.old, c.new, c.difference) for c in changes if c.scope == "field"] == [
         ("changed", "Total", "$100.00", "$120.00", "+$20.00"), ("removed", "Total", "$250.00", None, None)]
+
+
+def test_a_sentence_in_code_marks_and_the_same_in_typography_is_no_change():
+    """A manual's PDF edition prints ‘make’ and *emphasis* in type; its Texinfo source is read with `code` and *emphasis*
+    marks: the same sentence either way is no change, and a word that did change is still reworded."""
+    def doc(doc_id: str, lines: list[str]) -> DocView:
+        root = Section(id=f"{doc_id}-0", doc_id=doc_id, parent_id=None, seq=0, level=0, heading="GNU Make", heading_path=[])
+        part = Section(id=f"{doc_id}-1", doc_id=doc_id, parent_id=root.id, seq=1, level=1, heading="How the MAKE Variable Works",
+                       heading_path=["How the MAKE Variable Works"], blocks=[Block(kind="paragraph", text=" ".join(lines))])
+        return DocView(doc_id, "GNU Make", f"{doc_id}.txt", [root, part])
+
+    older = doc("pdf", ["Recursive make commands should always use the variable MAKE, not the explicit command name ‘make’.",
+                        "Simply expanded variables are defined by lines using ‘:=’ or ‘::=’.",
+                        "The value is expanded once."])
+    newer = doc("texi", ["Recursive `make` commands should always use the variable `MAKE`, not the explicit command name `make`.",
+                         "*Simply expanded variables* are defined by lines using `:=` or `::=`.",
+                         "The value is expanded twice."])
+    changes = compare_documents(older, newer).changes
+    assert [(c.kind, c.old, c.new) for c in changes] == [("reworded", "The value is expanded once.", "The value is expanded twice.")]

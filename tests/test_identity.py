@@ -399,3 +399,68 @@ def test_a_question_naming_the_most_recent_quarter_is_answered_by_what_it_asks_n
     plan = plan_by_rules("What revenue did Example Widgets report in its most recent 10-Q?", [], documents, [], [], [], opened.identities)
     ((query, scored),) = score_units(plan, build_pool(reading, {"filings": opened}, section_units))
     assert "revenu" in query and not {"most", "recent"} & query.keys(), query
+
+
+def test_two_editions_of_one_manual_are_named_by_edition_and_two_revisions_of_a_policy_by_revision(tmp_path):
+    """A manual kept as two files of one title (an older PDF, a newer Texinfo source) says which edition each is in
+    its front matter: the PDF on its copyright page (its third page, after a blank first page), the Texinfo source in
+    its @copying notice. Each is named by its edition and the two are one series, the later edition after the earlier,
+    both current (a manual's editions stand side by side). Two revisions of a policy of one title, each saying its
+    revision on its cover, are one series too, and the newer revision supersedes the older: an answer quoting the older
+    says what superseded it. A field naming another thing's version ("Python-Version: 3.5") is no revision."""
+    from shelfwise.api.currency import doc_label, superseded_documents, superseded_prefix
+    from shelfwise.api.shelves import open_shelves
+    from shelfwise.compiler.build import links_stage
+    from shelfwise.compiler.links.linking import link_rows
+
+    shelf = tmp_path / "manuals"
+    shelf.mkdir()
+    _pdf(shelf / "widget.pdf", "Widget Manual", [
+        [("h1", "Widget Manual")], [],
+        [("p", "This is Edition 2.1, last updated 3 May 2021, of The Widget Manual, for Widget version 4.0.")],
+        [("h1", "1 Overview"), ("p", "Widgets turn when the crank is wound.")]])
+    (shelf / "widget.texi").write_text("""\\input texinfo
+@include version.texi
+@set EDITION 2.3
+@settitle Widget Manual
+@copying
+This is Edition @value{EDITION}, last updated @value{UPDATED},
+of @cite{The Widget Manual}, for Widget version @value{VERSION}.
+@end copying
+@node Top
+@top Widget Manual
+@insertcopying
+
+@node Overview
+@chapter Overview
+Widgets turn when the crank is wound, and stop when it is released.
+@bye
+""", encoding="utf-8")
+    for name, rev, fare in (("travel-2024.md", "B", "Economy"), ("travel-2025.md", "C", "Premium economy")):
+        (shelf / name).write_text(f"# Travel Policy\n\nRev {rev}\n\n## Fares\n\n{fare} fares are booked for long trips.\n",
+                                  encoding="utf-8")
+    (shelf / "hints.md").write_text("# Type Hints\n\nPython-Version: 3.5\n\n## Rationale\n\nHints are optional.\n", encoding="utf-8")
+    settings = Settings(build_dir=tmp_path / "build")
+    report = build_shelf(shelf, settings, progress=lambda line: None, stages=[index_stage(HashEmbedder()), links_stage()])
+    assert not report.failed, report.render()
+    built = tmp_path / "build" / "manuals"
+    found = _identities(built)
+    assert {d: (i.name, i.label, i.revision, i.sources.get("revision")) for d, i in found.items()} == {
+        "widget-pdf": ("Widget Manual Edition 2.1", "Widget Manual Edition 2.1", "Edition 2.1", "front matter"),
+        "widget-texi": ("Widget Manual Edition 2.3", "Widget Manual Edition 2.3", "Edition 2.3", "front matter"),
+        "travel-2024-md": ("Travel Policy Rev B", "Travel Policy Rev B", "Rev B", "cover page"),
+        "travel-2025-md": ("Travel Policy Rev C", "Travel Policy Rev C", "Rev C", "cover page"),
+        "hints-md": ("Type Hints", "Type Hints", "", None)}
+    store = Store(built / "store.sqlite", create=False)
+    try:
+        series = sorted((l["src_doc"], l["dst_doc"], l["reason"]) for l in link_rows(store) if l["kind"] == "same_series")
+    finally:
+        store.close()
+    assert series == [("travel-2025-md", "travel-2024-md", "Rev C is newer than Rev B"),
+                      ("widget-texi", "widget-pdf", "Edition 2.3 is a later edition than Edition 2.1")]
+    opened = open_shelves({"manuals": built}, HashEmbedder())["manuals"]
+    assert superseded_documents(opened) == {"travel-2024-md": "travel-2025-md"}
+    assert superseded_prefix(doc_label(opened, "travel-2024-md"), doc_label(opened, "travel-2025-md")) == (
+        "Travel Policy Rev B (superseded by Rev C) said:")
+    assert superseded_prefix(doc_label(opened, "widget-pdf"), doc_label(opened, "widget-texi")) == (
+        "Widget Manual Edition 2.1 (superseded by Edition 2.3) said:")  # where a later edition says it supersedes one

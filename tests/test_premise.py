@@ -1499,3 +1499,20 @@ def test_a_statement_in_a_tables_cell_corrects_a_premise():
                    "NIST SP 800-66 Revision 1, An Introductory Resource Guide for Implementing the Health Insurance Portability "
                    "and Accountability Act (HIPAA) Security Rule", "4.22. Documentation (§ 164.316(b)(1))", statements[0])
     assert found is not None and "6 years" in found.why, found
+
+
+@pytest.mark.parametrize("sentence", [
+    "Recursive make commands should always use the variable MAKE, not the explicit command name ‘make’, as shown here:",
+    "Recursive `make` commands should always use the variable `MAKE`, not the explicit command name `make`, as shown here:",
+])
+def test_a_sentence_is_read_the_same_in_typography_and_in_code_marks(sentence):
+    """The GNU Make manual's sentence as its PDF prints it (quotes) and as its Texinfo source is read (`code` marks):
+    both correct a premise preferring the other way round, and the correction shown is the verbatim sentence, marks
+    and all. Emphasis marks go as code marks do; a '*' inside a word or a code span is no mark."""
+    about = _about_document("GNU Make", "How the MAKE Variable Works")
+    question = ("Since recursive make commands should call the literal command make rather than the MAKE variable, how do "
+                "flags reach the sub-make?")
+    found = find_false_premise(question, [("shelf", "s1", sentence)], about=lambda shelf, sid: about)
+    assert found is not None and found.why == "the documents prefer it the other way round" and found.sentence == sentence
+    from shelfwise.compiler.prose import unmarked
+    assert unmarked("*Simply expanded variables* use `:=`; **never** `*.c` nor a*b") == "Simply expanded variables use :=; never *.c nor a*b"

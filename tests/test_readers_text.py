@@ -326,6 +326,37 @@ cc -o edit main.o @@all
     assert table.rows == [["Flag", "Meaning"], ["-n", "dry run"]] and table.header_rows == 1
 
 
+def test_a_texinfo_copying_notice_stands_where_insertcopying_places_it(tmp_path):
+    """As in the Info output, the @copying block is read at @insertcopying (a manual's Top node says its edition
+    there), not lost with the block; a @value whose @set is in a missing include leaves no text, and the punctuation
+    it stood before closes up."""
+    path = _write(tmp_path, "widget.texi", """\\input texinfo
+@include version.texi
+@set EDITION 2.3
+@settitle Widget Manual
+@copying
+This is Edition @value{EDITION}, last updated @value{UPDATED},
+of @cite{The Widget Manual}, for Widget version @value{VERSION}.
+@end copying
+@titlepage
+@insertcopying
+@end titlepage
+@node Top
+@top Widget Manual
+@insertcopying
+
+@node Intro
+@chapter Overview
+Widgets turn.
+@bye
+""")
+    converted = convert_file(path, ReadOptions())
+    paragraphs = [e.text for e in _kinds(converted, "paragraph")]
+    assert paragraphs == ["This is Edition 2.3, last updated, of The Widget Manual, for Widget version.", "Widgets turn."]
+    sections, _ = build_sections("widget.texi", converted)
+    assert sections[0].level == 0 and "This is Edition 2.3" in sections[0].text  # the root: the document's front matter
+
+
 def _corpus(pattern: str) -> list[Path]:
     if not CORPORA.is_dir():
         pytest.skip(f"corpora not found at {CORPORA}")

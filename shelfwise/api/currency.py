@@ -68,9 +68,10 @@ def _superseded_documents(shelf: OpenShelf) -> dict[str, str]:
 
 
 def superseded_prefix(label: str, newer: str) -> str:
-    """'QM-001 Rev C (superseded by Rev D) said:' — the newer label shortened when it shares the code."""
-    code = label.rsplit(" Rev ", 1)[0]
-    short = newer[len(code):].strip() if newer.startswith(code + " ") else newer
+    """'QM-001 Rev C (superseded by Rev D) said:', 'GNU Make Edition 0.75 (superseded by Edition 0.77) said:' — the
+    newer label shortened when it shares the code or title before the revision."""
+    code = re.split(r" (?=(?:Rev|Edition|Version) \S+$)", label, maxsplit=1)[0]
+    short = newer[len(code):].strip() if code != label and newer.startswith(code + " ") else newer
     return f"{label} (superseded by {short}) said:"
 
 

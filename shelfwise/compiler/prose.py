@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["normalise", "sentence_spans", "sentences", "ABBREVIATIONS", "BEFORE_NUMBER"]
+__all__ = ["normalise", "unmarked", "sentence_spans", "sentences", "ABBREVIATIONS", "BEFORE_NUMBER"]
 
 ABBREVIATIONS = frozenset("vs e.g i.e etc cf al dr mr ms mrs st inc ltd approx resp viz ca".split())
 """Abbreviations that never end a sentence (compared lower-cased, without their final stop)."""
@@ -35,6 +35,16 @@ _LABEL_WORDS = 3  # a requirement label among a sentence's first three words run
 def normalise(text: str) -> str:
     """Collapse every whitespace run to one space and strip the ends."""
     return " ".join(text.split())
+
+
+_EMPHASIS = re.compile(r"(?<![\w*`])(\*{1,2})(?=[^\s*])(.+?)(?<=[^\s*])\1(?![\w*])")
+
+
+def unmarked(text: str) -> str:
+    """Text without the marks a reader keeps for code and emphasis (```make```, ``*simply expanded*``, ``**never**``);
+    a '*' inside a word or a code span ("a*b", "`*.c`") is no mark. A manual's Texinfo or Markdown source says in marks
+    what its PDF says in typography ("the variable `MAKE`" and "the variable MAKE"): its words read the same either way."""
+    return _EMPHASIS.sub(r"\2", text).replace("`", "") if "`" in text or "*" in text else text
 
 
 def _abbreviation_before(head: str, following: str) -> bool:

@@ -19,9 +19,10 @@ from shelfwise.compiler.compare.align import SectionPair, align_sections
 from shelfwise.compiler.compare.fields import FormField, document_fields, known_labels, label_key, prose_of
 from shelfwise.compiler.compare.values import difference, parse_value, same_value, values_in
 from shelfwise.compiler.ledger.rules import normalise, sentences
+from shelfwise.compiler.prose import unmarked
 from shelfwise.compiler.store.records import Section
 
-__all__ = ["Change", "ChangeSet", "DocView", "compare_documents", "compare_fields", "compare_prose", "prose_units", "word_diff"]
+__all__ = ["Change", "ChangeSet", "DocView", "compare_documents", "compare_fields", "compare_prose", "prose_units", "text_key", "word_diff"]
 
 REWORDED = 0.5
 """Word-level similarity (difflib ratio) above which a replaced sentence is the old one reworded, not a new one."""
@@ -197,6 +198,16 @@ def _only_values_differ(old: str, new: str) -> bool:
 _BULLET = re.compile(r"(?:^|\s)[-•▪●–]\s+(?=[A-Z0-9(])")
 
 
+_QUOTE_MARKS = re.compile(r"[‘’“”\"']")
+
+
+def text_key(text: str) -> str:
+    """A sentence or heading as two sides are matched: lower-cased, whitespace collapsed, without code, emphasis and
+    quote marks (``prose.unmarked``): "the variable `MAKE`, not ... ‘make’" in a manual's Texinfo source and its PDF is
+    one sentence, not a rewording."""
+    return normalise(_QUOTE_MARKS.sub("", unmarked(text))).lower()
+
+
 def prose_units(prose: str) -> list[str]:
     """Sentences of a section's prose; list items are units of their own, whether a reader kept them apart or joined them."""
     units = []
@@ -225,10 +236,10 @@ def compare_prose(pair: SectionPair, headings_a: frozenset[str] = frozenset(), h
 
     A line that is a heading on the other side (one reader kept it as a heading, the other as a paragraph) is no change.
     """
-    old = [u for u in prose_units(prose_of(pair.a, known)) if u.lower() not in headings_b]
-    new = [u for u in prose_units(prose_of(pair.b, known)) if u.lower() not in headings_a]
-    keys_a = [s.lower() for s in old]
-    keys_b = [s.lower() for s in new]
+    old = [u for u in prose_units(prose_of(pair.a, known)) if text_key(u) not in headings_b]
+    new = [u for u in prose_units(prose_of(pair.b, known)) if text_key(u) not in headings_a]
+    keys_a = [text_key(s) for s in old]
+    keys_b = [text_key(s) for s in new]
     where = dict(section_a=pair.a.id, section_b=pair.b.id, heading_a=pair.a.heading, heading_b=pair.b.heading)
     changes: list[Change] = []
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, keys_a, keys_b, autojunk=False).get_opcodes():
@@ -271,11 +282,11 @@ def _section_changes(pair: SectionPair) -> list[Change]:
 
 
 def _headings(doc: DocView) -> frozenset[str]:
-    return frozenset(normalise(s.heading).lower() for s in doc.sections if s.heading)
+    return frozenset(text_key(s.heading) for s in doc.sections if s.heading)
 
 
 def _lines(doc: DocView, known: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(u.lower() for s in doc.sections for u in prose_units(prose_of(s, known)))
+    return frozenset(text_key(u) for s in doc.sections for u in prose_units(prose_of(s, known)))
 
 
 def compare_documents(a: DocView, b: DocView) -> ChangeSet:
@@ -288,7 +299,7 @@ def compare_documents(a: DocView, b: DocView) -> ChangeSet:
     headings_a, headings_b = _headings(a), _headings(b)
     lines_a, lines_b = _lines(a, known), _lines(b, known)
     for pair in pairs:
-        if (pair.a is None and normalise(pair.b.heading).lower() in lines_a) or (pair.b is None and normalise(pair.a.heading).lower() in lines_b):
+        if (pair.a is None and text_key(pair.b.heading) in lines_a) or (pair.b is None and text_key(pair.a.heading) in lines_b):
             continue  # a heading the other reader kept as a paragraph: the same text, not a new section
         changes.extend(_section_changes(pair))
         if pair.a is not None and pair.b is not None:

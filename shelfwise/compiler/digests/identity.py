@@ -16,16 +16,20 @@ The rules are general English cover-page conventions, none for one issuer:
 - **form**: "FORM 10-Q" on the cover (a form code holds a digit).
 - **period**: "for the quarterly period / fiscal year / six months ended DATE", else "effective (date) DATE", else
   "as of DATE" on the cover; the file name's or title's fiscal quarter ("2023 Q3", "Q1 FY2024") beside it; a
-  revision or version on a short cover line ("Rev D", "Version 2.1").
+  revision or version on a short cover line ("Rev D", "Version 2.1"), not a field naming another thing's version
+  ("Python-Version: 3.5"); else an edition the front matter states ("Second Edition" on a short line, "This is
+  Edition 0.77, last updated ..." in a manual's copying notice). The front matter is a book's first ``FRONT_PAGES``
+  pages: half-title, its blank verso, title page and the copyright page behind it, where an edition is stated.
 - **title**: the reader's title, unless it is an identifier or a file-system artefact (no words once identifiers,
   dates, form codes and words like "document" or "final" are taken out, or the file's own name when it is not written
   as words: "Q3_report_v2", "Top10Mapping"); then the issuer with
   the form, else the first heading of the cover.
-- **name**: "ISSUER FORM, PERIOD" when the issuer and the form are known; else the title.
+- **name**: "ISSUER FORM, PERIOD" when the issuer and the form are known; else the title, and its revision or edition
+  when the title does not say it ("GNU Make Edition 0.77": two editions of one manual keep one title).
 - **label**, where space is short: the name when it is "ISSUER FORM, PERIOD", else the title's short name (its code and
-  revision, "QM-001 Rev D": ``shelfwise.compiler.digests.names.short_name``).
+  revision, "QM-001 Rev D": ``shelfwise.compiler.digests.names.short_name``), with the edition the title does not say.
 
-Computed from the stored title, path and first-page sections (``identity_stage``): cheap, and an existing store gets
+Computed from the stored title, path and front-matter sections (``identity_stage``): cheap, and an existing store gets
 it on its next build without reconverting or re-embedding anything.
 """
 
@@ -41,7 +45,7 @@ from shelfwise.compiler.prose import normalise
 from shelfwise.compiler.store.records import IDENTITY_RULES, DocumentIdentity
 
 __all__ = ["identify", "cover_lines", "parse_date", "date_words", "issuer_aliases",
-           "bad_title", "fiscal_quarter", "identity_stage", "document_name"]
+           "bad_title", "fiscal_quarter", "identity_stage", "document_name", "front_lines", "FRONT_PAGES"]
 
 
 COVER_LINES = 80
@@ -60,7 +64,13 @@ _ENDED = re.compile(rf"\bfor\s+the\s+(?P<what>quarterly\s+period|fiscal\s+quarte
                     rf"nine\s+months|twelve\s+months|fiscal\s+year|year|transition\s+period|period)\s+ended:?\s+(?P<date>{DATE})", re.I)
 _EFFECTIVE = re.compile(rf"\beffective(?:\s+date)?\s*:?\s*(?:as\s+of\s+|on\s+|from\s+)?(?P<date>{DATE})", re.I)
 _AS_OF = re.compile(rf"\bas\s+(?:of|at)\s+(?P<date>{DATE})", re.I)
-_REVISION = re.compile(r"\b(?P<word>Rev(?:ision)?\.?|Version)\s*:?\s*(?P<rev>[A-Z]|\d+(?:\.\d+)*[a-z]?)\b")
+_REVISION = re.compile(r"(?<![\w-])(?P<word>Rev(?:ision)?\.?|Version)\s*:?\s*(?P<rev>[A-Z]|\d+(?:\.\d+)*[a-z]?)\b")
+_ORDINALS = {w: n for n, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), 1)}
+_EDITION = re.compile(rf"(?<![\w-])(?:Edition\s+(?P<number>\d+(?:\.\d+)*)\b|(?P<ordinal>{'|'.join(_ORDINALS)}|\d+(?:st|nd|rd|th))\s+Edition\b)", re.I)
+_STATES_EDITION = re.compile(r"^This\s+(?:is|document\s+is|manual\s+is)\s+(?:the\s+)?", re.I)
+"""A front-matter sentence that says which edition the document itself is ("This is Edition 0.75, last updated ...",
+"This is the second edition"), not one mentioning another's."""
+FRONT_PAGES = 4
 _KINDS = {"quarterly period": "quarter", "fiscal quarter": "quarter", "quarter": "quarter", "three months": "quarter",
           "six months": "six months", "nine months": "nine months", "twelve months": "year", "fiscal year": "fiscal year",
           "year": "fiscal year", "period": "period"}
@@ -195,13 +205,49 @@ def _period(lines: list[str]) -> tuple[str, str, str]:
     return "", "", ""
 
 
-def _revision(lines: list[str], title: str) -> tuple[str, str]:
+def _revision(lines: list[str], title: str, front: list[str] = ()) -> tuple[str, str]:
+    """The revision, version or edition the title or a short cover line gives, else the edition the front matter
+    states (``_STATES_EDITION``), and where it was read."""
     for text, where in [(title, "title"), *((line, "cover page") for line in lines if len(line.split()) <= 8)]:
         found = _REVISION.search(text)
         if found:
             word = "Rev" if found.group("word").lower().startswith("rev") else "Version"
             return f"{word} {found.group('rev')}", where
+        edition = _edition(text)
+        if edition:
+            return edition, where
+    for line in front:
+        start = _STATES_EDITION.match(line)
+        if start and _EDITION.match(line, start.end()):
+            return _edition(line[start.end():]), "front matter"
+        if not start and len(line.split()) <= 8 and _edition(line):
+            return _edition(line), "front matter"
     return "", ""
+
+
+def _edition(text: str) -> str:
+    """'Edition 0.77' of "Edition 0.77" or "GNU Make, Edition 0.77"; 'Edition 2' of "Second Edition" or "2nd edition"."""
+    found = _EDITION.search(text)
+    if not found:
+        return ""
+    if found.group("number"):
+        return f"Edition {found.group('number')}"
+    ordinal = found.group("ordinal").lower()
+    return f"Edition {_ORDINALS.get(ordinal) or int(re.sub(r'[a-z]+$', '', ordinal))}"
+
+
+def front_lines(sections) -> list[str]:
+    """The lines of a document's front matter: its sections on its first ``FRONT_PAGES`` pages (all of a format without
+    pages up to ``COVER_LINES``), in order."""
+    lines: list[str] = []
+    for section in sections:
+        if section.page_start is not None and section.page_start > FRONT_PAGES:
+            break
+        for text in [section.heading if section.level else "", *(b.text for b in section.blocks)]:
+            lines += [line for line in (normalise(part) for part in str(text).split("\n")) if line]
+        if len(lines) >= COVER_LINES:
+            break
+    return lines[:COVER_LINES]
 
 
 def _cover_title(lines: list[str], sections) -> str:
@@ -233,7 +279,7 @@ def identify(doc_id: str, title: str, path: str, sections) -> DocumentIdentity:
     issuer, where = _issuer(lines, title, bool(form or period))
     if issuer:
         sources["issuer"] = where
-    revision, where = _revision(lines, title)
+    revision, where = _revision(lines, title, front_lines(sections))
     if revision:
         sources["revision"] = where
     aliases = issuer_aliases(issuer)
@@ -255,9 +301,18 @@ def identify(doc_id: str, title: str, path: str, sections) -> DocumentIdentity:
     else:
         sources["name"] = "title"
     label = name if issuer and form else short_name(shown, path)
+    if revision and not (issuer and form) and not _says_revision(shown, revision) and not _says_revision(label, revision):
+        name, label = f"{name} {revision}", f"{label} {revision}"  # "GNU Make Edition 0.77": editions share a title
+        sources["name"] = "title and " + where
     return DocumentIdentity(doc_id=doc_id, name=name, label=label, title=shown, issuer=issuer, form=form, period=period,
                             period_kind=kind, period_end=end, fiscal_quarter=quarter, revision=revision,
                             aliases=list(dict.fromkeys(aliases)), sources=sources)
+
+
+def _says_revision(text: str, revision: str) -> bool:
+    """Whether ``text`` already says ``revision`` ('Apache License 2.0' says 'Version 2.0'; 'QM-001 Rev D' says 'Rev D')."""
+    value = revision.split()[-1]
+    return bool(re.search(rf"(?<![\w.]){re.escape(value)}(?![\w.])", text))
 
 
 def document_name(row: dict) -> str:
@@ -271,7 +326,7 @@ def identity_stage(store, changed=(), progress=None) -> dict:
     stored, changed = store.identities(), set(changed)
     rows = {d["doc_id"]: d for d in store.documents()}
     todo = sorted(d for d in rows if d in changed or d not in stored or stored[d].rules != IDENTITY_RULES)
-    made = [identify(doc_id, rows[doc_id]["title"], rows[doc_id]["path"], store.cover_sections(doc_id)) for doc_id in todo]
+    made = [identify(doc_id, rows[doc_id]["title"], rows[doc_id]["path"], store.cover_sections(doc_id, pages=FRONT_PAGES)) for doc_id in todo]
     store.put_identities(made)
     if progress and made:
         progress(f"identity: {len(made)} documents named")

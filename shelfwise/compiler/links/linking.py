@@ -43,13 +43,15 @@ def load_index(store) -> ShelfIndex:
     for section in store.sections():
         sections_by_doc.setdefault(section.doc_id, []).append(section)
     docs = []
+    identities = store.identities()
     for row in store.documents():
         sections = sections_by_doc.get(row["doc_id"], [])
         head = "\n".join(s.text for s in sections[:3])
         idents = document_identifiers(row["path"], row["title"], head)
         volume = path_identifiers(row["path"])
+        identity = identities.get(row["doc_id"])
         docs.append(DocInfo(doc_id=row["doc_id"], path=row["path"], title=row["title"], identifiers=idents,
-                            group=volume[0] if volume else row["doc_id"]))
+                            group=volume[0] if volume else row["doc_id"], revision=identity.revision if identity else ""))
     return ShelfIndex(docs, sections_by_doc)
 
 

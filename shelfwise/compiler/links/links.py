@@ -48,6 +48,8 @@ class DocInfo(BaseModel):
     title: str
     identifiers: list[str] = Field(default_factory=list, description="Canonical identifiers, e.g. 'RFC 6749'.")
     group: str = Field(description="The volume the document belongs to: its first identifier, or its own id.")
+    revision: str = Field(default="", description="The revision or edition its identity gives ('Rev D', 'Edition 0.77'), "
+                                                   "read from its cover or front matter; '' when none.")
 
 
 def document_identifiers(path: str, title: str, head_text: str) -> list[str]:

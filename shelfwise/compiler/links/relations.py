@@ -2,7 +2,13 @@
 
 - same_series: titles that differ only in a series marker (Part 2 continues
   Part 1, Rev D is newer than Rev C; a gap is only "maybe the same series"),
-  or file names that differ only in a sequence number.
+  or file names that differ only in a sequence number; or one title over
+  documents whose identities read different revisions or editions from their
+  own cover or front matter, whatever came between (each document says which
+  it is): "Rev C is newer than Rev B" (a controlled document's new revision
+  replaces the old, as a title's marker says), "Edition 0.77 is a later
+  edition than Edition 0.75" (a manual's editions stand side by side, one per
+  release still in use: the older is superseded only where the newer says so).
 - shares_names: names read from the sections' text; a name must hold a word the
   shelf never writes in lower case, and a pair is linked only when sharing that
   many names is rarer than chance (Poisson tail under independence < ALPHA).
@@ -77,7 +83,7 @@ def series_links(index: ShelfIndex) -> list[Link]:
             groups[(doc.path.rsplit("/", 1)[0] + "/" + match.group("stem").lower(), "sequence")].append(
                 (int(match.group("n")), stem, doc_id)
             )
-    links = []
+    links = _edition_links(index)
     for (stem, kind), members in sorted(groups.items()):
         members.sort()
         for (n1, m1, d1), (n2, m2, d2) in zip(members, members[1:]):
@@ -95,6 +101,41 @@ def series_links(index: ShelfIndex) -> list[Link]:
                 links.append(Link(id=link_id("supersedes", said[0], d1), kind="supersedes", src_doc=d2, src_section=said[0],
                                   dst_doc=d1, evidence=said[1], reason=f"{m2} says it supersedes {m1}"))
     return links
+
+
+def _edition_links(index: ShelfIndex) -> list[Link]:
+    """'Edition 0.77 is newer than Edition 0.75': documents of one title without a series marker in it, each with the
+    revision or edition its identity read from the document itself, ordered by it (numbers part by part, letters
+    in order)."""
+    groups: dict[str, list[tuple[tuple, str, str]]] = defaultdict(list)
+    for doc_id, doc in sorted(index.docs.items()):
+        order = _revision_order(doc.revision)
+        if order and _series_key(doc.title) is None:
+            groups[" ".join(content_words(doc.title)) or doc.title.lower()].append((order, doc.revision, doc_id))
+    links = []
+    for members in groups.values():
+        members.sort()
+        for (o1, m1, d1), (o2, m2, d2) in zip(members, members[1:]):
+            if o1 == o2 or m1.split()[0] != m2.split()[0]:
+                continue
+            verb = "is newer than" if m2.split()[0] == "Rev" else f"is a later {m2.split()[0].lower()} than"
+            links.append(Link(id=link_id("same_series", d2, d1), kind="same_series", src_doc=d2, dst_doc=d1,
+                              evidence=f"{index.docs[d2].title} {m2} / {index.docs[d1].title} {m1}", reason=f"{m2} {verb} {m1}"))
+            said = _supersession_sentence(index, d2, m1)
+            if said:
+                links.append(Link(id=link_id("supersedes", said[0], d1), kind="supersedes", src_doc=d2, src_section=said[0],
+                                  dst_doc=d1, evidence=said[1], reason=f"{m2} says it supersedes {m1}"))
+    return links
+
+
+def _revision_order(revision: str) -> tuple[int, ...]:
+    """'Edition 0.77' -> (0, 77); 'Rev D' -> (4,); 'Version 2.1' -> (2, 1); () when it gives no order."""
+    value = revision.split()[-1] if revision.split() else ""
+    if re.fullmatch(r"\d+(?:\.\d+)*", value):
+        return tuple(int(part) for part in value.split("."))
+    if re.fullmatch(r"[A-Z]", value):
+        return (ord(value) - ord("A") + 1,)
+    return ()
 
 
 _SUPERSEDE_WORDS = re.compile(r"\b(supersedes|superseded|replaces|replaced|obsoletes|withdrawn)\b", re.I)

@@ -124,9 +124,11 @@ class SectionAlias:
     score: float  # how well the old section matched the new one (1.0: the same text under a new heading)
 
 
-IDENTITY_RULES = 2
-"""Bump when the rules change: a build recomputes every stored identity made by other rules. 2: a label cut to one
-word of its title ("REGULATION") is the file's acronym instead ("GDPR"; ``shelfwise.compiler.digests.names.short_name``)."""
+IDENTITY_RULES = 3
+"""Bump when the rules change: a build recomputes every stored identity made by other rules. 3: an edition the front
+matter states ("This is Edition 0.77, ...") is the revision, and a name whose title does not say its revision or edition
+carries it ("GNU Make Edition 0.77"); a field naming another thing's version ("Python-Version: 3.5") is none. 2: a label
+cut to one word of its title ("REGULATION") is the file's acronym instead ("GDPR"; ``shelfwise.compiler.digests.names.short_name``)."""
 
 
 class DocumentIdentity(BaseModel):
@@ -144,7 +146,8 @@ class DocumentIdentity(BaseModel):
     period_kind: str = Field(default="", description="'quarter', 'fiscal year', 'six months', 'effective', 'as of', 'period'.")
     period_end: str = Field(default="", description="That period's last day or that date, ISO ('2023-07-01').")
     fiscal_quarter: str = Field(default="", description="Fiscal quarter the file name or title gives ('Q3 2023').")
-    revision: str = Field(default="", description="Revision or version a short cover line gives ('Rev D').")
+    revision: str = Field(default="", description="Revision or version a short cover line gives ('Rev D'), or the edition the "
+                                                   "front matter states ('Edition 0.77').")
     aliases: list[str] = Field(default_factory=list, description="Other names a question may call the issuer by ('Apple', 'AAPL').")
     sources: dict[str, str] = Field(default_factory=dict, description="Part -> where it was read: 'cover page', 'file name', 'title'.")
     rules: int = Field(default=IDENTITY_RULES, description="Version of the rules that made it (IDENTITY_RULES).")

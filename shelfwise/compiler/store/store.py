@@ -175,11 +175,11 @@ class Store:
             self.db.executemany("INSERT OR REPLACE INTO identities (doc_id, name, rules, record) VALUES (?, ?, ?, ?)",
                                 [(i.doc_id, i.name, i.rules, i.model_dump_json()) for i in identities])
 
-    def cover_sections(self, doc_id: str, limit: int = 40) -> list[Section]:
-        """A document's first sections on its first page (every section when it has no pages), in order: what its
-        identity is read from."""
-        rows = self.db.execute("SELECT * FROM sections WHERE doc_id = ? AND (page_start IS NULL OR page_start <= 1) "
-                               "ORDER BY seq LIMIT ?", (doc_id, limit)).fetchall()
+    def cover_sections(self, doc_id: str, limit: int = 40, pages: int = 1) -> list[Section]:
+        """A document's first sections on its first ``pages`` pages (every section when it has no pages), in order:
+        what its identity is read from."""
+        rows = self.db.execute("SELECT * FROM sections WHERE doc_id = ? AND (page_start IS NULL OR page_start <= ?) "
+                               "ORDER BY seq LIMIT ?", (doc_id, pages, limit)).fetchall()
         return [_section_from_row(row) for row in rows]
 
     def put_document(self, row: dict, sections: list[Section], figures: list[Figure], aliases: list[SectionAlias] = ()) -> None:

@@ -123,9 +123,12 @@ def first_against_last(premise: str, sentence: str) -> str:
     return ""
 
 
-_PREFERS = re.compile(r"(?P<kept>(?:[\w'-]+\s+){0,4}[\w'-]+)\s*,?\s+(?:rather than|instead of|in place of)\s+(?P<left>[^,;:.?()]+)", re.I)
+_WORD = r"[\w'`‘’*-]+"
+"""A word as the preference patterns read it, with the code and quote marks a reader keeps around a name (`MAKE`,
+‘make’, *name*): one sentence read from a PDF and from Texinfo source says the same."""
+_PREFERS = re.compile(rf"(?P<kept>(?:{_WORD}\s+){{0,4}}{_WORD})\s*,?\s+(?:rather than|instead of|in place of)\s+(?P<left>[^,;:.?()]+)", re.I)
 """What a premise prefers, and to what: the (up to five) words before "rather than", and what follows it."""
-_PREFERRED = re.compile(r"(?P<kept>(?:[\w'-]+\s+){0,4}[\w'-]+)\s*,?\s+(?:not|rather than|instead of|in place of)\s+"
+_PREFERRED = re.compile(rf"(?P<kept>(?:{_WORD}\s+){{0,4}}{_WORD})\s*,?\s+(?:not|rather than|instead of|in place of)\s+"
                         r"(?P<left>[^,;:.?()]+)", re.I)
 """What a sentence prefers, and to what: "use the variable MAKE, not the explicit command name make"."""
 

@@ -82,6 +82,7 @@ from shelfwise.compiler.language.directions import ACTION_OPPOSITES, CLAIMED_DOW
 from shelfwise.compiler.language.polarity import CONDITIONAL, HEDGED, NEGATED, NEGATION, denials
 from shelfwise.compiler.language.versions import claimed_years, years_named
 from shelfwise.compiler.ledger.rules import sentences
+from shelfwise.compiler.prose import unmarked
 from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
 
 __all__ = ["Premise", "About", "find_false_premise", "correction_unit", "CORRECTION_LABEL"]
@@ -414,7 +415,8 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
             if heads and not set(heads) & terms:  # and say nothing of what the premise says of others
                 continue
             lead = " ".join([*heads, before(shelf, section_id, text) if before else ""])
-            for sentence in sentences(text) or [text]:  # one sentence at a time: a list item may hold several
+            for shown in sentences(text) or [text]:  # one sentence at a time: a list item may hold several
+                sentence = unmarked(shown)  # read as words (``prose.unmarked``); shown verbatim
                 own = _content(sentence)  # "the GNU General Public License forbids ...": a name the sentence leaves
                 rest = words - (known.title & named_stems - own) if known is not None else words  # to its document
                 label = by_form(premise, sentence, known, read) or (  # the premise's words: ``check.forms``
@@ -432,7 +434,7 @@ def find_false_premise(question: str, candidates: list[tuple[str, str, str]],
                     earlier and _computed_change(premise, sentence, earlier(shelf, section_id), tuning.same_rule_share)) or (
                     kind is not None and known is not None and other_kind(kind, sentence))
                 if why:
-                    return Premise(premise=premise, sentence=normalise(sentence), shelf=shelf, section_id=section_id, why=why)
+                    return Premise(premise=premise, sentence=normalise(shown), shelf=shelf, section_id=section_id, why=why)
     return None
 
 

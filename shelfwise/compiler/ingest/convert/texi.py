@@ -6,6 +6,11 @@ Conditionals are resolved as the Info output would be (``@ifinfo`` and
 ``@ifnottex`` kept, ``@iftex``/``@ifhtml``/``@tex`` dropped, ``@ifset`` and
 ``@ifclear`` by the ``@set`` flags). Inline commands become plain text:
 ``@code{x}`` -> `x`, ``@emph{x}`` -> *x*, ``@xref{Node}`` -> "See Node".
+The ``@copying`` block stands where ``@insertcopying`` places it, as in the Info
+output: a manual's Top node says which edition it is ("This is Edition 0.77,
+last updated ..."). A ``@value`` whose flag is not set (its ``@set`` is in an
+include file the shelf lacks, e.g. ``version.texi``) leaves no text, and the
+punctuation it stood before closes up ("last updated, of ...").
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from shelfwise.compiler.store.records import Converted, Element, table_text
 
 __all__ = ["read", "parse_texinfo", "render"]
 
-READER_VERSION = "2"
+READER_VERSION = "3"
 
 _LEVELS = {
     "chapter": 1, "unnumbered": 1, "appendix": 1, "majorheading": 1, "chapheading": 1,
@@ -42,6 +47,13 @@ _SYMBOLS = {"dots": "...", "enddots": "....", "copyright": "©", "registeredsymb
             "exclamdown": "¡", "questiondown": "¿", "today": "", "geq": "≥", "leq": "≤", "textdegree": "°", "euro": "€"}
 _DROP_INLINE = {"anchor", "sortas", "image", "indexterm", "cindex", "footnotestyle"}
 _BRACE_CMD = re.compile(r"@([A-Za-z]+)\s*\{")
+_UNSET = "\x00"
+"""What an unset ``@value`` renders as until ``_close_up`` removes it with the space before it."""
+
+
+def _close_up(text: str) -> str:
+    """Text without the marks of unset ``@value``s: "last updated \\x00, of" -> "last updated, of"."""
+    return re.sub(r"\s*\x00", "", text) if _UNSET in text else text
 
 
 def _matching(text: str, start: int) -> int:
@@ -107,13 +119,13 @@ def render(text: str, values: dict[str, str]) -> str:
             continue
         out.append(ch)
         i += 1
-    rendered = "".join(out)
+    rendered = _close_up("".join(out))
     return rendered.replace("``", "\u201c").replace("''", "\u201d")
 
 
 def _inline(name: str, inner: str, values: dict[str, str]) -> str:
     if name == "value":
-        return values.get(inner.strip(), "")
+        return values.get(inner.strip(), _UNSET)
     if name in _SYMBOLS:
         return _SYMBOLS[name]
     if name in _DROP_INLINE:
@@ -200,6 +212,7 @@ class _Reader:
         self.para: list[str] = []
         self.lists: list[dict] = []
         self.title: str | None = None
+        self.copying: list[str] = []
 
     def flush(self, blank: bool = False) -> None:
         """The paragraph read so far as an element; a table's or list's item takes its term. ``blank``: a blank line
@@ -343,6 +356,15 @@ def parse_texinfo(lines: list[str], values: dict[str, str] | None = None) -> tup
             if flag != (name == "ifset"):
                 i = _skip_to_end(lines, i, name)
             continue
+        if name == "copying":
+            end = _skip_to_end(lines, i, name)
+            reader.copying = [line for line in lines[i:end - 1] if not line.strip().startswith("@insertcopying")]
+            i = end
+            continue
+        if name == "insertcopying":
+            reader.flush()
+            lines[i:i] = reader.copying  # read in place, as makeinfo writes it
+            continue
         if name in _SKIP_BLOCKS:
             i = _skip_to_end(lines, i, name)
             continue
@@ -381,7 +403,7 @@ def parse_texinfo(lines: list[str], values: dict[str, str] | None = None) -> tup
             reader.elements.append(Element(kind="list_item", text=" ".join(render(argument, reader.values).split())))
             continue
         if name in _TRANSPARENT or name in {"top", "node", "noindent", "need", "sp", "page", "vskip", "printindex", "contents",
-                                             "summarycontents", "shortcontents", "insertcopying", "finalout", "setfilename",
+                                             "summarycontents", "shortcontents", "finalout", "setfilename",
                                              "setchapternewpage", "syncodeindex", "synindex", "dircategory", "documentencoding",
                                              "documentlanguage", "defindex", "defcodeindex", "headings", "paragraphindent",
                                              "exampleindent", "firstparagraphindent", "footnotestyle", "refill", "columnfractions",
