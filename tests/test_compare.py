@@ -307,3 +307,16 @@ def test_a_sentence_in_code_marks_and_the_same_in_typography_is_no_change():
                          "The value is expanded twice."])
     changes = compare_documents(older, newer).changes
     assert [(c.kind, c.old, c.new) for c in changes] == [("reworded", "The value is expanded once.", "The value is expanded twice.")]
+
+
+def test_the_compare_benchmark_finds_every_change_across_formats_with_no_wrong_value(tmp_path):
+    """The generated shelf of `make bench-compare` (returns and invoices as PDF, DOCX and XLSX; a procedure's
+    revisions), compiled by the real readers: every true change found, none stated wrongly, every pair paired in the
+    batch. A reader change broke this twice unnoticed (a PDF form's "Name  Jordan Ellis" rows taken for a statement's
+    column header; a sheet's field rows, line items and totals read as one table of four columns)."""
+    from shelfwise.eval.bench.compare import run
+
+    result = run(tmp_path / "bench")
+    missed = {p["name"]: p["missed"] for p in result["per_pair"] if p["missed"] or p["wrong"]}
+    assert (result["found"], result["wrong_values_or_directions"], result["unchanged_reported"]) == (result["truth_changes"], 0, 0), missed
+    assert result["batch"]["every_pair_found"] and result["batch"]["every_name_named"] and result["trap_kept_apart"]

@@ -58,9 +58,26 @@ def _header_like(row: list[str]) -> bool:
 
 
 def _table_fields(block: Block, section_id: str) -> list[FormField]:
-    rows = [[normalise(cell) for cell in row] for row in (block.rows or []) if any(c.strip() for c in row)]
-    if not rows:
-        return []
+    """The fields of a table: each run of rows between blank rows read on its own (a sheet keeps an invoice's "Label |
+    value" rows, its line items under their header and its totals in one table, a blank row between them), its
+    columns blank in every row of the run left out."""
+    fields: list[FormField] = []
+    run: list[list[str]] = []
+    header_rows = block.header_rows
+    for row in [*(block.rows or []), []]:
+        cells = [normalise(cell) for cell in row]
+        if any(cells):
+            run.append(cells)
+            continue
+        if run:
+            width = max(i + 1 for r in run for i, cell in enumerate(r) if cell)
+            fields += _run_fields([r[:width] for r in run], header_rows, section_id)
+            header_rows = 0  # the table's header rows head its first run only
+        run = []
+    return fields
+
+
+def _run_fields(rows: list[list[str]], header_rows: int, section_id: str) -> list[FormField]:
     width = max(len(row) for row in rows)
     rows = [row + [""] * (width - len(row)) for row in rows]
     fields: list[FormField] = []
@@ -69,7 +86,7 @@ def _table_fields(block: Block, section_id: str) -> list[FormField]:
             if _is_label(label):
                 fields.append(FormField(label, value, section_id))
         return fields
-    header_count = block.header_rows or (1 if len(rows) > 1 and _header_like(rows[0]) else 0)
+    header_count = header_rows or (1 if len(rows) > 1 and _header_like(rows[0]) else 0)
     header = rows[header_count - 1] if header_count else [f"column {n + 1}" for n in range(width)]
     body = rows[header_count:]
     if len(body) == 1 and header_count:

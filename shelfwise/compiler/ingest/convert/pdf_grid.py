@@ -161,7 +161,18 @@ def grow_region(lines: list[list[dict]], seed: tuple[float, float, float, float]
     header_end = first
     while header_end < last and _is_header(_cells(lines[header_end]), value_left):
         header_end += 1
+    one_column = all(len(_placed_figures(_cells(lines[i]), value_left)) <= 1 for i in range(header_end, last + 1))
+    if one_column and sum(1 for i in range(header_start, header_end) if _label_and_text(_cells(lines[i]), value_left)) >= 2:
+        return first, first, last  # "Name  Jordan Ellis" over "Tax year  2023": a form's rows of a label and its value
     return header_start, header_end, last
+
+
+def _label_and_text(cells: list[dict], value_left: float) -> bool:
+    """A label left of the figure column and words over it: a row of a form of labels and values ("Filing status
+    Single"), read as such when its figures stand in one column and two lines or more above them are so. A statement's
+    column header over one column leaves the label column empty in all its lines but one ("(In millions)" beside
+    "December 31,", then "2023" alone); over several columns, its lines may wrap in the label column too."""
+    return _has_label(cells, value_left) and any(c["x0"] >= value_left - 2 * c["size"] for c in cells[1:])
 
 
 def _columns(rows: list[list[dict]]) -> list[list[float]]:
