@@ -134,6 +134,30 @@ def test_html_headings_and_table(tmp_path: Path):
     assert "Alarms must sound within 5 seconds." in by_heading["Controls"].text
 
 
+def test_an_html_paragraph_set_wholly_in_bold_is_a_heading_under_the_heading_above(tmp_path: Path):
+    """Creative Commons' legal code marks its sections as <p><strong>Section 2 – Scope.</strong></p> under one <h3>:
+    each is a section of its own, a level under the <h3>, all of them siblings. A bold lead-in of a paragraph, a bold
+    label ending in a colon and a bold sentence of many words stay text."""
+    (tmp_path / "licence.html").write_text(
+        "<!doctype html><html><head><title>Licence</title></head><body><h1>Licence</h1>"
+        "<h3>Example Public License</h3><p>By using the material you accept these terms.</p>"
+        "<p id='s1'><strong>Section 1 – Definitions.</strong></p><ol><li><strong>Share</strong> means to provide material to the public.</li></ol>"
+        "<p id='s2'><strong>Section 2 – Scope.</strong></p><p><strong>Considerations:</strong> the licensor grants a licence.</p>"
+        "<p><strong>Note:</strong></p><p>Rights are granted worldwide.</p>"
+        "<p><strong>You must keep every notice of the licensor intact whenever you share the licensed material with anyone at all.</strong></p>"
+        "</body></html>",
+        encoding="utf-8",
+    )
+    sections, _ = build_sections("licence", convert_file(tmp_path / "licence.html"))
+    levels = {s.heading: s.level for s in sections}
+    assert levels["Section 1 - Definitions."] == levels["Section 2 - Scope."] == levels["Example Public License"] + 1  # docling writes '–' as '-'
+    by_heading = {s.heading: s for s in sections}
+    assert "means to provide material to the public" in by_heading["Section 1 - Definitions."].text
+    scope = by_heading["Section 2 - Scope."].text
+    assert "Considerations: the licensor grants a licence." in scope and "Note:" in scope and "You must keep every notice" in scope
+    assert not any(h.startswith(("Note", "Considerations", "You must", "Share")) for h in levels)
+
+
 def test_pptx_picture_takes_the_following_figure_caption(tmp_path: Path):
     import io
 
