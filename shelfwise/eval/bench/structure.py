@@ -27,12 +27,14 @@ import yaml  # noqa: E402
 
 from shelfwise.compiler.ingest.convert import convert_file  # noqa: E402
 from shelfwise.compiler.errors import ConversionError  # noqa: E402
-from shelfwise.compiler.prose import normalise  # noqa: E402
+from shelfwise.api.answer.check.guards import fold  # noqa: E402
 from shelfwise.compiler.store.records import Section  # noqa: E402
 from shelfwise.compiler.ingest.sections import build_sections  # noqa: E402
 
 
-_collapse = normalise
+_collapse = fold
+"""Headings and quotes compared whitespace-normalised with typographic quotes and dashes folded, as the answer eval
+compares quotes: docling writes an HTML page's "Section 2 – Scope." as "Section 2 - Scope."."""
 
 
 def evidence_entries(questions: list[dict]) -> list[dict]:
