@@ -768,3 +768,20 @@ def test_small_print_in_a_column_without_body_text_is_no_footnote(tmp_path) -> N
     page.save()
     paragraphs = [e.text for e in read_text_layer(path, ReadOptions()).elements if e.kind == "paragraph"]
     assert "1 Records are kept for seven years." in paragraphs and "Fine print that stands on its own, far below the first." in paragraphs, paragraphs
+
+
+def test_a_compound_broken_at_its_own_hyphen_keeps_it_and_a_broken_word_is_joined(tmp_path: Path) -> None:
+    """Adaptive-RAG's "retrieval-" at a line's end over "and-generate steps": the compound broke at its own hyphen, so
+    it stays ("retrieval-and-generate"); a word split by a line-end hyphen ("con-" over "sider") is joined whole."""
+    path = tmp_path / "hyphens.pdf"
+    pdf = canvas.Canvas(str(path), pagesize=(595, 842))
+    pdf.setFont("Helvetica", 10)
+    lines = ["For efficiency, we measure the number of retrieval-", "and-generate steps and the average time for answering each",
+             "query relative to the one-step approach. We also con-", "sider the time each query takes to answer in full."]
+    for n, line in enumerate(lines):
+        pdf.drawString(72, 760 - 12 * n, line)
+    pdf.showPage()
+    pdf.save()
+    text = " ".join(e.text for e in convert_file(path, ReadOptions()).elements if e.kind == "paragraph")
+    assert "the number of retrieval-and-generate steps and the average time" in text, text
+    assert "We also consider the time each query takes" in text, text

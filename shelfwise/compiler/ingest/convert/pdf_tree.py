@@ -239,14 +239,17 @@ def _head(pieces: list[str]) -> str:
 
 def _join(pieces: list[str], more: str, vocabulary: set[str]) -> None:
     """Append a line to a paragraph's ``pieces`` (joined once, when the paragraph ends: linear in its length), undoing
-    a line-end hyphen when the document spells the word whole; only the last piece is looked at."""
+    a line-end hyphen when the document spells the word whole, or does not spell it hyphenated, unless the line goes on
+    with the rest of a hyphenated compound ("retrieval-" over "and-generate steps": the compound broke at its own
+    hyphen); only the last piece is looked at."""
     last = pieces[-1]
     head = _head(pieces) if last.endswith("-") else ""
     if head and more[:1].islower():
-        tail = re.match(r"[A-Za-z]+", more)
-        whole = (head + (tail.group(0) if tail else "")).lower()
-        hyphenated = f"{head}-{tail.group(0) if tail else ''}".lower()
-        if whole in vocabulary or hyphenated not in vocabulary:
+        tail = re.match(r"([A-Za-z]+)(-[A-Za-z])?", more)
+        word, compound = (tail.group(1), tail.group(2) is not None) if tail else ("", False)
+        whole = (head + word).lower()
+        hyphenated = f"{head}-{word}".lower()
+        if whole in vocabulary or (hyphenated not in vocabulary and not compound):
             pieces[-1] = last[:-1]
         pieces.append(more)
         return
