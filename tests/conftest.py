@@ -25,6 +25,30 @@ def corpora() -> Path:
     return CORPORA
 
 
+WIDGET_TEXI = """\\input texinfo
+@include version.texi
+@set EDITION 2.3
+@settitle Widget Manual
+@copying
+This is Edition @value{EDITION}, last updated @value{UPDATED},
+of @cite{The Widget Manual}, for Widget version @value{VERSION}.
+@end copying
+@titlepage
+@insertcopying
+@end titlepage
+@node Top
+@top Widget Manual
+@insertcopying
+
+@node Overview
+@chapter Overview
+Widgets turn.
+@bye
+"""
+"""A manual's Texinfo source as GNU's are written: its edition in the @copying notice, set into the Top node by
+@insertcopying, its date and version in a version.texi the shelf lacks."""
+
+
 def write_docx(path: Path, title: str, sections: list[tuple[int, str, list[str]]], table: list[list[str]] | None = None) -> Path:
     """A real .docx with heading styles, paragraphs and an optional table."""
     import docx

@@ -21,6 +21,7 @@ from shelfwise.compiler.index.indexes import index_stage
 from shelfwise.compiler.settings import Settings
 from shelfwise.compiler.store.store import Store, sqlite3
 from tests.answer_shelves import HashEmbedder
+from conftest import WIDGET_TEXI
 
 FILINGS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "filings"
 
@@ -419,23 +420,7 @@ def test_two_editions_of_one_manual_are_named_by_edition_and_two_revisions_of_a_
         [("h1", "Widget Manual")], [],
         [("p", "This is Edition 2.1, last updated 3 May 2021, of The Widget Manual, for Widget version 4.0.")],
         [("h1", "1 Overview"), ("p", "Widgets turn when the crank is wound.")]])
-    (shelf / "widget.texi").write_text("""\\input texinfo
-@include version.texi
-@set EDITION 2.3
-@settitle Widget Manual
-@copying
-This is Edition @value{EDITION}, last updated @value{UPDATED},
-of @cite{The Widget Manual}, for Widget version @value{VERSION}.
-@end copying
-@node Top
-@top Widget Manual
-@insertcopying
-
-@node Overview
-@chapter Overview
-Widgets turn when the crank is wound, and stop when it is released.
-@bye
-""", encoding="utf-8")
+    (shelf / "widget.texi").write_text(WIDGET_TEXI, encoding="utf-8")
     for name, rev, fare in (("travel-2024.md", "B", "Economy"), ("travel-2025.md", "C", "Premium economy")):
         (shelf / name).write_text(f"# Travel Policy\n\nRev {rev}\n\n## Fares\n\n{fare} fares are booked for long trips.\n",
                                   encoding="utf-8")

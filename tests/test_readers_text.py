@@ -8,6 +8,7 @@ import pytest
 
 from shelfwise.compiler.ingest.convert import ReadOptions, convert_file
 from shelfwise.compiler.ingest.sections import build_sections
+from conftest import WIDGET_TEXI
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 
@@ -330,26 +331,7 @@ def test_a_texinfo_copying_notice_stands_where_insertcopying_places_it(tmp_path)
     """As in the Info output, the @copying block is read at @insertcopying (a manual's Top node says its edition
     there), not lost with the block; a @value whose @set is in a missing include leaves no text, and the punctuation
     it stood before closes up."""
-    path = _write(tmp_path, "widget.texi", """\\input texinfo
-@include version.texi
-@set EDITION 2.3
-@settitle Widget Manual
-@copying
-This is Edition @value{EDITION}, last updated @value{UPDATED},
-of @cite{The Widget Manual}, for Widget version @value{VERSION}.
-@end copying
-@titlepage
-@insertcopying
-@end titlepage
-@node Top
-@top Widget Manual
-@insertcopying
-
-@node Intro
-@chapter Overview
-Widgets turn.
-@bye
-""")
+    path = _write(tmp_path, "widget.texi", WIDGET_TEXI)
     converted = convert_file(path, ReadOptions())
     paragraphs = [e.text for e in _kinds(converted, "paragraph")]
     assert paragraphs == ["This is Edition 2.3, last updated, of The Widget Manual, for Widget version.", "Widgets turn."]

@@ -108,14 +108,14 @@ def date_words(day: date) -> str:
     return f"{day.strftime('%B')} {day.day}, {day.year}"
 
 
-def cover_lines(sections) -> list[str]:
-    """The lines of a document's opening: the headings and paragraph lines of the sections on its first page (all the
-    sections of a format without pages), the root's title left out, at most ``COVER_LINES``."""
+def cover_lines(sections, pages: int = 1) -> list[str]:
+    """The lines of a document's opening: the headings and paragraph lines of the sections on its first ``pages``
+    pages (all the sections of a format without pages), the root's title left out, at most ``COVER_LINES``."""
     lines: list[str] = []
     for section in sections:
         if section.level == 0 and not section.blocks:
             continue
-        if section.page_start is not None and section.page_start > 1:
+        if section.page_start is not None and section.page_start > pages:
             break
         for text in [section.heading if section.level else "", *(b.text for b in section.blocks)]:
             lines += [line for line in (normalise(part) for part in str(text).split("\n")) if line]
@@ -237,17 +237,8 @@ def _edition(text: str) -> str:
 
 
 def front_lines(sections) -> list[str]:
-    """The lines of a document's front matter: its sections on its first ``FRONT_PAGES`` pages (all of a format without
-    pages up to ``COVER_LINES``), in order."""
-    lines: list[str] = []
-    for section in sections:
-        if section.page_start is not None and section.page_start > FRONT_PAGES:
-            break
-        for text in [section.heading if section.level else "", *(b.text for b in section.blocks)]:
-            lines += [line for line in (normalise(part) for part in str(text).split("\n")) if line]
-        if len(lines) >= COVER_LINES:
-            break
-    return lines[:COVER_LINES]
+    """The lines of a document's front matter: its opening's lines on its first ``FRONT_PAGES`` pages."""
+    return cover_lines(sections, FRONT_PAGES)
 
 
 def _cover_title(lines: list[str], sections) -> str:
