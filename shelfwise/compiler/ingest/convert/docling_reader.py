@@ -306,11 +306,24 @@ def bold_heading(item, text: str) -> bool:
                 and not text.rstrip().endswith(":") and re.search(r"[A-Za-z]", text))
 
 
+def _document(path: Path):
+    """docling's document of ``path``; ConversionError with docling's reasons when it could not read it."""
+    from docling.datamodel.base_models import ConversionStatus
+
+    try:
+        result = _converter().convert(str(path), raises_on_error=False)
+    except Exception as exc:  # docling wraps parser failures in several exception types
+        raise ConversionError(f"docling could not read it: {type(exc).__name__}: {exc}") from exc
+    if result.status not in (ConversionStatus.SUCCESS, ConversionStatus.PARTIAL_SUCCESS):
+        reasons = "; ".join(str(e.error_message) for e in result.errors) or str(result.status)
+        raise ConversionError(f"docling could not read it: {reasons}")
+    return result.document
+
+
 def read(path: Path, options: ReadOptions) -> Converted:
     from shelfwise.compiler.offline import prepare
 
     prepare()
-    from docling.datamodel.base_models import ConversionStatus
     from docling_core.types.doc import (
         ListItem,
         PictureItem,
@@ -320,14 +333,7 @@ def read(path: Path, options: ReadOptions) -> Converted:
         TitleItem,
     )
 
-    try:
-        result = _converter().convert(str(path), raises_on_error=False)
-    except Exception as exc:  # docling wraps parser failures in several exception types
-        raise ConversionError(f"docling could not read it: {type(exc).__name__}: {exc}") from exc
-    if result.status not in (ConversionStatus.SUCCESS, ConversionStatus.PARTIAL_SUCCESS):
-        reasons = "; ".join(str(e.error_message) for e in result.errors) or str(result.status)
-        raise ConversionError(f"docling could not read it: {reasons}")
-    doc = result.document
+    doc = _document(path)
     fmt = path.suffix.lower()
     sheets = _sheet_names(path) if fmt == ".xlsx" else []
     captions = set()
