@@ -98,6 +98,12 @@ def update_lexical(
     ``documents`` yields (doc_id, title, sections, captions by section id) for
     each document to (re)index. With ``keep_doc_ids`` every indexed document not
     in it is dropped too (a self-healing sweep). Returns counts.
+
+    An index updated in place is merged into one segment without its deleted sections on every commit: whoosh keeps
+    a replaced document's old sections until a merge purges them and counts them in its BM25 statistics (document
+    frequencies, average field lengths), so a shelf rebuilt eight times held 9,284 sections for 1,163 live ones
+    (23 MB; 2.9 MB merged), and two stores of identical sections ranked them apart: answers moved from one rebuild
+    to the next. Merging the filings shelf's index takes 2.4 s; a fresh index has nothing to merge.
     """
     ix, fresh = _open_or_create(Path(index_dir))
     writer = ix.writer(limitmb=WRITER_MB)
@@ -118,7 +124,7 @@ def update_lexical(
                     added += 1
             if progress:
                 progress(f"lexical: indexed {doc_id}")
-        writer.commit()
+        writer.commit(optimize=not fresh)
     except BaseException:
         writer.cancel()
         raise
