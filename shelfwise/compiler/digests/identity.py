@@ -218,10 +218,12 @@ def _revision(lines: list[str], title: str, front: list[str] = ()) -> tuple[str,
             return edition, where
     for line in front:
         start = _STATES_EDITION.match(line)
-        if start and _EDITION.match(line, start.end()):
-            return _edition(line[start.end():]), "front matter"
-        if not start and len(line.split()) <= 8 and _edition(line):
-            return _edition(line), "front matter"
+        if start:  # the edition right after "This is (the)"
+            edition = _edition(line[start.end():]) if _EDITION.match(line, start.end()) else ""
+        else:
+            edition = _edition(line) if len(line.split()) <= 8 else ""
+        if edition:
+            return edition, "front matter"
     return "", ""
 
 

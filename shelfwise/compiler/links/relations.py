@@ -94,19 +94,26 @@ def series_links(index: ShelfIndex) -> list[Link]:
                 reason = f"{m2} {verb} {m1}"
             else:
                 reason = f"maybe the same series: {m1} and {m2} (a gap between them)"
-            links.append(Link(id=link_id("same_series", d2, d1), kind="same_series", src_doc=d2, dst_doc=d1,
-                              evidence=f"{index.docs[d2].title} / {index.docs[d1].title}", reason=reason))
-            said = _supersession_sentence(index, d2, m1)
-            if said:
-                links.append(Link(id=link_id("supersedes", said[0], d1), kind="supersedes", src_doc=d2, src_section=said[0],
-                                  dst_doc=d1, evidence=said[1], reason=f"{m2} says it supersedes {m1}"))
+            links += _pair_links(index, (d2, m2), (d1, m1), f"{index.docs[d2].title} / {index.docs[d1].title}", reason)
+    return links
+
+
+def _pair_links(index: ShelfIndex, newer: tuple[str, str], older: tuple[str, str], evidence: str, reason: str) -> list[Link]:
+    """The same_series link from the newer (doc id, marker) to the older, and a supersedes link where the newer says
+    it supersedes the older."""
+    (d2, m2), (d1, m1) = newer, older
+    links = [Link(id=link_id("same_series", d2, d1), kind="same_series", src_doc=d2, dst_doc=d1, evidence=evidence, reason=reason)]
+    said = _supersession_sentence(index, d2, m1)
+    if said:
+        links.append(Link(id=link_id("supersedes", said[0], d1), kind="supersedes", src_doc=d2, src_section=said[0],
+                          dst_doc=d1, evidence=said[1], reason=f"{m2} says it supersedes {m1}"))
     return links
 
 
 def _edition_links(index: ShelfIndex) -> list[Link]:
-    """'Edition 0.77 is newer than Edition 0.75': documents of one title without a series marker in it, each with the
-    revision or edition its identity read from the document itself, ordered by it (numbers part by part, letters
-    in order)."""
+    """'Rev C is newer than Rev B', 'Edition 0.77 is a later edition than Edition 0.75': documents of one title without
+    a series marker in it, each with the revision or edition its identity read from the document itself, ordered by it
+    (numbers part by part, letters in order)."""
     groups: dict[str, list[tuple[tuple, str, str]]] = defaultdict(list)
     for doc_id, doc in sorted(index.docs.items()):
         order = _revision_order(doc.revision)
@@ -119,12 +126,8 @@ def _edition_links(index: ShelfIndex) -> list[Link]:
             if o1 == o2 or m1.split()[0] != m2.split()[0]:
                 continue
             verb = "is newer than" if m2.split()[0] == "Rev" else f"is a later {m2.split()[0].lower()} than"
-            links.append(Link(id=link_id("same_series", d2, d1), kind="same_series", src_doc=d2, dst_doc=d1,
-                              evidence=f"{index.docs[d2].title} {m2} / {index.docs[d1].title} {m1}", reason=f"{m2} {verb} {m1}"))
-            said = _supersession_sentence(index, d2, m1)
-            if said:
-                links.append(Link(id=link_id("supersedes", said[0], d1), kind="supersedes", src_doc=d2, src_section=said[0],
-                                  dst_doc=d1, evidence=said[1], reason=f"{m2} says it supersedes {m1}"))
+            links += _pair_links(index, (d2, m2), (d1, m1), f"{index.docs[d2].title} {m2} / {index.docs[d1].title} {m1}",
+                                 f"{m2} {verb} {m1}")
     return links
 
 
@@ -134,7 +137,7 @@ def _revision_order(revision: str) -> tuple[int, ...]:
     if re.fullmatch(r"\d+(?:\.\d+)*", value):
         return tuple(int(part) for part in value.split("."))
     if re.fullmatch(r"[A-Z]", value):
-        return (ord(value) - ord("A") + 1,)
+        return (_marker_value("revision", value),)
     return ()
 
 

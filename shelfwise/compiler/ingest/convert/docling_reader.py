@@ -398,7 +398,8 @@ def read(path: Path, options: ReadOptions) -> Converted:
             if not text:
                 continue
             if fmt in (".html", ".htm") and bold_heading(item, text):  # a Word file's bold lines are mostly its tables' cells
-                above = next((e.level or 1 for i, e in reversed(list(enumerate(elements))) if e.kind == "heading" and i not in bold), 0)
+                above = next((elements[i].level or 1 for i in range(len(elements) - 1, -1, -1)
+                              if elements[i].kind == "heading" and i not in bold), 0)
                 bold.add(len(elements))
                 elements.append(Element(kind="heading", text=" ".join(text.split()), level=above + 1, page=page))
                 continue
