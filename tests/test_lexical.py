@@ -110,8 +110,9 @@ def test_block_scores_equal_whooshs_own_bm25f_over_segments_and_deletions(tmp_pa
 def test_an_index_rebuilt_in_place_ranks_as_a_fresh_one(tmp_path):
     """Re-indexing every document in place leaves no replaced sections behind: whoosh counts them in its BM25
     statistics until a merge purges them, so without the merge two indexes of the same sections scored them apart
-    (a shelf rebuilt eight times held 9,284 sections for 1,163 live ones). Merged, the rebuilt index ranks as a fresh
-    one; its scores differ only by whoosh's byte-coded lengths of the sections a merge copies (under 1%)."""
+    (a shelf rebuilt eight times held 9,284 sections for 1,163 live ones). Nor is it merged: whoosh's merge recounts
+    each field's total length from its byte-coded per-section lengths (about 2% off), which moved near-tied sections.
+    Written afresh once the replaced sections reach a tenth, the rebuilt index scores every section as a fresh one."""
     from whoosh import index as whoosh_index
 
     store = Store(tmp_path / "store.sqlite")
@@ -125,4 +126,5 @@ def test_an_index_rebuilt_in_place_ranks_as_a_fresh_one(tmp_path):
     for query in ("expiring authorization codes", "bearer token", "client secret"):
         rebuilt, fresh = LexicalIndex(tmp_path / "rebuilt").search(query), LexicalIndex(tmp_path / "fresh").search(query)
         assert [sid for sid, _ in rebuilt] == [sid for sid, _ in fresh], query
-        assert [score for _, score in rebuilt] == pytest.approx([score for _, score in fresh], rel=0.01), query
+        assert [score for _, score in rebuilt] == [score for _, score in fresh], query
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith("rebuilt.")]  # no staged or replaced index left

@@ -112,6 +112,7 @@ def index_shelf(
         removed,
         keep_doc_ids=set(documents),
         progress=progress,
+        everything=lambda: ((d, titles[d], store.sections(d), _captions(store, d)) for d in sorted(documents)),
     )
     store.set_meta(LEXICAL_FORMAT_KEY, json.dumps({"format": LEXICAL_FORMAT, "titles": titles}))
     lexical_seconds = time.perf_counter() - started

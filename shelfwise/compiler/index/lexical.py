@@ -86,12 +86,11 @@ def _section_document(title: str, section: Section, captions: list[str]) -> dict
 
 
 MERGE_SHARE = 10
-"""Merge when the replaced sections reach 1/MERGE_SHARE of the live ones. A merge rewrites the whole index (2.4 s for
-the filings shelf's 9,284 sections; it grows with the index): merging on every commit would add that to every one-edit
-rebuild (55 s at 5,000 documents in the scale benchmark, against the 5% of a full compile its floor allows), while
-merging at a tenth costs at most about ten rewritten sections per replaced one over time and keeps the statistics
-within a tenth of the live sections' in between. A merge copies the sections it keeps with whoosh's byte-coded
-lengths, so a merged index scores within a fraction of a percent of a fresh one and ranks as it does."""
+"""Rewrite the index when the replaced sections reach 1/MERGE_SHARE of the live ones. A rewrite costs about what
+indexing the shelf afresh costs (2.6 s for the filings shelf's 1,163 sections; it grows with the index): rewriting on
+every commit would add that to every one-edit rebuild (55 s at 5,000 documents in the scale benchmark, against the 5% of
+a full compile its floor allows), while rewriting at a tenth costs at most about ten re-indexed sections per replaced
+one over time and keeps the statistics within a tenth of the live sections' in between."""
 
 
 def update_lexical(
@@ -101,6 +100,7 @@ def update_lexical(
     *,
     keep_doc_ids: set[str] | None = None,
     progress: Callable[[str], None] | None = None,
+    everything: Callable[[], Iterable[tuple[str, str, list[Section], dict[str, list[str]]]]] | None = None,
 ) -> dict[str, int]:
     """Replace the given documents' sections in the index and drop the removed ones.
 
@@ -113,6 +113,13 @@ def update_lexical(
     counts them in its BM25 statistics (document frequencies, average field lengths), so a shelf rebuilt eight times
     held 9,284 sections for 1,163 live ones (23 MB; 2.9 MB merged), and two stores of identical sections ranked them
     apart: answers moved from one rebuild to the next. A rebuild that replaces most of a shelf leaves it merged.
+
+    With ``everything`` (every live document, as ``documents`` yields them) the index is then written afresh rather
+    than merged: whoosh's merge recounts each field's total length from the byte-coded lengths it stores per section
+    (the papers shelf's text: 47,350 words against 46,499), so a merged index's BM25 length normalisation differed from
+    a fresh build's by about 2% and near-tied sections swapped ranks: a shelf rebuilt once answered a question with
+    other sentences than the same shelf compiled from scratch. Written afresh, the index is the one a fresh build
+    writes, score for score.
     """
     ix, fresh = _open_or_create(Path(index_dir))
     writer = ix.writer(limitmb=WRITER_MB)
@@ -141,8 +148,40 @@ def update_lexical(
         with ix.searcher() as searcher:
             live, replaced = searcher.doc_count(), searcher.doc_count_all() - searcher.doc_count()
         if replaced and replaced * MERGE_SHARE >= live:
-            ix.optimize()
+            if everything is None:
+                ix.optimize()
+            else:
+                _write_afresh(Path(index_dir), everything(), progress)
     return {"sections_added": added, "documents_dropped": deleted_docs}
+
+
+def _write_afresh(index_dir: Path, documents: Iterable[tuple[str, str, list[Section], dict[str, list[str]]]],
+                  progress: Callable[[str], None] | None) -> None:
+    """Replace the index at ``index_dir`` by one written from ``documents`` alone, as a fresh build writes it. The new
+    index is written beside the old one and swapped in, so a failure leaves the old one whole."""
+    staged = index_dir.with_name(index_dir.name + ".afresh")
+    if staged.exists():
+        shutil.rmtree(staged)
+    ix, _ = _open_or_create(staged)
+    writer = ix.writer(limitmb=WRITER_MB)
+    try:
+        for _doc_id, title, sections, captions in documents:
+            for section in sections:
+                if section.text.strip():
+                    writer.add_document(**_section_document(title, section, captions.get(section.id, [])))
+        writer.commit()
+    except BaseException:
+        writer.cancel()
+        shutil.rmtree(staged, ignore_errors=True)
+        raise
+    old = index_dir.with_name(index_dir.name + ".replaced")
+    if old.exists():
+        shutil.rmtree(old)
+    index_dir.rename(old)
+    staged.rename(index_dir)
+    shutil.rmtree(old, ignore_errors=True)
+    if progress:
+        progress("lexical: index written afresh (its replaced sections reached a tenth of the live ones)")
 
 
 def indexed_doc_ids(index_dir: Path) -> set[str]:
