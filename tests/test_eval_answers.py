@@ -129,6 +129,18 @@ def test_a_gold_quote_stands_whatever_marks_quote_its_code():
     assert quote_recall(question, "Usually this is done with the `-MM` option to the compiler.").items[0].score == 0.0
 
 
+def test_a_gold_quote_stands_whatever_line_break_split_its_compound():
+    """A quote copied where a PDF's line broke a compound keeps "PaLM- 540B"; the reader joins it, "PaLM-540B": the same
+    words. A hyphen that ends a word before "and" ("three- and nine-month") is folded alike on both sides."""
+    question = Question(id="q", shelf="s", question="?", must=[
+        MustItem(item="ReAct's main results prompt PaLM-540B with few-shot trajectories.", evidence=[{"doc": "ReAct.pdf", "heading": "H", "quote": "Table 1 shows HotpotQA and Fever results using PaLM- 540B as the base model"}]),
+        MustItem(item="Revenue for the quarter and the nine months.", evidence=[{"doc": "10-Q.pdf", "heading": "H", "quote": "for the three- and nine-month periods"}])])
+    answer = ("Table 1 shows HotpotQA and Fever results using PaLM-540B as the base model with different prompting methods. "
+              "[s0123456789a]\n\nRevenue fell for the three- and nine-month periods. [s0123456789a]")
+    assert [i.score for i in quote_recall(question, answer).items] == [1.0, 1.0]
+    assert quote_recall(question, "Table 1 shows HotpotQA and Fever results using PaLM-62B as the base model.").items[0].score == 0.0
+
+
 def _judge(recording: str) -> tuple[ModelJudge, Replay]:
     replay = Replay(recording)
     client = make_client(ModelSettings(api_key_env="SHELFWISE_TEST_NO_KEY"), http_client=httpx.Client(transport=httpx.MockTransport(replay)))

@@ -100,12 +100,18 @@ def blind_text(markdown: str) -> str:
     return _CITATION.sub("", "\n".join(lines)).strip()
 
 
+_BROKEN_COMPOUND = re.compile(r"(?<=[A-Za-z0-9])- (?=[A-Za-z0-9])")
+"""A hyphen and a space inside a compound: where a PDF's or a plain-text RFC's line broke it ("PaLM-" over "540B"), as
+a quote copied from the page or an older reading keeps it ("PaLM- 540B") and the reader now joins it ("PaLM-540B")."""
+
+
 def _plain(text: str) -> str:
     """Text compared for quotes: markdown emphasis, code marks and table bars dropped, quote marks dropped (a reader
-    renders Texinfo's @code{x} as `x` where makeinfo writes 'x' and a PDF ‘x’), case folded."""
+    renders Texinfo's @code{x} as `x` where makeinfo writes 'x' and a PDF ‘x’), a compound's hyphen joined to the word
+    after it (``_BROKEN_COMPOUND``), case folded."""
     text = _CITATION.sub("", text).replace("**", "").replace("`", "").replace("\\|", " ").replace("|", " ")
     text = re.sub(r"(?m)^\s*(?:#+|[-*]|\d+\.)\s+", " ", text)
-    return normalise(re.sub(r"['\"]", "", fold(text))).casefold()
+    return _BROKEN_COMPOUND.sub("-", normalise(re.sub(r"['\"]", "", fold(text)))).casefold()
 
 
 def quote_stands(quote: str, answer: str) -> bool:

@@ -241,7 +241,8 @@ def _join(pieces: list[str], more: str, vocabulary: set[str]) -> None:
     """Append a line to a paragraph's ``pieces`` (joined once, when the paragraph ends: linear in its length), undoing
     a line-end hyphen when the document spells the word whole, or does not spell it hyphenated, unless the line goes on
     with the rest of a hyphenated compound ("retrieval-" over "and-generate steps": the compound broke at its own
-    hyphen); only the last piece is looked at."""
+    hyphen). A line going on with a capital or a figure after a line-end hyphen ("Flan-" over "T5-large") goes on with
+    the same word, its hyphen kept unless the document spells the word whole; only the last piece is looked at."""
     last = pieces[-1]
     head = _head(pieces) if last.endswith("-") else ""
     if head and more[:1].islower():
@@ -250,6 +251,14 @@ def _join(pieces: list[str], more: str, vocabulary: set[str]) -> None:
         whole = (head + word).lower()
         hyphenated = f"{head}-{word}".lower()
         if whole in vocabulary or (hyphenated not in vocabulary and not compound):
+            pieces[-1] = last[:-1]
+        pieces.append(more)
+        return
+    if re.search(r"[A-Za-z0-9]-\Z", last) and re.match(r"[A-Z0-9]", more):
+        # a compound broken at its own hyphen before a capital or a figure ("Flan-" over "T5-large", "GPT-" over "4"):
+        # one word, its hyphen kept, unless the document spells it whole ("FACTOID-" over "WIKI" of FACTOIDWIKI)
+        word = re.match(r"[A-Za-z0-9]*", more).group(0)
+        if head and (head + word).lower() in vocabulary:
             pieces[-1] = last[:-1]
         pieces.append(more)
         return
