@@ -118,27 +118,22 @@ def test_quote_recall_rules():
     assert grade.score == pytest.approx(2 / 3)
 
 
-def test_a_gold_quote_stands_whatever_marks_quote_its_code():
-    """makeinfo writes 'x', a PDF ‘x’, the Texinfo reader `x`: the quote is the same words."""
+def test_a_gold_quote_stands_whatever_marks_quote_its_code_or_line_break_split_its_compound():
+    """makeinfo writes 'x', a PDF ‘x’, the Texinfo reader `x`: the quote is the same words. A quote copied where a PDF's
+    line broke a compound keeps "PaLM- 540B" where the reader joins it, "PaLM-540B": the same words too; a hyphen that
+    ends a word before "and" ("three- and nine-month") is folded alike on both sides."""
     question = Question(id="q", shelf="s", question="?", must=[
         MustItem(item="-M", evidence=[{"doc": "make.pdf", "heading": "H", "quote": "Usually this is done with the ‘-M’ option to the compiler."}]),
-        MustItem(item=":::=", evidence=[{"doc": "make.texi", "heading": "H", "quote": "The ':::=' assignment operator allows for immediate expansion"}])])
-    answer = ("Usually this is done with the `-M` option to the compiler. [s0123456789a]\n\n"
-              "The “:::=” assignment operator allows for immediate expansion. [s0123456789a]")
-    assert [i.score for i in quote_recall(question, answer).items] == [1.0, 1.0]
-    assert quote_recall(question, "Usually this is done with the `-MM` option to the compiler.").items[0].score == 0.0
-
-
-def test_a_gold_quote_stands_whatever_line_break_split_its_compound():
-    """A quote copied where a PDF's line broke a compound keeps "PaLM- 540B"; the reader joins it, "PaLM-540B": the same
-    words. A hyphen that ends a word before "and" ("three- and nine-month") is folded alike on both sides."""
-    question = Question(id="q", shelf="s", question="?", must=[
+        MustItem(item=":::=", evidence=[{"doc": "make.texi", "heading": "H", "quote": "The ':::=' assignment operator allows for immediate expansion"}]),
         MustItem(item="ReAct's main results prompt PaLM-540B with few-shot trajectories.", evidence=[{"doc": "ReAct.pdf", "heading": "H", "quote": "Table 1 shows HotpotQA and Fever results using PaLM- 540B as the base model"}]),
         MustItem(item="Revenue for the quarter and the nine months.", evidence=[{"doc": "10-Q.pdf", "heading": "H", "quote": "for the three- and nine-month periods"}])])
-    answer = ("Table 1 shows HotpotQA and Fever results using PaLM-540B as the base model with different prompting methods. "
+    answer = ("Usually this is done with the `-M` option to the compiler. [s0123456789a]\n\n"
+              "The “:::=” assignment operator allows for immediate expansion. [s0123456789a]\n\n"
+              "Table 1 shows HotpotQA and Fever results using PaLM-540B as the base model with different prompting methods. "
               "[s0123456789a]\n\nRevenue fell for the three- and nine-month periods. [s0123456789a]")
-    assert [i.score for i in quote_recall(question, answer).items] == [1.0, 1.0]
-    assert quote_recall(question, "Table 1 shows HotpotQA and Fever results using PaLM-62B as the base model.").items[0].score == 0.0
+    assert [i.score for i in quote_recall(question, answer).items] == [1.0, 1.0, 1.0, 1.0]
+    assert quote_recall(question, "Usually this is done with the `-MM` option to the compiler.").items[0].score == 0.0
+    assert quote_recall(question, "Table 1 shows HotpotQA and Fever results using PaLM-62B as the base model.").items[2].score == 0.0
 
 
 def _judge(recording: str) -> tuple[ModelJudge, Replay]:

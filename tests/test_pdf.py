@@ -770,19 +770,23 @@ def test_small_print_in_a_column_without_body_text_is_no_footnote(tmp_path) -> N
     assert "1 Records are kept for seven years." in paragraphs and "Fine print that stands on its own, far below the first." in paragraphs, paragraphs
 
 
-def test_a_compound_broken_at_its_own_hyphen_keeps_it_and_a_broken_word_is_joined(tmp_path: Path) -> None:
-    """Adaptive-RAG's "retrieval-" at a line's end over "and-generate steps": the compound broke at its own hyphen, so
-    it stays ("retrieval-and-generate"); a word split by a line-end hyphen ("con-" over "sider") is joined whole."""
-    path = tmp_path / "hyphens.pdf"
+def _paragraphs_of_lines(path: Path, lines: list[str]) -> str:
+    """The paragraphs' text of a one-page PDF whose body is ``lines``, set one under the other in one type."""
     pdf = canvas.Canvas(str(path), pagesize=(595, 842))
     pdf.setFont("Helvetica", 10)
-    lines = ["For efficiency, we measure the number of retrieval-", "and-generate steps and the average time for answering each",
-             "query relative to the one-step approach. We also con-", "sider the time each query takes to answer in full."]
     for n, line in enumerate(lines):
         pdf.drawString(72, 760 - 12 * n, line)
     pdf.showPage()
     pdf.save()
-    text = " ".join(e.text for e in convert_file(path, ReadOptions()).elements if e.kind == "paragraph")
+    return " ".join(e.text for e in convert_file(path, ReadOptions()).elements if e.kind == "paragraph")
+
+
+def test_a_compound_broken_at_its_own_hyphen_keeps_it_and_a_broken_word_is_joined(tmp_path: Path) -> None:
+    """Adaptive-RAG's "retrieval-" at a line's end over "and-generate steps": the compound broke at its own hyphen, so
+    it stays ("retrieval-and-generate"); a word split by a line-end hyphen ("con-" over "sider") is joined whole."""
+    text = _paragraphs_of_lines(tmp_path / "hyphens.pdf", [
+        "For efficiency, we measure the number of retrieval-", "and-generate steps and the average time for answering each",
+        "query relative to the one-step approach. We also con-", "sider the time each query takes to answer in full."])
     assert "the number of retrieval-and-generate steps and the average time" in text, text
     assert "We also consider the time each query takes" in text, text
 
@@ -791,16 +795,9 @@ def test_a_line_end_hyphen_before_a_capital_or_a_figure_joins_one_word(tmp_path:
     """Dense X Retrieval's "Flan-" at a line's end over "T5-large model" and a filing's "Form 10-" over "K": the line goes
     on with the same word, so it is one word with its hyphen ("Flan-T5-large", "10-K"), never "Flan- T5-large"; a word
     the document spells whole elsewhere ("FACTOID-" over "WIKI" of FACTOIDWIKI) is joined without it."""
-    path = tmp_path / "capitals.pdf"
-    pdf = canvas.Canvas(str(path), pagesize=(595, 842))
-    pdf.setFont("Helvetica", 10)
-    lines = ["We introduce FACTOIDWIKI, a proposition-level index of the English Wikipedia dump.",
-             "Next, we use the seed set to finetune a Flan-", "T5-large model, as described in our 2022 Form 10-",
-             "K, and we refer to the processed corpus as FACTOID-", "WIKI in the rest of this paper."]
-    for n, line in enumerate(lines):
-        pdf.drawString(72, 760 - 12 * n, line)
-    pdf.showPage()
-    pdf.save()
-    text = " ".join(e.text for e in convert_file(path, ReadOptions()).elements if e.kind == "paragraph")
+    text = _paragraphs_of_lines(tmp_path / "capitals.pdf", [
+        "We introduce FACTOIDWIKI, a proposition-level index of the English Wikipedia dump.",
+        "Next, we use the seed set to finetune a Flan-", "T5-large model, as described in our 2022 Form 10-",
+        "K, and we refer to the processed corpus as FACTOID-", "WIKI in the rest of this paper."])
     assert "finetune a Flan-T5-large model, as described in our 2022 Form 10-K, and we" in text, text
     assert "the processed corpus as FACTOIDWIKI in the rest" in text, text
