@@ -783,12 +783,18 @@ def _paragraphs_of_lines(path: Path, lines: list[str]) -> str:
 
 def test_a_compound_broken_at_its_own_hyphen_keeps_it_and_a_broken_word_is_joined(tmp_path: Path) -> None:
     """Adaptive-RAG's "retrieval-" at a line's end over "and-generate steps": the compound broke at its own hyphen, so
-    it stays ("retrieval-and-generate"); a word split by a line-end hyphen ("con-" over "sider") is joined whole."""
+    it stays ("retrieval-and-generate"), as "mark-to-" over "market" does where the document spells "mark-to-market"; a
+    word split by a line-end hyphen ("con-" over "sider") is joined whole."""
     text = _paragraphs_of_lines(tmp_path / "hyphens.pdf", [
         "For efficiency, we measure the number of retrieval-", "and-generate steps and the average time for answering each",
-        "query relative to the one-step approach. We also con-", "sider the time each query takes to answer in full."])
+        "query relative to the one-step approach. We also con-", "sider the time each query takes to answer in full.",
+        "Equity securities are marked to market: the mark-to-market gains on marketable securities and the mark-to-",
+        "market losses on the others are both reported. They guide the day-to-day work and the day-to-",
+        "day reporting, today and later."])
     assert "the number of retrieval-and-generate steps and the average time" in text, text
     assert "We also consider the time each query takes" in text, text
+    assert "and the mark-to-market losses on the others" in text, text  # a compound broken after its second hyphen
+    assert "and the day-to-day reporting, today" in text, text  # never "day-today", though the page spells "today"
 
 
 def test_a_line_end_hyphen_before_a_capital_or_a_figure_joins_one_word(tmp_path: Path) -> None:
@@ -801,3 +807,21 @@ def test_a_line_end_hyphen_before_a_capital_or_a_figure_joins_one_word(tmp_path:
         "K, and we refer to the processed corpus as FACTOID-", "WIKI in the rest of this paper."])
     assert "finetune a Flan-T5-large model, as described in our 2022 Form 10-K, and we" in text, text
     assert "the processed corpus as FACTOIDWIKI in the rest" in text, text
+
+
+def test_a_table_cell_and_a_caption_join_their_lines_as_a_paragraph_does(tmp_path: Path) -> None:
+    """A ruled table's cell set on two lines ("acquisition-" over "related intangibles") and a figure caption wrapped
+    over two ("proposi-" over "tions ...") read as the printed words: the compound the document spells hyphenated keeps
+    its hyphen, the broken word the document spells whole is whole; never "acquisition- related" or "proposi- tions"."""
+    w = Writer(tmp_path / "cells.pdf")
+    w.paragraph(["Retrieval by propositions is compared with retrieval by passages; acquisition-related costs follow."])
+    w.y -= 24
+    w.table([["Adjustment", "Amount"], ["Amortization of acquisition-\nrelated intangibles", "1,250"], ["Restructuring charges", "310"]])
+    w.image("Figure 2: Retrieving by proposi-")
+    w.text("tions yields the best retrieval performance.", size=9)
+    w.save()
+    elements = convert_file(tmp_path / "cells.pdf", ReadOptions()).elements
+    table = next(e for e in elements if e.kind == "table")
+    assert table.rows[1] == ["Amortization of acquisition-related intangibles", "1,250"], table.rows
+    figure = next(e for e in elements if e.kind == "figure")
+    assert figure.text == "Figure 2: Retrieving by propositions yields the best retrieval performance.", figure.text

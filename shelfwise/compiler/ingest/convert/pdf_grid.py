@@ -255,7 +255,7 @@ def numeric_grid(lines: list[list[dict]], header_lines: int) -> tuple[list[list[
             index = 1 + _column_of(cell, columns)
             row[index] = " ".join(filter(None, [row[index], cell["text"]]))
         if label and not label["text"][:1].isupper() and rows and not any(rows[-1][1:]) and rows[-1][0] and not rows[-1][0].endswith(":"):
-            row[0] = rows.pop()[0] + " " + row[0]  # a label wrapped onto the row's line of figures
+            row[0] = rows.pop()[0] + "\n" + row[0]  # a label wrapped onto the row's line of figures (the tree joins it)
         rows.append(row)
     if header_lines:
         return [_header(lines[:header_lines], columns), *rows], 1

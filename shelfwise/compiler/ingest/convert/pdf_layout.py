@@ -275,13 +275,19 @@ def _inside(word: dict, box: tuple[float, float, float, float]) -> bool:
 def _tables(pdfium_page: Any, chars: list[Char], page_no: int) -> list[PageItem]:
     found = []
     for bbox, cells in find_tables(pdfium_page, chars):
-        rows = [[" ".join((cell or "").split()) for cell in row] for row in cells]
+        rows = [[_lines_kept(cell or "") for cell in row] for row in cells]  # the tree joins a cell's lines (pdf_tree)
         rows = [row for row in rows if any(row)]
         if len(rows) < 2 or max(len(row) for row in rows) < 2:
             continue
         x0, top, x1, bottom = bbox
         found.append(PageItem(kind="table", page=page_no, x0=x0, x1=x1, top=top, bottom=bottom, rows=rows))
     return found
+
+
+def _lines_kept(text: str) -> str:
+    """A cell's text with each line's whitespace collapsed and its line breaks kept: whether a line-end hyphen is a
+    compound's ("acquisition-" over "related") or a broken word's is decided where the whole document is read."""
+    return "\n".join(" ".join(line.split()) for line in text.split("\n") if line.strip())
 
 
 def _crop_png(pdfium_page: Any, box: tuple[float, float, float, float], width: float, height: float) -> str:
@@ -309,7 +315,7 @@ def _caption_for(box: tuple[float, float, float, float], lines: list[PageItem], 
 
 
 def _caption_text(start: int, lines: list[PageItem], used: set[int]) -> str:
-    """The caption line and the lines that continue its paragraph, marked used."""
+    """The caption line and the lines that continue its paragraph, marked used; one line each (the tree joins them)."""
     parts = [lines[start].text]
     used.add(start)
     prev = lines[start]
@@ -320,7 +326,7 @@ def _caption_text(start: int, lines: list[PageItem], used: set[int]) -> str:
         parts.append(line.text)
         used.add(index)
         prev = line
-    return " ".join(parts)
+    return "\n".join(parts)
 
 
 def _vector_figure_box(caption: PageItem, lines: list[PageItem], used: set[int], width: float) -> tuple[float, float, float, float] | None:

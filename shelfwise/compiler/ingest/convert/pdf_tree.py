@@ -219,8 +219,11 @@ def _extend(lines: list[PageItem], index: int, wanted: str, absorbed: set[int]) 
     return text
 
 
-def _vocabulary(lines: list[PageItem]) -> set[str]:
-    return {word.lower() for line in lines for word in re.findall(r"[A-Za-z][A-Za-z'-]*[A-Za-z]", line.text)}
+def _vocabulary(lines: list[PageItem], items: list[PageItem] = ()) -> set[str]:
+    """The words the document spells in its lines, its tables' cells and its captions, lower-case."""
+    texts = [line.text for line in lines] + [item.text for item in items if item.kind == "figure"]
+    texts += [cell for item in items if item.kind == "table" for row in item.rows or [] for cell in row]
+    return {word.lower() for text in texts for word in re.findall(r"[A-Za-z][A-Za-z'-]*[A-Za-z]", text)}
 
 
 def _head(pieces: list[str]) -> str:
@@ -237,12 +240,14 @@ def _head(pieces: list[str]) -> str:
     return "".join(reversed(letters))
 
 
-def _join(pieces: list[str], more: str, vocabulary: set[str]) -> None:
+def _join(pieces: list[str], more: str, vocabulary: set[str], narrow: bool = False) -> None:
     """Append a line to a paragraph's ``pieces`` (joined once, when the paragraph ends: linear in its length), undoing
     a line-end hyphen when the document spells the word whole, or does not spell it hyphenated, unless the line goes on
-    with the rest of a hyphenated compound ("retrieval-" over "and-generate steps": the compound broke at its own
-    hyphen). A line going on with a capital or a figure after a line-end hyphen ("Flan-" over "T5-large") goes on with
-    the same word, its hyphen kept unless the document spells the word whole; only the last piece is looked at."""
+    with the rest of a hyphenated compound ("retrieval-" over "and-generate steps", "mark-to-" over "market": the
+    compound broke at its own hyphen). A line going on with a capital or a figure after a line-end hyphen ("Flan-" over
+    "T5-large") goes on with the same word, its hyphen kept unless the document spells the word whole. In a ``narrow``
+    text (a table cell, a caption) a hyphen the document decides neither way is kept: a cell breaks compounds
+    ("process-" over "focused") as often as words. Only the last piece is looked at."""
     last = pieces[-1]
     head = _head(pieces) if last.endswith("-") else ""
     if head and more[:1].islower():
@@ -250,7 +255,8 @@ def _join(pieces: list[str], more: str, vocabulary: set[str]) -> None:
         word, compound = (tail.group(1), tail.group(2) is not None) if tail else ("", False)
         whole = (head + word).lower()
         hyphenated = f"{head}-{word}".lower()
-        if whole in vocabulary or (hyphenated not in vocabulary and not compound):
+        going_on = re.search(r"[A-Za-z]-[A-Za-z]+-\Z", last) is not None  # "day-to-" over "day": never "today"
+        if not going_on and (whole in vocabulary or (hyphenated not in vocabulary and not compound and not narrow)):
             pieces[-1] = last[:-1]
         pieces.append(more)
         return
@@ -266,6 +272,19 @@ def _join(pieces: list[str], more: str, vocabulary: set[str]) -> None:
         pieces.append(more)  # Chinese and Japanese lines wrap between characters, not at spaces
         return
     pieces += [" ", more]
+
+
+def _joined(text: str, vocabulary: set[str]) -> str:
+    """A table cell's or a figure caption's lines (as the page window keeps them, one a line) joined as a paragraph's
+    are: "acquisition-" over "related" is "acquisition-related", "proposi-" over "tions" is "propositions" where the
+    document spells the word so."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    if len(lines) < 2:
+        return lines[0] if lines else ""
+    pieces = [lines[0]]
+    for line in lines[1:]:
+        _join(pieces, line, vocabulary, narrow=True)
+    return "".join(pieces)
 
 
 def _close(block: Element | None, pieces: list[str]) -> None:
@@ -318,7 +337,7 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
     levels = {id(lines[index]): level for index, level in by_index.items()}
     if outline:
         _apply_outline(lines, outline, heads, texts, levels, absorbed)
-    vocabulary = _vocabulary(lines)
+    vocabulary = _vocabulary(lines, items)
     edges = _left_edges(lines)
     gap = _line_gap(lines)
     notes = _footnotes(lines, body, heads)
@@ -344,11 +363,13 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
             open_block, prev = None, None
             elements += _notes(deferred)
         if item.kind == "table":
-            elements.append(Element(kind="table", page=item.page, rows=item.rows, header_rows=1 if item.header_rows is None else item.header_rows))
+            rows = [[_joined(cell, vocabulary) for cell in row] for row in item.rows or []]
+            elements.append(Element(kind="table", page=item.page, rows=rows, header_rows=1 if item.header_rows is None else item.header_rows))
             continue
         if item.kind == "figure":
             image = base64.b64decode(item.png) if item.png else None
-            elements.append(Element(kind="figure", text=item.text, page=item.page, image=image, name=_label(item.text)))
+            caption = _joined(item.text, vocabulary)
+            elements.append(Element(kind="figure", text=caption, page=item.page, image=image, name=_label(caption)))
             continue
         if id(item) in absorbed or not item.text.strip():
             continue
