@@ -118,15 +118,19 @@ def test_pptx_slides_become_sections_with_pages(tmp_path: Path):
     assert converted.pages == 2
 
 
+def _html_sections(path: Path, title: str, body: str) -> list:
+    """The sections of an HTML page titled ``title`` (its <title> and <h1>) with ``body`` under its <h1>."""
+    path.write_text(f"<!doctype html><html><head><title>{title}</title></head><body><h1>{title}</h1>{body}</body></html>",
+                    encoding="utf-8")
+    sections, _ = build_sections(path.stem, convert_file(path))
+    return sections
+
+
 def test_html_headings_and_table(tmp_path: Path):
-    (tmp_path / "risk.html").write_text(
-        "<!doctype html><html><head><title>Risk File</title></head><body><h1>Risk File</h1>"
-        "<h2>Hazards</h2><p>Over-infusion is the top hazard.</p>"
-        "<table><tr><th>Hazard</th><th>Severity</th></tr><tr><td>Over-infusion</td><td>5</td></tr></table>"
-        "<h2>Controls</h2><p>Alarms must sound within 5 seconds.</p></body></html>",
-        encoding="utf-8",
-    )
-    sections, _ = build_sections("risk", convert_file(tmp_path / "risk.html"))
+    sections = _html_sections(tmp_path / "risk.html", "Risk File",
+                              "<h2>Hazards</h2><p>Over-infusion is the top hazard.</p>"
+                              "<table><tr><th>Hazard</th><th>Severity</th></tr><tr><td>Over-infusion</td><td>5</td></tr></table>"
+                              "<h2>Controls</h2><p>Alarms must sound within 5 seconds.</p>")
     by_heading = {s.heading: s for s in sections}
     assert "Over-infusion is the top hazard." in by_heading["Hazards"].text
     table = next(b for b in by_heading["Hazards"].blocks if b.kind == "table")
@@ -138,17 +142,12 @@ def test_an_html_paragraph_set_wholly_in_bold_is_a_heading_under_the_heading_abo
     """Creative Commons' legal code marks its sections as <p><strong>Section 2 – Scope.</strong></p> under one <h3>:
     each is a section of its own, a level under the <h3>, all of them siblings. A bold lead-in of a paragraph, a bold
     label ending in a colon and a bold sentence of many words stay text."""
-    (tmp_path / "licence.html").write_text(
-        "<!doctype html><html><head><title>Licence</title></head><body><h1>Licence</h1>"
-        "<h3>Example Public License</h3><p>By using the material you accept these terms.</p>"
-        "<p id='s1'><strong>Section 1 – Definitions.</strong></p><ol><li><strong>Share</strong> means to provide material to the public.</li></ol>"
-        "<p id='s2'><strong>Section 2 – Scope.</strong></p><p><strong>Considerations:</strong> the licensor grants a licence.</p>"
-        "<p><strong>Note:</strong></p><p>Rights are granted worldwide.</p>"
-        "<p><strong>You must keep every notice of the licensor intact whenever you share the licensed material with anyone at all.</strong></p>"
-        "</body></html>",
-        encoding="utf-8",
-    )
-    sections, _ = build_sections("licence", convert_file(tmp_path / "licence.html"))
+    sections = _html_sections(tmp_path / "licence.html", "Licence",
+                              "<h3>Example Public License</h3><p>By using the material you accept these terms.</p>"
+                              "<p id='s1'><strong>Section 1 – Definitions.</strong></p><ol><li><strong>Share</strong> means to provide material to the public.</li></ol>"
+                              "<p id='s2'><strong>Section 2 – Scope.</strong></p><p><strong>Considerations:</strong> the licensor grants a licence.</p>"
+                              "<p><strong>Note:</strong></p><p>Rights are granted worldwide.</p>"
+                              "<p><strong>You must keep every notice of the licensor intact whenever you share the licensed material with anyone at all.</strong></p>")
     levels = {s.heading: s.level for s in sections}
     assert levels["Section 1 - Definitions."] == levels["Section 2 - Scope."] == levels["Example Public License"] + 1  # docling writes '–' as '-'
     by_heading = {s.heading: s for s in sections}

@@ -134,10 +134,7 @@ def update_lexical(
         for doc_id, title, sections, captions in documents:
             if not fresh:
                 writer.delete_by_term("doc_id", doc_id)
-            for section in sections:
-                if section.text.strip():
-                    writer.add_document(**_section_document(title, section, captions.get(section.id, [])))
-                    added += 1
+            added += _add_sections(writer, title, sections, captions)
             if progress:
                 progress(f"lexical: indexed {doc_id}")
         writer.commit()
@@ -155,6 +152,16 @@ def update_lexical(
     return {"sections_added": added, "documents_dropped": deleted_docs}
 
 
+def _add_sections(writer, title: str, sections: list[Section], captions: dict[str, list[str]]) -> int:
+    """Add one document's sections that have body text to ``writer``; how many were added."""
+    added = 0
+    for section in sections:
+        if section.text.strip():
+            writer.add_document(**_section_document(title, section, captions.get(section.id, [])))
+            added += 1
+    return added
+
+
 def _write_afresh(index_dir: Path, documents: Iterable[tuple[str, str, list[Section], dict[str, list[str]]]],
                   progress: Callable[[str], None] | None) -> None:
     """Replace the index at ``index_dir`` by one written from ``documents`` alone, as a fresh build writes it. The new
@@ -166,9 +173,7 @@ def _write_afresh(index_dir: Path, documents: Iterable[tuple[str, str, list[Sect
     writer = ix.writer(limitmb=WRITER_MB)
     try:
         for _doc_id, title, sections, captions in documents:
-            for section in sections:
-                if section.text.strip():
-                    writer.add_document(**_section_document(title, section, captions.get(section.id, [])))
+            _add_sections(writer, title, sections, captions)
         writer.commit()
     except BaseException:
         writer.cancel()
