@@ -825,3 +825,17 @@ def test_a_table_cell_and_a_caption_join_their_lines_as_a_paragraph_does(tmp_pat
     assert table.rows[1] == ["Amortization of acquisition-related intangibles", "1,250"], table.rows
     figure = next(e for e in elements if e.kind == "figure")
     assert figure.text == "Figure 2: Retrieving by propositions yields the best retrieval performance.", figure.text
+
+
+def test_a_word_a_ligature_broke_is_rejoined_by_the_documents_own_words(tmp_path: Path) -> None:
+    """Amazon's 10-Q sets "ff" as one glyph its font maps to a plain "f", so the text layer reads "could dif er" and "May
+    Af ect Our Business". The document spells "differ", "affect" and "suffer" whole elsewhere, and "dif", "er", "Af",
+    "ect", "Suf" and "ers" never stand alone in it: one word each, the lost "f" back ("Suf ers" by the stem of
+    "suffer"). "of set" stays two words: "of" is a word of its own, though the page also spells "offset"."""
+    text = _paragraphs_of_lines(tmp_path / "ligatures.pdf", [
+        "Actual results could dif er materially; results differ by region and weather may affect them.",
+        "Our Business May Af ect Demand, and the business suffer from delays. It Suf ers when costs rise.",
+        "The offset is shown for each of set sizes in the table, one of many."])
+    assert "Actual results could differ materially" in text, text
+    assert "Our Business May Affect Demand" in text and "It Suffers when costs rise" in text, text
+    assert "for each of set sizes" in text, text

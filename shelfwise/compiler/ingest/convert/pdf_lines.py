@@ -2,15 +2,20 @@
 
 A line-end hyphen is undone, kept, or joined to the rest of the word it broke by what the whole document spells
 (``document_vocabulary``): ``join_line`` appends one line to a paragraph's pieces, ``joined`` joins a cell's or a caption's lines.
+``mend_ligatures`` first rejoins the words a font's ligature broke ("dif er" is "differ").
 """
 
 from __future__ import annotations
 
 import re
 
-from shelfwise.compiler.ingest.convert.pdf_layout import PageItem
+from collections import Counter
 
-__all__ = ["document_vocabulary", "join_line", "joined"]
+from whoosh.lang.porter import stem
+
+from shelfwise.compiler.ingest.convert.pdf_layout import PageData, PageItem
+
+__all__ = ["document_vocabulary", "join_line", "joined", "mend_ligatures"]
 
 _CJK_END = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]$")
 _CJK_START = re.compile(r"^[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
@@ -82,3 +87,63 @@ def joined(text: str, vocabulary: set[str]) -> str:
     for line in lines[1:]:
         join_line(pieces, line, vocabulary, narrow=True)
     return "".join(pieces)
+
+
+_BROKEN = re.compile(r"(?<![A-Za-z])([A-Za-z]*f) ([a-z]+)(?![A-Za-z])")
+_LIGATURE_RESTS = ("f", "i", "l", "fi", "fl")  # what an ff, fi, fl, ffi or ffl glyph loses when its font maps it to "f"
+
+
+def _texts(pages: list[PageData]) -> list[tuple[PageItem, int | None, int | None]]:
+    """Where each text of the pages is: (item, None, None) for a line's or a caption's, (item, row, cell) for a cell's."""
+    out: list[tuple[PageItem, int | None, int | None]] = []
+    for page in pages:
+        for item in page.items:
+            if item.kind == "table":
+                out += [(item, row, cell) for row, cells in enumerate(item.rows or []) for cell in range(len(cells))]
+            else:
+                out.append((item, None, None))
+    return out
+
+
+def mend_ligatures(pages: list[PageData]) -> int:
+    """Rejoin, in place, the words a font's ligature broke, and return how many. A font whose ToUnicode map gives its
+    "ff" glyph as a plain "f" prints "differ" as "dif" and "er" (the glyph is wider than an f, so pdfium puts a space
+    after it): "Af ect", "Suf ers". The pair is one word when the document spells that word whole elsewhere (by its
+    stem: "suffer" for "Suf ers") with the glyph's lost letters ("f"; "i", "l", "fi", "fl" for the other f-ligatures)
+    and neither piece ever stands alone in the document: "of set" stays two words, for "of" is a word of its own."""
+    where = _texts(pages)
+    texts = [item.text if row is None else item.rows[row][cell] for item, row, cell in where]
+    words = Counter(word.lower() for text in texts for word in re.findall(r"[A-Za-z]+", text))
+    stems = {stem(word) for word in words}
+    found: dict[tuple[str, str], str] = {}
+    lefts: Counter = Counter()
+    rights: Counter = Counter()
+    for text in texts:
+        for match in _BROKEN.finditer(text):
+            left, right = match.group(1).lower(), match.group(2)
+            rest = next((rest for rest in _LIGATURE_RESTS if (whole := left + rest + right) in words or stem(whole) in stems), None)
+            if rest is not None:
+                found[(left, right)] = rest
+                lefts[left] += 1
+                rights[right] += 1
+    mend = {pair: rest for pair, rest in found.items() if words[pair[0]] == lefts[pair[0]] and words[pair[1]] == rights[pair[1]]}
+    if not mend:
+        return 0
+    count = 0
+
+    def repl(match: re.Match) -> str:
+        nonlocal count
+        rest = mend.get((match.group(1).lower(), match.group(2)))
+        if rest is None:
+            return match.group(0)
+        count += 1
+        return match.group(1) + rest + match.group(2)
+
+    for (item, row, cell), text in zip(where, texts):
+        new = _BROKEN.sub(repl, text)
+        if new != text:
+            if row is None:
+                item.text = new
+            else:
+                item.rows[row][cell] = new
+    return count

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from shelfwise.compiler.ingest.convert.pdf_headings import heading_levels, heading_lines, numbering
 from shelfwise.compiler.ingest.convert.pdf_layout import CAPTION, PageData, PageItem
-from shelfwise.compiler.ingest.convert.pdf_lines import join_line as _join, joined as _joined, document_vocabulary as _vocabulary
+from shelfwise.compiler.ingest.convert.pdf_lines import join_line as _join, joined as _joined, document_vocabulary as _vocabulary, mend_ligatures
 from shelfwise.compiler.prose import normalise
 from shelfwise.compiler.store.records import Element
 from shelfwise.compiler.ingest.sections import numbering_depth
@@ -256,6 +256,7 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
              progress: Callable[[str], None] | None = None, window: int = 10, heading_cues: bool = True) -> list[Element]:
     """The document's element stream from all its pages' items; ``progress`` hears each ``window`` of pages reached;
     ``heading_cues=False``: headings by the style and numbering rules alone."""
+    mend_ligatures(pages)
     drop = _running_lines(pages)
     items = [item for page in pages for item in page.items if id(item) not in drop]
     lines, body = reading_lines(pages, drop)
