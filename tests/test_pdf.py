@@ -839,3 +839,32 @@ def test_a_word_a_ligature_broke_is_rejoined_by_the_documents_own_words(tmp_path
     assert "Actual results could differ materially" in text, text
     assert "Our Business May Affect Demand" in text and "It Suffers when costs rise" in text, text
     assert "for each of set sizes" in text, text
+
+
+def test_key_figure_tiles_read_one_text_each_and_a_table_of_figures_stays_a_table(tmp_path: Path) -> None:
+    """Intel's 10-Q overview sets its key figures side by side, each over its basis and the wrapped lines that say what it
+    is. Read as a grid, "Revenue down $2.4B or" and "Gross margin" were a row and the figures a column header; each tile
+    is one text, in its own order ("$12.9B GAAP Revenue down $2.4B or 15% from Q2 2022"). A table whose rows under its
+    first row of figures hold figures too (years over amounts) stays a table."""
+    path = tmp_path / "tiles.pdf"
+    pdf = canvas.Canvas(str(path), pagesize=(595, 842))
+    pdf.setFont("Helvetica", 10)
+    pdf.drawString(72, 780, "Our quarter in brief, set out in the tiles below for the second quarter of the year.")
+    tiles = [["$12.9B", "GAAP", "Revenue down $2.4B or", "15% from Q2 2022"], ["35.8%", "GAAP", "Gross margin", "down 0.7 ppt", "from Q2 2022"],
+             ["$0.35", "GAAP", "Diluted EPS", "up $0.46 from Q2", "2022"], ["$1.0B", "GAAP", "Operating cash", "flow down $5.7B", "or 85% from Q2 2022"]]
+    for column, tile in enumerate(tiles):
+        for line, text in enumerate(tile):
+            pdf.drawString(72 + 120 * column, 740 - 12 * line, text)
+    pdf.drawString(72, 640, "Net sales by year were as follows, in millions of dollars, for each of the segments we report.")
+    for line, row in enumerate([["", "2023", "2022"], ["North America", "82,546", "74,430"], ["International", "29,697", "27,065"],
+                                ["AWS", "22,140", "19,739"]]):
+        for column, text in enumerate(row):
+            pdf.drawString(72 + 150 * column, 610 - 12 * line, text)
+    pdf.showPage()
+    pdf.save()
+    elements = convert_file(path, ReadOptions()).elements
+    items = [e.text for e in elements if e.kind == "list_item"]
+    assert items == ["$12.9B GAAP Revenue down $2.4B or 15% from Q2 2022", "35.8% GAAP Gross margin down 0.7 ppt from Q2 2022",
+                     "$0.35 GAAP Diluted EPS up $0.46 from Q2 2022", "$1.0B GAAP Operating cash flow down $5.7B or 85% from Q2 2022"], elements
+    tables = [e for e in elements if e.kind == "table"]
+    assert len(tables) == 1 and tables[0].rows[1] == ["North America", "82,546", "74,430"], tables

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from shelfwise.compiler.ingest.convert.pdf_headings import heading_levels, heading_lines, numbering
 from shelfwise.compiler.ingest.convert.pdf_layout import CAPTION, PageData, PageItem
 from shelfwise.compiler.ingest.convert.pdf_lines import join_line as _join, joined as _joined, document_vocabulary as _vocabulary, mend_ligatures
+from shelfwise.compiler.ingest.convert.pdf_tiles import tile_texts
 from shelfwise.compiler.prose import normalise
 from shelfwise.compiler.store.records import Element
 from shelfwise.compiler.ingest.sections import numbering_depth
@@ -294,6 +295,9 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
             _close(open_block, pieces)
             open_block, prev = None, None
             elements += _notes(deferred)
+        if item.kind == "table" and (tiles := tile_texts(item.rows or [], vocabulary)):
+            elements += [Element(kind="list_item", text=text, page=item.page) for text in tiles]  # key figures side by side
+            continue
         if item.kind == "table":
             rows = [[_joined(cell, vocabulary) for cell in row] for row in item.rows or []]
             elements.append(Element(kind="table", page=item.page, rows=rows, header_rows=1 if item.header_rows is None else item.header_rows))
