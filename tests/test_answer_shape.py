@@ -1492,3 +1492,31 @@ def test_a_part_bound_to_an_issuers_latest_report_quotes_only_that_report():
     assert [u.id for u in on_bound_reports(units, plan(["q3"]), {"mem": shelf})] == ["u1", "u3"]
     assert [u.id for u in on_bound_reports(units, plan(["q2", "q3"]), {"mem": shelf})] == ["u1", "u2", "u3"]
     assert [u.id for u in on_bound_reports(units, plan([]), {"mem": shelf})] == ["u1", "u2", "u3"]
+
+
+def test_a_sentence_every_quarter_repeats_cites_the_bound_report_only():
+    """"In Apple's latest 10-Q, how did foreign exchange rates affect it?": a sentence the June and the September report
+    both print cited both, the June one first, so the answer showed it under "quarter ended July 1, 2023". Bound to the
+    latest report, it cites that report only; unbound, it keeps both citations."""
+    from shelfwise.api.answer.plan.plan import Obligation, Plan
+    from shelfwise.api.answer.show.shape import on_bound_reports
+    from shelfwise.compiler.store.records import DocumentIdentity
+
+    said = "The derivative assets above represent the Company's gross credit exposure."
+    shelf = _memory_shelf({
+        "q2": ("ACME 10-Q Q2", "acme-2023-q2.pdf", [("Derivatives", [_p(said)])]),
+        "q3": ("ACME 10-Q Q3", "acme-2023-q3.pdf", [("Derivatives", [_p(said)])])})
+    shelf.identities = {doc: DocumentIdentity(doc_id=doc, name=f"ACME Corp 10-Q, quarter ended {end}", title="ACME 10-Q",
+                                              issuer="ACME Corp", form="10-Q", period=f"quarter ended {end}", period_kind="quarter",
+                                              period_end=iso) for doc, end, iso in (("q3", "September 30, 2023", "2023-09-30"),
+                                                                                     ("q2", "July 1, 2023", "2023-07-01"))}
+    section_of = {shelf.sections[s].doc_id: s for s in shelf.sections}
+    unit = Unit(id="u1", kind="sentence", text=said, shelf="mem", citations=[section_of["q2"], section_of["q3"]], obligation=0)
+
+    def plan(documents):
+        return Plan(question="q", resolved_question="q", planner="rules",
+                    obligations=[Obligation(kind="lookup", ask="How did exchange rates affect ACME in its latest 10-Q?", documents=documents)])
+
+    assert [u.citations for u in on_bound_reports([unit], plan(["q3"]), {"mem": shelf})] == [[section_of["q3"]]]
+    assert [u.citations for u in on_bound_reports([unit], plan(["q2", "q3"]), {"mem": shelf})] == [[section_of["q2"], section_of["q3"]]]
+    assert unit.citations == [section_of["q2"], section_of["q3"]]  # the writer's unit is not changed in place

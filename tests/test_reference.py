@@ -87,12 +87,13 @@ def test_eval_reference_scores_a_real_run_figures_sources_and_the_reading_ceilin
     rows = {row["id"]: row for row in result["rows"]}
     assert rows["ref-01"]["figures"] == 2 and rows["ref-01"]["figures_ceiling"] == 1.0
     assert rows["ref-01"]["source_cited"] == 1.0 and rows["ref-01"]["figures_answer"] > 0
+    assert rows["ref-01"]["cited_sources"] == 1.0  # the July quarter's report, not asked about, is not cited
     assert rows["ref-01"]["figures_chunks"] == 1.0  # the whole small shelf fits the budget
     assert rows["ref-02"]["figures"] == 0 and rows["ref-02"]["figures_answer"] is None
     assert rows["ref-02"]["names_ceiling"] == 1.0
     assert json.loads((root / "ref.json").read_text())["kind"] == "reference"
     table = reference_table(result)
-    assert "| all | 2 |" in table and "evidence: Table" in table
+    assert "| all | 2 |" in table and "evidence: Table" in table and "cited docs that are sources" in table
 
 
 def test_hand_set_weights_reproduce_the_factors_the_ranking_multiplied_by():

@@ -7,6 +7,8 @@ give: "Epic Games", "Ninth Circuit"). Per question, from a stored answer run:
 
 - ``source_top10`` / ``source_cited``: share of the question's source documents (its ``source_documents`` glob over
   the shelf's file names) among the documents of the search's top 10 sections, and among the answer's citations;
+- ``cited_sources``: share of the documents the answer cites that are source documents (a sentence about "the latest
+  10-Q" cited to another quarter's report counts against it);
 - ``figures_answer`` / ``figures_cited`` / ``figures_ceiling``: share of the reference figures found in the shown
   answer, in the full text of the sections it cites, and anywhere in the compiled text of the source documents (the
   reading ceiling: what a perfect reader of the compiled text could show);
@@ -44,7 +46,7 @@ _NAME_STOP = frozenset((_MONTHS + "|the|a|an|in|on|for|of|and|this|these|that|th
                         "however|additionally|overall|based|yes|no|also|while|although|during|further|total|net|source|sources|"
                         "first|second|third|fourth|q1|q2|q3|q4|i|ii|iii|iv|company|inc|corporation|corp").split("|"))
 
-METRICS = ["source_top10", "source_cited", "figures_answer", "figures_cited", "figures_ceiling", "figures_chunks",
+METRICS = ["source_top10", "source_cited", "cited_sources", "figures_answer", "figures_cited", "figures_ceiling", "figures_chunks",
            "names_answer", "names_cited", "names_ceiling"]
 
 
@@ -175,6 +177,7 @@ def score_reference(question: Question, record: dict, shelf, chunks=None, budget
         "figures": len(facts.figures), "names": len(facts.names), "sources": sorted(sources),
         "source_top10": len(sources & top_docs) / len(sources) if sources else None,
         "source_cited": len(sources & cited_docs) / len(sources) if sources else None,
+        "cited_sources": len(sources & cited_docs) / len(cited_docs) if sources and cited_docs else None,
         "answer_chars": len(markdown), "label": answer.get("label", ""),
     }
     for where in ("answer", "cited", "ceiling", "chunks"):
@@ -251,7 +254,8 @@ def run_reference_eval(questions_path: Path, run_dir: Path, *, settings, embedde
     return result
 
 
-_COLUMNS = [("source_top10", "source docs in top 10"), ("source_cited", "source docs cited"), ("figures_answer", "figures in answer"),
+_COLUMNS = [("source_top10", "source docs in top 10"), ("source_cited", "source docs cited"), ("cited_sources", "cited docs that are sources"),
+            ("figures_answer", "figures in answer"),
             ("figures_cited", "in cited sections"), ("figures_ceiling", "in source text (ceiling)"),
             ("figures_chunks", "chunk RAG at budget"), ("names_answer", "names in answer"), ("names_ceiling", "names in source text")]
 

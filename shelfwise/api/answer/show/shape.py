@@ -190,23 +190,38 @@ def about_named(units: list[Unit], asks: list[str], shelves: dict[str, OpenShelf
 
 def on_bound_reports(units: list[Unit], plan, shelves: dict[str, OpenShelf]) -> list[Unit]:
     """Units of an obligation the plan binds to some of an issuer's periodic reports by compiled identity ("Intel's latest
-    10-Q"), kept only when they come from those reports: another period's report states another period's figures. An
-    obligation bound to every report of its issuer ("compared to previous quarters"), or to none, keeps every unit; so does a follow-up."""
-    reports = {name: {d: i for d, i in (getattr(shelf, "identities", None) or {}).items() if i.issuer and i.period_end}
-               for name, shelf in shelves.items()}  # per shelf, its periodic reports' identities
-    others: dict[int, set[tuple[str, str]]] = {}  # obligation -> (shelf, doc) of its issuers' reports it is not bound to
+    10-Q", "the quarter ended April 1, 2023"; a report whose issuer was not found is of the series its name gives), kept only when they come from those reports: another period's report states another period's figures. An
+    obligation bound to every report of its issuer ("compared to previous quarters"), or to none, keeps every unit; so does a follow-up.
+    A sentence every quarter's report repeats cites the bound report only: it is shown under that report's name, not
+    under the first of the other quarters' that say it too."""
+    reports = {name: {d: i for d, i in (getattr(shelf, "identities", None) or {}).items()
+                      if i.period_end and (i.issuer or i.name) and i.period_kind not in ("effective", "as of")}
+               for name, shelf in shelves.items()}  # per shelf, its periodic reports' identities (not a day a document takes effect on)
+    others: dict[int, set[tuple[str, str]]] = {}  # obligation -> (shelf, doc) of its series' reports it is not bound to
     for index, obligation in enumerate([] if plan.follow_up else plan.obligations):
         bound = set(obligation.documents)
         for name, ids in reports.items():
             if bound and bound <= ids.keys():
-                issuers = {ids[d].issuer for d in bound}
-                others.setdefault(index, set()).update((name, d) for d, i in ids.items() if i.issuer in issuers and d not in bound)
+                series = {_series(ids[d]) for d in bound}
+                others.setdefault(index, set()).update((name, d) for d, i in ids.items() if _series(i) in series and d not in bound)
 
     def kept(unit: Unit) -> bool:
         docs = _cited_documents(unit, shelves)
         return _always_shown(unit) or not docs or any(not docs <= others.get(o, set()) for o in [unit.obligation, *unit.also])
 
-    return [u for u in units if kept(u)]
+    def narrowed(unit: Unit) -> Unit:
+        off = set.intersection(*(others.get(o, set()) for o in [unit.obligation, *unit.also]))
+        sections = shelves[unit.shelf].sections if unit.shelf in shelves else {}
+        citations = [c for c in unit.citations if c not in sections or (unit.shelf, sections[c].doc_id) not in off]
+        return unit.model_copy(update={"citations": citations}) if off and citations and citations != unit.citations else unit
+
+    return [narrowed(u) for u in units if kept(u)]
+
+
+def _series(identity) -> str:
+    """The series a periodic report belongs to: its issuer's, or where no issuer was found, its name's ("ACME Corp
+    quarterly report" for each quarter's)."""
+    return f"issuer:{identity.issuer}" if identity.issuer else f"name:{identity.name}"
 
 
 def _always_shown(unit: Unit) -> bool:
