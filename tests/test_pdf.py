@@ -868,3 +868,22 @@ def test_key_figure_tiles_read_one_text_each_and_a_table_of_figures_stays_a_tabl
                      "$0.35 GAAP Diluted EPS up $0.46 from Q2 2022", "$1.0B GAAP Operating cash flow down $5.7B or 85% from Q2 2022"], elements
     tables = [e for e in elements if e.kind == "table"]
     assert len(tables) == 1 and tables[0].rows[1] == ["North America", "82,546", "74,430"], tables
+
+
+def test_a_line_of_figures_or_periods_in_large_bold_type_is_no_heading(tmp_path: Path) -> None:
+    """Intel's Q1 2023 overview sets its key figures ("$11.7B 34.2% 38.4%") and a chart's axis ("Q1 2022 Q1 2023") in
+    large bold type, and they were level-1 headings the rest of the page fell under; a line of figures and periods
+    names nothing, so the sections stay under the headings with words ("Revenue and margins", "Q3 2023 Highlights")."""
+    w = Writer(tmp_path / "figures.pdf")
+    w.heading("Revenue and margins", 16)
+    w.paragraph(["Revenue fell in the quarter on lower demand for notebook and desktop processors across the segments."])
+    w.heading("$11.7B 34.2% 38.4%", 16)
+    w.paragraph(["Gross margin was lower on higher unit costs and the write-down of inventory in the quarter."])
+    w.heading("Q1 2022 Q1 2023", 14)
+    w.paragraph(["Operating cash flow fell on the net loss of the quarter and lower customer payments received."])
+    w.heading("Q3 2023 Highlights", 14)
+    w.paragraph(["We launched new processors for laptops and servers and signed an agreement with a foundry customer."])
+    w.save()
+    headings = [e.text for e in convert_file(tmp_path / "figures.pdf", ReadOptions()).elements if e.kind == "heading"]
+    assert "Revenue and margins" in headings and "Q3 2023 Highlights" in headings, headings
+    assert not any(h.startswith(("$11.7B", "Q1 2022")) for h in headings), headings

@@ -84,8 +84,18 @@ def _ends_sentence(text: str) -> bool:
     return text.rstrip().endswith(_SENTENCE_END)
 
 
+_FIGURE_OR_PERIOD = re.compile(r"^(?:[-–−+]?[$€£¥]?\(?[-–−]?[$€£¥]?\d[\d,.]*\)?(?:%|[KMBT]|bn)?|(?:Q[1-4]|H[12]|FY)(?:[\s'’]?\d{2,4})?)$")
+"""A figure ("$11.7B", "34.2%", "$(0.66)") or a period ("Q1", "FY2023") standing as a word of its own."""
+
+
+def _figures_only(text: str) -> bool:
+    """A line of figures and periods only ("$11.7B 34.2% 38.4%", "Q1 2022 Q1 2023"): a chart's axis or a row of key
+    figures, naming nothing a heading would."""
+    return all(_FIGURE_OR_PERIOD.match(word) for word in text.split())
+
+
 def _not_a_heading(text: str, pages: int) -> bool:
-    if not text or len(text) > 160 or not _letters(text) or CAPTION.match(text):
+    if not text or len(text) > 160 or not _letters(text) or CAPTION.match(text) or _figures_only(text):
         return True
     if _LEADERS.search(text) or _PAGE_NUMBER.match(text):
         return True
