@@ -190,10 +190,11 @@ def about_named(units: list[Unit], asks: list[str], shelves: dict[str, OpenShelf
 
 def on_bound_reports(units: list[Unit], plan, shelves: dict[str, OpenShelf]) -> list[Unit]:
     """Units of an obligation the plan binds to some of an issuer's periodic reports by compiled identity ("Intel's latest
-    10-Q", "the quarter ended April 1, 2023"; a report whose issuer was not found is of the series its name gives), kept only when they come from those reports: another period's report states another period's figures. An
-    obligation bound to every report of its issuer ("compared to previous quarters"), or to none, keeps every unit; so does a follow-up.
-    A sentence every quarter's report repeats cites the bound report only: it is shown under that report's name, not
-    under the first of the other quarters' that say it too."""
+    10-Q", "the quarter ended April 1, 2023"; a report whose issuer was not found is of the series its name gives),
+    kept only when they come from those reports: another period's report states another period's figures. An
+    obligation bound to every report of its issuer ("compared to previous quarters"), or to none, keeps every unit; so
+    does a follow-up. A sentence every quarter's report repeats cites the bound report only: it is shown under that
+    report's name, not under the first of the other quarters' that say it too."""
     reports = {name: {d: i for d, i in (getattr(shelf, "identities", None) or {}).items()
                       if i.period_end and (i.issuer or i.name) and i.period_kind not in ("effective", "as of")}
                for name, shelf in shelves.items()}  # per shelf, its periodic reports' identities (not a day a document takes effect on)

@@ -8,7 +8,6 @@ A line-end hyphen is undone, kept, or joined to the rest of the word it broke by
 from __future__ import annotations
 
 import re
-
 from collections import Counter
 
 from whoosh.lang.porter import stem

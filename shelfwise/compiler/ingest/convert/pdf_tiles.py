@@ -21,9 +21,10 @@ _GOES_ON = re.compile(r"^(?:[a-z]|[-–−+]?[$€£¥(]?\d)")  # a wrapped line
 
 
 def tile_texts(rows: list[list[str]], vocabulary: set[str]) -> list[str] | None:
-    """One text per tile when ``rows`` are figure tiles: a first row of figures only (two or more), words under
-    each (no more than a few figures alone: a year that ends a wrapped line), and in at least half of the figures' columns a line that goes on from the one above it (lower case or
-    a figure: "down 0.7 ppt" under "Gross margin", "15% from Q2 2022" under "Revenue down $2.4B or"); else None."""
+    """One text per tile when ``rows`` are figure tiles: a first row of figures only (two or more), words under each
+    (fewer figures alone than words: a year may end a wrapped line), and in at least half of the figures' columns a
+    line that goes on from the one above it (lower case or a figure: "down 0.7 ppt" under "Gross margin", "15% from Q2
+    2022" under "Revenue down $2.4B or"); else None."""
     if len(rows) < 3 or not rows[0]:
         return None
     first = [cell.strip() for cell in rows[0]]
