@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from shelfwise.compiler.digests.identity import DATE, fiscal_quarter, parse_date
 from shelfwise.compiler.store.records import DocumentIdentity
 
-__all__ = ["IdentityMatch", "bound_by_identity", "periods_named"]
+__all__ = ["IdentityMatch", "bound_by_identity", "periods_named", "reports_period"]
 
 _ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 _QUARTER_WORDS = re.compile(r"\b(?P<n>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?)?(?P<y>(?:19|20)\d\d)\b", re.I)
@@ -163,7 +163,7 @@ class IdentityMatch:
     def reports_period(self, doc_id: str) -> bool:
         """Whether the document reports figures for a period (a quarter, a fiscal year), not a day it takes effect on."""
         identity = self.identities.get(doc_id)
-        return identity is not None and bool(identity.period_end or identity.fiscal_quarter) and identity.period_kind not in _POINTS
+        return identity is not None and reports_period(identity)
 
     def _extreme(self, pool: set[str], recency: str) -> set[str]:
         """The newest (oldest) dated documents of ``pool``, per issuer: "the most recent filing" of a shelf of three
@@ -178,6 +178,12 @@ class IdentityMatch:
             edge = pick(self.identities[d].period_end for d in docs)
             out |= {d for d in docs if self.identities[d].period_end == edge}
         return out
+
+
+def reports_period(identity: DocumentIdentity) -> bool:
+    """Whether a document of this identity reports figures for a period (a quarter, a fiscal year), not a day it takes
+    effect on or is stated as of (``_POINTS``)."""
+    return bool(identity.period_end or identity.fiscal_quarter) and identity.period_kind not in _POINTS
 
 
 def bound_by_identity(text: str, identities: dict[str, DocumentIdentity]) -> set[str]:

@@ -42,6 +42,7 @@ from shelfwise.api.answer.write.write import is_question
 from shelfwise.api.answer.records import Removal, Unit
 from shelfwise.api.terms import identifier_key, identifiers, normalise, word_stems
 from shelfwise.compiler.digests.names import folder_code
+from shelfwise.compiler.digests.identity_match import reports_period
 from shelfwise.compiler.language.force import LABEL_KEYWORDS, MODAL_VERBS
 from shelfwise.compiler.language.numbers import alternation
 from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
@@ -196,7 +197,7 @@ def on_bound_reports(units: list[Unit], plan, shelves: dict[str, OpenShelf]) -> 
     does a follow-up. A sentence every quarter's report repeats cites the bound report only: it is shown under that
     report's name, not under the first of the other quarters' that say it too."""
     reports = {name: {d: i for d, i in (getattr(shelf, "identities", None) or {}).items()
-                      if i.period_end and (i.issuer or i.name) and i.period_kind not in ("effective", "as of")}
+                      if i.period_end and (i.issuer or i.name) and reports_period(i)}
                for name, shelf in shelves.items()}  # per shelf, its periodic reports' identities (not a day a document takes effect on)
     others: dict[int, set[tuple[str, str]]] = {}  # obligation -> (shelf, doc) of its series' reports it is not bound to
     for index, obligation in enumerate([] if plan.follow_up else plan.obligations):

@@ -104,8 +104,8 @@ def _texts(pages: list[PageData]) -> list[tuple[PageItem, int | None, int | None
     return out
 
 
-def mend_ligatures(pages: list[PageData]) -> int:
-    """Rejoin, in place, the words a font's ligature broke, and return how many. A font whose ToUnicode map gives its
+def mend_ligatures(pages: list[PageData]) -> None:
+    """Rejoin, in place, the words a font's ligature broke. A font whose ToUnicode map gives its
     "ff" glyph as a plain "f" prints "differ" as "dif" and "er" (the glyph is wider than an f, so pdfium puts a space
     after it): "Af ect", "Suf ers". The pair is one word when the document spells that word whole elsewhere (by its
     stem: "suffer" for "Suf ers") with the glyph's lost letters ("f"; "i", "l", "fi", "fl" for the other f-ligatures)
@@ -127,16 +127,11 @@ def mend_ligatures(pages: list[PageData]) -> int:
                 rights[right] += 1
     mend = {pair: rest for pair, rest in found.items() if words[pair[0]] == lefts[pair[0]] and words[pair[1]] == rights[pair[1]]}
     if not mend:
-        return 0
-    count = 0
+        return
 
     def repl(match: re.Match) -> str:
-        nonlocal count
         rest = mend.get((match.group(1).lower(), match.group(2)))
-        if rest is None:
-            return match.group(0)
-        count += 1
-        return match.group(1) + rest + match.group(2)
+        return match.group(0) if rest is None else match.group(1) + rest + match.group(2)
 
     for (item, row, cell), text in zip(where, texts):
         new = _BROKEN.sub(repl, text)
@@ -145,4 +140,3 @@ def mend_ligatures(pages: list[PageData]) -> int:
                 item.text = new
             else:
                 item.rows[row][cell] = new
-    return count
