@@ -140,6 +140,43 @@ def test_a_long_section_is_read_as_its_opening_and_its_relevant_passages(tmp_pat
         store.close()
 
 
+def test_pieces_are_the_largest_units_that_fit_paragraph_line_sentence_words():
+    from shelfwise.compiler.search.reading import split_pieces
+
+    text = "Short paragraph.\n\nA long line. It has two sentences; and a clause " + "word " * 12 + "end\nrow a | 1\nrow b | 2"
+    assert [text[a:b] for a, b in split_pieces(text, 1000)] == [text]
+    pieces = [text[a:b] for a, b in split_pieces(text, 30)]
+    assert pieces[:4] == ["Short paragraph.", "A long line.", "It has two sentences;", "and a clause word word word"]
+    assert pieces[-2:] == ["row a | 1", "row b | 2"] and all(len(piece) <= 30 for piece in pieces)
+    assert " ".join(pieces).split() == text.split()  # nothing lost, nothing doubled
+    word = "x" * 25
+    assert [word[a:b] for a, b in split_pieces(word, 10)] == ["x" * 10, "x" * 10, "x" * 5]
+
+
+def test_a_passage_longer_than_the_room_is_read_in_pieces_not_skipped(tmp_path):
+    from shelfwise.compiler.search.reading import SectionReader
+    from shelfwise.compiler.search.search import ShelfSearcher
+    from shelfwise.compiler.store.store import Store
+
+    build = _reading_shelf(tmp_path)
+    store = Store(build / "store.sqlite", create=False)
+    searcher = ShelfSearcher(store, build / "lexical", HashEmbedder(window_tokens=48))
+    try:
+        reader = SectionReader(searcher)
+        long_id = next(sid for sid, row in searcher.sections.items() if row[1] == "Retention")
+        body = searcher.sections[long_id][3]
+        (holder,) = [(a, b) for a, b in reader.spans(long_id) if "Invoices are retained" in body[a:b]]
+        assert holder[1] - holder[0] > 200  # the passage that answers is longer than the limit
+        part = reader.read(long_id, ["how long are invoices retained?"], 200)
+        read = [body[a:b] for a, b in part.spans]
+        assert read[0] == "This chapter sets out how long records are kept."  # the opening, then the piece that answers
+        assert "Invoices are retained for seven years after the financial year closes." in read
+        assert part.chars <= 200 and part.chars == sum(b - a for a, b in part.spans)
+    finally:
+        searcher.close()
+        store.close()
+
+
 def test_the_reader_and_the_writers_get_only_what_was_read_of_a_long_section(tmp_path):
     from shelfwise.api.answer.write.pool import build_pool
     from shelfwise.api.answer.read.read import read_blocks, read_sections, read_text
@@ -162,7 +199,7 @@ def test_the_reader_and_the_writers_get_only_what_was_read_of_a_long_section(tmp
         reading = read_sections(recall, {"records": shelf}, {"records": {doc_id}}, budget=2000, hop_share=0.1, section_read_chars=600)
         (read,) = [r for r in reading.sections if r.section_id == long_id]
         assert read.spans and read.chars < shelf.chars(long_id)
-        assert re.fullmatch(r"section longer than 600 characters; passages \d+ of \d+ read, the rest not opened", read.not_read)
+        assert re.fullmatch(r"section longer than 600 characters; [\d,]+ of its [\d,]+ characters read, the rest not opened", read.not_read)
         text = read_text(shelf, read)
         assert "Invoices are retained for seven years" in text and "Paragraph 39 " not in text and "\n\n…\n\n" in text
         blocks = read_blocks(shelf, read)

@@ -111,6 +111,25 @@ def test_a_chunk_carries_sections_with_200_chars_or_all_of_a_short_one(tmp_path)
     assert all("Empty" not in hs for hs in headings)
 
 
+def test_a_chunk_covers_an_item_at_a_budget_only_when_the_quote_is_in_its_text(tmp_path):
+    from shelfwise.eval.retrieval import chunk_units
+
+    store = Store(tmp_path / "s.sqlite")
+    body = "The opening says little. " * 10 + "x " * 1000 + "Keys are rotated every ninety days."
+    doc = put_doc(store, "d.md", "D", [h("Intro"), p("A short preface."), h("Keys"), p(body)])
+    keys = next(s.id for s in store.sections(doc) if s.heading == "Keys")
+    gold = GoldQuestion(
+        question=Question(id="q", shelf="s", question="?", must=[
+            MustItem(item="rotation", evidence=[Evidence(doc="d.md", heading="Keys", quote="rotated every ninety days")])]),
+        items=[[keys]],
+    )  # fmt: skip
+    first, second = make_chunks(doc, store.sections(doc))[:2]
+    assert keys in first.sections and "ninety" not in first.text and "ninety" in second.text
+    assert question_metrics(gold, chunk_units([first]))["budget_4k"] == 0.0  # carries the section, not its quote
+    assert question_metrics(gold, chunk_units([first]))["recall@5"] == 1.0  # at ranks it still retrieves the section
+    assert question_metrics(gold, chunk_units([first, second]))["budget_4k"] == 1.0
+
+
 def test_questions_load_and_map_to_sections(tmp_path):
     path = tmp_path / "q.yaml"
     path.write_text(QUESTIONS_YAML)

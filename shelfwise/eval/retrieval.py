@@ -14,7 +14,9 @@ than the read limit at each budget -- a quarter of it, at least
 ``answer.section_read_chars`` -- read as its opening and most relevant passages,
 as the answerer reads it: shelfwise/compiler/search/reading.py) and the chunk-RAG baseline
 (shelfwise/eval/baseline.py). A section read in part covers a must item at a budget only
-when one of the item's evidence quotes lies in what was read.
+when one of the item's evidence quotes lies in what was read; so does a chunk (its text is
+what was read: a 2,000-character chunk carrying 200 characters of a long section does not
+hold the rest of it), while at ranks a chunk retrieves every section it carries.
 
 Ablations: the hybrid without each of its routes, in turn (``ablations`` in the result).
 """
@@ -38,7 +40,7 @@ from shelfwise.compiler.store.store import Store
 from shelfwise.eval.baseline import CHUNK_CHARS, CHUNK_OVERLAP, ChunkIndex
 from shelfwise.eval.questions import GoldQuestion, _key, load_questions, map_gold
 
-__all__ = ["Unit", "question_metrics", "ndcg_at_10", "mean_metrics", "run_retrieval_eval", "ablation_table", "SYSTEMS", "BUDGETS", "METRICS"]
+__all__ = ["Unit", "chunk_units", "question_metrics", "ndcg_at_10", "mean_metrics", "run_retrieval_eval", "ablation_table", "SYSTEMS", "BUDGETS", "METRICS"]
 
 DEPTH = 100
 BUDGETS = (4000, 16000, 64000)
@@ -158,6 +160,13 @@ def _section_units(searcher: ShelfSearcher, query: str, routes: tuple[str, ...])
     ]
 
 
+def chunk_units(chunks) -> list[Unit]:
+    """The chunk baseline's units: at ranks each retrieves the sections it carries; at a budget it covers a must
+    item only when one of the item's quotes lies in its text (what the reader reads is the chunk, not the sections
+    it touches)."""
+    return [Unit(chars=len(c.text), sections=c.sections, read_key=_key(c.text)) for c in chunks]
+
+
 def _reading_units(searcher: ShelfSearcher, reader: SectionReader, query: str, limit: int) -> list[Unit]:
     """The hybrid ranking, each long section as the answerer reads it (heading, opening, best passages)."""
     units = []
@@ -205,8 +214,7 @@ def _evaluate_shelf(
             if chunks is not None:
                 started = time.perf_counter()
                 found = chunks.search(query, DEPTH)
-                units = [Unit(chars=len(c.text), sections=c.sections) for c in found]
-                per_system[CHUNK_SYSTEM].append(_row(gold, units, time.perf_counter() - started))
+                per_system[CHUNK_SYSTEM].append(_row(gold, chunk_units(found), time.perf_counter() - started))
             progress(f"retrieval: {gold.question.id} done")
     finally:
         if chunks is not None:

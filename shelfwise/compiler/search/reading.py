@@ -4,7 +4,9 @@ A section no longer than the limit is read whole (paper §3.3: whole sections
 are the reading unit). A longer one is read as its opening paragraph and its
 most relevant passages with their neighbours, in document order, within the
 limit. The passages are the dense index's headed passages (shelfwise/compiler/index/passages.py),
-located in the section's text. Passages are taken in turn by what they add:
+located in the section's text; where a passage is longer than the room the
+opening leaves, the section is read in finer pieces instead (``split_pieces``:
+paragraphs, lines, sentences, whatever fits). Passages are taken in turn by what they add:
 the reciprocal-rank fusion of a passage's dense similarity and of the weight
 (idf) of the query's words and exact tokens (identifiers, code) it holds that
 the opening and the passages already taken do not. A section read for several
@@ -21,7 +23,7 @@ from pydantic import BaseModel, Field
 from shelfwise.compiler.search.code_tokens import query_code_tokens
 from shelfwise.compiler.search.identifiers import query_identifiers
 
-__all__ = ["SpanReading", "passage_spans", "choose_spans", "SectionReader", "PASSAGE_RRF_K", "WHOLE_SHARE", "read_limit"]
+__all__ = ["SpanReading", "passage_spans", "split_pieces", "choose_spans", "SectionReader", "PASSAGE_RRF_K", "WHOLE_SHARE", "read_limit"]
 
 OPENING_SHARE = 0.2
 """Share of the limit the opening paragraph may take (cut at a word when longer)."""
@@ -31,6 +33,9 @@ WHOLE_SHARE = 4
 """A section taking at most 1/WHOLE_SHARE of the reading budget fits it and is read whole (paper §3.3); only a longer
 one is read by its passages (validated below, ``read_limit``)."""
 _PARAGRAPH = re.compile(r"\n\s*\n")
+_BOUNDARIES = (_PARAGRAPH, re.compile(r"\n"), re.compile(r"(?<=[.!?;:])\s+"))
+"""Where a section is cut into pieces, strongest first: a blank line, a line end, a sentence's end (then spaces)."""
+_SPACE = re.compile(r"\s+")
 
 
 def read_limit(budget: int, floor: int) -> int:
@@ -49,8 +54,9 @@ class SpanReading(BaseModel):
 
     spans: list[tuple[int, int]] = Field(description="Character spans of the section text read, in order, not overlapping.")
     chars: int = Field(description="Characters the spans cover.")
-    passages_read: int = Field(description="Passages (of the dense index) the spans hold, the opening one included.")
-    passages: int = Field(description="Passages the section has.")
+    passages_read: int = Field(description="Passages the spans hold whole, the opening one included: the dense index's passages, or the "
+                               "section's finer pieces where a passage does not fit beside the opening (``split_pieces``).")
+    passages: int = Field(description="Passages (or pieces) the section has.")
 
 
 def passage_spans(text: str, bodies: list[str]) -> list[tuple[int, int] | None]:
@@ -80,6 +86,41 @@ def passage_spans(text: str, bodies: list[str]) -> list[tuple[int, int] | None]:
         spans.append((start.start(), end))
         cursor = start.start() + 1
     return spans
+
+
+def split_pieces(text: str, size: int) -> list[tuple[int, int]]:
+    """``text`` cut into spans of at most ``size`` characters, in order, each as large a unit as fits: a paragraph
+    that fits is one piece, a longer one is cut at its line ends, a longer line at its sentences' ends, a longer
+    sentence into as many words as fit (a word longer than ``size`` at ``size``). Whitespace between pieces belongs
+    to none."""
+    pieces: list[tuple[int, int]] = []
+
+    def add(start: int, end: int, level: int) -> None:
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if start == end:
+            return
+        if end - start <= size:
+            pieces.append((start, end))
+        elif level < len(_BOUNDARIES):
+            at = start
+            for cut in _BOUNDARIES[level].finditer(text, start, end):
+                add(at, cut.start(), level + 1)
+                at = cut.end()
+            add(at, end, level + 1)
+        else:  # a sentence longer than size: as many words as fit in each piece
+            at = start
+            while end - at > size:
+                gaps = [m for m in _SPACE.finditer(text, at, at + size + 1)]
+                cut = (gaps[-1].start(), gaps[-1].end()) if gaps else (at + size, at + size)
+                pieces.append((at, cut[0]))
+                at = cut[1]
+            pieces.append((at, end))
+
+    add(0, len(text), 0)
+    return pieces
 
 
 def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -187,9 +228,24 @@ class SectionReader:
             if vector is not None and len(self.searcher.dense):
                 by_ordinal = {o: v for _, o, v in self.searcher.dense.section_passages(section_id, self.searcher.dense_scores(query))}
                 dense = [max(dense[i], by_ordinal.get(i, 0.0)) if spans[i] is not None else 0.0 for i in range(len(spans))]
-        by_dense = {i: rank for rank, i in enumerate(sorted((i for i in range(len(spans)) if dense[i] > 0), key=lambda i: (-dense[i], i)), 1)}
         paragraph = _PARAGRAPH.search(text)
         opening = text[: paragraph.start() if paragraph else len(text)]
+        room = limit - min(len(opening), int(limit * OPENING_SHARE))
+        if all(span is None or span[1] - span[0] <= room for span in spans):
+            return choose_spans(text, spans, self._order(opening, spans, dense, held, weights), limit)
+        # a passage does not fit beside the opening (a small budget; passages are about 2,400 characters): the
+        # section is read in finer pieces, each as similar to the query as the best passage it overlaps
+        pieces = split_pieces(text, room)
+        piece_dense = [max((d for d, p in zip(dense, spans) if p is not None and p[0] < b and a < p[1]), default=0.0) for a, b in pieces]
+        piece_held: list[set[str]] = [set() for _ in pieces]
+        for query in queries:
+            piece_held = [a | b for a, b in zip(piece_held, self._terms(query, text, pieces)[1])]
+        return choose_spans(text, pieces, self._order(opening, pieces, piece_dense, piece_held, weights), limit)
+
+    def _order(self, opening: str, spans, dense: list[float], held: list[set[str]], weights: dict[str, float]) -> list[int]:
+        """The spans in the order they are taken (see ``read``), the ones holding none of the query's words and no
+        dense similarity left out."""
+        by_dense = {i: rank for rank, i in enumerate(sorted((i for i in range(len(spans)) if dense[i] > 0), key=lambda i: (-dense[i], i)), 1)}
         covered = set(self.searcher.lexical.terms(opening)) & set(weights)
         left = [i for i in range(len(spans)) if spans[i] is not None and (held[i] or i in by_dense)]
         order = []
@@ -204,4 +260,4 @@ class SectionReader:
             order.append(best)
             covered |= held[best]
             left.remove(best)
-        return choose_spans(text, spans, order, limit)
+        return order

@@ -181,8 +181,8 @@ def _read_part(recall: Recall, shelf: OpenShelf, candidate, limit: int) -> tuple
         part = reader.read(candidate.section_id, queries, limit)
     if part is None or not part.spans:
         return None
-    note = f"section longer than {limit:,} characters; passages {part.passages_read} of {part.passages} read, the rest not opened"
     section = shelf.sections[candidate.section_id]
+    note = f"section longer than {limit:,} characters; {part.chars:,} of its {len(section.text):,} characters read, the rest not opened"
     return part.spans, note, part.chars + sum(len(h) for h in section.heading_path)
 
 
