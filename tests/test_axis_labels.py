@@ -31,6 +31,18 @@ def test_a_charts_labels_are_told_from_a_statement(text, labels):
     assert axis_labels(text) is labels
 
 
+def test_a_charts_labels_go_whatever_kind_of_unit_the_reader_made_of_them():
+    from types import SimpleNamespace
+
+    from shelfwise.api.answer.write.unit_shape import without_axis_labels
+
+    units = [SimpleNamespace(kind=kind, text=text) for kind, text in [
+        ("step", "\u25a0 Operating Cash Flow $B"),  # a legend's bullet in a section whose items are numbered: a step
+        ("list_item", "Dividends $B"), ("sentence", "Cash from Operations $B Capital Expenditures $B"),
+        ("step", "Operating cash flow was $6.8B, down $0.9B."), ("table_row", "| Cash flow $B | 6.8 |")]]
+    assert without_axis_labels(units, {i: 0 for i in range(len(units))}) == {3: 0, 4: 0}
+
+
 def test_an_answer_shows_the_sentence_beside_a_chart_not_its_labels(tmp_path):
     """The labels hold every word of the question and rank first; the answer shows the sentence of their section that
     gives the figures, not the labels (before: the labels stood first in the answer)."""
