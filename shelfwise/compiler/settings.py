@@ -176,7 +176,7 @@ class AnswerSettings(_Strict):
     recall_depth: int = Field(default=300, ge=1, le=2000, description="Sections each obligation's search returns as candidates.")
     section_read_chars: int = Field(
         default=1500, ge=200,
-        description="When the scope does not fit the budget, a relevant section longer than this and than a quarter of the budget is read as its opening and its most relevant passages with their neighbours (within the larger of the two).",
+        description="When the scope does not fit the budget, a relevant section longer than this and than a quarter of the budget is read as its opening and its most relevant passages with their neighbours (within the larger of the two; in finer pieces, paragraphs to sentences, where a passage does not fit).",
     )
     max_units_per_obligation: int = Field(default=6, ge=1, le=100, description="Sentences, items or rows the extractive writer gives one obligation (a procedure's steps are all kept).")
     max_answer_chars: int = Field(default=4000, ge=500, le=100_000, description="Characters one answer's Markdown takes at most, all of it counted (the quotes with their citation "
