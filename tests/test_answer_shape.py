@@ -1520,3 +1520,28 @@ def test_a_sentence_every_quarter_repeats_cites_the_bound_report_only():
     assert [u.citations for u in on_bound_reports([unit], plan(["q3"]), {"mem": shelf})] == [[section_of["q3"]]]
     assert [u.citations for u in on_bound_reports([unit], plan(["q2", "q3"]), {"mem": shelf})] == [[section_of["q2"], section_of["q3"]]]
     assert unit.citations == [section_of["q2"], section_of["q3"]]  # the writer's unit is not changed in place
+
+
+def test_amounts_and_figures_opening_items_are_no_step_numbers():
+    """A chart's bridge of amounts read as a list ("(77) Higher period charges ...", "(60) Other") and a tile of figures
+    ("42.5% GAAP gross margin ...") open with figures, not step marks: as steps the answer numbered them "77. Higher
+    period charges ...", the sign of the amount lost. A numbered list goes on at its own level or an outer one."""
+    from shelfwise.api.answer.render import _blocks
+    from shelfwise.api.answer.write.write import numbered_run, section_units
+    from shelfwise.compiler.store.records import Block
+
+    assert not numbered_run(["(77) Higher period charges", "(60) Other"])
+    assert not numbered_run(["42.5% GAAP Gross margin down 0.1 ppt", "45.8% non-GAAP Gross margin down 0.1 ppt"])
+    assert numbered_run(["1. License grant.", "1. Subject to ...", "2. produce ...", "1. a", "3. Term."])  # nested, flattened
+    assert numbered_run(["Step 1: open the valve.", "Step 2: close it."])
+    shelf = _memory_shelf({"q": ("Intel 10-Q", "intc.pdf", [("CCG Operating Income", [
+        _p("Operating income fell."),
+        Block(kind="list_item", text="(77) Higher period charges related to excess capacity charges"),
+        Block(kind="list_item", text="(60) Other")])])})
+    sid = shelf.doc_sections["q"][0]
+    units = section_units(shelf, sid)
+    assert [u.kind for u in units] == ["sentence", "list_item", "list_item"]
+    shown = _shaped(shelf, "Which period charges related to excess capacity changed operating income?")
+    markdown = "\n".join(_blocks(shown))
+    assert "(77) Higher period charges related to excess capacity charges" in markdown and "77. Higher" not in markdown
+

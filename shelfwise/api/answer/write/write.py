@@ -48,7 +48,18 @@ def is_question(text: str) -> bool:
     return text.rstrip(" *_)\"'\u201d").endswith("?")
 
 
-_NUMBERED = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|step\s+\d+)", re.I)
+_NUMBERED = re.compile(r"^\s*(?:step\s+(\d{1,2})[.):]?|\(?(\d{1,2})[.)])(?=\s)", re.I)
+"""A step's mark ("3. ", "(3) ", "3) ", "Step 3: "), then a space: "42.5% GAAP gross margin", "3.1 Amended and Restated
+Bylaws" open with figures, not marks."""
+
+
+def numbered_run(texts: list[str]) -> bool:
+    """Whether ``texts`` are numbered steps: two marks at least (``_NUMBERED``), each next number 1, one already given, or
+    one more than a number already given (a list goes on, at its own level or an outer one: "1, 2, 1, 2, 3" of a
+    flattened nested list). A chart's bridge of amounts ("(77) Higher period charges", "(60) Other") is no list: its
+    marks are figures, and as steps the answer numbered them ("77. Higher period charges ..."), the sign lost."""
+    numbers = [int(m.group(1) or m.group(2)) for m in (_NUMBERED.match(t) for t in texts) if m]
+    return len(numbers) >= 2 and all(n == 1 or n in numbers[:i] or n - 1 in numbers[:i] for i, n in enumerate(numbers) if i)
 _PROCEDURE = re.compile(r"\b(procedure|steps?|process|workflow|how to)\b", re.I)
 
 
@@ -83,9 +94,9 @@ def _section_units(shelf: OpenShelf, section_id: str) -> list[SectionUnit]:
     section = shelf.sections[section_id]
     procedure = bool(_PROCEDURE.search(" ".join(section.heading_path)))
     items = [b for b in section.blocks if b.kind == "list_item"]
-    steps = procedure or sum(1 for b in items if _NUMBERED.match(b.text)) >= 2
+    steps = procedure or numbered_run([b.text for b in items])
     numbered = [b for b in section.blocks if b.kind == "paragraph" and _NUMBERED.match(b.text)]
-    numbered = numbered if len(numbered) >= 2 else []  # "1. Receive ...", "2. Acknowledge ..." written as paragraphs
+    numbered = numbered if numbered_run([b.text for b in numbered]) else []  # "1. Receive ...", "2. Acknowledge ..." as paragraphs
     units: list[SectionUnit] = []
     paragraphs = paragraph_texts(section.blocks)
     for b_index, block in enumerate(section.blocks):
