@@ -1545,3 +1545,29 @@ def test_amounts_and_figures_opening_items_are_no_step_numbers():
     markdown = "\n".join(_blocks(shown))
     assert "(77) Higher period charges related to excess capacity charges" in markdown and "77. Higher" not in markdown
 
+
+def test_a_caption_that_is_its_label_alone_is_never_an_answer():
+    """A filing's exhibit index read as captions ("Exhibit 31.1", "Exhibit 32.1") showed as lines of their own in answers
+    about the filing; a caption with nothing after its label says nothing. A part naming the figure still gets it
+    (``named_captions``)."""
+    from shelfwise.api.answer.plan.plan import plan_by_rules
+    from shelfwise.api.answer.write.pool import build_pool
+    from shelfwise.api.answer.write.rank import score_units
+    from shelfwise.api.answer.write.tables import named_captions
+    from shelfwise.api.answer.write.write import section_units
+    from shelfwise.compiler.store.records import Block
+
+    shelf = _memory_shelf({"q": ("Apple 10-Q", "aapl.pdf", [("Exhibits", [
+        Block(kind="figure", text="Exhibit 31.1"),
+        _p("Exhibit 31.1 is the certification of the Chief Executive Officer under the Exchange Act."),
+        Block(kind="figure", text="Exhibit 32.1: Section 1350 certifications")])])})
+    pool = build_pool(_reading(shelf), {"mem": shelf}, section_units)
+    plan = plan_by_rules("Which exhibit certifies the report?", [], {"mem": "Apple 10-Q"}, [], [], [])
+    (_, scored), = score_units(plan, pool)
+    ranked = [pool.units[i].text for *_, i in scored]
+    assert "Exhibit 31.1" not in ranked and "Exhibit 32.1: Section 1350 certifications" in ranked
+    assert any(t.startswith("Exhibit 31.1 is the certification") for t in ranked)
+    named = named_captions("What is Exhibit 31.1?", pool, [(1.0, i) for *_, i in scored])
+    assert [pool.units[i].text for i in named] == ["Exhibit 31.1"]
+    shown = [u.text for u in _shaped(shelf, "Which exhibit certifies the report?")]  # nor beside a quoted sentence
+    assert any(t.startswith("Exhibit 31.1 is the certification") for t in shown) and "Exhibit 31.1" not in shown

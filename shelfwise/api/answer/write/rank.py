@@ -24,6 +24,7 @@ from shelfwise.api.answer.write.feedback import expansion_terms
 from shelfwise.api.answer.write.pool import VERSION_STEMS, Candidate, Pool
 from shelfwise.api.answer.write.rank_model import RankModel, load_rank_model
 from shelfwise.api.answer.write.definitions import asked_entry, asked_term, defines, opens_entry, spelled_out
+from shelfwise.api.answer.write.tables import label_only
 from shelfwise.api.answer.write.unit_shape import NUMERIC_RUN, label_row, names_only, shape_factor, value_match
 from shelfwise.api.answer.plan.names import names_written
 from shelfwise.api.answer.plan.plan import Obligation, Plan
@@ -256,8 +257,10 @@ def _score_all(obligation: Obligation, o_index: int, pool: Pool, query: dict[str
     for index, unit in enumerate(pool.units):
         if (unit.reference_list and not cites) or unit.kind == "code":  # code follows the sentence introducing it, never alone
             continue
-        if names_only(unit.text) or unit.group in pool.contents or (unit.kind == "sentence" and len(_WORD.findall(unit.text)) < 2):
-            continue  # a table of contents' line ("A1:2017 - Injection ……… | 7"), a fragment of a slide ("A1")
+        if names_only(unit.text) or unit.group in pool.contents or (unit.kind == "sentence" and len(_WORD.findall(unit.text)) < 2) \
+                or (unit.kind == "figure" and label_only(unit.text)):
+            continue  # a table of contents' line ("A1:2017 - Injection ……… | 7"), a fragment of a slide ("A1"), a caption
+            # that is its label alone ("Exhibit 31.1": a filing's exhibit; a part naming it gets it as a named caption)
         # a step or an item of an asked-for list means what its heading says it is part of
         item = unit.kind == "step" or (unit.kind == "list_item" and obligation.kind in ("trace", "list"))
         item = item or opens_entry(entry, unit)  # a glossary entry: its heading is the term

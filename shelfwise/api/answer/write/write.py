@@ -302,7 +302,7 @@ class ExtractiveWriter:
     def _add_headers_and_figures(pool: Pool, chosen: dict[int, tuple[int, float]]) -> None:
         """The header row of every table quoted, the label row each quoted row stands under ("AWS" over "Net sales |
         20,538 | 23,059", with the row's score: the size limit keeps or drops them together), and the figure captions
-        of the sections quoted."""
+        of the sections quoted (not a caption that is its label alone: a filing's "Exhibit 31.1")."""
         for p_index in [p for p in chosen if p in pool.labels]:
             label = pool.labels[p_index]
             if label not in chosen or chosen[label][1] < chosen[p_index][1]:
@@ -312,8 +312,8 @@ class ExtractiveWriter:
         for p_index, unit in enumerate(pool.units):
             if unit.kind == "table_header" and unit.group in groups:
                 chosen.setdefault(p_index, (groups[unit.group], 0.0))
-            elif unit.kind == "figure" and unit.section_id in sections:
-                chosen.setdefault(p_index, (sections[unit.section_id], 0.0))
+            elif unit.kind == "figure" and unit.section_id in sections and not label_only(unit.text):  # "Exhibit 31.1"
+                chosen.setdefault(p_index, (sections[unit.section_id], 0.0))  # alone says nothing
 
     @staticmethod
     def _units(pool: Pool, chosen: dict[int, tuple[int, float]], serves: dict[int, list[int]]) -> list[Unit]:
