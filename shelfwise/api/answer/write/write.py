@@ -33,7 +33,7 @@ from shelfwise.compiler.ledger.rules import sentences
 from shelfwise.compiler.tuning import DEFAULT_TUNING, AnswerTuning
 from shelfwise.compiler.store.records import table_text
 
-__all__ = ["ExtractiveWriter", "section_units", "SectionUnit", "coverage", "is_question"]
+__all__ = ["ExtractiveWriter", "section_units", "SectionUnit", "coverage", "is_question", "numbered_run"]
 
 ANSWER_BUDGETS = 2.5
 """The whole answer gets this many obligation budgets, shared among its obligations (a procedure's steps are kept whole)."""
