@@ -873,7 +873,8 @@ def test_key_figure_tiles_read_one_text_each_and_a_table_of_figures_stays_a_tabl
 def test_a_line_of_figures_or_periods_in_large_bold_type_is_no_heading(tmp_path: Path) -> None:
     """Intel's Q1 2023 overview sets its key figures ("$11.7B 34.2% 38.4%") and a chart's axis ("Q1 2022 Q1 2023") in
     large bold type, and they were level-1 headings the rest of the page fell under; a line of figures and periods
-    names nothing, so the sections stay under the headings with words ("Revenue and margins", "Q3 2023 Highlights")."""
+    names nothing, so the sections stay under the headings with words ("Revenue and margins", "Q3 2023 Highlights");
+    nor is a line stating an amount of money (a waterfall chart's labels, "$ 1,393 Q1 2022 DCAI Operating Income")."""
     w = Writer(tmp_path / "figures.pdf")
     w.heading("Revenue and margins", 16)
     w.paragraph(["Revenue fell in the quarter on lower demand for notebook and desktop processors across the segments."])
@@ -881,9 +882,11 @@ def test_a_line_of_figures_or_periods_in_large_bold_type_is_no_heading(tmp_path:
     w.paragraph(["Gross margin was lower on higher unit costs and the write-down of inventory in the quarter."])
     w.heading("Q1 2022 Q1 2023", 14)
     w.paragraph(["Operating cash flow fell on the net loss of the quarter and lower customer payments received."])
+    w.heading("$ 1,393 Q1 2022 DCAI Operating Income (Loss)", 14)  # a waterfall chart's first bar: an amount, no heading
+    w.paragraph(["Lower revenue and higher unit costs took the segment from an operating income to a loss in the quarter."])
     w.heading("Q3 2023 Highlights", 14)
     w.paragraph(["We launched new processors for laptops and servers and signed an agreement with a foundry customer."])
     w.save()
     headings = [e.text for e in convert_file(tmp_path / "figures.pdf", ReadOptions()).elements if e.kind == "heading"]
     assert "Revenue and margins" in headings and "Q3 2023 Highlights" in headings, headings
-    assert not any(h.startswith(("$11.7B", "Q1 2022")) for h in headings), headings
+    assert not any(h.startswith(("$11.7B", "Q1 2022", "$ 1,393")) for h in headings), headings

@@ -94,8 +94,13 @@ def _figures_only(text: str) -> bool:
     return all(_FIGURE_OR_PERIOD.match(word) for word in text.split())
 
 
+_AMOUNT = re.compile(r"[$€£¥]\s?\(?\d")
+"""An amount of money ("$ 1,393", "$ (518)"): a line stating one is a chart's label or a statement's row ("$ 1,393 Q1
+2022 DCAI Operating Income (Loss)", the start of a waterfall chart), not a heading, which names what follows."""
+
+
 def _not_a_heading(text: str, pages: int) -> bool:
-    if not text or len(text) > 160 or not _letters(text) or CAPTION.match(text) or _figures_only(text):
+    if not text or len(text) > 160 or not _letters(text) or CAPTION.match(text) or _figures_only(text) or _AMOUNT.search(text):
         return True
     if _LEADERS.search(text) or _PAGE_NUMBER.match(text):
         return True
