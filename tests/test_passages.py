@@ -101,7 +101,7 @@ def _reading_shelf(tmp_path):
     return tmp_path / "build"
 
 
-def test_a_long_section_is_read_as_its_opening_and_its_relevant_passages(tmp_path):
+def test_a_long_section_is_read_as_its_opening_and_its_relevant_passages_or_pieces(tmp_path):
     from shelfwise.compiler.index.passages import PassageSizing
     from shelfwise.compiler.search.reading import SectionReader, passage_spans
     from shelfwise.compiler.search.search import ShelfSearcher
@@ -130,6 +130,14 @@ def test_a_long_section_is_read_as_its_opening_and_its_relevant_passages(tmp_pat
         assert "Invoices are retained for seven years" in read
         assert part.chars <= 600 and part.chars == sum(b - a for a, b in part.spans) and part.passages_read < part.passages
         assert [a for a, _ in part.spans] == sorted(a for a, _ in part.spans)
+        # a passage longer than the room the opening leaves is read in finer pieces, not skipped (the opening alone)
+        (holder,) = [(a, b) for a, b in reader.spans(long_id) if "Invoices are retained" in body[a:b]]
+        assert holder[1] - holder[0] > 200
+        small = reader.read(long_id, ["how long are invoices retained?"], 200)
+        pieces = [body[a:b] for a, b in small.spans]
+        assert pieces[0] == "This chapter sets out how long records are kept."
+        assert "Invoices are retained for seven years after the financial year closes." in pieces
+        assert small.chars <= 200 and small.chars == sum(b - a for a, b in small.spans)
         other = ShelfSearcher(store, build / "lexical", HashEmbedder(window_tokens=48, model_id="test:other"))
         try:  # no passages for this embedder: nothing to choose from, the section is read whole
             assert SectionReader(other).read(long_id, ["how long are invoices retained?"], 600) is None
@@ -151,30 +159,6 @@ def test_pieces_are_the_largest_units_that_fit_paragraph_line_sentence_words():
     assert " ".join(pieces).split() == text.split()  # nothing lost, nothing doubled
     word = "x" * 25
     assert [word[a:b] for a, b in split_pieces(word, 10)] == ["x" * 10, "x" * 10, "x" * 5]
-
-
-def test_a_passage_longer_than_the_room_is_read_in_pieces_not_skipped(tmp_path):
-    from shelfwise.compiler.search.reading import SectionReader
-    from shelfwise.compiler.search.search import ShelfSearcher
-    from shelfwise.compiler.store.store import Store
-
-    build = _reading_shelf(tmp_path)
-    store = Store(build / "store.sqlite", create=False)
-    searcher = ShelfSearcher(store, build / "lexical", HashEmbedder(window_tokens=48))
-    try:
-        reader = SectionReader(searcher)
-        long_id = next(sid for sid, row in searcher.sections.items() if row[1] == "Retention")
-        body = searcher.sections[long_id][3]
-        (holder,) = [(a, b) for a, b in reader.spans(long_id) if "Invoices are retained" in body[a:b]]
-        assert holder[1] - holder[0] > 200  # the passage that answers is longer than the limit
-        part = reader.read(long_id, ["how long are invoices retained?"], 200)
-        read = [body[a:b] for a, b in part.spans]
-        assert read[0] == "This chapter sets out how long records are kept."  # the opening, then the piece that answers
-        assert "Invoices are retained for seven years after the financial year closes." in read
-        assert part.chars <= 200 and part.chars == sum(b - a for a, b in part.spans)
-    finally:
-        searcher.close()
-        store.close()
 
 
 def test_the_reader_and_the_writers_get_only_what_was_read_of_a_long_section(tmp_path):
