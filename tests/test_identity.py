@@ -241,6 +241,17 @@ def test_the_words_choosing_among_documents_are_told_from_what_is_asked(question
     assert IdentityMatch(FILED).naming_words(question) == naming
 
 
+def test_a_part_bound_by_the_question_says_which_documents_by_its_form():
+    """"What legal proceedings or contingencies are disclosed in these 10-Qs" (of "..., and how might they impact
+    Apple?") binds nothing alone, but the question bound it to Apple's filings: its "10-Qs" says which documents, and
+    left as words to find, "10" and the rare "qs" ranked a certification ("I have reviewed this quarterly report on Form
+    10-Q of Apple Inc.") as the best unit of a report nothing else was picked from."""
+    part = "What legal proceedings or contingencies are disclosed in these 10-Qs"
+    assert IdentityMatch(FILED).naming_words(part) == []
+    assert IdentityMatch(FILED).naming_words(part, bound=True) == ["10-Qs"]
+    assert IdentityMatch(FILED).naming_words("What are the current liabilities?", bound=True) == []
+
+
 def test_the_rule_planner_binds_every_part_to_what_the_whole_question_names():
     documents = {d: i.name for d, i in FILED.items()}
     plan = plan_by_rules("In the first quarter of 2023, how much did Intel spend on research, and what was the focus of it?",

@@ -132,15 +132,18 @@ class IdentityMatch:
             pool = self._extreme(pool, asked.recency)
         return pool
 
-    def naming_words(self, text: str) -> list[str]:
+    def naming_words(self, text: str, bound: bool = False) -> list[str]:
         """The stretches of ``text`` that say which of the documents it binds (``find``) to read without saying what to
         find in them: the form ("10-Q") and a recency word with what it is said of ("most recent quarter", "latest
         10-Q"). "What revenue did Intel report in the most recent quarter?" is about revenue; a certification's "based on
         our most recent evaluation ... this quarterly report" is not. The issuer's names and a period the text writes
         ("Q3 2022") stay words to find: a filing's sentences name the company and the periods of their figures ("$7.3
-        billion and $11.4 billion for Q3 2021 and Q3 2022"), and leaving them out lost more answers than it gained."""
+        billion and $11.4 billion for Q3 2021 and Q3 2022"), and leaving them out lost more answers than it gained.
+        ``bound``: the text is already bound to documents (a part of a question that named them: "What legal proceedings
+        ... are disclosed in these 10-Qs" of "... how might they impact Apple?"), so its form says which, whatever it
+        names itself."""
         asked = self._asked(text)
-        if not self._bound(asked):
+        if not bound and not self._bound(asked):
             return []
         spans = [m.group(0) for form in self.forms for m in re.finditer(_form(form), text, re.I)]
         if asked.recency:  # none when the newest is compared with the ones before it (``_AND_EARLIER``)

@@ -99,7 +99,7 @@ def named_documents(obligation: Obligation, pool: Pool) -> tuple[set[str], set[s
                 if len(target.split()) >= 2 and initials in acronyms:
                     naming |= set(word_stems(target)) - set(word_stems(rest))
     if obligation.documents and pool.identity is not None:  # "Intel's most recent 10-Q": which of its filings, not what
-        spans = pool.identity.naming_words(obligation.ask)
+        spans = pool.identity.naming_words(obligation.ask, bound=True)
         rest = reduce(lambda text, span: text.replace(span, " "), spans, obligation.ask)
         naming |= set(word_stems(" ".join(spans))) - set(word_stems(rest))
     return set(obligation.documents) | named, named, naming
