@@ -58,8 +58,9 @@ def axis_labels(text: str) -> bool:
 
 def without_axis_labels(units: list, chosen: dict) -> dict:
     """``chosen`` (a unit's index in ``units`` -> what it was picked for) without the sentences, items and steps that are
-    a chart's labels (``axis_labels``; a chart's legend read as a bulleted list in a section of numbered items is steps). They go once the answer is picked: as picks they kept their section's sentences
-    and figures in the answer (left out of the candidates, two filings answers lost their figures)."""
+    a chart's labels (``axis_labels``; a chart's legend read as a bulleted list in a section of numbered items is
+    steps). They go once the answer is picked: as picks they kept their section's sentences and figures in the answer
+    (left out of the candidates, two filings answers lost their figures)."""
     return {i: o for i, o in chosen.items() if not (units[i].kind in ("sentence", "list_item", "step") and axis_labels(units[i].text))}
 
 
