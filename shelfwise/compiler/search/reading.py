@@ -217,13 +217,8 @@ class SectionReader:
         spans = self.spans(section_id)
         if not any(span is not None for span in spans):
             return None  # no passages to choose from (no dense index for this embedder): read it whole
-        weights: dict[str, float] = {}
-        held: list[set[str]] = [set() for _ in spans]
         dense = [0.0] * len(spans)
         for query in queries:
-            query_weights, query_held = self._terms(query, text, spans)
-            weights.update({t: max(w, weights.get(t, 0.0)) for t, w in query_weights.items()})
-            held = [a | b for a, b in zip(held, query_held)]
             vector = self.searcher.query_vector(query) if self.searcher.embedder is not None else None
             if vector is not None and len(self.searcher.dense):
                 by_ordinal = {o: v for _, o, v in self.searcher.dense.section_passages(section_id, self.searcher.dense_scores(query))}
@@ -231,16 +226,19 @@ class SectionReader:
         paragraph = _PARAGRAPH.search(text)
         opening = text[: paragraph.start() if paragraph else len(text)]
         room = limit - min(len(opening), int(limit * OPENING_SHARE))
-        if all(span is None or span[1] - span[0] <= room for span in spans):
-            return choose_spans(text, spans, self._order(opening, spans, dense, held, weights), limit)
-        # a passage does not fit beside the opening (a small budget; passages are about 2,400 characters): the
-        # section is read in finer pieces, each as similar to the query as the best passage it overlaps
-        pieces = split_pieces(text, room)
-        piece_dense = [max((d for d, p in zip(dense, spans) if p is not None and p[0] < b and a < p[1]), default=0.0) for a, b in pieces]
-        piece_held: list[set[str]] = [set() for _ in pieces]
+        if any(span is not None and span[1] - span[0] > room for span in spans):
+            # a passage does not fit beside the opening (a small budget; passages are about 2,400 characters): the
+            # section is read in finer pieces, each as similar to the query as the best passage it overlaps
+            pieces = split_pieces(text, room)
+            dense = [max((d for d, p in zip(dense, spans) if p is not None and p[0] < b and a < p[1]), default=0.0) for a, b in pieces]
+            spans = pieces
+        weights: dict[str, float] = {}
+        held: list[set[str]] = [set() for _ in spans]
         for query in queries:
-            piece_held = [a | b for a, b in zip(piece_held, self._terms(query, text, pieces)[1])]
-        return choose_spans(text, pieces, self._order(opening, pieces, piece_dense, piece_held, weights), limit)
+            query_weights, query_held = self._terms(query, text, spans)
+            weights.update({t: max(w, weights.get(t, 0.0)) for t, w in query_weights.items()})
+            held = [a | b for a, b in zip(held, query_held)]
+        return choose_spans(text, spans, self._order(opening, spans, dense, held, weights), limit)
 
     def _order(self, opening: str, spans, dense: list[float], held: list[set[str]], weights: dict[str, float]) -> list[int]:
         """The spans in the order they are taken (see ``read``), the ones holding none of the query's words and no
