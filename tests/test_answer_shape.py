@@ -1518,6 +1518,14 @@ def test_a_sentence_every_quarter_repeats_cites_the_bound_report_only():
                     obligations=[Obligation(kind="lookup", ask="How did exchange rates affect ACME in its latest 10-Q?", documents=documents)])
 
     assert [u.citations for u in on_bound_reports([unit], plan(["q3"]), {"mem": shelf})] == [[section_of["q3"]]]
+    # and it is shown under that report's name: labelled (as the show stage labels every unit) by its first citation, the
+    # June report's, it kept that label once the June citation went ("quarter ended September 30, 2022" above a sentence
+    # of Amazon's June 2023 report, cited by that report's section only)
+    from shelfwise.api.currency import label_units
+
+    labelled = label_units([unit], {"mem": shelf})[0]
+    assert labelled.source == "ACME Corp 10-Q, quarter ended July 1, 2023", labelled.source
+    assert [u.source for u in on_bound_reports([labelled], plan(["q3"]), {"mem": shelf})] == ["ACME Corp 10-Q, quarter ended September 30, 2023"]
     assert [u.citations for u in on_bound_reports([unit], plan(["q2", "q3"]), {"mem": shelf})] == [[section_of["q2"], section_of["q3"]]]
     assert unit.citations == [section_of["q2"], section_of["q3"]]  # the writer's unit is not changed in place
 
@@ -1571,3 +1579,32 @@ def test_a_caption_that_is_its_label_alone_is_never_an_answer():
     assert [pool.units[i].text for i in named] == ["Exhibit 31.1"]
     shown = [u.text for u in _shaped(shelf, "Which exhibit certifies the report?")]  # nor beside a quoted sentence
     assert any(t.startswith("Exhibit 31.1 is the certification") for t in shown) and "Exhibit 31.1" not in shown
+
+
+def test_a_forms_line_the_filer_writes_its_own_name_into_is_template_text():
+    """"I have reviewed this quarterly report on Form 10-Q of Intel Corporation;" and "... of Apple Inc.;" are one line
+    of the form, each filer's name written in: a template, shown only when nothing else answers. Unmasked it was Intel's
+    own sentence, and, read in a section of exhibits, came into eleven filings answers about revenue and tax rates."""
+    from shelfwise.api.answer.write.pool import build_pool
+    from shelfwise.api.answer.write.templates import filer_names, template_key, template_texts, template_units
+    from shelfwise.api.answer.write.write import section_units
+    from shelfwise.compiler.store.records import DocumentIdentity
+
+    def filing(name: str, revenue: str, exhibits: list[str]):
+        return (f"{name} 10-Q", f"{name.split()[0].lower()}-10q.pdf", [
+            ("Revenue", [_p(f"{name.split()[0]} revenue was {revenue}, down 8% from a year earlier.")]),
+            ("Exhibits", [*map(_p, exhibits), _p(f"I have reviewed this quarterly report on Form 10-Q of {name};")])])
+
+    shelf = _memory_shelf({
+        "intel": filing("Intel Corporation", "$14.2 billion", ["The bylaws were amended in March 2023.", "The plan adds 80 million shares."]),
+        "apple": filing("Apple Inc.", "$81.8 billion", ["The director stock plan was renewed.", "Its award terms are unchanged."])})
+    shelf.identities = {doc: DocumentIdentity(doc_id=doc, name=f"{issuer} 10-Q", title=f"{issuer} 10-Q", issuer=issuer, form="10-Q",
+                                              aliases=[issuer.split()[0]]) for doc, issuer in (("intel", "Intel Corporation"), ("apple", "Apple Inc."))}
+    assert filer_names(shelf, "intel") == ("intel corporation", "intel")
+    texts = template_texts(shelf, section_units)
+    assert template_key("I have reviewed this quarterly report on Form 10-Q of Intel Corporation;", filer_names(shelf, "intel")) in texts
+    assert not any("revenue was" in key for key in texts)  # each filer's own figures stay its own
+    pool = build_pool(_reading(shelf), {"mem": shelf}, section_units)
+    found = {pool.units[i].text for i in template_units(pool, {"mem": shelf}, section_units)}
+    assert found == {"I have reviewed this quarterly report on Form 10-Q of Intel Corporation;",
+                     "I have reviewed this quarterly report on Form 10-Q of Apple Inc.;"}, found

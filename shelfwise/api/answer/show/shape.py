@@ -215,7 +215,9 @@ def on_bound_reports(units: list[Unit], plan, shelves: dict[str, OpenShelf]) -> 
         off = set.intersection(*(others.get(o, set()) for o in [unit.obligation, *unit.also]))
         sections = shelves[unit.shelf].sections if unit.shelf in shelves else {}
         citations = [c for c in unit.citations if c not in sections or (unit.shelf, sections[c].doc_id) not in off]
-        return unit.model_copy(update={"citations": citations}) if off and citations and citations != unit.citations else unit
+        if not (off and citations and citations != unit.citations):
+            return unit
+        return label_units([unit.model_copy(update={"citations": citations})], shelves)[0]  # named by the report it now cites
 
     return [narrowed(u) for u in units if kept(u)]
 

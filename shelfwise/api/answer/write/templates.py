@@ -4,29 +4,49 @@ Filings of one form carry text the form prescribes: the certifications every off
 this report does not contain any untrue statement of a material fact ..."), signature blocks, cover-page instructions.
 Read as an answer to what one document says about its own business they are noise, and they share the question's words
 ("most recent evaluation", "internal control over financial reporting") well enough to be picked. A sentence that
-documents of two or more issuers (their compiled identities) hold verbatim is such a template, and so is every sentence
-of a section most of whose sentences are (a certification's "I, Luca Maestri, certify ..."): the writer takes them only
-when nothing else of the reading answers the part. Text shared by one issuer's documents (a quarter's filing and the
+documents of two or more issuers (their compiled identities) hold verbatim, but for the filer's own names the form has
+it fill in ("I have reviewed this quarterly report on Form 10-Q of Intel Corporation;", "... of Apple Inc.;"), is such a
+template, and so is every sentence of a section most of whose sentences are (a certification's "I, Luca Maestri, certify
+..."): the writer takes them only when nothing else of the reading answers the part. Text shared by one issuer's documents (a quarter's filing and the
 next, a manual's editions) is continuity, not a template, and a shelf without two known issuers has none.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from shelfwise.api.answer.write.paragraphs import LIST_MARK
 from shelfwise.api.shelves import OpenShelf
 from shelfwise.api.terms import normalise
 
-__all__ = ["template_texts", "template_key", "template_units"]
+__all__ = ["template_texts", "template_key", "template_units", "filer_names"]
 
 _TEXT_KINDS = ("sentence", "list_item", "step")
 
 
-def template_key(text: str) -> str:
+def template_key(text: str, names: tuple[str, ...] = ()) -> str:
     """What two copies of one template sentence share: the text, whitespace, case and a list mark aside (one filer
-    letters the certification's items "(a)", another "a)")."""
-    return LIST_MARK.sub("", normalise(text).lower())
+    letters the certification's items "(a)", another "a)"), and the filer's ``names`` (its issuer's name and aliases,
+    ``filer_names``) written as one placeholder."""
+    key = LIST_MARK.sub("", normalise(text).lower())
+    for name in names:
+        key = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", _FILER, key)
+    return key
+
+
+_FILER = "\u2063filer\u2063"
+"""What stands for a filer's name in a template key (between invisible separators: no text writes it)."""
+
+
+def filer_names(shelf: OpenShelf, doc_id: str) -> tuple[str, ...]:
+    """The names a document's issuer goes by (its compiled identity's issuer and aliases), lower-cased, longest first
+    ("apple inc." before "apple"); none for a document with no issuer."""
+    identity = (shelf.identities or {}).get(doc_id)
+    if identity is None or not identity.issuer:
+        return ()
+    names = {normalise(n).lower() for n in [identity.issuer, *identity.aliases] if len(n.strip()) >= 2}
+    return tuple(sorted(names, key=lambda n: (-len(n), n)))
 
 
 def template_texts(shelf: OpenShelf, units_of: Callable) -> frozenset[str]:
@@ -50,7 +70,7 @@ def template_units(pool, shelves: dict[str, OpenShelf], units_of: Callable) -> s
         if _mostly_template(shelves[name], section_id, units_of, texts[name]):
             found.update(indices)
         else:
-            found.update(i for i in indices if template_key(pool.units[i].text) in texts[name])
+            found.update(i for i in indices if template_key(pool.units[i].text, filer_names(shelves[name], pool.units[i].doc_id)) in texts[name])
     return found
 
 
@@ -58,7 +78,8 @@ def _mostly_template(shelf: OpenShelf, section_id: str, units_of: Callable, text
     """Whether most of a section's sentences are template text; decided once per open shelf and section (``texts`` is
     the shelf's own ``template_texts``), not again on every answer that reads the section."""
     def decide() -> bool:
-        own = [template_key(u.text) for u in units_of(shelf, section_id) if u.kind in _TEXT_KINDS]
+        names = filer_names(shelf, shelf.sections[section_id].doc_id) if section_id in shelf.sections else ()
+        own = [template_key(u.text, names) for u in units_of(shelf, section_id) if u.kind in _TEXT_KINDS]
         return 2 * sum(key in texts for key in own) > len(own)
     return shelf.memo(("template-section", section_id), decide)
 
@@ -72,9 +93,10 @@ def _templates(shelf: OpenShelf, units_of: Callable) -> frozenset[str]:
         sampled.setdefault(issuers[doc], doc)
     holder: dict[str, str] = {}  # key -> the one issuer holding it, "" once a second does
     for issuer, doc in sampled.items():
+        names = filer_names(shelf, doc)
         for section_id in shelf.doc_sections.get(doc, ()):
             for unit in units_of(shelf, section_id):
                 if unit.kind in _TEXT_KINDS:
-                    key = template_key(unit.text)
+                    key = template_key(unit.text, names)
                     holder[key] = issuer if holder.get(key, issuer) == issuer else ""
     return frozenset(key for key, held in holder.items() if not held)
