@@ -13,6 +13,7 @@ from PIL import Image
 from reportlab.lib import colors
 from reportlab.lib.pdfencrypt import StandardEncryption
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 from reportlab.platypus import Table, TableStyle
 
@@ -695,6 +696,56 @@ def test_real_pages_read_column_by_column_only_where_both_halves_hold_prose(corp
     finally:
         intel.close()
     assert all(item.column == 0 for item in items) and [i.top for i in items] == sorted(i.top for i in items)
+
+
+def test_boxes_of_prose_set_side_by_side_are_read_box_by_box(tmp_path, corpora) -> None:
+    """A report's summary panel sets four boxes of prose side by side, each under a key figure. Read as lines across the
+    page they were interleaved: "Lower revenue in CCG, Lower GAAP gross margin from Lower GAAP EPS attributable to Lower
+    operating cash flow driven DCAI, and NEX. lower revenue, ..." (Intel's 10-Q, shown as a sentence of answers). Each
+    box is now read whole, left to right; a table of labels and figures, and prose in one column, read as before."""
+    boxes = [["Lower revenue in CCG,", "DCAI, and NEX."],
+             ["Lower gross margin from", "lower revenue, higher unit", "cost, partially offset by lower", "period charges."],
+             ["Lower earnings per share", "from a lower tax benefit,", "partially offset by reduced", "operating expenses."],
+             ["Lower operating cash flow", "driven by a net operating", "loss, partially offset by one-", "time gains."]]
+    path = tmp_path / "panel.pdf"
+    page = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))
+    page.setFont("Helvetica", 10)
+    page.drawString(40, HEIGHT - 80, "The quarter in review: what moved each of the four key figures against the same quarter a year ago.")
+    page.setFont("Helvetica", 8)
+    x = 40.0
+    for lines in boxes:  # gutters narrower than the type (a borderless table's columns stand further apart)
+        for row, line in enumerate(lines):
+            page.drawString(x, HEIGHT - 110 - 9.5 * row, line)
+        x += max(stringWidth(line, "Helvetica", 8) for line in lines) + 6
+    page.setFont("Helvetica", 10)
+    page.drawString(40, HEIGHT - 170, "Below the panel, a full line of text goes on with the review of the quarter's segments.")
+    rows = [("Net sales of products", "81,797"), ("Net sales of services", "21,213"), ("Total operating expenses", "13,415")]
+    for index, (label, figure) in enumerate(rows):
+        page.drawString(40, HEIGHT - 200 - 14 * index, label)
+        page.drawString(480, HEIGHT - 200 - 14 * index, figure)
+    page.showPage()
+    page.save()
+    elements = read_text_layer(path, ReadOptions()).elements
+    text = " ".join(e.text for e in elements if e.kind == "paragraph")
+    said = ["Lower revenue in CCG, DCAI, and NEX.", "Lower gross margin from lower revenue, higher unit cost, partially offset by "
+            "lower period charges.", "Lower earnings per share from a lower tax benefit, partially offset by reduced operating "
+            "expenses.", "Lower operating cash flow driven by a net operating loss, partially offset by one-time gains."]
+    assert all(box in text for box in said), text
+    assert [text.index(box) for box in said] == sorted(text.index(box) for box in said)  # left to right
+    table_rows = [tuple(row) for e in elements if e.kind == "table" for row in e.rows]
+    assert all(row in table_rows for row in rows), table_rows
+
+    import pypdfium2
+
+    from shelfwise.compiler.ingest.convert.pdf_layout import read_page
+
+    intel = pypdfium2.PdfDocument(corpora / "filings" / "2023 Q3 INTC.pdf")  # the panel of Intel's "A Quarter in Review"
+    try:
+        texts = [item.text for item in read_page(intel[4], 5).items]
+    finally:
+        intel.close()
+    assert "Lower GAAP EPS attributable to Intel primarily from a lower tax benefit, partially offset by reduced operating expenses." in texts
+    assert not any(t.startswith("Lower revenue in CCG, Lower GAAP") for t in texts), texts
 
 
 def test_a_footnote_at_the_foot_of_a_page_does_not_cut_the_paragraph_running_past_it(tmp_path) -> None:

@@ -31,7 +31,7 @@ from shelfwise.compiler.store.records import Converted
 
 __all__ = ["read", "read_text_layer", "outline", "WINDOW_FORMAT", "WindowFile"]
 
-WINDOW_FORMAT = 10  # bump when PageData or read_page changes what a stored window means (10: a ruled table cell's, a wrapped row label's and a figure caption's lines kept one a line, joined by the tree as a paragraph's are; 9: a form's label-and-value rows over a numeric table are rows, not its column header; 4: numeric tables with headers; 5: a line's font family; 6: a trailing footnote mark left out of a line; 7: ruling lines cut to their clip path, a footnote mark left alone at a column's gutter dropped; 8: a line "Figure 8. After ..." going on with the sentence of the line above it is no caption, a band of two columns of prose on a one-column page read column by column)
+WINDOW_FORMAT = 11  # bump when PageData or read_page changes what a stored window means (11: three boxes of prose or more set side by side, each read as one line of text; 10: a ruled table cell's, a wrapped row label's and a figure caption's lines kept one a line, joined by the tree as a paragraph's are; 9: a form's label-and-value rows over a numeric table are rows, not its column header; 4: numeric tables with headers; 5: a line's font family; 6: a trailing footnote mark left out of a line; 7: ruling lines cut to their clip path, a footnote mark left alone at a column's gutter dropped; 8: a line "Figure 8. After ..." going on with the sentence of the line above it is no caption, a band of two columns of prose on a one-column page read column by column)
 _ENCRYPTED = "PDF is encrypted (password-protected); remove the password and compile again"
 _PDFIUM_PASSWORD_ERROR = 4
 

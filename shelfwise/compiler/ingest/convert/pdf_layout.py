@@ -101,6 +101,85 @@ def _segments(line: list[dict], width: float) -> list[list[dict]]:
     return parts
 
 
+BOX_GAP = 0.6
+"""A gap between two words of a physical line wider than this share of the type size may be a gutter between boxes of
+text set side by side (a space between words is about a quarter of it)."""
+BOX_ALIGN = 2.0
+"""Points within which the first words of one box's lines start."""
+BOX_WORDS = 3
+"""Words a box's lines hold on average: a box of prose (a figure's scattered labels hold one or two)."""
+BOX_LINE_GAP = 0.8
+"""Lines of a run of boxes follow each other closer than this share of their type size (a paragraph's gap is more)."""
+
+
+def _chunks(line: list[dict]) -> list[list[dict]]:
+    """A physical line split at every gap wider than ``BOX_GAP`` of its type."""
+    parts = [[line[0]]]
+    for word in line[1:]:
+        if word["x0"] - parts[-1][-1]["x1"] > BOX_GAP * max(word["size"], 1.0):
+            parts.append([word])
+        else:
+            parts[-1].append(word)
+    return parts
+
+
+def _gutters(run: list[list[dict]]) -> list[float]:
+    """The x positions where, in two lines of ``run`` or more, a chunk of words starts after a gutter (``_chunks``), each
+    the leftmost start within ``BOX_ALIGN`` of it."""
+    starts = sorted(chunk[0]["x0"] for line in run for chunk in _chunks(line)[1:])
+    groups: list[list[float]] = []
+    for x in starts:
+        if groups and x - groups[-1][0] <= BOX_ALIGN:
+            groups[-1].append(x)
+        else:
+            groups.append([x])
+    return [group[0] for group in groups if len(group) >= 2]
+
+
+def boxed_columns(physical: list[list[dict]]) -> tuple[list[list[list[dict]]], list[list[dict]]]:
+    """Runs of physical lines set as three or more boxes of prose side by side (a report's summary panel: "Lower revenue
+    in CCG, | Lower GAAP gross margin from | Lower GAAP EPS attributable to | Lower operating cash flow driven"): each
+    line split at the gutters the run's lines share, and each box's words in reading order, its lines top to bottom.
+    Read as lines, the boxes' sentences were interleaved across the page. (boxes, one word list per box, top to bottom
+    and left to right; the physical lines left). A run is lines closer than ``BOX_LINE_GAP`` of their type, two gutters
+    or more aligned in two lines or more and crossed by no word, and each box two lines or more of prose, ``BOX_WORDS``
+    words a line (a table's row of figures is no prose, a figure's scattered labels are too few words)."""
+    boxes: list[list[list[dict]]] = []
+    rest: list[list[dict]] = []
+    runs: list[list[list[dict]]] = []
+    for line in sorted(physical, key=lambda ln: min(w["top"] for w in ln)):
+        size = max(w["size"] for w in line)
+        if runs and 0 <= min(w["top"] for w in line) - max(w["bottom"] for w in runs[-1][-1]) < BOX_LINE_GAP * size:
+            runs[-1].append(line)
+        else:
+            runs.append([line])
+    for run in runs:
+        gutters = _gutters(run) if len(run) >= 2 else []
+        columns = [[[w for w in line if (left == 0 or w["x0"] >= left - BOX_ALIGN) and (right is None or w["x0"] < right - BOX_ALIGN)]
+                    for line in run] for left, right in zip([0, *gutters], [*gutters, None])]
+        split = len(gutters) >= 2 and sum(1 for n in range(len(run)) if sum(1 for column in columns if column[n]) >= 3) >= 2
+        split = split and not any(w["x0"] < g - BOX_ALIGN and w["x1"] > g for line in run for w in line for g in gutters)  # clear
+        split = split and all(len([p for p in column if p]) >= 2 and sum(len(p) for p in column) >= BOX_WORDS * len([p for p in column if p])
+                              and all(_prose(" ".join(w["text"] for w in part)) for part in column if part) for column in columns)
+        if split:
+            boxes.append([[w for part in column for w in part] for column in columns if any(column)])
+        else:
+            rest.extend(run)
+    return boxes, rest
+
+
+def _box_item(words: list[dict], top: float, page_no: int) -> PageItem:
+    """One box of ``boxed_columns`` as one line item: its lines' texts joined (a line-end hyphen kept and joined to the next
+    line's word, as in a narrow text: "one-" over "time"), at the top of its run, so that the run's boxes are read left to
+    right."""
+    lines = _cluster_lines(words)
+    texts = [_line_item(line, page_no).text for line in lines]
+    text = texts[0]
+    for more in texts[1:]:
+        text += more if text.endswith("-") and more[:1].isalpha() else f" {more}"
+    return _line_item(words, page_no).model_copy(update={"text": text, "top": top})
+
+
 def monospace_family(family: str) -> bool:
     """Whether a font family's name says it is monospace (Courier, a TeX typewriter face, a code font)."""
     return bool(_MONO.search(family))
@@ -388,7 +467,9 @@ def _runs_on(prev: PageItem, line: PageItem) -> bool:
 
 def _text_page(pdfium_page: Any, chars: list[Char], page_no: int, width: float, height: float) -> PageData:
     tables, physical = _page_tables(pdfium_page, chars, page_no)
+    boxes, physical = boxed_columns(physical)
     lines = [_line_item(seg, page_no) for line in physical for seg in _segments(line, width) if not _stray_mark(seg, line)]
+    lines += [_box_item(box, min(w["top"] for one in run for w in one), page_no) for run in boxes for box in run]
     lines = _reading_order(lines, width)
     used: set[int] = set()
     figures: list[PageItem] = []
