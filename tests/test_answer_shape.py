@@ -1021,6 +1021,32 @@ def test_a_row_comes_with_the_label_row_it_stands_under_and_a_label_row_is_never
     assert [u.id for u in fit_units([sentence, label], 4000, True)[0]] == ["s"]  # room to spare: alone, it still states nothing
 
 
+def test_each_quarters_table_shows_its_own_label_rows():
+    """Two quarters' segment tables both label their rows "North America" and "AWS". The label rows were one statement
+    to the writer and to the show stage (the same words), so only the first table kept them and the second showed "Net
+    sales | $ 87,887 ..." four times, no segment said. Each table now shows its own; a label row whose rows are all gone
+    (right before another label) is not shown."""
+    from shelfwise.api.answer.show.shape import _with_their_rows, distinct
+    from shelfwise.compiler.store.records import Block, table_text
+
+    def segments(q: str, na: str, aws: str):
+        rows = [["", f"{q} 2022", f"{q} 2023"], ["North America", "", ""], ["Net sales", "$ 70,000", na],
+                ["AWS", "", ""], ["Net sales", "$ 20,000", aws]]
+        return (f"ACME 10-Q {q}", f"acme-{q.lower()}.pdf", [("Segment Information", [
+            _p("Segment net sales were as follows (in millions):"), Block(kind="table", text=table_text(rows), rows=rows, header_rows=1)])])
+
+    shelf = _memory_shelf({"q2": segments("Q2", "$ 82,546", "$ 22,140"), "q3": segments("Q3", "$ 87,887", "$ 23,059")})
+    _, draft = _write(shelf, "What were the segments' net sales in each quarter?")
+    kept, _ = distinct(draft.units)
+    for group in {u.group for u in kept if u.kind == "table_row"}:
+        texts = [u.text for u in kept if u.group == group and u.kind == "table_row"]
+        assert [t.split(" |")[0] for t in texts] == ["North America", "Net sales", "AWS", "Net sales"], texts
+    label = next(u for u in kept if u.text == "AWS | |")
+    rows = [u for u in kept if u.group == label.group and u.kind == "table_row"]
+    assert label not in _with_their_rows([rows[0], rows[1], label])  # "AWS" with no row of its own under it
+    assert [u.text for u in _with_their_rows(rows)] == [u.text for u in rows]
+
+
 def test_a_table_under_its_documents_name_cites_each_row_without_naming_the_document_again():
     """The line above the table names the document; each row's Source cell gives its section only (the room goes to rows)."""
     from shelfwise.api.answer.render import _blocks

@@ -100,14 +100,15 @@ def _marks(unit: Unit) -> tuple[set[str], list[str], set[str]]:
 
 def distinct(units: list[Unit], tuning: AnswerTuning = DEFAULT_TUNING) -> tuple[list[Unit], list[Removal]]:
     """Each statement once: the same words (``statement_key``), or nearly the same sentence from another copy of a text
-    (``_restates``); the one kept also serves the obligations of those left out. Returns (kept, removed with the
-    reason: the unit it repeats)."""
+    (``_restates``); the one kept also serves the obligations of those left out. A table's label row ("North America" over
+    its segment's rows) states nothing: each table it labels shows it. Returns (kept, removed with the reason: the unit it
+    repeats)."""
     seen: dict[str, Unit] = {}
     kept: list[tuple[Unit, tuple]] = []
     out: list[Unit] = []
     removed: list[Removal] = []
     for unit in units:
-        if unit.kind in FIXED or unit.group in ("verdict", "correction"):
+        if unit.kind in FIXED or unit.group in ("verdict", "correction") or label_row(unit):
             out.append(unit)
             if unit.group == "correction":
                 seen.setdefault(statement_key(unit.text), unit)
@@ -309,10 +310,16 @@ FOOTER = 250
 
 
 def _with_their_rows(units: list[Unit]) -> list[Unit]:
-    """A table's header, or a row that only labels the rows under it, stays only with a row of its table that states
-    something."""
+    """A table's header stays only with a row of its table that states something, and a row that only labels the rows
+    under it only with the first of them ("AWS" right before its "Net sales" row, not before "Consolidated")."""
     groups = {u.group for u in units if u.kind == "table_row" and not label_row(u)}
-    return [u for u in units if not (u.kind == "table_header" or label_row(u)) or u.group in groups]
+
+    def labels_a_row(index: int) -> bool:
+        under = next((u for u in units[index + 1:] if u.kind == "table_row" and u.group == units[index].group), None)
+        return under is not None and not label_row(under)
+
+    return [u for i, u in enumerate(units) if not (u.kind == "table_header" or label_row(u))
+            or (u.group in groups and (u.kind == "table_header" or labels_a_row(i)))]
 
 
 def _part_weights(best: dict[int, float], tuning: AnswerTuning) -> dict[int, float]:

@@ -25,7 +25,7 @@ from shelfwise.compiler.ingest.convert.pdf_bidi import is_rtl, logical_order
 from shelfwise.compiler.ingest.convert.pdf_grid import numeric_tables
 from shelfwise.compiler.ingest.convert.pdf_tables import find_tables, text_tables
 
-__all__ = ["PageItem", "PageData", "read_page", "monospace_family", "CAPTION"]
+__all__ = ["PageItem", "PageData", "read_page", "monospace_family", "boxed_columns", "CAPTION"]
 
 _BOLD = re.compile(r"bold|black|heavy|demi|semibold|cmbx|cmb\d|-medi\b|medi$|\.b$|-b$|,b$", re.IGNORECASE)
 _MONO = re.compile(r"mono|courier|consol|typewriter|cmtt|sltt|inconsolata|menlo|code", re.IGNORECASE)
