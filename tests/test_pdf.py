@@ -639,6 +639,15 @@ def test_a_line_opening_with_a_figure_reference_inside_a_sentence_is_no_caption(
     assert [e.text for e in elements if e.kind == "figure"] == ["Figure 9: The prompt used to generate propositions."]
 
 
+def _finish_with_rows(page, rows: list[tuple[str, str]], x: float, top: float) -> None:
+    """Draws a table read as lines (a label at ``x``, its figure at the right, 14 points a row) and saves the page."""
+    for index, (label, figure) in enumerate(rows):
+        page.drawString(x, top - 14 * index, label)
+        page.drawString(480, top - 14 * index, figure)
+    page.showPage()
+    page.save()
+
+
 def test_two_columns_under_a_full_width_block_of_text_are_read_column_by_column(tmp_path) -> None:
     """A two-column paper's page under a full-width figure of text (a prompt set in full lines, more text than both
     columns hold) was read as one column, top to bottom: each line of the left column followed by the right column's
@@ -661,11 +670,7 @@ def test_two_columns_under_a_full_width_block_of_text_are_read_column_by_column(
     page.setFont("Helvetica", 10)
     rows = [("Net sales of products", "81,797"), ("Net sales of services", "21,213"), ("Cost of sales of products", "46,000"),
             ("Total operating expenses", "13,415")]
-    for index, (label, figure) in enumerate(rows):
-        page.drawString(60, HEIGHT - 400 - 14 * index, label)
-        page.drawString(480, HEIGHT - 400 - 14 * index, figure)
-    page.showPage()
-    page.save()
+    _finish_with_rows(page, rows, 60, HEIGHT - 400)
     elements = read_text_layer(path, ReadOptions()).elements
     texts = [e.text for e in elements if e.kind == "paragraph"]
     assert " ".join(left) in texts and " ".join(right) in texts, texts
@@ -720,11 +725,7 @@ def test_boxes_of_prose_set_side_by_side_are_read_box_by_box(tmp_path, corpora) 
     page.setFont("Helvetica", 10)
     page.drawString(40, HEIGHT - 170, "Below the panel, a full line of text goes on with the review of the quarter's segments.")
     rows = [("Net sales of products", "81,797"), ("Net sales of services", "21,213"), ("Total operating expenses", "13,415")]
-    for index, (label, figure) in enumerate(rows):
-        page.drawString(40, HEIGHT - 200 - 14 * index, label)
-        page.drawString(480, HEIGHT - 200 - 14 * index, figure)
-    page.showPage()
-    page.save()
+    _finish_with_rows(page, rows, 40, HEIGHT - 200)
     elements = read_text_layer(path, ReadOptions()).elements
     text = " ".join(e.text for e in elements if e.kind == "paragraph")
     said = ["Lower revenue in CCG, DCAI, and NEX.", "Lower gross margin from lower revenue, higher unit cost, partially offset by "
