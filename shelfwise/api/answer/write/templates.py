@@ -7,8 +7,9 @@ Read as an answer to what one document says about its own business they are nois
 documents of two or more issuers (their compiled identities) hold verbatim, but for the filer's own names the form has
 it fill in ("I have reviewed this quarterly report on Form 10-Q of Intel Corporation;", "... of Apple Inc.;"), is such a
 template, and so is every sentence of a section most of whose sentences are (a certification's "I, Luca Maestri, certify
-..."): the writer takes them only when nothing else of the reading answers the part. Text shared by one issuer's documents (a quarter's filing and the
-next, a manual's editions) is continuity, not a template, and a shelf without two known issuers has none.
+..."): the writer takes them only when nothing else of the reading answers the part. Text shared by one issuer's
+documents (a quarter's filing and the next, a manual's editions) is continuity, not a template, and a shelf without two
+known issuers has none.
 """
 
 from __future__ import annotations
@@ -70,7 +71,8 @@ def template_units(pool, shelves: dict[str, OpenShelf], units_of: Callable) -> s
         if _mostly_template(shelves[name], section_id, units_of, texts[name]):
             found.update(indices)
         else:
-            found.update(i for i in indices if template_key(pool.units[i].text, filer_names(shelves[name], pool.units[i].doc_id)) in texts[name])
+            found.update(i for i in indices
+                         if template_key(pool.units[i].text, filer_names(shelves[name], pool.units[i].doc_id)) in texts[name])
     return found
 
 

@@ -154,18 +154,29 @@ def boxed_columns(physical: list[list[dict]]) -> tuple[list[list[list[dict]]], l
         else:
             runs.append([line])
     for run in runs:
-        gutters = _gutters(run) if len(run) >= 2 else []
-        columns = [[[w for w in line if (left == 0 or w["x0"] >= left - BOX_ALIGN) and (right is None or w["x0"] < right - BOX_ALIGN)]
-                    for line in run] for left, right in zip([0, *gutters], [*gutters, None])]
-        split = len(gutters) >= 2 and sum(1 for n in range(len(run)) if sum(1 for column in columns if column[n]) >= 3) >= 2
-        split = split and not any(w["x0"] < g - BOX_ALIGN and w["x1"] > g for line in run for w in line for g in gutters)  # clear
-        split = split and all(len([p for p in column if p]) >= 2 and sum(len(p) for p in column) >= BOX_WORDS * len([p for p in column if p])
-                              and all(_prose(" ".join(w["text"] for w in part)) for part in column if part) for column in columns)
-        if split:
+        columns = _boxes(run)
+        if columns:
             boxes.append([[w for part in column for w in part] for column in columns if any(column)])
         else:
             rest.extend(run)
     return boxes, rest
+
+
+def _boxes(run: list[list[dict]]) -> list[list[list[dict]]]:
+    """The boxes of a run of lines (per box, per line, its words), or [] when the run is no row of boxes of prose
+    (``boxed_columns``)."""
+    gutters = _gutters(run) if len(run) >= 2 else []
+    if len(gutters) < 2 or any(w["x0"] < g - BOX_ALIGN and w["x1"] > g for line in run for w in line for g in gutters):
+        return []  # fewer than three boxes, or a word crossing a gutter: no row of boxes
+    columns = [[[w for w in line if (left is None or w["x0"] >= left - BOX_ALIGN) and (right is None or w["x0"] < right - BOX_ALIGN)]
+                for line in run] for left, right in zip([None, *gutters], [*gutters, None])]
+    if sum(1 for n in range(len(run)) if sum(1 for column in columns if column[n]) >= 3) < 2:
+        return []  # three boxes side by side in two lines at least
+    for column in columns:
+        parts = [part for part in column if part]
+        if len(parts) < 2 or sum(map(len, parts)) < BOX_WORDS * len(parts) or not all(_prose(" ".join(w["text"] for w in p)) for p in parts):
+            return []
+    return columns
 
 
 def _box_item(words: list[dict], top: float, page_no: int) -> PageItem:
