@@ -12,7 +12,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from shelfwise.api.answer.read.periods import report_periods
 from shelfwise.api.answer.read.read import Reading, read_blocks
@@ -104,6 +104,11 @@ class Pool:
     """Pool index of a note under a table ("(1) Includes product sales ...") -> the row it annotates (``annotated_rows``)."""
     identity: IdentityMatch | None = None
     """The read documents' identities: an ask's words choosing among them (``IdentityMatch.naming_words``) are no words to find."""
+
+    @cached_property
+    def label_rows(self) -> set[int]:
+        """Pool indexes of the label rows (the values of ``labels``)."""
+        return set(self.labels.values())
 
 
 def _facets(text: str, words, defining: bool = False, kind: str = "") -> list[str]:

@@ -237,7 +237,6 @@ def with_table_rows(pool, picked: list[tuple[float, int]], room: float) -> list[
     for index, unit in enumerate(pool.units):
         if unit.kind == "table_row" and unit.group:
             rows.setdefault(unit.group, []).append(index)
-    labels = set(pool.labels.values())
     lowest = min((score for score, _ in picked), default=0.0)
     extra = []
     for score, p_index in sorted(picked, reverse=True):
@@ -246,7 +245,7 @@ def with_table_rows(pool, picked: list[tuple[float, int]], room: float) -> list[
             continue
         members = rows[unit.group]
         for n_index in sorted(members, key=lambda i: (abs(i - p_index), i)):
-            if n_index in have or n_index in labels or not statement_row(pool.units[n_index]):
+            if n_index in have or n_index in pool.label_rows or not statement_row(pool.units[n_index]):
                 continue
             if used + len(pool.units[n_index].text) > room:
                 break

@@ -42,12 +42,14 @@ _FILER = "\u2063filer\u2063"
 
 def filer_names(shelf: OpenShelf, doc_id: str) -> tuple[str, ...]:
     """The names a document's issuer goes by (its compiled identity's issuer and aliases), lower-cased, longest first
-    ("apple inc." before "apple"); none for a document with no issuer."""
-    identity = (shelf.identities or {}).get(doc_id)
-    if identity is None or not identity.issuer:
-        return ()
-    names = {normalise(n).lower() for n in [identity.issuer, *identity.aliases] if len(n.strip()) >= 2}
-    return tuple(sorted(names, key=lambda n: (-len(n), n)))
+    ("apple inc." before "apple"); none for a document with no issuer. Made once per open shelf and document."""
+    def make() -> tuple[str, ...]:
+        identity = (shelf.identities or {}).get(doc_id)
+        if identity is None or not identity.issuer:
+            return ()
+        names = {normalise(n).lower() for n in [identity.issuer, *identity.aliases] if len(n.strip()) >= 2}
+        return tuple(sorted(names, key=lambda n: (-len(n), n)))
+    return shelf.memo(("filer-names", doc_id), make)  # once per open shelf: every answer's template check asks it
 
 
 def template_texts(shelf: OpenShelf, units_of: Callable) -> frozenset[str]:

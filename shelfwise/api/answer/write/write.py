@@ -320,7 +320,6 @@ class ExtractiveWriter:
         """Draft units in obligation and document order; a sentence two sections repeat is shown once, citing both (a
         sentence a superseded revision shares with the current one cites the current one only). A label row is its own
         table's ("North America" over its segment's rows, in each quarter's table): shown in each table it labels."""
-        labels = set(pool.labels.values())
         units: list[Unit] = []
         same: dict[tuple[str, str, str], Unit] = {}
         old = [p for p in chosen if pool.units[p].superseded_by and pool.units[p].kind != "table_header"]
@@ -337,7 +336,7 @@ class ExtractiveWriter:
         for p_index in sorted(chosen, key=lambda p: (chosen[p][0], pool.units[p].order)):
             entry = pool.units[p_index]
             o_index, score = chosen[p_index]
-            key = (entry.shelf, entry.kind, entry.text if p_index not in labels else f"{entry.group}\n{entry.text}")
+            key = (entry.shelf, entry.kind, entry.text if p_index not in pool.label_rows else f"{entry.group}\n{entry.text}")
             if key in same and entry.kind not in ("table_header", "step"):
                 if entry.section_id not in same[key].citations:
                     same[key].citations.append(entry.section_id)

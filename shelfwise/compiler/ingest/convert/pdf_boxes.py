@@ -7,7 +7,10 @@ such runs so that each box is read as one text, left to right, not line by line 
 
 from __future__ import annotations
 
-__all__ = ["boxed_columns", "prose", "PROSE_LETTERS", "BOX_GAP", "BOX_ALIGN", "BOX_WORDS", "BOX_LINE_GAP"]
+from shelfwise.compiler.ingest.convert.pdf_chars import LINE_GAP
+from shelfwise.compiler.ingest.convert.pdf_tables import gap_cells
+
+__all__ = ["boxed_columns", "prose", "PROSE_LETTERS", "BOX_GAP", "BOX_ALIGN", "BOX_WORDS"]
 
 PROSE_LETTERS = 0.6
 """A line of prose is at least this share letters (of its characters but spaces); a table's row of figures read as a
@@ -27,25 +30,12 @@ BOX_ALIGN = 2.0
 """Points within which the first words of one box's lines start."""
 BOX_WORDS = 3
 """Words a box's lines hold on average: a box of prose (a figure's scattered labels hold one or two)."""
-BOX_LINE_GAP = 0.8
-"""Lines of a run of boxes follow each other closer than this share of their type size (a paragraph's gap is more)."""
-
-
-def _chunks(line: list[dict]) -> list[list[dict]]:
-    """A physical line split at every gap wider than ``BOX_GAP`` of its type."""
-    parts = [[line[0]]]
-    for word in line[1:]:
-        if word["x0"] - parts[-1][-1]["x1"] > BOX_GAP * max(word["size"], 1.0):
-            parts.append([word])
-        else:
-            parts[-1].append(word)
-    return parts
 
 
 def _gutters(run: list[list[dict]]) -> list[float]:
-    """The x positions where, in two lines of ``run`` or more, a chunk of words starts after a gutter (``_chunks``), each
-    the leftmost start within ``BOX_ALIGN`` of it."""
-    starts = sorted(chunk[0]["x0"] for line in run for chunk in _chunks(line)[1:])
+    """The x positions where, in two lines of ``run`` or more, a chunk of words starts after a gutter (a gap wider than
+    ``BOX_GAP`` of the type: ``pdf_tables.gap_cells``), each the leftmost start within ``BOX_ALIGN`` of it."""
+    starts = sorted(chunk[0]["x0"] for line in run for chunk in gap_cells(line, BOX_GAP)[1:])
     groups: list[list[float]] = []
     for x in starts:
         if groups and x - groups[-1][0] <= BOX_ALIGN:
@@ -55,27 +45,27 @@ def _gutters(run: list[list[dict]]) -> list[float]:
     return [group[0] for group in groups if len(group) >= 2]
 
 
-def boxed_columns(physical: list[list[dict]]) -> tuple[list[list[list[dict]]], list[list[dict]]]:
+def boxed_columns(physical: list[list[dict]]) -> tuple[list[list[list[list[dict]]]], list[list[dict]]]:
     """Runs of physical lines set as three or more boxes of prose side by side (a report's summary panel: "Lower revenue
     in CCG, | Lower GAAP gross margin from | Lower GAAP EPS attributable to | Lower operating cash flow driven"): each
-    line split at the gutters the run's lines share, and each box's words in reading order, its lines top to bottom.
-    Read as lines, the boxes' sentences were interleaved across the page. (boxes, one word list per box, top to bottom
-    and left to right; the physical lines left). A run is lines closer than ``BOX_LINE_GAP`` of their type, two gutters
+    line split at the gutters the run's lines share. Read as lines, the boxes' sentences were interleaved across the
+    page. Returns (per run, top to bottom, its boxes left to right, each box's lines top to bottom, each line's words;
+    the physical lines left). A run is lines closer than ``pdf_chars.LINE_GAP`` of their type (a block's), two gutters
     or more aligned in two lines or more and crossed by no word, and each box two lines or more of prose, ``BOX_WORDS``
     words a line (a table's row of figures is no prose, a figure's scattered labels are too few words)."""
-    boxes: list[list[list[dict]]] = []
+    boxes: list[list[list[list[dict]]]] = []
     rest: list[list[dict]] = []
     runs: list[list[list[dict]]] = []
     for line in sorted(physical, key=lambda ln: min(w["top"] for w in ln)):
         size = max(w["size"] for w in line)
-        if runs and 0 <= min(w["top"] for w in line) - max(w["bottom"] for w in runs[-1][-1]) < BOX_LINE_GAP * size:
+        if runs and 0 <= min(w["top"] for w in line) - max(w["bottom"] for w in runs[-1][-1]) < LINE_GAP * size:
             runs[-1].append(line)
         else:
             runs.append([line])
     for run in runs:
         columns = _boxes(run)
         if columns:
-            boxes.append([[w for part in column for w in part] for column in columns if any(column)])
+            boxes.append([[part for part in column if part] for column in columns if any(column)])
         else:
             rest.extend(run)
     return boxes, rest

@@ -18,13 +18,15 @@ from typing import Any, NamedTuple
 
 import pypdfium2.raw as raw
 
-__all__ = ["Char", "Matrix", "page_chars", "page_words", "image_boxes", "image_coverage", "page_objects", "compose", "display_transform"]
+__all__ = ["Char", "Matrix", "page_chars", "page_words", "image_boxes", "image_coverage", "page_objects", "compose", "display_transform",
+           "LINE_GAP"]
 
 Matrix = tuple[float, float, float, float, float, float]
 LIGATURES = {"ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "ﬁ": "fi", "ﬂ": "fl", "ﬆ": "st", "ﬅ": "st"}  # as pdfplumber expands them
 X_TOLERANCE_RATIO = 0.2  # a gap wider than this share of the font size starts a new word
 SPACE_GAP_RATIO = 0.05  # a space character starts a new word when the gap is wider than this share (not an accent or kern)
 Y_TOLERANCE = 3.0  # characters whose tops differ by up to this many points share a line
+LINE_GAP = 0.8  # lines of one block follow each other closer than this share of their type size (a paragraph's gap is more)
 _LINE_END_HYPHENS = (0x02, 0xFFFE)  # pdfium's codes for a hyphen that ends a line (per character; in page text)
 _DRAWING_FONTS = re.compile(r"^(LCIRCLE|LINE)W?10$")  # TeX's picture fonts: box corners and rules, not text
 _SPACES = frozenset((32, 9, 10, 13, 0xA0))

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from shelfwise.compiler.ingest.convert.pdf_chars import LINE_GAP
 from shelfwise.compiler.ingest.convert.pdf_layout import PageItem
 
 __all__ = ["FEATURES", "WEIGHTS_FILE", "CueContext", "HeadingCheck", "HeadingModel", "text_key", "cue_context", "heading_model", "line_features", "load_heading_model"]
@@ -277,7 +278,7 @@ def line_features(lines: Sequence[PageItem], index: int, context: CueContext, te
     values["letters"] = math.log1p(len(letters))
     values["front_matter"] = float(bool(_FRONT_MATTER.search(line.text)))
     values["first_page"] = float(line.page == 1)
-    tight = after is not None and not foot and _style(after) == style and after.top - line.bottom < 0.8 * line.size
+    tight = after is not None and not foot and _style(after) == style and after.top - line.bottom < LINE_GAP * line.size
     values["wraps_on"] = float(tight and used >= 0.75 * width)
     values["same_place"] = _same_place(line, top, foot, context)
     number = _ENDS_NUMBER.search(line.text.rstrip())

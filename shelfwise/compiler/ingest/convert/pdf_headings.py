@@ -17,6 +17,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
+from shelfwise.compiler.ingest.convert.pdf_chars import LINE_GAP
 from shelfwise.compiler.ingest.convert.pdf_heading_cues import cue_context, line_features, load_heading_model
 from shelfwise.compiler.ingest.convert.pdf_layout import CAPTION, PageItem, monospace_family
 
@@ -160,7 +161,7 @@ def continues_heading(above: PageItem | None, line: PageItem) -> bool:
     """``line`` continues the heading line ``above`` it (the reader joins them into one heading): the same size and
     weight, on the same page, tight below it, with no section number of its own."""
     return (above is not None and (round(above.size * 2), above.bold) == (round(line.size * 2), line.bold) and above.page == line.page
-            and 0 <= line.top - above.bottom < 0.8 * line.size and numbering(line.text) is None)
+            and 0 <= line.top - above.bottom < LINE_GAP * line.size and numbering(line.text) is None)
 
 
 def block_starts(lines: Sequence[PageItem], heads: set[int]) -> dict[int, int]:

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from shelfwise.compiler.ingest.convert.pdf_chars import SPACE_GAP_RATIO, Char, image_boxes, image_coverage, page_chars, page_words
+from shelfwise.compiler.ingest.convert.pdf_chars import LINE_GAP, SPACE_GAP_RATIO, Char, image_boxes, image_coverage, page_chars, page_words
 from shelfwise.compiler.ingest.convert.pdf_bidi import is_rtl, logical_order
 from shelfwise.compiler.ingest.convert.pdf_boxes import boxed_columns, prose as _prose
 from shelfwise.compiler.ingest.convert.pdf_grid import numeric_tables
@@ -102,16 +102,15 @@ def _segments(line: list[dict], width: float) -> list[list[dict]]:
     return parts
 
 
-def _box_item(words: list[dict], top: float, page_no: int) -> PageItem:
-    """One box of ``boxed_columns`` as one line item: its lines' texts joined (a line-end hyphen kept and joined to the next
-    line's word, as in a narrow text: "one-" over "time"), at the top of its run, so that the run's boxes are read left to
-    right."""
-    lines = _cluster_lines(words)
+def _box_item(lines: list[list[dict]], top: float, page_no: int) -> PageItem:
+    """One box of ``boxed_columns`` (its lines' words) as one line item: its lines' texts joined (a line-end hyphen kept
+    and joined to the next line's word, as in a narrow text: "one-" over "time"), at the top of its run, so that the
+    run's boxes are read left to right."""
     texts = [_line_item(line, page_no).text for line in lines]
     text = texts[0]
     for more in texts[1:]:
         text += more if text.endswith("-") and more[:1].isalpha() else f" {more}"
-    return _line_item(words, page_no).model_copy(update={"text": text, "top": top})
+    return _line_item([w for line in lines for w in line], page_no).model_copy(update={"text": text, "top": top})
 
 
 def monospace_family(family: str) -> bool:
@@ -385,14 +384,14 @@ def _runs_on(prev: PageItem, line: PageItem) -> bool:
     """Whether ``line`` goes on with the sentence of ``prev``, the line just above it in its column and type: ``prev``
     does not end a sentence and the gap between them is a line's, not a paragraph's."""
     return (prev.kind == "line" and prev.column == line.column and abs(prev.size - line.size) <= 0.5
-            and 0 <= line.top - prev.bottom < 0.8 * line.size and not prev.text.rstrip().endswith((".", ":", ";", "!", "?")))
+            and 0 <= line.top - prev.bottom < LINE_GAP * line.size and not prev.text.rstrip().endswith((".", ":", ";", "!", "?")))
 
 
 def _text_page(pdfium_page: Any, chars: list[Char], page_no: int, width: float, height: float) -> PageData:
     tables, physical = _page_tables(pdfium_page, chars, page_no)
     boxes, physical = boxed_columns(physical)
     lines = [_line_item(seg, page_no) for line in physical for seg in _segments(line, width) if not _stray_mark(seg, line)]
-    lines += [_box_item(box, min(w["top"] for one in run for w in one), page_no) for run in boxes for box in run]
+    lines += [_box_item(box, min(w["top"] for each in run for line in each for w in line), page_no) for run in boxes for box in run]
     lines = _reading_order(lines, width)
     used: set[int] = set()
     figures: list[PageItem] = []

@@ -24,7 +24,7 @@ from pdfplumber.table import TableFinder
 
 from shelfwise.compiler.ingest.convert.pdf_chars import Char, Matrix, compose, display_transform, page_objects
 
-__all__ = ["page_edges", "find_tables", "text_tables"]
+__all__ = ["page_edges", "find_tables", "text_tables", "gap_cells"]
 
 _SAME = 0.01  # points: coordinates this close count as equal (pdfium computes in single precision)
 _MIN_EDGE = 3.0  # pdfplumber's edge_min_length: shorter edges never bound a cell
@@ -209,12 +209,13 @@ _LEADER = re.compile(r"(\.\s?){4,}|…{2,}|\(cid:\d+\)")  # contents lines, and 
 _MARKER = re.compile(r"^([•◦▪●○■□‣⁃∙·*–—-]|\(?\d{1,2}[.)]|\(?[a-z][.)])$")
 
 
-def _cells(line: list[dict]) -> list[list[dict]]:
-    """A physical line's words split at gaps of at least a font size (the space between two table columns)."""
+def gap_cells(line: list[dict], gap: float = _CELL_GAP) -> list[list[dict]]:
+    """A physical line's words split at gaps wider than ``gap`` font sizes (by default the space between two table
+    columns; ``pdf_boxes`` splits at narrower gutters, between boxes of prose set side by side)."""
     cells = [[line[0]]]
     for word in line[1:]:
         prev = cells[-1][-1]
-        if word["x0"] - prev["x1"] > _CELL_GAP * max(prev["size"], word["size"]):
+        if word["x0"] - prev["x1"] > gap * max(prev["size"], word["size"]):
             cells.append([word])
         else:
             cells[-1].append(word)
@@ -295,7 +296,7 @@ def text_tables(lines: list[list[dict]], mono: Callable[[dict], bool]) -> tuple[
         run = []
 
     for line in lines:
-        cells = _cells(line)
+        cells = gap_cells(line)
         size = max(w["size"] for w in line)
         tight = run and line[0]["top"] - max(w["bottom"] for cell in run[-1] for w in cell) < 1.5 * size
         if len(cells) >= 2 and not any(mono(w) or _LEADER.search(w["text"]) for w in line):  # contents lines (dot leaders) are not columns

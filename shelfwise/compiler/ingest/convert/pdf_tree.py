@@ -15,6 +15,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
+from shelfwise.compiler.ingest.convert.pdf_chars import LINE_GAP
 from shelfwise.compiler.ingest.convert.pdf_headings import heading_levels, heading_lines, numbering
 from shelfwise.compiler.ingest.convert.pdf_layout import CAPTION, PageData, PageItem
 from shelfwise.compiler.ingest.convert.pdf_lines import join_line as _join, joined as _joined, document_vocabulary as _vocabulary, mend_ligatures
@@ -170,7 +171,7 @@ def _merge_heading_lines(lines: list[PageItem], heads: set[int], absorbed: set[i
             previous is not None
             and _style(previous) == _style(line)
             and previous.page == line.page
-            and 0 <= line.top - previous.bottom < 0.8 * line.size
+            and 0 <= line.top - previous.bottom < LINE_GAP * line.size
             and numbering(line.text) is None
         ):
             first = next(reversed(merged))
