@@ -151,3 +151,39 @@ def test_a_wrapped_label_carrying_a_figure_and_a_footnote_below_keep_their_place
         ["Comprehensive income", "$ 539", "$ 8,556"],
     ]
     assert any(e.kind != "table" and "Amounts include the effect" in e.text for e in converted.elements)
+
+
+def test_a_label_set_a_line_above_its_figures_labels_them(tmp_path: Path) -> None:
+    """A row label set higher than its figures, on a line of its own ("Total cash and investments 1", lifted by its
+    note mark in Intel's 10-Q), labels the line of figures under it: the row was read as a label with no figures over
+    figures with no label, and an answer quoting "| $ 25,088 | $ 28,801" did not say what they were. A group label
+    ending in a colon ("Net sales:") still stands over the labelled rows it opens."""
+    path = tmp_path / "lifted.pdf"
+    pdf = canvas.Canvas(str(path), pagesize=(595, HEIGHT))
+    pdf.setFont("Helvetica", 8)
+    columns = [350, 430]
+    for right, date in zip(columns, ["Sep 30, 2023", "Dec 31, 2022"]):
+        pdf.drawRightString(right - 4, HEIGHT - 100, date)
+    y = HEIGHT - 114
+    for label, figures in [("Net sales:", None), ("Cash and cash equivalents", ["$ 7,621", "$ 11,144"]), ("Short-term investments", ["17,409", "17,194"])]:
+        pdf.drawString(50, y, label)
+        for right, figure in zip(columns, figures or []):
+            pdf.drawRightString(right - 4, y, figure)
+        y -= 12
+    pdf.drawString(50, y + 4, "Total cash and investments 1")  # a line of its own, above its figures
+    for right, figure in zip(columns, ["$ 25,088", "$ 28,801"]):
+        pdf.drawRightString(right - 4, y - 6, figure)
+    y -= 18
+    pdf.drawString(50, y, "Total debt")
+    for right, figure in zip(columns, ["$ 48,879", "$ 42,051"]):
+        pdf.drawRightString(right - 4, y, figure)
+    pdf.save()
+    table = next(e for e in read_text_layer(path, ReadOptions()).elements if e.kind == "table")
+    assert table.rows == [
+        ["", "Sep 30, 2023", "Dec 31, 2022"],
+        ["Net sales:", "", ""],
+        ["Cash and cash equivalents", "$ 7,621", "$ 11,144"],
+        ["Short-term investments", "17,409", "17,194"],
+        ["Total cash and investments 1", "$ 25,088", "$ 28,801"],
+        ["Total debt", "$ 48,879", "$ 42,051"],
+    ], table.rows

@@ -256,6 +256,8 @@ def numeric_grid(lines: list[list[dict]], header_lines: int) -> tuple[list[list[
             row[index] = " ".join(filter(None, [row[index], cell["text"]]))
         if label and not label["text"][:1].isupper() and rows and not any(rows[-1][1:]) and rows[-1][0] and not rows[-1][0].endswith(":"):
             row[0] = rows.pop()[0] + "\n" + row[0]  # a label wrapped onto the row's line of figures (the tree joins it)
+        elif label is None and any(row[1:]) and rows and rows[-1][0] and not any(rows[-1][1:]) and not rows[-1][0].endswith(":"):
+            row[0] = rows.pop()[0]  # a label set a line above its figures ("Total cash and investments 1" lifted by its note mark)
         rows.append(row)
     if header_lines:
         return [_header(lines[:header_lines], columns), *rows], 1

@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 
 from shelfwise.compiler.ingest.convert.pdf_chars import LINE_GAP
+from shelfwise.compiler.ingest.convert.pdf_continued import carry_headers
 from shelfwise.compiler.ingest.convert.pdf_headings import heading_levels, heading_lines, numbering
 from shelfwise.compiler.ingest.convert.pdf_layout import CAPTION, PageData, PageItem
 from shelfwise.compiler.ingest.convert.pdf_lines import join_line as _join, joined as _joined, document_vocabulary as _vocabulary, mend_ligatures
@@ -92,7 +93,8 @@ def _running_lines(pages: list[PageData]) -> set[int]:
             drop.add(id(item))
         elif _PAGE_NUMBER.match(item.text) and len(item.text) < 12:
             drop.add(id(item))
-    return drop | _page_numbered_lines(pages)
+    drop |= _page_numbered_lines(pages)
+    return drop | _footer_companions(pages, drop)
 
 
 FOLLOWED_PAGES = 3
@@ -120,6 +122,21 @@ def _page_numbered_lines(pages: list[PageData]) -> set[int]:
         if len(pages_of) >= FOLLOWED_PAGES and len(pages_of) == len(occurrences) and len(offsets) == 1:
             drop.update(id(item) for _, _, item in occurrences)
     return drop | _numbers_alone(pages)
+
+
+def _footer_companions(pages: list[PageData], drop: set[int]) -> set[int]:
+    """ids of lines set on the row of a running line holding a page number (one of ``drop``), the same text on
+    ``FOLLOWED_PAGES`` pages or more: the rest of a footer a PDF printed from HTML sets under each page's last paragraph,
+    at every height ("MD&A" left of "38" in Intel's 10-Q, read as a heading on each page of its part, which cut the
+    part's sections at every page and glued "MD&A" to a paragraph's first words)."""
+    seen: dict[str, list[PageItem]] = defaultdict(list)
+    for page in pages:
+        lines = [item for item in page.items if item.kind == "line"]
+        numbers = [item for item in lines if id(item) in drop and re.search(r"\d", item.text)]
+        for item in lines:
+            if id(item) not in drop and any(abs(item.top - number.top) < number.size / 2 for number in numbers):
+                seen[normalise(item.text.lower())].append(item)
+    return {id(item) for items in seen.values() if len({item.page for item in items}) >= FOLLOWED_PAGES for item in items}
 
 
 def _numbers_alone(pages: list[PageData]) -> set[int]:
@@ -335,7 +352,7 @@ def assemble(pages: list[PageData], outline: list[Bookmark] | None = None, *,
             elements.append(open_block)
         prev = item
     _close(open_block, pieces)
-    return _table_captions(elements + _notes(deferred))
+    return _table_captions(carry_headers(elements + _notes(deferred)))
 
 
 def _cut(block: Element | None, pieces: list[str], last: PageItem | None, body: float
