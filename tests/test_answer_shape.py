@@ -1634,3 +1634,34 @@ def test_a_forms_line_the_filer_writes_its_own_name_into_is_template_text():
     found = {pool.units[i].text for i in template_units(pool, {"mem": shelf}, section_units)}
     assert found == {"I have reviewed this quarterly report on Form 10-Q of Intel Corporation;",
                      "I have reviewed this quarterly report on Form 10-Q of Apple Inc.;"}, found
+
+
+def test_an_ask_for_a_breakdown_gets_the_whole_table_that_breaks_it_down():
+    """"What was the breakdown of ACME's net sales across its service offerings?" asks for every part of the whole: the
+    rows the ranking did not pick came as the picked rows' context, each scored under every pick and less the farther
+    it stood, so the answer's size limit dropped "Online stores" and "Other" for sentences about service revenue. Every
+    row of the table now scores as much as the row picked; an ask for one offering's figure still gets its row first
+    and the others as context."""
+    from shelfwise.api.answer.show.shape import fit_units
+    from shelfwise.compiler.store.records import Block, table_text
+
+    rows = [["", "Q3 2023", "Q3 2022"], ["Online stores", "$ 57,267", "$ 53,489"], ["Physical stores", "4,959", "4,694"],
+            ["Third-party seller services", "34,342", "28,666"], ["Subscription services", "10,170", "8,903"],
+            ["Advertising services", "12,060", "9,548"], ["Cloud services", "23,059", "20,538"], ["Other", "1,226", "1,263"]]
+    prose = [_p("Unearned revenue primarily relates to prepayments of cloud services and subscription memberships, which are "
+                "recognized over the term of the membership."),
+             _p("Service sales represent third-party seller fees, cloud services sales, advertising services and subscription fees "
+                "charged to our customers."),
+             _p("Revenue from service offerings is recognized as the services are performed for the customer over the contract term."),
+             _p("We expect revenue from our service offerings to keep growing as customers adopt more of our services in each quarter."),
+             _p("Our service offerings are subject to competition, and revenue from those offerings may fluctuate from quarter to quarter.")]
+    shelf = _memory_shelf({"10q": ("ACME 10-Q", "acme.pdf", [("Revenue", prose), ("Net Sales", [
+        Block(kind="table", text=table_text(rows), rows=rows, header_rows=1)])])})
+
+    def shown(question: str) -> list[str]:
+        _, draft = _write(shelf, question, budget_chars=500, answer_chars=900)
+        return [u.text.split(" | ")[0] for u in fit_units(draft.units, 900, True)[0] if u.kind == "table_row"]
+
+    assert set(shown("What was the breakdown of ACME's net sales across its service offerings in Q3 2023?")) >= {row[0] for row in rows[1:]}
+    one = shown("What net sales did ACME's subscription services bring in Q3 2023?")
+    assert "Subscription services" in one and not set(one) >= {row[0] for row in rows[1:]}, one

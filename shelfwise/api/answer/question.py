@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from shelfwise.compiler.digests.identity_match import IdentityMatch
 
 __all__ = ["Asked", "Phrase", "NamedByIdentity", "read_question", "read_phrase", "named_by_identity", "question_parts", "standalone", "premises_of",
-           "opens_question", "FACETS", "CONTRAST"]
+           "opens_question", "FACETS", "CONTRAST", "BREAKDOWN"]
 
 FACETS: dict[str, re.Pattern] = {
     "@version": ASKS_VERSIONS,
@@ -40,6 +40,13 @@ FACETS: dict[str, re.Pattern] = {
 """Facets of a question's shape: when the ask matches, units of that shape hold the facet (the ranking,
 ``shelfwise.api.answer.write.rank.FACETS``, weighs each against the ask's strongest word) (a version question looks for what documents say of versions, a numeric one for numbers with units,
 a conditions one for if/unless/except, a definition one for defining sentences and the ledger's definitions)."""
+BREAKDOWN = re.compile(r"\bbreak\s?downs?\b|\bbroken\s+down\b|\b(?:distribution|split|composition|mix)\s+(?:of|among|across|between)\b|"
+                       r"\b(?:by|per|across\s+(?:its|the|their|all|each|various|different|diverse)(?:\s+[\w-]+){0,2}?)\s+(?:segments?|"
+                       r"products?|product\s+lines?|categor(?:y|ies)|regions?|geograph(?:y|ies|ic\s+areas?)|offerings?|businesses|business\s+"
+                       r"(?:lines?|units?|segments?)|lines\s+of\s+business|sources?|markets?)\b", re.I)
+"""An ask for the parts a whole is made of ("the revenue breakdown across its service offerings", "the revenue
+distribution among its product lines", "net sales by segment"): the table that breaks the whole down answers it whole,
+each row as much as the one the ranking picked (``shelfwise.api.answer.write.tables.with_table_rows``)."""
 CONTRAST = re.compile(r"\b(?:instead of|rather than|other than|as opposed to|in place of)\s+((?:[\w./-]+\s*){1,4})", re.I)
 """What a question sets its subject against ("index instead of plain fixed-size passages"): those words say what the
 answer is not about."""

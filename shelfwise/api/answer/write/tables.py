@@ -223,14 +223,17 @@ def statement_row(unit) -> bool:
     return unit.kind == "table_row" and bool(cells) and all(_FIGURE_CELL.match(c) for c in cells)
 
 
-def with_table_rows(pool, picked: list[tuple[float, int]], room: float) -> list[tuple[float, int]]:
+def with_table_rows(pool, picked: list[tuple[float, int]], room: float, whole: bool = False) -> list[tuple[float, int]]:
     """``picked`` and, around each picked statement row (``statement_row``), the other rows of its table, nearest first, while the written
     units fit ``room`` characters (the part's budget with its overrun): a table's row is one line of a statement whose
     other lines ("Net sales", "Operating expenses", "Operating income" of each segment; the income and the tax a rate
     is computed from) a reader reads with it. They are the row's context, not evidence of their own: each scores under
     every picked unit (0.7 of the lowest, a section's next sentence's factor beside its best unit, once more per row
     of distance), so the answer's size limit drops them first, the farthest first. Label rows come with their rows
-    when the answer is shown."""
+    when the answer is shown. For an ask for the parts a whole is made of (``whole``: "the revenue breakdown across its
+    service offerings", ``shelfwise.api.answer.question.BREAKDOWN``), the other rows of a table no longer than the room are
+    the answer itself, each as much as the picked row, whatever room the other picks left: the answer's size limit then
+    weighs them against those picks."""
     have = {p for _, p in picked}
     used = sum(len(pool.units[p].text) for p in have)
     rows: dict[str, list[int]] = {}
@@ -244,12 +247,13 @@ def with_table_rows(pool, picked: list[tuple[float, int]], room: float) -> list[
         if not statement_row(unit) or unit.group not in rows:
             continue
         members = rows[unit.group]
+        entire = whole and sum(len(pool.units[i].text) for i in members) <= room  # the answer, not context: whatever else was picked
         for n_index in sorted(members, key=lambda i: (abs(i - p_index), i)):
             if n_index in have or n_index in pool.label_rows or not statement_row(pool.units[n_index]):
                 continue
-            if used + len(pool.units[n_index].text) > room:
+            if used + len(pool.units[n_index].text) > room and not entire:
                 break
-            extra.append((round(lowest * 0.7 ** abs(n_index - p_index), 6), n_index))
+            extra.append((round(score if entire else lowest * 0.7 ** abs(n_index - p_index), 6), n_index))
             have.add(n_index)
             used += len(pool.units[n_index].text)
     return picked + extra

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from shelfwise.api.answer.question import read_phrase
+from shelfwise.api.answer.question import BREAKDOWN, read_phrase
 from shelfwise.api.answer.plan.plan import Plan
 from shelfwise.api.answer.read.read import Reading
 from shelfwise.api.answer.records import Draft, Unit
@@ -215,7 +215,8 @@ class ExtractiveWriter:
             picked = with_introduced_tables(pool, picked, eligible, room := budget * self.tuning.overrun)  # the part's room
             picked = with_continuations(pool, picked, budget, self.tuning)
             picked = best_sections(pool, query, picked, eligible, budget, self.tuning)
-            picked = with_table_rows(pool, with_annotated_rows(pool, with_introduced_tables(pool, picked, eligible, room)), room)
+            picked = with_table_rows(pool, with_annotated_rows(pool, with_introduced_tables(pool, picked, eligible, room)), room,
+                                     whole=bool(BREAKDOWN.search(obligation.ask)))
             picked = picked + introduced_code(pool, picked, budget, self.tuning)
             picked = [p for p in picked + changed_rules(pool, picked) if p[1] not in form]  # nor brought beside a pick
             covered[o_index] = self._covered(obligation.ask, query, pool, [p for _, p in picked],
