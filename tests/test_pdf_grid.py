@@ -187,3 +187,34 @@ def test_a_label_set_a_line_above_its_figures_labels_them(tmp_path: Path) -> Non
         ["Total cash and investments 1", "$ 25,088", "$ 28,801"],
         ["Total debt", "$ 48,879", "$ 42,051"],
     ], table.rows
+
+
+def test_a_statement_with_one_column_of_figures_is_a_table_and_the_paragraph_above_stays_text(tmp_path: Path) -> None:
+    """A rollforward sets each label beside one amount at the right ("Cash payments   (923)"). A numeric table needed
+    two figures a line, so the statement was read as label and figure paragraphs by turns ("Adjustments", "56", "Cash
+    payments", "(923)") and no answer could quote a balance with what it is. Three such lines, their amounts aligned,
+    are now a table; the lines of the paragraph above it, ending left of the figures, stay the paragraph's."""
+    path = tmp_path / "rollforward.pdf"
+    pdf = canvas.Canvas(str(path), pagesize=(595, HEIGHT))
+    pdf.setFont("Helvetica", 8)
+    y = HEIGHT - 100
+    for line in ["We expect actions under the restructuring program to be substantially completed by the end of the year",
+                 "and to reduce our cost structure.", "Restructuring activity during the first nine months was as follows:"]:
+        pdf.drawString(50, y, line)
+        y -= 11
+    pdf.drawString(50, y - 4, "(In Millions)")
+    y -= 18
+    rows = [("Accrued restructuring balance as of December 31", "$ 873"), ("Additional accruals", "130"), ("Adjustments", "56"),
+            ("Cash payments", "(923)"), ("Accrued restructuring balance as of September 30", "$ 136")]
+    for label, figure in rows:
+        pdf.drawString(50, y, label)
+        pdf.drawRightString(500, y, figure)
+        y -= 11
+    pdf.drawString(50, y - 12, "The balances are recorded as current liabilities within accrued compensation and benefits.")
+    pdf.save()
+    elements = read_text_layer(path, ReadOptions()).elements
+    table = next(e for e in elements if e.kind == "table")
+    assert table.rows[-5:] == [list(row) for row in rows], table.rows
+    assert not any("restructuring program" in " ".join(row).lower() or "as follows" in " ".join(row) for row in table.rows), table.rows
+    text = " ".join(e.text for e in elements if e.kind != "table")
+    assert "by the end of the year and to reduce our cost structure." in text and "was as follows:" in text, text

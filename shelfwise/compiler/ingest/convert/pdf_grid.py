@@ -152,8 +152,10 @@ def grow_region(lines: list[list[dict]], seed: tuple[float, float, float, float]
             last += 2  # a group label, then its first row
         else:
             break
-    while first > 0 and near(first - 1, first) and _is_row(_cells(lines[first - 1]), value_left) and not _is_header(_cells(lines[first - 1]), value_left):
-        first -= 1
+    single = all(len(_placed_figures(_cells(lines[i]), value_left)) <= 1 for i in range(first, last + 1))
+    while first > 0 and near(first - 1, first) and _is_row(cells := _cells(lines[first - 1]), value_left) and not _is_header(cells, value_left) \
+            and (not single or _placed_figures(cells, value_left) or len(cells[0]["text"].split()) <= _LABEL_WORDS):
+        first -= 1  # over one column of figures, rows and short labels ("(In Millions)"), not the paragraph above's lines
     header_start = first
     while header_start > 0 and _is_header(cells := _cells(lines[header_start - 1]), value_left) and near(
             header_start - 1, header_start, _ROW_GAP if any(_PERIOD.search(c["text"]) for c in cells) else _HEADER_GAP):
@@ -275,6 +277,12 @@ def _figure_runs(lines: list[list[dict]]) -> list[Box]:
 
     def close() -> None:
         counted = [i for i in members if len([c for c in _figure_cells(_cells(lines[i])) if _AMOUNT.search(c["text"])]) >= 2]
+        singles = [i for i in members if _single_figure(lines[i]) is not None]
+        if len(counted) < _MIN_RUN_ROWS and len(singles) >= _MIN_RUN_ROWS:
+            rights = [_single_figure(lines[i])["x1"] for i in singles]
+            size = max(w["size"] for i in singles for w in lines[i])
+            if max(rights) - min(rights) <= size:  # one column of figures, right-aligned: a rollforward, a maturity schedule
+                counted = singles
         if len(counted) >= _MIN_RUN_ROWS:
             words = [w for i in range(counted[0], counted[-1] + 1) for w in lines[i]]
             runs.append((min(w["x0"] for w in words), min(w["top"] for w in words), max(w["x1"] for w in words), max(w["bottom"] for w in words)))
@@ -288,12 +296,22 @@ def _figure_runs(lines: list[list[dict]]) -> list[Box]:
         size = max(w["size"] for w in line)
         if members and _bounds(line)[1] - _bounds(lines[members[-1]])[3] >= _ROW_GAP * size:
             close()
-        if figures >= 2 or (members and len(cells) == 1 and len(line) <= _LABEL_WORDS):
+        if figures >= 2 or _single_figure(line) is not None or (members and len(cells) == 1 and len(line) <= _LABEL_WORDS):
             members.append(index)
         else:
             close()
     close()
     return runs
+
+
+def _single_figure(line: list[dict]) -> dict | None:
+    """The figure cell of a line that is a label and one amount set apart at its right ("Cash payments   (923)"), or
+    None: a statement with one column of figures (a rollforward) holds such lines only."""
+    cells = _cells(line)
+    if len(cells) != 2 or _is_number(cells[0]["text"]) or not _figure_cells(cells[1:]) or not _AMOUNT.search(cells[1]["text"]) \
+            or len(cells[0]["text"].split()) > _HEADER_WORDS + _LABEL_WORDS:
+        return None
+    return cells[1]
 
 
 def numeric_tables(lines: list[list[dict]], seeds: list[Box]) -> tuple[list[tuple[Box, list[list[str]], int]], set[int], set[int]]:
