@@ -122,23 +122,32 @@ def test_the_site_shows_a_statement_table_with_its_column_headers_and_figures_al
     assert '<td class="sw-nw sw-num">(45)</td>' in markup and '<td class="sw-nw sw-num">42.5%</td>' in markup
 
 
+TWO_COLUMNS = [350, 430]  # right edges of two figure columns
+
+
+def _figures_page(path: Path, headers: list[str], rows) -> tuple[canvas.Canvas, float]:
+    """A page of 8-point rows, each a label at the left and its figures right-aligned in ``TWO_COLUMNS`` under
+    ``headers``; the canvas (not saved) and the height under the last row."""
+    pdf = canvas.Canvas(str(path), pagesize=(595, HEIGHT))
+    pdf.setFont("Helvetica", 8)
+    for right, header in zip(TWO_COLUMNS, headers):
+        pdf.drawRightString(right - 4, HEIGHT - 100, header)
+    y = HEIGHT - 114
+    for label, figures in rows:
+        pdf.drawString(50, y, label)
+        for right, figure in zip(TWO_COLUMNS, figures or []):
+            pdf.drawRightString(right - 4, y, figure)
+        y -= 12
+    return pdf, y
+
+
 def test_a_wrapped_label_carrying_a_figure_and_a_footnote_below_keep_their_places(tmp_path: Path) -> None:
     """A label wrapped onto its row's line ('... net of tax of $76, and' / '$4  (2,142)  ...') is one label; a
     footnote under the table ('(1) Amounts ...') stays text and does not merge the figure columns."""
     path = tmp_path / "comprehensive.pdf"
-    pdf = canvas.Canvas(str(path), pagesize=(595, HEIGHT))
-    pdf.setFont("Helvetica", 8)
-    columns = [350, 430]
-    for right, year in zip(columns, ["2024", "2023"]):
-        pdf.drawRightString(right - 4, HEIGHT - 100, year)
     rows = [("Net income (1)", ["$ 2,872", "$ 9,879"]), ("Foreign currency translation, net of tax of $76, and", None),
             ("$4", ["(2,142)", "(1,388)"]), ("Unrealized gains (losses), net", ["(195)", "62"]), ("Comprehensive income", ["$ 539", "$ 8,556"])]
-    y = HEIGHT - 114
-    for label, figures in rows:
-        pdf.drawString(50, y, label)
-        for right, figure in zip(columns, figures or []):
-            pdf.drawRightString(right - 4, y, figure)
-        y -= 12
+    pdf, y = _figures_page(path, ["2024", "2023"], rows)
     pdf.drawString(50, y - 8, "(1) Amounts include the effect of a change in accounting for leases, applied to every period shown.")
     pdf.save()
     converted = read_text_layer(path, ReadOptions())
@@ -159,23 +168,14 @@ def test_a_label_set_a_line_above_its_figures_labels_them(tmp_path: Path) -> Non
     figures with no label, and an answer quoting "| $ 25,088 | $ 28,801" did not say what they were. A group label
     ending in a colon ("Net sales:") still stands over the labelled rows it opens."""
     path = tmp_path / "lifted.pdf"
-    pdf = canvas.Canvas(str(path), pagesize=(595, HEIGHT))
-    pdf.setFont("Helvetica", 8)
-    columns = [350, 430]
-    for right, date in zip(columns, ["Sep 30, 2023", "Dec 31, 2022"]):
-        pdf.drawRightString(right - 4, HEIGHT - 100, date)
-    y = HEIGHT - 114
-    for label, figures in [("Net sales:", None), ("Cash and cash equivalents", ["$ 7,621", "$ 11,144"]), ("Short-term investments", ["17,409", "17,194"])]:
-        pdf.drawString(50, y, label)
-        for right, figure in zip(columns, figures or []):
-            pdf.drawRightString(right - 4, y, figure)
-        y -= 12
+    pdf, y = _figures_page(path, ["Sep 30, 2023", "Dec 31, 2022"], [
+        ("Net sales:", None), ("Cash and cash equivalents", ["$ 7,621", "$ 11,144"]), ("Short-term investments", ["17,409", "17,194"])])
     pdf.drawString(50, y + 4, "Total cash and investments 1")  # a line of its own, above its figures
-    for right, figure in zip(columns, ["$ 25,088", "$ 28,801"]):
+    for right, figure in zip(TWO_COLUMNS, ["$ 25,088", "$ 28,801"]):
         pdf.drawRightString(right - 4, y - 6, figure)
     y -= 18
     pdf.drawString(50, y, "Total debt")
-    for right, figure in zip(columns, ["$ 48,879", "$ 42,051"]):
+    for right, figure in zip(TWO_COLUMNS, ["$ 48,879", "$ 42,051"]):
         pdf.drawRightString(right - 4, y, figure)
     pdf.save()
     table = next(e for e in read_text_layer(path, ReadOptions()).elements if e.kind == "table")
