@@ -1665,3 +1665,22 @@ def test_an_ask_for_a_breakdown_gets_the_whole_table_that_breaks_it_down():
     assert set(shown("What was the breakdown of ACME's net sales across its service offerings in Q3 2023?")) >= {row[0] for row in rows[1:]}
     one = shown("What net sales did ACME's subscription services bring in Q3 2023?")
     assert "Subscription services" in one and not set(one) >= {row[0] for row in rows[1:]}, one
+
+
+def test_an_ask_how_a_figure_moved_over_periods_wants_the_sentences_stating_amounts():
+    """"How has ACME's revenue from iPhone sales fluctuated across quarters?" asks for amounts over periods, as "how
+    much" does: a sentence stating the quarter's amount ranks above one saying what revenue depends on. Without the
+    numeric facet for trends, fluctuations and variations over periods, the vaguer sentence came first (its words
+    matched as well); an ask for what drives the revenue still gets it first."""
+    shelf = _memory_shelf({"10q": ("ACME 10-Q", "acme.pdf", [("iPhone", [
+        _p("iPhone revenue depends on the timing of new iPhone models and on the demand for iPhone across regions."),
+        _p("iPhone net sales were $39.7 billion in the third quarter, down 2% from a year earlier.")])])})
+
+    def scores(question: str) -> dict[str, float]:
+        _, draft = _write(shelf, question)
+        return {u.text.split()[1]: u.score for u in draft.units}
+
+    moved = scores("How has ACME's revenue from iPhone sales fluctuated across quarters?")
+    assert moved["net"] > moved["revenue"], moved
+    driven = scores("What drives ACME's revenue from iPhone sales?")
+    assert driven["revenue"] > driven["net"], driven

@@ -30,7 +30,9 @@ __all__ = ["Asked", "Phrase", "NamedByIdentity", "read_question", "read_phrase",
 FACETS: dict[str, re.Pattern] = {
     "@version": ASKS_VERSIONS,
     "@number": re.compile(r"\bhow (often|long|quickly|soon|many|much|frequently|large|big|fast)\b|\b(lifetimes?|time limits?|"
-                          r"lengths?|deadlines?|intervals?|thresholds?|minimum|maximum|limits?|durations?|within|rates?)\b", re.I),
+                          r"lengths?|deadlines?|intervals?|thresholds?|minimum|maximum|limits?|durations?|within|rates?)\b|"
+                          r"\btrends?\b|\bfluctuat\w*|\bvariations?\b|\b(?:over|across)\s+(?:the\s+)?(?:reported\s+|last\s+|past\s+)?"
+                          r"(?:periods|quarters|years)\b", re.I),
     "@condition": re.compile(r"\bwhen (may|must|can|should|is|are|does|do)\b|\bconditions?\b|\bexceptions?\b|\bunless\b|"
                              r"\bonly (if|when)\b|\b(allowed|permitted)\b|^(may|must|can)\b", re.I),
     "@step": re.compile(r"(?<![\w-])(steps?|procedures?|process|workflow|in what order)\b", re.I),
