@@ -152,7 +152,7 @@ def grow_region(lines: list[list[dict]], seed: tuple[float, float, float, float]
             last += 2  # a group label, then its first row
         else:
             break
-    single = all(len(_placed_figures(_cells(lines[i]), value_left)) <= 1 for i in range(first, last + 1))
+    single = _one_column(lines, first, last, value_left)
     while first > 0 and near(first - 1, first) and _is_row(cells := _cells(lines[first - 1]), value_left) and not _is_header(cells, value_left) \
             and (not single or _placed_figures(cells, value_left) or len(cells[0]["text"].split()) <= _LABEL_WORDS):
         first -= 1  # over one column of figures, rows and short labels ("(In Millions)"), not the paragraph above's lines
@@ -163,10 +163,14 @@ def grow_region(lines: list[list[dict]], seed: tuple[float, float, float, float]
     header_end = first
     while header_end < last and _is_header(_cells(lines[header_end]), value_left):
         header_end += 1
-    one_column = all(len(_placed_figures(_cells(lines[i]), value_left)) <= 1 for i in range(header_end, last + 1))
-    if one_column and sum(1 for i in range(header_start, header_end) if _label_and_text(_cells(lines[i]), value_left)) >= 2:
+    if _one_column(lines, header_end, last, value_left) and sum(1 for i in range(header_start, header_end) if _label_and_text(_cells(lines[i]), value_left)) >= 2:
         return first, first, last  # "Name  Jordan Ellis" over "Tax year  2023": a form's rows of a label and its value
     return header_start, header_end, last
+
+
+def _one_column(lines: list[list[dict]], first: int, last: int, value_left: float) -> bool:
+    """Whether lines ``first``..``last`` each hold one figure or none in the figure columns."""
+    return all(len(_placed_figures(_cells(lines[i]), value_left)) <= 1 for i in range(first, last + 1))
 
 
 def _label_and_text(cells: list[dict], value_left: float) -> bool:
@@ -256,9 +260,10 @@ def numeric_grid(lines: list[list[dict]], header_lines: int) -> tuple[list[list[
         for cell in vals:
             index = 1 + _column_of(cell, columns)
             row[index] = " ".join(filter(None, [row[index], cell["text"]]))
-        if label and not label["text"][:1].isupper() and rows and not any(rows[-1][1:]) and rows[-1][0] and not rows[-1][0].endswith(":"):
+        lone = bool(rows) and bool(rows[-1][0]) and not any(rows[-1][1:]) and not rows[-1][0].endswith(":")  # a label, no group's
+        if lone and label and not label["text"][:1].isupper():
             row[0] = rows.pop()[0] + "\n" + row[0]  # a label wrapped onto the row's line of figures (the tree joins it)
-        elif label is None and any(row[1:]) and rows and rows[-1][0] and not any(rows[-1][1:]) and not rows[-1][0].endswith(":"):
+        elif lone and label is None and any(row[1:]):
             row[0] = rows.pop()[0]  # a label set a line above its figures ("Total cash and investments 1" lifted by its note mark)
         rows.append(row)
     if header_lines:
@@ -274,12 +279,14 @@ def _figure_runs(lines: list[list[dict]]) -> list[Box]:
     or more ("Products  $ 1,234  $ 1,100"); a line of one figure (a contents entry and its page) does not count."""
     runs: list[Box] = []
     members: list[int] = []
+    amounts: dict[int, int] = {}  # line index -> its figures stating amounts
+    single: dict[int, dict] = {}  # line index -> its one figure, for a line of a label and one amount (``_single_figure``)
 
     def close() -> None:
-        counted = [i for i in members if len([c for c in _figure_cells(_cells(lines[i])) if _AMOUNT.search(c["text"])]) >= 2]
-        singles = [i for i in members if _single_figure(lines[i]) is not None]
+        counted = [i for i in members if amounts[i] >= 2]
+        singles = [i for i in members if i in single]
         if len(counted) < _MIN_RUN_ROWS and len(singles) >= _MIN_RUN_ROWS:
-            rights = [_single_figure(lines[i])["x1"] for i in singles]
+            rights = [single[i]["x1"] for i in singles]
             size = max(w["size"] for i in singles for w in lines[i])
             if max(rights) - min(rights) <= size:  # one column of figures, right-aligned: a rollforward, a maturity schedule
                 counted = singles
@@ -290,13 +297,15 @@ def _figure_runs(lines: list[list[dict]]) -> list[Box]:
 
     for index, line in enumerate(lines):
         cells = _cells(line)
-        figures = len([c for c in _figure_cells(cells) if _AMOUNT.search(c["text"])])
+        figures = amounts[index] = len([c for c in _figure_cells(cells) if _AMOUNT.search(c["text"])])
+        if (figure := _single_figure(cells)) is not None:
+            single[index] = figure
         if sum(1 for c in cells if not _is_number(c["text"])) > 1:
             figures = 0  # text beside text (a column of prose next to the figures): not a statement's row
         size = max(w["size"] for w in line)
         if members and _bounds(line)[1] - _bounds(lines[members[-1]])[3] >= _ROW_GAP * size:
             close()
-        if figures >= 2 or _single_figure(line) is not None or (members and len(cells) == 1 and len(line) <= _LABEL_WORDS):
+        if figures >= 2 or index in single or (members and len(cells) == 1 and len(line) <= _LABEL_WORDS):
             members.append(index)
         else:
             close()
@@ -304,10 +313,9 @@ def _figure_runs(lines: list[list[dict]]) -> list[Box]:
     return runs
 
 
-def _single_figure(line: list[dict]) -> dict | None:
-    """The figure cell of a line that is a label and one amount set apart at its right ("Cash payments   (923)"), or
-    None: a statement with one column of figures (a rollforward) holds such lines only."""
-    cells = _cells(line)
+def _single_figure(cells: list[dict]) -> dict | None:
+    """The figure cell of a line's cells (``_cells``) that are a label and one amount set apart at its right ("Cash
+    payments   (923)"), or None: a statement with one column of figures (a rollforward) holds such lines only."""
     if len(cells) != 2 or _is_number(cells[0]["text"]) or not _figure_cells(cells[1:]) or not _AMOUNT.search(cells[1]["text"]) \
             or len(cells[0]["text"].split()) > _HEADER_WORDS + _LABEL_WORDS:
         return None
