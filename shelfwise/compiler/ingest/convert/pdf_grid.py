@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["HEADER_JOIN", "numeric_grid", "grow_region", "numeric_tables"]
+__all__ = ["HEADER_JOIN", "CELL_GAP", "Box", "numeric_grid", "grow_region", "numeric_tables"]
 
 HEADER_JOIN = " › "
 """Between a column header's levels: a header over several columns, then one over this column alone."""
@@ -33,7 +33,7 @@ _AMOUNT = re.compile(r"\d\d|[.,%$€£¥()]")  # a figure as tables state amount
 _LEADING_SIGN = re.compile(r"^(\(|[$€£¥]|[$€£¥]\(|US\$|C\$|A\$)$")
 _TRAILING_SIGN = re.compile(r"^(%|\)|%\))$")
 _RANGE = re.compile(r"^[-–]$| [-–]$")
-_CELL_GAP = 1.0  # font sizes: a wider gap between two words separates two cells
+CELL_GAP = 1.0  # font sizes: a wider gap between two words separates two cells
 _ROW_GAP = 2.5  # font sizes: a wider gap between two lines ends a table region
 _HEADER_GAP = 1.5  # font sizes: column headers are set tight; a wider gap above one leaves the title out
 _MIN_FIGURE_ROWS = 2  # rows of figures a region needs to be read as a numeric table
@@ -60,7 +60,7 @@ def _cells(line: list[dict]) -> list[dict]:
         if prev is not None and _TRAILING_SIGN.match(text) and _is_number(prev["text"]):
             prev.update(text=prev["text"] + text, x1=word["x1"])
             continue
-        wide = prev is not None and word["x0"] - prev["x1"] > _CELL_GAP * max(prev["size"], word["size"])
+        wide = prev is not None and word["x0"] - prev["x1"] > CELL_GAP * max(prev["size"], word["size"])
         if prev is not None and not wide and (_RANGE.match(text) and _is_number(prev["text"]) or _RANGE.search(prev["text"]) and _is_number(text)):
             prev.update(text=prev["text"] + " " + text, x1=word["x1"])  # a range: "2024 - 2044", "3.80% - 4.95%"
             continue

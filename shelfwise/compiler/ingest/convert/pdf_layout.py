@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 from shelfwise.compiler.ingest.convert.pdf_chars import LINE_GAP, SPACE_GAP_RATIO, Char, image_boxes, image_coverage, page_chars, page_words
 from shelfwise.compiler.ingest.convert.pdf_bidi import is_rtl, logical_order
 from shelfwise.compiler.ingest.convert.pdf_boxes import boxed_columns, prose as _prose
+from shelfwise.compiler.ingest.convert.pdf_bridge import bridge_tables
 from shelfwise.compiler.ingest.convert.pdf_grid import numeric_tables
 from shelfwise.compiler.ingest.convert.pdf_tables import find_tables, text_tables
 
@@ -346,6 +347,28 @@ def _vector_figure_box(caption: PageItem, lines: list[PageItem], used: set[int],
     return (margin_x0, ceiling + 2, margin_x1, caption.top - 2)
 
 
+def _drawn_labels(caption: PageItem, lines: list[PageItem], used: set[int], width: float) -> set[int]:
+    """The lines of a drawing about an embedded image, above the image's caption: in type smaller than the caption's,
+    below the nearest line above the caption in its type or larger (the paragraph before the figure, a heading), within
+    the caption's column. A chart's or a diagram's labels drawn as text about a small embedded picture (RAPTOR's Figure
+    1: "Root layer", "Leaf layer", "Text chunks" in 5-point type about a 56-point icon) were read as paragraphs of the
+    section."""
+    col_x0, col_x1 = (0.0, width) if caption.column == 0 else ((0.0, width / 2) if caption.column == 1 else (width / 2, width))
+    inside = [i for i, ln in enumerate(lines) if i not in used and ln.kind == "line" and ln.bottom <= caption.top + 1
+              and ln.x1 >= col_x0 and ln.x0 <= col_x1]
+    ceiling = max((lines[i].bottom for i in inside if lines[i].size >= caption.size - 0.5), default=0.0)
+    return {i for i in inside if lines[i].size < caption.size - 0.5 and lines[i].top >= ceiling}
+
+
+def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _union(box: tuple[float, float, float, float], items: list[PageItem]) -> tuple[float, float, float, float]:
+    return (min([box[0]] + [i.x0 for i in items]), min([box[1]] + [i.top for i in items]),
+            max([box[2]] + [i.x1 for i in items]), max([box[3]] + [i.bottom for i in items]))
+
+
 def read_page(pdfium_page: Any, page_no: int, ocr: bool = False) -> PageData:
     """The positioned items of one page (opened in pdfium), in reading order; ``ocr``: read a page without text by OCR."""
     chars, width, height = page_chars(pdfium_page)
@@ -367,7 +390,19 @@ def _page_tables(pdfium_page: Any, chars: list[Char], page_no: int) -> tuple[lis
     physical = _cluster_lines([w for w in all_words if not any(_inside(w, b) for b in ruled_boxes)])
     aligned, taken = text_tables(physical, lambda word: _font_style(word["fontname"])[1])
     tables = ruled + [PageItem(kind="table", page=page_no, x0=x0, x1=x1, top=top, bottom=bottom, rows=rows) for (x0, top, x1, bottom), rows in aligned]
-    numeric, replaced, numeric_taken = numeric_tables(_cluster_lines(all_words), [(t.x0, t.top, t.x1, t.bottom) for t in tables])
+    clustered = _cluster_lines(all_words)
+    seeds = [(t.x0, t.top, t.x1, t.bottom) for t in tables]
+    numeric, replaced, numeric_taken = numeric_tables(clustered, seeds)
+    # a bridge chart runs through the text tables the aligned-column finder cut out of it ("$ | 10,746 | Q3 2021 Gross
+    # Margin"): those whose every word a bridge takes are the bridge's
+    bridges, bridge_taken = bridge_tables(clustered, ruled_boxes + [box for box, _, _ in numeric], numeric_taken)
+    for index in range(len(ruled), len(tables)):
+        inside = [id(w) for w in all_words if _inside(w, seeds[index])]
+        if inside and all(i in bridge_taken for i in inside):
+            replaced.add(index)
+    bridges = [b for b in bridges if not any(index not in replaced and index >= len(ruled) and _overlaps(b[0], seeds[index]) for index in range(len(tables)))]
+    bridge_taken = {id(w) for w in all_words for b in bridges if _inside(w, b[0])} & bridge_taken
+    numeric, numeric_taken = numeric + bridges, numeric_taken | bridge_taken
     if numeric:
         kept_boxes = [box for index, box in enumerate(ruled_boxes) if index not in replaced]
         tables = [t for index, t in enumerate(tables) if index not in replaced]
@@ -397,8 +432,12 @@ def _text_page(pdfium_page: Any, chars: list[Char], page_no: int, width: float, 
     figures: list[PageItem] = []
     for box in image_boxes(pdfium_page, width, height):
         caption_index = _caption_for(box, lines, used)
-        caption = _caption_text(caption_index, lines, used) if caption_index is not None else ""
         inner = {i for i, ln in enumerate(lines) if _inside({"x0": ln.x0, "x1": ln.x1, "top": ln.top, "bottom": ln.bottom}, box)}
+        if caption_index is not None and lines[caption_index].top >= box[3] - 5:
+            labels = _drawn_labels(lines[caption_index], lines, used | inner, width)
+            inner |= labels
+            box = _union(box, [lines[i] for i in labels])
+        caption = _caption_text(caption_index, lines, used) if caption_index is not None else ""
         used |= inner
         png = _crop_png(pdfium_page, box, width, height)
         figures.append(PageItem(kind="figure", page=page_no, x0=box[0], top=box[1], x1=box[2], bottom=box[3], text=caption, png=png))
