@@ -922,23 +922,41 @@ def test_key_figure_tiles_read_one_text_each_and_a_table_of_figures_stays_a_tabl
     assert len(tables) == 1 and tables[0].rows[1] == ["North America", "82,546", "74,430"], tables
 
 
+def _headings(path: Path, sections: list[tuple[str, int, str]]) -> list[str]:
+    """The headings read back from a PDF of ``sections``, each a line in large type (its text, its size) over a
+    paragraph."""
+    w = Writer(path)
+    for heading, size, paragraph in sections:
+        w.heading(heading, size)
+        w.paragraph([paragraph])
+    w.save()
+    return [e.text for e in convert_file(path, ReadOptions()).elements if e.kind == "heading"]
+
+
 def test_a_line_of_figures_or_periods_in_large_bold_type_is_no_heading(tmp_path: Path) -> None:
     """Intel's Q1 2023 overview sets its key figures ("$11.7B 34.2% 38.4%") and a chart's axis ("Q1 2022 Q1 2023") in
     large bold type, and they were level-1 headings the rest of the page fell under; a line of figures and periods
     names nothing, so the sections stay under the headings with words ("Revenue and margins", "Q3 2023 Highlights");
     nor is a line stating an amount of money (a waterfall chart's labels, "$ 1,393 Q1 2022 DCAI Operating Income")."""
-    w = Writer(tmp_path / "figures.pdf")
-    w.heading("Revenue and margins", 16)
-    w.paragraph(["Revenue fell in the quarter on lower demand for notebook and desktop processors across the segments."])
-    w.heading("$11.7B 34.2% 38.4%", 16)
-    w.paragraph(["Gross margin was lower on higher unit costs and the write-down of inventory in the quarter."])
-    w.heading("Q1 2022 Q1 2023", 14)
-    w.paragraph(["Operating cash flow fell on the net loss of the quarter and lower customer payments received."])
-    w.heading("$ 1,393 Q1 2022 DCAI Operating Income (Loss)", 14)  # a waterfall chart's first bar: an amount, no heading
-    w.paragraph(["Lower revenue and higher unit costs took the segment from an operating income to a loss in the quarter."])
-    w.heading("Q3 2023 Highlights", 14)
-    w.paragraph(["We launched new processors for laptops and servers and signed an agreement with a foundry customer."])
-    w.save()
-    headings = [e.text for e in convert_file(tmp_path / "figures.pdf", ReadOptions()).elements if e.kind == "heading"]
+    headings = _headings(tmp_path / "figures.pdf", [
+        ("Revenue and margins", 16, "Revenue fell in the quarter on lower demand for notebook and desktop processors across the segments."),
+        ("$11.7B 34.2% 38.4%", 16, "Gross margin was lower on higher unit costs and the write-down of inventory in the quarter."),
+        ("Q1 2022 Q1 2023", 14, "Operating cash flow fell on the net loss of the quarter and lower customer payments received."),
+        # a waterfall chart's first bar: an amount, no heading
+        ("$ 1,393 Q1 2022 DCAI Operating Income (Loss)", 14, "Lower revenue and higher unit costs took the segment from an operating income to a loss in the quarter."),
+        ("Q3 2023 Highlights", 14, "We launched new processors for laptops and servers and signed an agreement with a foundry customer."),
+    ])
     assert "Revenue and margins" in headings and "Q3 2023 Highlights" in headings, headings
     assert not any(h.startswith(("$11.7B", "Q1 2022", "$ 1,393")) for h in headings), headings
+
+
+def test_a_line_wholly_in_parentheses_is_an_aside_not_a_heading(tmp_path: Path) -> None:
+    """Intel's 10-Q sets "(In Millions)" in bold over each of its charts' tables, Amazon's "(unaudited)" under each
+    statement's title, the GDPR "(Text with EEA relevance)" under its title: each was a heading the table or the
+    preamble after it fell under, away from the heading that names it. A heading with a parenthesised part stays."""
+    headings = _headings(tmp_path / "asides.pdf", [
+        ("Operating Income Summary", 14, "Operating income increased 19% from the second quarter of last year, on lower operating expenses."),
+        ("(In Millions)", 14, "Lower operating expenses driven by cost-cutting measures added most of the increase in the quarter."),
+        ("Protected Health Information (PHI)", 14, "Individually identifiable health information that a covered entity transmits or maintains in any form."),
+    ])
+    assert headings == ["Operating Income Summary", "Protected Health Information (PHI)"], headings

@@ -100,8 +100,15 @@ _AMOUNT = re.compile(r"[$€£¥]\s?\(?\d")
 2022 DCAI Operating Income (Loss)", the start of a waterfall chart), not a heading, which names what follows."""
 
 
+_ASIDE = re.compile(r"^\([^()]*\)$")
+"""A line wholly within one pair of parentheses is an aside on what stands by it ("(In Millions)" over a table,
+"(unaudited)" under a statement's title, "(Mark One)" on a form, "(Text with EEA relevance)" under a regulation's
+title), not a heading: a heading names what follows, in its own words."""
+
+
 def _not_a_heading(text: str, pages: int) -> bool:
-    if not text or len(text) > 160 or not _letters(text) or CAPTION.match(text) or _figures_only(text) or _AMOUNT.search(text):
+    if not text or len(text) > 160 or not _letters(text) or CAPTION.match(text) or _figures_only(text) or _AMOUNT.search(text) \
+            or _ASIDE.match(text.strip()):
         return True
     if _LEADERS.search(text) or _PAGE_NUMBER.match(text):
         return True
