@@ -218,3 +218,33 @@ def test_a_statement_with_one_column_of_figures_is_a_table_and_the_paragraph_abo
     assert not any("restructuring program" in " ".join(row).lower() or "as follows" in " ".join(row) for row in table.rows), table.rows
     text = " ".join(e.text for e in elements if e.kind != "table")
     assert "by the end of the year and to reduce our cost structure." in text and "was as follows:" in text, text
+
+
+def test_a_schedule_of_one_row_under_its_years_is_a_table(tmp_path: Path) -> None:
+    """Amazon's 10-Q gives the scheduled vesting of its restricted stock units as one row of figures under a line of
+    years ("2023 2024 2025 2026 2027 Thereafter Total"); no run of rows seeded it, and it read as "2023 2024 ... Total",
+    "Scheduled vesting — restricted stock units 70.7", "224.5 128.6 ...". It is a table whose header is the years.
+    A line of years over prose, and a chart's axis over key figures, stay text."""
+    path = tmp_path / "schedule.pdf"
+    pdf = canvas.Canvas(str(path), pagesize=(595, HEIGHT))
+    pdf.setFont("Helvetica", 8)
+    years = ["2023", "2024", "2025", "2026", "2027", "Thereafter", "Total"]
+    figures = ["70.7", "224.5", "128.6", "47.0", "7.4", "3.3", "481.5"]
+    centres = [247, 308, 358, 408, 458, 510, 566]
+    pdf.drawString(40, HEIGHT - 100, "Scheduled vesting for outstanding restricted stock units is as follows (in millions):")
+    for centre, year, figure in zip(centres, years, figures):
+        pdf.drawCentredString(centre, HEIGHT - 130, year)
+        pdf.drawRightString(centre + 21, HEIGHT - 142, figure)
+    pdf.drawString(19, HEIGHT - 142, "Scheduled vesting — restricted stock units")
+    pdf.drawString(40, HEIGHT - 200, "2021 2022 2023 were the years of the program, and each of them closed with a review.")
+    pdf.drawString(40, HEIGHT - 211, "The review of the program found that the units vested as planned in each of the years.")
+    for centre, period, figure in zip([100, 200, 300], ["Q1 2022", "Q1 2023", "Q1 2023"], ["$11.7B", "34.2%", "38.4%"]):
+        pdf.drawCentredString(centre, HEIGHT - 260, period)
+        pdf.drawCentredString(centre, HEIGHT - 272, figure)
+    pdf.save()
+    elements = read_text_layer(path, ReadOptions()).elements
+    tables = [e for e in elements if e.kind == "table"]
+    assert [t.rows for t in tables] == [[["", *years], ["Scheduled vesting — restricted stock units", *figures]]], [(e.kind, e.text[:50]) for e in elements]
+    assert tables[0].header_rows == 1
+    text = " ".join(e.text for e in elements)
+    assert "2021 2022 2023 were the years of the program" in text and "$11.7B" in text

@@ -78,3 +78,20 @@ def test_a_table_a_page_break_cut_gets_its_header_on_the_next_page(tmp_path: Pat
     assert [(t.page, t.header_rows, t.rows[0]) for t in tables] == [(1, 1, HEADER), (2, 1, HEADER), (3, 1, ["Term", "Meaning", "Source"])], \
         [(t.page, t.header_rows, t.rows) for t in tables]
     assert tables[1].rows[1:] == SECOND
+
+
+def test_a_ruled_tables_columns_empty_in_every_row_are_dropped(tmp_path: Path) -> None:
+    """The ruled-table finder splits a cell at each rule it crosses: HIPAA's guide read "|  | Key Activities |  |  |
+    Description |  |" in 62 tables. A column empty in every row, its header's too, says nothing and goes."""
+    path = tmp_path / "spacers.pdf"
+    pdf = canvas.Canvas(str(path), pagesize=(WIDTH, HEIGHT))
+    rows = [["", "Key Activities", "", "Description", ""],
+            ["", "1. Identify Relevant Information Systems", "", "Identify all information systems that house EPHI.", ""],
+            ["", "2. Conduct Risk Assessment", "", "Assess potential risks and vulnerabilities to EPHI.", ""]]
+    table = Table(rows, colWidths=[20, 170, 20, 230, 20])
+    table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.black), ("FONT", (0, 0), (-1, -1), "Helvetica", 8)]))
+    _, height = table.wrapOn(pdf, WIDTH, HEIGHT)
+    table.drawOn(pdf, 72, HEIGHT - 100 - height)
+    pdf.save()
+    tables = [e for e in read_text_layer(path, ReadOptions()).elements if e.kind == "table"]
+    assert [t.rows for t in tables] == [[[cell for cell in row if cell] for row in rows]], [t.rows for t in tables]

@@ -322,6 +322,31 @@ def _single_figure(cells: list[dict]) -> dict | None:
     return cells[1]
 
 
+def _headed_rows(lines: list[list[dict]]) -> list[tuple[int, list[list[str]]]]:
+    """(line index, rows) of each schedule of one row: a line of a label and three figures or more set right under a
+    line of as many periods, one word each ("2023 2024 2025 2026 2027 Thereafter Total"), each period nearest its own
+    figure in turn ("Scheduled vesting — restricted stock units  70.7  224.5 ..."). No run of rows seeds it; its header
+    is the periods' line (the lines above it, "Year Ended December 31," over several columns, stay text)."""
+    found: list[tuple[int, list[list[str]]]] = []
+    for index in range(1, len(lines)):
+        cells = _cells(lines[index])
+        periods = _cells(lines[index - 1])
+        if len(cells) < 2 or _is_number(cells[0]["text"]) or _figure_cells(periods):
+            continue
+        figures = cells[1:]
+        if len(figures) < _MIN_RUN_ROWS or len(periods) != len(figures) or not all(_is_number(c["text"]) and _AMOUNT.search(c["text"]) for c in figures):
+            continue
+        if sum(1 for c in periods if _YEAR.match(c["text"])) < 2 or not all(_YEAR.match(c["text"]) or (c["text"].istitle() and " " not in c["text"]) for c in periods):
+            continue  # "2023", "Thereafter", "Total"
+        size = max(w["size"] for w in lines[index])
+        if _bounds(lines[index])[1] - _bounds(lines[index - 1])[3] >= _ROW_GAP * size or periods[0]["x0"] <= cells[0]["x1"]:
+            continue
+        centres = [(c["x0"] + c["x1"]) / 2 for c in figures]
+        if all(min(range(len(centres)), key=lambda i: abs(centres[i] - (p["x0"] + p["x1"]) / 2)) == n for n, p in enumerate(periods)):
+            found.append((index, [["", *(p["text"] for p in periods)], [cells[0]["text"], *(c["text"] for c in figures)]]))
+    return found
+
+
 def numeric_tables(lines: list[list[dict]], seeds: list[Box]) -> tuple[list[tuple[Box, list[list[str]], int]], set[int], set[int]]:
     """The numeric tables grown from the seeds (tables found on the page) over its physical lines, top to bottom.
 
@@ -348,4 +373,15 @@ def numeric_tables(lines: list[list[dict]], seeds: list[Box]) -> tuple[list[tupl
         for index, seed in enumerate(seeds):
             if box[1] - 1 <= (seed[1] + seed[3]) / 2 <= box[3] + 1 and seed[0] < box[2] and seed[2] > box[0]:
                 replaced.add(index)
+    for index, rows in _headed_rows(lines):
+        words = [w for line in lines[index - 1:index + 1] for w in line]
+        if any(id(w) in taken for w in words) or any(_inside_box(line, seed) for line in lines[index - 1:index + 1] for seed in seeds):
+            continue  # part of a table found otherwise
+        found.append((_bounds(words), rows, 1))
+        taken.update(id(w) for w in words)
     return found, replaced, taken
+
+
+def _inside_box(line: list[dict], box: Box) -> bool:
+    x0, top, x1, bottom = _bounds(line)
+    return box[0] - 1 <= (x0 + x1) / 2 <= box[2] + 1 and box[1] - 1 <= (top + bottom) / 2 <= box[3] + 1
