@@ -24,6 +24,7 @@ from shelfwise.compiler.ingest.convert.pdf_chars import LINE_GAP, SPACE_GAP_RATI
 from shelfwise.compiler.ingest.convert.pdf_bidi import is_rtl, logical_order
 from shelfwise.compiler.ingest.convert.pdf_boxes import boxed_columns, prose as _prose
 from shelfwise.compiler.ingest.convert.pdf_bridge import bridge_tables
+from shelfwise.compiler.ingest.convert.pdf_glossary import glossary_tables
 from shelfwise.compiler.ingest.convert.pdf_grid import numeric_tables
 from shelfwise.compiler.ingest.convert.pdf_tables import find_tables, text_tables
 
@@ -403,6 +404,10 @@ def _page_tables(pdfium_page: Any, chars: list[Char], page_no: int) -> tuple[lis
     bridges = [b for b in bridges if not any(index not in replaced and index >= len(ruled) and _overlaps(b[0], seeds[index]) for index in range(len(tables)))]
     bridge_taken = {id(w) for w in all_words for b in bridges if _inside(w, b[0])} & bridge_taken
     numeric, numeric_taken = numeric + bridges, numeric_taken | bridge_taken
+    kept_seeds = [seed for index, seed in enumerate(seeds) if index not in replaced]
+    glossaries, glossary_taken = glossary_tables(clustered, kept_seeds + [box for box, _, _ in numeric], taken | numeric_taken,
+                                                 lambda fontname: _font_style(fontname)[1])
+    numeric, numeric_taken = numeric + glossaries, numeric_taken | glossary_taken
     if numeric:
         kept_boxes = [box for index, box in enumerate(ruled_boxes) if index not in replaced]
         tables = [t for index, t in enumerate(tables) if index not in replaced]
