@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from shelfwise.compiler.ingest.convert.pdf_grid import CELL_GAP as _CELL_GAP, Box
+from shelfwise.compiler.ingest.convert.pdf_grid import CELL_GAP as _CELL_GAP, Box, line_within
 
 __all__ = ["bridge_tables"]
 
@@ -67,12 +67,6 @@ def _bottom(line: list[dict]) -> float:
     return max(w["bottom"] for w in line)
 
 
-def _inside(line: list[dict], boxes: list[Box]) -> bool:
-    cx = (min(w["x0"] for w in line) + max(w["x1"] for w in line)) / 2
-    cy = (min(w["top"] for w in line) + _bottom(line)) / 2
-    return any(b[0] - 1 <= cx <= b[2] + 1 and b[1] - 1 <= cy <= b[3] + 1 for b in boxes)
-
-
 def bridge_tables(lines: list[list[dict]], boxes: list[Box], taken: set[int]) -> tuple[list[tuple[Box, list[list[str]], int]], set[int]]:
     """The bridge charts among a page's physical lines (top to bottom), leaving out lines within ``boxes`` (tables
     found) or holding words of ``taken``: each as (box, rows, 0 header rows), and the ids of the words they take."""
@@ -100,7 +94,7 @@ def bridge_tables(lines: list[list[dict]], boxes: list[Box], taken: set[int]) ->
         more.clear()
 
     for line in lines:
-        if not line or _inside(line, boxes) or any(id(w) in taken for w in line):
+        if not line or line_within(line, boxes) or any(id(w) in taken for w in line):
             close()
             continue
         size = max(w["size"] for w in line)

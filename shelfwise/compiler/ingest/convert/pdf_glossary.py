@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from shelfwise.compiler.ingest.convert.pdf_grid import CELL_GAP, Box
+from shelfwise.compiler.ingest.convert.pdf_grid import CELL_GAP, Box, line_within
 
 __all__ = ["glossary_tables"]
 
@@ -74,12 +74,6 @@ def _bottom(line: list[dict]) -> float:
     return max(w["bottom"] for w in line)
 
 
-def _inside(line: list[dict], boxes: list[Box]) -> bool:
-    cx = (min(w["x0"] for w in line) + max(w["x1"] for w in line)) / 2
-    cy = (min(w["top"] for w in line) + _bottom(line)) / 2
-    return any(b[0] - 1 <= cx <= b[2] + 1 and b[1] - 1 <= cy <= b[3] + 1 for b in boxes)
-
-
 def _header(line: list[dict] | None, edges: tuple[float, float]) -> list[str] | None:
     """The two cells of a header line over a glossary whose terms and meanings start at ``edges``, or None: short
     cells, one left of the meanings' edge and one over the meanings, set otherwise than a row ("Term" and "Definition"
@@ -114,7 +108,7 @@ def glossary_tables(lines: list[list[dict]], boxes: list[Box], taken: set[int],
             rows = [[_text(term), "\n".join([_text(meaning), *(_text(wrap) for wrap in lines_[1:])])]
                     for (term, meaning), lines_ in zip(pairs, run)]
             header = _header(lines[start - 1] if start else None, (pairs[0][0][0]["x0"], pairs[0][1][0]["x0"]))
-            if header is not None and _bounds_gap(lines[start - 1], lines[start]) and not _inside(lines[start - 1], boxes) \
+            if header is not None and _bounds_gap(lines[start - 1], lines[start]) and not line_within(lines[start - 1], boxes) \
                     and not any(id(w) in taken for w in lines[start - 1]):
                 rows.insert(0, header)
                 words = [w for w in lines[start - 1]]
@@ -128,7 +122,7 @@ def glossary_tables(lines: list[list[dict]], boxes: list[Box], taken: set[int],
         pairs.clear()
 
     for index, line in enumerate(lines):
-        if not line or _inside(line, boxes) or any(id(w) in taken for w in line):
+        if not line or line_within(line, boxes) or any(id(w) in taken for w in line):
             close()
             continue
         size = max(w["size"] for w in line)

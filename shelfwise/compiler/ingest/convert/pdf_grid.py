@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["HEADER_JOIN", "CELL_GAP", "Box", "numeric_grid", "grow_region", "numeric_tables"]
+__all__ = ["HEADER_JOIN", "CELL_GAP", "Box", "line_within", "numeric_grid", "grow_region", "numeric_tables"]
 
 HEADER_JOIN = " › "
 """Between a column header's levels: a header over several columns, then one over this column alone."""
@@ -375,13 +375,14 @@ def numeric_tables(lines: list[list[dict]], seeds: list[Box]) -> tuple[list[tupl
                 replaced.add(index)
     for index, rows in _headed_rows(lines):
         words = [w for line in lines[index - 1:index + 1] for w in line]
-        if any(id(w) in taken for w in words) or any(_inside_box(line, seed) for line in lines[index - 1:index + 1] for seed in seeds):
+        if any(id(w) in taken for w in words) or any(line_within(line, seeds) for line in lines[index - 1:index + 1]):
             continue  # part of a table found otherwise
         found.append((_bounds(words), rows, 1))
         taken.update(id(w) for w in words)
     return found, replaced, taken
 
 
-def _inside_box(line: list[dict], box: Box) -> bool:
+def line_within(line: list[dict], boxes: list[Box]) -> bool:
+    """Whether a physical line's centre lies within one of ``boxes`` (a point of slack): a line of a table found."""
     x0, top, x1, bottom = _bounds(line)
-    return box[0] - 1 <= (x0 + x1) / 2 <= box[2] + 1 and box[1] - 1 <= (top + bottom) / 2 <= box[3] + 1
+    return any(b[0] - 1 <= (x0 + x1) / 2 <= b[2] + 1 and b[1] - 1 <= (top + bottom) / 2 <= b[3] + 1 for b in boxes)
