@@ -27,16 +27,13 @@ from __future__ import annotations
 
 import re
 
-from shelfwise.compiler.ingest.convert.pdf_grid import CELL_GAP as _CELL_GAP, Box, line_within
+from shelfwise.compiler.ingest.convert.pdf_grid import CELL_GAP, MIN_RUN_ROWS, ROW_GAP, YEAR, Box, line_bounds, line_within
 
 __all__ = ["bridge_tables"]
 
 _AMOUNT = re.compile(r"^(?:[$€£¥]\s?)?\(?(?:[$€£¥]\s?)?[-–−]?\d{1,3}(?:,\d{3})*(?:\.\d+)?\)?$")
 """A stated amount: "428", "(585)", "$ 1,039", "$(300)"; not "13," (a list's count), "1.000%" or "2022"."""
 _SIGN = re.compile(r"^(?:\(|[$€£¥]|[$€£¥]\()$")
-_YEAR = re.compile(r"^(19|20)\d\d$")
-_ROW_GAP = 2.5  # type sizes: the gap between two lines that ends a run (pdf_grid's, for its tables' rows)
-_MIN_ROWS = 3  # lines led by an amount that make a bridge (pdf_grid's _MIN_RUN_ROWS for a table's rows of figures)
 
 
 def _led(line: list[dict]) -> tuple[str, float, list[dict]] | None:
@@ -50,9 +47,9 @@ def _led(line: list[dict]) -> tuple[str, float, list[dict]] | None:
     label = line[index + 1:]
     if label and label[0]["text"] == ")":
         text, right, label = text + ")", label[0]["x1"], label[1:]
-    if any(b["x0"] - a["x1"] > _CELL_GAP * max(a["size"], b["size"]) for a, b in zip(label, label[1:])):
+    if any(b["x0"] - a["x1"] > CELL_GAP * max(a["size"], b["size"]) for a, b in zip(label, label[1:])):
         return None  # text set apart beside the label: another column, not a bridge's row
-    if not _AMOUNT.match(text) or _YEAR.match(text.strip("$() ")) or not label or not label[0]["text"][:1].isalpha():
+    if not _AMOUNT.match(text) or YEAR.match(text.strip("$() ")) or not label or not label[0]["text"][:1].isalpha():
         return None
     return text, right, label
 
@@ -61,10 +58,6 @@ def _numbered(amounts: list[str]) -> bool:
     """Whether each leading number is the one before plus one (its last dotted part): a numbering, not amounts."""
     last = [re.sub(r"[^\d.]", "", amount).split(".")[-1] for amount in amounts]
     return all(a.isdigit() and b.isdigit() and int(b) == int(a) + 1 for a, b in zip(last, last[1:]))
-
-
-def _bottom(line: list[dict]) -> float:
-    return max(w["bottom"] for w in line)
 
 
 def bridge_tables(lines: list[list[dict]], boxes: list[Box], taken: set[int]) -> tuple[list[tuple[Box, list[list[str]], int]], set[int]]:
@@ -76,7 +69,7 @@ def bridge_tables(lines: list[list[dict]], boxes: list[Box], taken: set[int]) ->
     more: dict[int, list[list[dict]]] = {}  # run index -> lines wrapping its label
 
     def close() -> None:
-        if len(run) >= _MIN_ROWS:
+        if len(run) >= MIN_RUN_ROWS:
             size = max(w["size"] for line, *_ in run for w in line)
             rights = [right for _, _, right, _ in run]
             amounts = [amount for _, amount, _, _ in run]
@@ -99,7 +92,7 @@ def bridge_tables(lines: list[list[dict]], boxes: list[Box], taken: set[int]) ->
             continue
         size = max(w["size"] for w in line)
         last = run[-1][0] if run else None
-        if last is not None and line[0]["top"] - max(_bottom(x) for x in [last, *more.get(len(run) - 1, [])]) >= _ROW_GAP * size:
+        if last is not None and line[0]["top"] - max(line_bounds(x)[3] for x in [last, *more.get(len(run) - 1, [])]) >= ROW_GAP * size:
             close()
             last = None
         led = _led(line)

@@ -28,13 +28,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from shelfwise.compiler.ingest.convert.pdf_grid import CELL_GAP, Box, line_within
+from shelfwise.compiler.ingest.convert.pdf_grid import CELL_GAP, LABEL_WORDS, MIN_RUN_ROWS, ROW_GAP, Box, line_bounds, line_within
 
 __all__ = ["glossary_tables"]
 
-_ROW_GAP = 2.5  # type sizes: the gap between two lines that ends a run (pdf_grid's, for its tables' rows)
-_MIN_ROWS = 3  # pairs that make a glossary (pdf_grid's _MIN_RUN_ROWS)
-_TERM_WORDS = 8  # a term is a name, a few words (pdf_grid's _LABEL_WORDS for a short label)
 _NUMBERING = re.compile(r"^(?:\(?\d+(?:\.\d+)*[.)]?|\(?[a-zA-Z]\)|[ivxlc]+\.|[•▪■◦*\-–—])$")
 _LEADERS = re.compile(r"\.{4,}|(?:\. ){3,}")
 
@@ -61,17 +58,13 @@ def _pair(line: list[dict], mono: Callable[[str], bool]) -> tuple[list[dict], li
         return None
     term, meaning = pieces
     term_text, meaning_text = _text(term), _text(meaning)
-    if len(term) > _TERM_WORDS or _NUMBERING.match(term_text) or _LEADERS.search(term_text + " " + meaning_text):
+    if len(term) > LABEL_WORDS or _NUMBERING.match(term_text) or _LEADERS.search(term_text + " " + meaning_text):
         return None
     if term[-1]["x1"] > (term[0]["x0"] + meaning[0]["x0"]) / 2:
         return None  # the term fills its column: two columns of prose side by side, not a name and its meaning
     if not re.match(r"[^\W\d_]", meaning_text) or all(mono(w["fontname"]) for w in line):
         return None  # a meaning is words: not a figure, not code beside its comment
     return term, meaning
-
-
-def _bottom(line: list[dict]) -> float:
-    return max(w["bottom"] for w in line)
 
 
 def _header(line: list[dict] | None, edges: tuple[float, float]) -> list[str] | None:
@@ -104,14 +97,14 @@ def glossary_tables(lines: list[list[dict]], boxes: list[Box], taken: set[int],
     start = 0  # index of the run's first line
 
     def close() -> None:
-        if len(run) >= _MIN_ROWS:
+        if len(run) >= MIN_RUN_ROWS:
             rows = [[_text(term), "\n".join([_text(meaning), *(_text(wrap) for wrap in lines_[1:])])]
                     for (term, meaning), lines_ in zip(pairs, run)]
             header = _header(lines[start - 1] if start else None, (pairs[0][0][0]["x0"], pairs[0][1][0]["x0"]))
             if header is not None and _bounds_gap(lines[start - 1], lines[start]) and not line_within(lines[start - 1], boxes) \
                     and not any(id(w) in taken for w in lines[start - 1]):
                 rows.insert(0, header)
-                words = [w for w in lines[start - 1]]
+                words = list(lines[start - 1])
             else:
                 header, words = None, []
             words += [w for row in run for line in row for w in line]
@@ -126,7 +119,7 @@ def glossary_tables(lines: list[list[dict]], boxes: list[Box], taken: set[int],
             close()
             continue
         size = max(w["size"] for w in line)
-        if run and line[0]["top"] - _bottom(run[-1][-1]) >= _ROW_GAP * size:
+        if run and line[0]["top"] - line_bounds(run[-1][-1])[3] >= ROW_GAP * size:
             close()
         pair = _pair(line, mono)
         if run and pair is not None and abs(pair[0][0]["x0"] - pairs[0][0][0]["x0"]) <= size \
@@ -146,5 +139,5 @@ def glossary_tables(lines: list[list[dict]], boxes: list[Box], taken: set[int],
 
 
 def _bounds_gap(above: list[dict], below: list[dict]) -> bool:
-    """Whether ``above`` stands right over ``below``: a gap under ``_ROW_GAP`` type sizes."""
-    return min(w["top"] for w in below) - _bottom(above) < _ROW_GAP * max(w["size"] for w in below)
+    """Whether ``above`` stands right over ``below``: a gap under ``ROW_GAP`` type sizes."""
+    return min(w["top"] for w in below) - line_bounds(above)[3] < ROW_GAP * max(w["size"] for w in below)

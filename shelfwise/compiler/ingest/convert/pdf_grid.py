@@ -21,24 +21,24 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["HEADER_JOIN", "CELL_GAP", "Box", "line_within", "numeric_grid", "grow_region", "numeric_tables"]
+__all__ = ["HEADER_JOIN", "CELL_GAP", "ROW_GAP", "MIN_RUN_ROWS", "LABEL_WORDS", "YEAR", "Box", "line_bounds", "line_within", "numeric_grid", "grow_region", "numeric_tables"]
 
 HEADER_JOIN = " › "
 """Between a column header's levels: a header over several columns, then one over this column alone."""
 
 _NUMBER = re.compile(r"^\(?[-–−]?(?:[$€£¥]\s?)?\(?[-–−]?\d[\d,]*(\.\d+)?\)?%?\)?[*†‡]?$|^(?:[$€£¥]\s?)?[—–-]$")
-_YEAR = re.compile(r"^(19|20)\d\d$")
+YEAR = re.compile(r"^(19|20)\d\d$")
 _PERIOD = re.compile(r"\b(?:19|20)\d\d\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}\b|\b(?:Q[1-4]|FY|YTD)\b")
 _AMOUNT = re.compile(r"\d\d|[.,%$€£¥()]")  # a figure as tables state amounts, not a lone digit of a diagram
 _LEADING_SIGN = re.compile(r"^(\(|[$€£¥]|[$€£¥]\(|US\$|C\$|A\$)$")
 _TRAILING_SIGN = re.compile(r"^(%|\)|%\))$")
 _RANGE = re.compile(r"^[-–]$| [-–]$")
 CELL_GAP = 1.0  # font sizes: a wider gap between two words separates two cells
-_ROW_GAP = 2.5  # font sizes: a wider gap between two lines ends a table region
+ROW_GAP = 2.5  # font sizes: a wider gap between two lines ends a table region
 _HEADER_GAP = 1.5  # font sizes: column headers are set tight; a wider gap above one leaves the title out
 _MIN_FIGURE_ROWS = 2  # rows of figures a region needs to be read as a numeric table
-_MIN_RUN_ROWS = 3  # lines of two figures or more that make a table without rules
-_LABEL_WORDS = 8  # a line of one cell this short may be a group label between rows of figures ("Net sales:")
+MIN_RUN_ROWS = 3  # lines of two figures or more that make a table without rules
+LABEL_WORDS = 8  # a line of one cell this short may be a group label between rows of figures ("Net sales:")
 _HEADER_WORDS = 8  # a column header piece is a few words ("Three Months Ended", "Gross Unrealized Gains")
 _SPAN_SHARE = 0.2  # a header piece stands over a column when it covers this share of the narrower of the two
 
@@ -73,7 +73,7 @@ def _cells(line: list[dict]) -> list[dict]:
 
 
 def _figure_cells(cells: list[dict]) -> list[dict]:
-    return [c for c in cells if _is_number(c["text"]) and not _YEAR.match(c["text"])]
+    return [c for c in cells if _is_number(c["text"]) and not YEAR.match(c["text"])]
 
 
 def _placed_figures(cells: list[dict], value_left: float) -> list[dict]:
@@ -119,7 +119,7 @@ def _is_header(cells: list[dict], value_left: float) -> bool:
     return short and not _figure_cells(cells) and any(c["x0"] >= value_left - 2 * c["size"] for c in cells)
 
 
-def _bounds(line: list[dict]) -> tuple[float, float, float, float]:
+def line_bounds(line: list[dict]) -> tuple[float, float, float, float]:
     return min(w["x0"] for w in line), min(w["top"] for w in line), max(w["x1"] for w in line), max(w["bottom"] for w in line)
 
 
@@ -130,8 +130,8 @@ def grow_region(lines: list[list[dict]], seed: tuple[float, float, float, float]
     takes the lines inside the box, then the rows of figures and short group labels next to it, then the header lines
     above it; every line must lie within the box's width (a font size of slack) and close to its neighbour."""
     x0, top, x1, bottom = seed
-    inside = [i for i, line in enumerate(lines) if top - 1 <= (_bounds(line)[1] + _bounds(line)[3]) / 2 <= bottom + 1
-              and _bounds(line)[0] >= x0 - 2 and _bounds(line)[2] <= x1 + 2]
+    inside = [i for i, line in enumerate(lines) if top - 1 <= (line_bounds(line)[1] + line_bounds(line)[3]) / 2 <= bottom + 1
+              and line_bounds(line)[0] >= x0 - 2 and line_bounds(line)[2] <= x1 + 2]
     if not inside:
         return None
     first, last = inside[0], inside[-1]
@@ -140,9 +140,9 @@ def grow_region(lines: list[list[dict]], seed: tuple[float, float, float, float]
         return None
     size = max(w["size"] for w in lines[first])
 
-    def near(a: int, b: int, gap: float = _ROW_GAP) -> bool:  # line a directly above line b, both within the box's width
-        within = all(_bounds(lines[i])[0] >= x0 - 2 * size and _bounds(lines[i])[2] <= x1 + 2 * size for i in (a, b))
-        return within and _bounds(lines[b])[1] - _bounds(lines[a])[3] < gap * size
+    def near(a: int, b: int, gap: float = ROW_GAP) -> bool:  # line a directly above line b, both within the box's width
+        within = all(line_bounds(lines[i])[0] >= x0 - 2 * size and line_bounds(lines[i])[2] <= x1 + 2 * size for i in (a, b))
+        return within and line_bounds(lines[b])[1] - line_bounds(lines[a])[3] < gap * size
 
     while last + 1 < len(lines) and near(last, last + 1):
         cells = _cells(lines[last + 1])
@@ -154,11 +154,11 @@ def grow_region(lines: list[list[dict]], seed: tuple[float, float, float, float]
             break
     single = _one_column(lines, first, last, value_left)
     while first > 0 and near(first - 1, first) and _is_row(cells := _cells(lines[first - 1]), value_left) and not _is_header(cells, value_left) \
-            and (not single or _placed_figures(cells, value_left) or len(cells[0]["text"].split()) <= _LABEL_WORDS):
+            and (not single or _placed_figures(cells, value_left) or len(cells[0]["text"].split()) <= LABEL_WORDS):
         first -= 1  # over one column of figures, rows and short labels ("(In Millions)"), not the paragraph above's lines
     header_start = first
     while header_start > 0 and _is_header(cells := _cells(lines[header_start - 1]), value_left) and near(
-            header_start - 1, header_start, _ROW_GAP if any(_PERIOD.search(c["text"]) for c in cells) else _HEADER_GAP):
+            header_start - 1, header_start, ROW_GAP if any(_PERIOD.search(c["text"]) for c in cells) else _HEADER_GAP):
         header_start -= 1  # a line naming dates or years over the figures may stand apart; a title above them may not
     header_end = first
     while header_end < last and _is_header(_cells(lines[header_end]), value_left):
@@ -285,12 +285,12 @@ def _figure_runs(lines: list[list[dict]]) -> list[Box]:
     def close() -> None:
         counted = [i for i in members if amounts[i] >= 2]
         singles = [i for i in members if i in single]
-        if len(counted) < _MIN_RUN_ROWS and len(singles) >= _MIN_RUN_ROWS:
+        if len(counted) < MIN_RUN_ROWS and len(singles) >= MIN_RUN_ROWS:
             rights = [single[i]["x1"] for i in singles]
             size = max(w["size"] for i in singles for w in lines[i])
             if max(rights) - min(rights) <= size:  # one column of figures, right-aligned: a rollforward, a maturity schedule
                 counted = singles
-        if len(counted) >= _MIN_RUN_ROWS:
+        if len(counted) >= MIN_RUN_ROWS:
             words = [w for i in range(counted[0], counted[-1] + 1) for w in lines[i]]
             runs.append((min(w["x0"] for w in words), min(w["top"] for w in words), max(w["x1"] for w in words), max(w["bottom"] for w in words)))
         members.clear()
@@ -303,9 +303,9 @@ def _figure_runs(lines: list[list[dict]]) -> list[Box]:
         if sum(1 for c in cells if not _is_number(c["text"])) > 1:
             figures = 0  # text beside text (a column of prose next to the figures): not a statement's row
         size = max(w["size"] for w in line)
-        if members and _bounds(line)[1] - _bounds(lines[members[-1]])[3] >= _ROW_GAP * size:
+        if members and line_bounds(line)[1] - line_bounds(lines[members[-1]])[3] >= ROW_GAP * size:
             close()
-        if figures >= 2 or index in single or (members and len(cells) == 1 and len(line) <= _LABEL_WORDS):
+        if figures >= 2 or index in single or (members and len(cells) == 1 and len(line) <= LABEL_WORDS):
             members.append(index)
         else:
             close()
@@ -317,7 +317,7 @@ def _single_figure(cells: list[dict]) -> dict | None:
     """The figure cell of a line's cells (``_cells``) that are a label and one amount set apart at its right ("Cash
     payments   (923)"), or None: a statement with one column of figures (a rollforward) holds such lines only."""
     if len(cells) != 2 or _is_number(cells[0]["text"]) or not _figure_cells(cells[1:]) or not _AMOUNT.search(cells[1]["text"]) \
-            or len(cells[0]["text"].split()) > _HEADER_WORDS + _LABEL_WORDS:
+            or len(cells[0]["text"].split()) > _HEADER_WORDS + LABEL_WORDS:
         return None
     return cells[1]
 
@@ -334,12 +334,12 @@ def _headed_rows(lines: list[list[dict]]) -> list[tuple[int, list[list[str]]]]:
         if len(cells) < 2 or _is_number(cells[0]["text"]) or _figure_cells(periods):
             continue
         figures = cells[1:]
-        if len(figures) < _MIN_RUN_ROWS or len(periods) != len(figures) or not all(_is_number(c["text"]) and _AMOUNT.search(c["text"]) for c in figures):
+        if len(figures) < MIN_RUN_ROWS or len(periods) != len(figures) or not all(_is_number(c["text"]) and _AMOUNT.search(c["text"]) for c in figures):
             continue
-        if sum(1 for c in periods if _YEAR.match(c["text"])) < 2 or not all(_YEAR.match(c["text"]) or (c["text"].istitle() and " " not in c["text"]) for c in periods):
+        if sum(1 for c in periods if YEAR.match(c["text"])) < 2 or not all(YEAR.match(c["text"]) or (c["text"].istitle() and " " not in c["text"]) for c in periods):
             continue  # "2023", "Thereafter", "Total"
         size = max(w["size"] for w in lines[index])
-        if _bounds(lines[index])[1] - _bounds(lines[index - 1])[3] >= _ROW_GAP * size or periods[0]["x0"] <= cells[0]["x1"]:
+        if line_bounds(lines[index])[1] - line_bounds(lines[index - 1])[3] >= ROW_GAP * size or periods[0]["x0"] <= cells[0]["x1"]:
             continue
         centres = [(c["x0"] + c["x1"]) / 2 for c in figures]
         if all(min(range(len(centres)), key=lambda i: abs(centres[i] - (p["x0"] + p["x1"]) / 2)) == n for n, p in enumerate(periods)):
@@ -377,12 +377,12 @@ def numeric_tables(lines: list[list[dict]], seeds: list[Box]) -> tuple[list[tupl
         words = [w for line in lines[index - 1:index + 1] for w in line]
         if any(id(w) in taken for w in words) or any(line_within(line, seeds) for line in lines[index - 1:index + 1]):
             continue  # part of a table found otherwise
-        found.append((_bounds(words), rows, 1))
+        found.append((line_bounds(words), rows, 1))
         taken.update(id(w) for w in words)
     return found, replaced, taken
 
 
 def line_within(line: list[dict], boxes: list[Box]) -> bool:
     """Whether a physical line's centre lies within one of ``boxes`` (a point of slack): a line of a table found."""
-    x0, top, x1, bottom = _bounds(line)
+    x0, top, x1, bottom = line_bounds(line)
     return any(b[0] - 1 <= (x0 + x1) / 2 <= b[2] + 1 and b[1] - 1 <= (top + bottom) / 2 <= b[3] + 1 for b in boxes)

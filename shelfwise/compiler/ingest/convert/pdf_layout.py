@@ -332,9 +332,14 @@ def _caption_text(start: int, lines: list[PageItem], used: set[int]) -> str:
     return "\n".join(parts)
 
 
+def _column_span(item: PageItem, width: float) -> tuple[float, float]:
+    """The x-range of the column ``item`` stands in: the page's width, or its left or right half."""
+    return (0.0, width) if item.column == 0 else ((0.0, width / 2) if item.column == 1 else (width / 2, width))
+
+
 def _vector_figure_box(caption: PageItem, lines: list[PageItem], used: set[int], width: float) -> tuple[float, float, float, float] | None:
     """The region above a figure caption with no embedded image, up to the nearest full text line above."""
-    col_x0, col_x1 = (0.0, width) if caption.column == 0 else ((0.0, width / 2) if caption.column == 1 else (width / 2, width))
+    col_x0, col_x1 = _column_span(caption, width)
     ceiling = 0.0
     for index, line in enumerate(lines):
         if index in used or line.bottom > caption.top or line.x1 < col_x0 or line.x0 > col_x1:
@@ -354,7 +359,7 @@ def _drawn_labels(caption: PageItem, lines: list[PageItem], used: set[int], widt
     the caption's column. A chart's or a diagram's labels drawn as text about a small embedded picture (RAPTOR's Figure
     1: "Root layer", "Leaf layer", "Text chunks" in 5-point type about a 56-point icon) were read as paragraphs of the
     section."""
-    col_x0, col_x1 = (0.0, width) if caption.column == 0 else ((0.0, width / 2) if caption.column == 1 else (width / 2, width))
+    col_x0, col_x1 = _column_span(caption, width)
     inside = [i for i, ln in enumerate(lines) if i not in used and ln.kind == "line" and ln.bottom <= caption.top + 1
               and ln.x1 >= col_x0 and ln.x0 <= col_x1]
     ceiling = max((lines[i].bottom for i in inside if lines[i].size >= caption.size - 0.5), default=0.0)
