@@ -207,14 +207,16 @@ def _header(lines: list[list[dict]], columns: list[list[float]]) -> list[str]:
     parts: list[list[tuple[str, int]]] = [[] for _ in columns]
     label: list[str] = []
     for line in lines:
+        placed = []
         for cell in _cells(line):
             if cell["x1"] <= columns[0][0]:
                 label.append(cell["text"])  # "(In Millions)" over the row labels
                 continue
             over = [i for i, (a, b) in enumerate(columns) if min(b, cell["x1"]) - max(a, cell["x0"]) > _SPAN_SHARE * min(b - a, cell["x1"] - cell["x0"])]
-            over = over or [_column_of(cell, columns)]
+            placed.append((cell["text"], over or [_column_of(cell, columns)]))
+        for text, over in _equal_groups(placed, len(columns)):
             for i in over:
-                parts[i].append((cell["text"], len(over)))
+                parts[i].append((text, len(over)))
     headers = []
     for pieces in parts:
         text = ""
@@ -226,6 +228,39 @@ def _header(lines: list[list[dict]], columns: list[list[float]]) -> list[str]:
             text += piece
         headers.append(text)
     return [" ".join(label), *headers]
+
+
+def _group_labels(body: list[list[dict]], value_left: float) -> bool:
+    """Whether the body's lines hold one piece of text left of the figures, or several where all but the last are
+    groups' labels: short pieces in columns of their own left of the row labels, each set on one row of its group
+    ("Adaptive  Self-RAG  9.90 ..."), so that other rows' labels start where the last pieces start. Two pieces in every
+    row are a table of text columns; a longer piece is prose beside the table: both are left to the table finders."""
+    texts = [[c for c in cells if c["x0"] < value_left - c["size"] and not _is_number(c["text"])] for cells in body]
+    paired = [pieces for pieces in texts if len(pieces) > 1]
+    if not paired:
+        return True
+    if any(len(c["text"].split()) > LABEL_WORDS for pieces in paired for c in pieces):
+        return False
+    starts = [pieces[-1]["x0"] for pieces in paired]
+    alone = [pieces[0] for pieces, cells in zip(texts, body) if len(pieces) == 1 and _placed_figures(cells, value_left)]
+    return all(any(abs(c["x0"] - start) <= c["size"] for c in alone) for start in starts) \
+        and all(pieces[-2]["x1"] < min(c["x0"] for c in alone) for pieces in paired)
+
+
+def _equal_groups(placed: list[tuple[str, list[int]]], count: int) -> list[tuple[str, list[int]]]:
+    """A header line's pieces with the columns they name: two pieces or more that divide the ``count`` columns into
+    equal groups of two or more, each piece centred over its own group (over its middle column, or its two middle
+    ones, and no column of another group), name their whole groups: Apple's "Three Months Ended" centred over a
+    quarter's two periods and their change, a results table's "FLAN-T5-XL (3B)" over its five measures. Otherwise
+    they name the columns they stand over: "% of Net" over each period's percentage beside its amount is no group's."""
+    size = count // len(placed) if placed else 0
+    if len(placed) < 2 or size < 2 or count % len(placed):
+        return placed
+    middle = {size // 2} if size % 2 else {size // 2 - 1, size // 2}
+    groups = [list(range(n * size, (n + 1) * size)) for n in range(len(placed))]
+    if not all(set(over) <= set(group) and {group[0] + i for i in middle} <= set(over) for (_, over), group in zip(placed, groups)):
+        return placed
+    return [(text, group) for (text, _), group in zip(placed, groups)]
 
 
 def _label_and_values(cells: list[dict], value_left: float) -> tuple[dict | None, list[dict]]:
@@ -245,7 +280,7 @@ def numeric_grid(lines: list[list[dict]], header_lines: int) -> tuple[list[list[
     value_left = _value_left(lines[header_lines:])
     if value_left is None or sum(1 for cells in body if _figure_cells(cells)) < _MIN_FIGURE_ROWS:
         return None
-    if any(sum(1 for c in cells if c["x0"] < value_left - c["size"] and not _is_number(c["text"])) > 1 for cells in body):
+    if not _group_labels(body, value_left):
         return None  # two pieces of text left of the figures: prose beside a table, or a table of text columns
     split = [_label_and_values(cells, value_left) for cells in body]
     columns = _columns([[c for c in values if _is_number(c["text"])] for _, values in split])

@@ -1,0 +1,93 @@
+"""A paper's results table read from a PDF: measures under the models they belong to, row labels under group labels.
+
+Adaptive-RAG's Table 1 sets three models ("FLAN-T5-XL (3B)") each centred over its five measures ("EM F1 Acc Step
+Time"), and a column of group labels ("Simple", "Adaptive", "Complex") left of the methods, each on one row of its
+group. The group labels made two pieces of text left of the figures, which the numeric-table reader took for prose
+beside a table: its header lines and first row became paragraphs ("Types Methods EM F1 Acc Step Time") and the rest a
+table headed by its first row of figures. Answers quoted the rows with no measure named.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.pdfgen import canvas
+
+from shelfwise.compiler.ingest.convert import ReadOptions
+from shelfwise.compiler.ingest.convert.pdf import read_text_layer
+
+HEIGHT = 842
+MODELS = ["Model-S (3B)", "Model-M (11B)", "Model-L"]
+MEASURES = ["EM", "F1", "Step"]
+ROWS = [  # group label (on this row only), method, figures
+    ("", "No Retrieval", ["14.87", "21.12", "0.00", "17.83", "25.14", "0.00", "35.77", "48.56", "0.00"]),
+    ("Simple", "Single-step", ["34.83", "44.31", "1.00", "37.87", "47.63", "1.00", "34.73", "46.99", "1.00"]),
+    ("", "Adaptive Retrieval", ["23.87", "32.24", "0.50", "26.93", "35.67", "0.50", "35.90", "48.20", "0.50"]),
+    ("Adaptive", "Self-RAG", ["9.90", "20.79", "0.72", "10.87", "22.98", "0.74", "10.87", "22.98", "0.74"]),
+    ("", "Ours", ["37.17", "46.94", "2.17", "38.90", "48.62", "1.35", "37.97", "50.91", "1.03"]),
+    ("Complex", "Multi-step", ["39.00", "48.85", "4.69", "40.13", "50.09", "2.13", "38.13", "50.87", "2.81"]),
+]
+FIRST, STEP = 200, 38  # x of the first figure column's right edge, and between columns
+
+
+def _results(path: Path) -> None:
+    pdf = canvas.Canvas(str(path), pagesize=(595, HEIGHT))
+    pdf.setFont("Times-Roman", 9)
+    pdf.drawString(60, HEIGHT - 60, "Table 1: Averaged results with different models. We emphasize our results in bold.")
+    pdf.setFont("Times-Roman", 7)
+    for n, model in enumerate(MODELS):  # centred over its three measures, narrower than they are
+        pdf.drawCentredString(FIRST + STEP * (3 * n + 1) - 8, HEIGHT - 80, model)
+    pdf.drawString(60, HEIGHT - 90, "Types")
+    pdf.drawString(100, HEIGHT - 90, "Methods")
+    for column in range(9):
+        pdf.drawRightString(FIRST + STEP * column, HEIGHT - 90, MEASURES[column % 3])
+    y = HEIGHT - 102
+    for group, method, figures in ROWS:
+        if group:
+            pdf.drawString(60, y, group)
+        pdf.drawString(100, y, method)
+        for column, figure in enumerate(figures):
+            pdf.drawRightString(FIRST + STEP * column, y, figure)
+        y -= 10
+    pdf.setFont("Times-Roman", 9)
+    pdf.drawString(60, y - 20, "Adaptive retrieval lowers the steps taken against the multi-step approach.")
+    pdf.save()
+
+
+def _text_columns(path: Path) -> None:
+    """A table of two text columns and one of figures, both text cells filled on every row: no group labels."""
+    pdf = canvas.Canvas(str(path), pagesize=(595, HEIGHT))
+    pdf.setFont("Helvetica", 8)
+    rows = [("Alpha", "North site", "1,200"), ("Beta", "South site", "950"), ("Gamma", "East site", "1,410"), ("Delta", "West site", "880")]
+    for index, (name, site, figure) in enumerate(rows):
+        y = HEIGHT - 100 - 12 * index
+        pdf.drawString(60, y, name)
+        pdf.drawString(160, y, site)
+        pdf.drawRightString(330, y, figure)
+        pdf.drawRightString(400, y, str(10 + index))
+    pdf.save()
+
+
+def test_a_results_table_names_each_measure_under_its_model_and_keeps_its_group_labels(tmp_path: Path) -> None:
+    path = tmp_path / "results.pdf"
+    _results(path)
+    elements = read_text_layer(path, ReadOptions()).elements
+    tables = [e for e in elements if e.kind == "table"]
+    assert len(tables) == 1, [(e.kind, e.text[:60]) for e in elements]
+    table = tables[0]
+    assert table.header_rows == 1
+    assert table.rows[0] == ["Types Methods", *(f"{model} › {measure}" for model in MODELS for measure in MEASURES)]
+    labels = [row[0] for row in table.rows[1:]]
+    assert labels == ["No Retrieval", "Simple Single-step", "Adaptive Retrieval", "Adaptive Self-RAG", "Ours", "Complex Multi-step"]
+    assert table.rows[5][1:] == ROWS[4][2]
+    text = " ".join(e.text for e in elements if e.kind != "table")
+    assert "EM F1" not in text and "14.87" not in text
+    assert "Adaptive retrieval lowers the steps" in text
+
+
+def test_two_text_columns_filled_on_every_row_are_no_group_labels(tmp_path: Path) -> None:
+    path = tmp_path / "sites.pdf"
+    _text_columns(path)
+    elements = read_text_layer(path, ReadOptions()).elements
+    cells = [cell for e in elements if e.kind == "table" for row in e.rows for cell in row]
+    assert "North site" in cells and "Alpha" in cells, [(e.kind, e.text[:60], getattr(e, "rows", None)) for e in elements]
