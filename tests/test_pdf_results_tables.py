@@ -91,3 +91,31 @@ def test_two_text_columns_filled_on_every_row_are_no_group_labels(tmp_path: Path
     elements = read_text_layer(path, ReadOptions()).elements
     cells = [cell for e in elements if e.kind == "table" for row in e.rows for cell in row]
     assert "North site" in cells and "Alpha" in cells, [(e.kind, e.text[:60], getattr(e, "rows", None)) for e in elements]
+
+
+def test_a_header_piece_over_one_column_of_each_group_names_that_column_only(tmp_path: Path) -> None:
+    """Intel's statement of operations sets "% of Net" over each period's percentage, beside the period's amount: two
+    pieces over four columns, but each over the right one of its pair, not centred over it. The amounts' headers stay
+    free of it; the periods centred over their pairs name both."""
+    path = tmp_path / "percentages.pdf"
+    pdf = canvas.Canvas(str(path), pagesize=(595, HEIGHT))
+    pdf.setFont("Helvetica", 8)
+    rights = [300, 370, 440, 510]
+    for pair, period in enumerate(["Quarter ended Q3 2023", "Quarter ended Q3 2022"]):
+        pdf.drawCentredString((rights[2 * pair] + rights[2 * pair + 1]) / 2 - 15, HEIGHT - 90, period)
+        pdf.drawRightString(rights[2 * pair + 1], HEIGHT - 100, "% of Net")
+        pdf.drawRightString(rights[2 * pair], HEIGHT - 110, "Amount")
+        pdf.drawRightString(rights[2 * pair + 1], HEIGHT - 110, "Revenue")
+    rows = [("Net revenue", ["$ 14,158", "100.0%", "$ 15,338", "100.0%"]), ("Cost of sales", ["8,140", "57.5", "9,774", "63.7"]),
+            ("Gross margin", ["6,018", "42.5", "5,564", "36.3"]), ("Research and development", ["3,870", "27.3", "4,302", "28.0"])]
+    for index, (label, figures) in enumerate(rows):
+        y = HEIGHT - 124 - 12 * index
+        pdf.drawString(60, y, label)
+        for right, figure in zip(rights, figures):
+            pdf.drawRightString(right, y, figure)
+    pdf.save()
+    tables = [e for e in read_text_layer(path, ReadOptions()).elements if e.kind == "table"]
+    assert len(tables) == 1 and tables[0].header_rows == 1
+    header = tables[0].rows[0]
+    assert [cell.replace(" › ", " ") for cell in header[1:]] == [
+        "Quarter ended Q3 2023 Amount", "Quarter ended Q3 2023 % of Net Revenue", "Quarter ended Q3 2022 Amount", "Quarter ended Q3 2022 % of Net Revenue"], header
