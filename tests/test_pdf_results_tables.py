@@ -119,3 +119,40 @@ def test_a_header_piece_over_one_column_of_each_group_names_that_column_only(tmp
     header = tables[0].rows[0]
     assert [cell.replace(" › ", " ") for cell in header[1:]] == [
         "Quarter ended Q3 2023 Amount", "Quarter ended Q3 2023 % of Net Revenue", "Quarter ended Q3 2022 Amount", "Quarter ended Q3 2022 % of Net Revenue"], header
+
+
+def test_a_groups_label_under_the_column_headers_keeps_the_headers_on_the_table(tmp_path: Path) -> None:
+    """HyDE's Table 1 opens its body with a group's label, "w/o relevance judgement", set at the row labels' left edge
+    and running over the first figure column. The table stopped under it: the label and the headers above it
+    ("DL19 DL20", "map ndcg@10 recall@1k ...") were one paragraph, the table headless. A sentence set right above a
+    table with no header over it stays text."""
+    path = tmp_path / "web.pdf"
+    pdf = canvas.Canvas(str(path), pagesize=(595, HEIGHT))
+    pdf.setFont("Times-Roman", 8)
+    rights = [240, 290, 340, 390]
+    pdf.drawCentredString(255, HEIGHT - 80, "DL19")
+    pdf.drawCentredString(355, HEIGHT - 80, "DL20")
+    for right, measure in zip(rights, ["map", "ndcg@10", "map", "ndcg@10"]):
+        pdf.drawRightString(right, HEIGHT - 90, measure)
+    rows = [("w/o relevance judgement", []), ("BM25", ["30.1", "50.6", "28.6", "48.0"]), ("Contriever", ["24.0", "44.5", "24.0", "42.1"]),
+            ("HyDE", ["41.8", "61.3", "38.2", "57.9"]), ("w/ relevance judgement", []), ("DPR", ["36.5", "62.2", "41.8", "65.3"]),
+            ("ANCE", ["37.1", "64.5", "40.8", "64.6"])]
+    for index, (label, figures) in enumerate(rows):
+        y = HEIGHT - 102 - 10 * index
+        pdf.drawString(150, y, label)
+        for right, figure in zip(rights, figures):
+            pdf.drawRightString(right, y, figure)
+    pdf.drawString(150, HEIGHT - 250, "The scores below are averages.")
+    for index, (label, figures) in enumerate(rows[1:4]):
+        y = HEIGHT - 262 - 10 * index
+        pdf.drawString(150, y, label)
+        for right, figure in zip(rights, figures):
+            pdf.drawRightString(right, y, figure)
+    pdf.save()
+    elements = read_text_layer(path, ReadOptions()).elements
+    tables = [e for e in elements if e.kind == "table"]
+    assert len(tables) == 2, [(e.kind, e.text[:60]) for e in elements]
+    assert tables[0].header_rows == 1 and tables[0].rows[0] == ["", "DL19 › map", "DL19 › ndcg@10", "DL20 › map", "DL20 › ndcg@10"], tables[0].rows[0]
+    assert [row[0] for row in tables[0].rows[1:]] == [label for label, _ in rows]
+    assert [row[0] for row in tables[1].rows] == ["BM25", "Contriever", "HyDE"]
+    assert "The scores below are averages." in [e.text for e in elements if e.kind != "table"]

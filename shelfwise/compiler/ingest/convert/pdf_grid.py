@@ -156,6 +156,9 @@ def grow_region(lines: list[list[dict]], seed: tuple[float, float, float, float]
     while first > 0 and near(first - 1, first) and _is_row(cells := _cells(lines[first - 1]), value_left) and not _is_header(cells, value_left) \
             and (not single or _placed_figures(cells, value_left) or len(cells[0]["text"].split()) <= LABEL_WORDS):
         first -= 1  # over one column of figures, rows and short labels ("(In Millions)"), not the paragraph above's lines
+    if first > 1 and near(first - 1, first) and _group_label(lines, first - 1, first, value_left) and _is_header(above := _cells(lines[first - 2]), value_left) \
+            and near(first - 2, first - 1, ROW_GAP if any(_PERIOD.search(c["text"]) for c in above) else _HEADER_GAP):
+        first -= 1  # a group's label right under the column headers ("w/o relevance judgement"), running over the figure columns
     header_start = first
     while header_start > 0 and _is_header(cells := _cells(lines[header_start - 1]), value_left) and near(
             header_start - 1, header_start, ROW_GAP if any(_PERIOD.search(c["text"]) for c in cells) else _HEADER_GAP):
@@ -166,6 +169,15 @@ def grow_region(lines: list[list[dict]], seed: tuple[float, float, float, float]
     if _one_column(lines, header_end, last, value_left) and sum(1 for i in range(header_start, header_end) if _label_and_text(_cells(lines[i]), value_left)) >= 2:
         return first, first, last  # "Name  Jordan Ellis" over "Tax year  2023": a form's rows of a label and its value
     return header_start, header_end, last
+
+
+def _group_label(lines: list[list[dict]], index: int, row: int, value_left: float) -> bool:
+    """Whether line ``index`` is a group's label over the rows from line ``row``: one short piece of text, no figure,
+    set at the left edge of the row's label; it may run over the figure columns, as a paper's "w/o relevance
+    judgement" does (a label the rows' labels fit beside the figures is a row by ``_is_row``)."""
+    cells, below = _cells(lines[index]), _cells(lines[row])
+    return len(cells) == 1 and not _figure_cells(cells) and len(cells[0]["text"].split()) <= LABEL_WORDS \
+        and _has_label(below, value_left) and abs(cells[0]["x0"] - below[0]["x0"]) <= 0.5 * cells[0]["size"]
 
 
 def _one_column(lines: list[list[dict]], first: int, last: int, value_left: float) -> bool:
@@ -213,8 +225,8 @@ def _header(lines: list[list[dict]], columns: list[list[float]]) -> list[str]:
                 label.append(cell["text"])  # "(In Millions)" over the row labels
                 continue
             over = [i for i, (a, b) in enumerate(columns) if min(b, cell["x1"]) - max(a, cell["x0"]) > _SPAN_SHARE * min(b - a, cell["x1"] - cell["x0"])]
-            placed.append((cell["text"], over or [_column_of(cell, columns)]))
-        for text, over in _equal_groups(placed, len(columns)):
+            placed.append((cell["text"], over or [_column_of(cell, columns)], (cell["x0"] + cell["x1"]) / 2))
+        for text, over in _equal_groups(placed, columns):
             for i in over:
                 parts[i].append((text, len(over)))
     headers = []
@@ -247,20 +259,25 @@ def _group_labels(body: list[list[dict]], value_left: float) -> bool:
         and all(pieces[-2]["x1"] < min(c["x0"] for c in alone) for pieces in paired)
 
 
-def _equal_groups(placed: list[tuple[str, list[int]]], count: int) -> list[tuple[str, list[int]]]:
-    """A header line's pieces with the columns they name: two pieces or more that divide the ``count`` columns into
-    equal groups of two or more, each piece centred over its own group (over its middle column, or its two middle
-    ones, and no column of another group), name their whole groups: Apple's "Three Months Ended" centred over a
-    quarter's two periods and their change, a results table's "FLAN-T5-XL (3B)" over its five measures. Otherwise
-    they name the columns they stand over: "% of Net" over each period's percentage beside its amount is no group's."""
-    size = count // len(placed) if placed else 0
-    if len(placed) < 2 or size < 2 or count % len(placed):
-        return placed
-    middle = {size // 2} if size % 2 else {size // 2 - 1, size // 2}
-    groups = [list(range(n * size, (n + 1) * size)) for n in range(len(placed))]
-    if not all(set(over) <= set(group) and {group[0] + i for i in middle} <= set(over) for (_, over), group in zip(placed, groups)):
-        return placed
-    return [(text, group) for (text, _), group in zip(placed, groups)]
+def _equal_groups(placed: list[tuple[str, list[int], float]], columns: list[list[float]]) -> list[tuple[str, list[int]]]:
+    """A header line's pieces (text, columns it stands over, its centre) with the columns they name: two pieces or
+    more that divide the columns into equal groups of two or more, each piece over columns of its own group only and
+    centred on it (nearer the group's middle than any other column's centre: its middle column's, or the point between
+    its two middle ones), name their whole groups: Apple's "Three Months Ended" centred over a quarter's two periods
+    and their change, a results table's "FLAN-T5-XL (3B)" over its five measures, "DL19" over the gap between its two.
+    Otherwise they name the columns they stand over: "% of Net", right-aligned over each period's percentage beside
+    its amount, is no group's."""
+    plain = [(text, over) for text, over, _ in placed]
+    size = len(columns) // len(placed) if placed else 0
+    if len(placed) < 2 or size < 2 or len(columns) % len(placed):
+        return plain
+    centres = [(a + b) / 2 for a, b in columns]
+    for n, (_, over, centre) in enumerate(placed):
+        group = range(n * size, (n + 1) * size)
+        middle = centres[group[size // 2]] if size % 2 else (centres[group[size // 2 - 1]] + centres[group[size // 2]]) / 2
+        if not set(over) <= set(group) or any(abs(centre - centres[i]) < abs(centre - middle) for i in group if centres[i] != middle):
+            return plain
+    return [(text, list(range(n * size, (n + 1) * size))) for n, (text, _, _) in enumerate(placed)]
 
 
 def _label_and_values(cells: list[dict], value_left: float) -> tuple[dict | None, list[dict]]:
