@@ -352,8 +352,10 @@ def _figure_runs(lines: list[list[dict]]) -> list[Box]:
         figures = amounts[index] = len([c for c in _figure_cells(cells) if _AMOUNT.search(c["text"])])
         if (figure := _single_figure(cells)) is not None:
             single[index] = figure
-        if sum(1 for c in cells if not _is_number(c["text"])) > 1:
-            figures = 0  # text beside text (a column of prose next to the figures): not a statement's row
+        texts = [c for c in cells if not _is_number(c["text"])]
+        if len(texts) > 1 and (any(len(c["text"].split()) > LABEL_WORDS for c in texts) or texts[-1]["x1"] > cells[-1]["x0"]):
+            figures = 0  # text beside text (a column of prose next to the figures): not a statement's row; short labels
+            # left of the figures may be groups' ("Single-step  Adaptive  Self-RAG  2.20 ...", ``_group_labels``)
         size = max(w["size"] for w in line)
         if members and line_bounds(line)[1] - line_bounds(lines[members[-1]])[3] >= ROW_GAP * size:
             close()
