@@ -1684,3 +1684,22 @@ def test_an_ask_how_a_figure_moved_over_periods_wants_the_sentences_stating_amou
     assert moved["net"] > moved["revenue"], moved
     driven = scores("What drives ACME's revenue from iPhone sales?")
     assert driven["revenue"] > driven["net"], driven
+
+
+def test_rows_quoted_for_one_part_show_under_their_header_placed_with_another_part():
+    """The writer places a table's header once, with the part whose ask named its columns ("... with FLAN-T5-XL?"); a
+    row of that table another part quoted ("No Retrieval | 14.87 | ...") showed under an empty header, no column
+    saying which model and measure a figure is. Each part's rows now show under the header."""
+    from shelfwise.api.answer.render import markdown_chars, _blocks, _with_headers
+
+    header = Unit(id="u1", kind="table_header", text="Methods | FLAN-T5-XL › EM | FLAN-T5-XL › F1", cells=["Methods", "FLAN-T5-XL › EM", "FLAN-T5-XL › F1"],
+                  citations=["s1"], obligation=1, group="t", status="verbatim", source="Adaptive-RAG")
+    row = Unit(id="u2", kind="table_row", text="No Retrieval | 14.87 | 21.12", cells=["No Retrieval", "14.87", "21.12"],
+               citations=["s1"], obligation=0, group="t", status="verbatim", source="Adaptive-RAG")
+    other = Unit(id="u3", kind="sentence", text="Adaptive-RAG picks a strategy by the query's complexity.", citations=["s2"],
+                 obligation=1, status="verbatim", source="Adaptive-RAG")
+    units = [row, header, other]
+    part = "\n\n".join(_blocks(_with_headers([u for u in units if u.obligation == 0], units)))
+    assert "| Methods | FLAN-T5-XL › EM | FLAN-T5-XL › F1 | Source |" in part and "| No Retrieval | 14.87 | 21.12 |" in part
+    assert "|  |  |  | Source |" not in part
+    assert markdown_chars(units) > markdown_chars([row, other])

@@ -105,6 +105,21 @@ def _ordered(cells: list[str], order: list[int]) -> list[str]:
     return [cells[i] for i in order]
 
 
+def _with_headers(part: list[Unit], units: list[Unit]) -> list[Unit]:
+    """One part's units, each table they quote rows of under its header: a header the writer placed with another part
+    (that part's ask named the table's columns, "FLAN-T5-XL") is also set before this part's first row of its table,
+    or the rows would show under an empty header, no column saying which measure or period a figure is."""
+    headers = {u.group: u for u in units if u.kind == "table_header" and u.group}
+    have = {u.group for u in part if u.kind == "table_header"}
+    out: list[Unit] = []
+    for unit in part:
+        if unit.kind == "table_row" and unit.group in headers and unit.group not in have:
+            out.append(headers[unit.group])
+            have.add(unit.group)
+        out.append(unit)
+    return out
+
+
 def _blocks(units: list[Unit], *, split_by_source: bool = True) -> list[str]:
     """Markdown blocks of one part; ``split_by_source`` starts a new paragraph when the cited sections change
     (the extractive writer's quotes), else sentences run as the model wrote them. A block of one document opens
@@ -188,7 +203,7 @@ def markdown_chars(units: list[Unit], quoted: bool = True) -> int:
     """Characters the units take in the answer's Markdown (what the size limit counts)."""
     parts = []
     for obligation in dict.fromkeys(u.obligation for u in units):
-        parts.extend(_blocks([u for u in units if u.obligation == obligation], split_by_source=quoted))
+        parts.extend(_blocks(_with_headers([u for u in units if u.obligation == obligation], units), split_by_source=quoted))
     return len("\n\n".join(parts))
 
 
@@ -201,7 +216,7 @@ def render_markdown(plan: Plan, shown: list[Unit], completion: Completion, shelv
         parts.append(NO_REFERENCES)
         return "\n\n".join(parts)
     for index in range(len(plan.obligations)):
-        parts.extend(_blocks([u for u in shown if u.obligation == index], split_by_source=mode in ("model-free", "model-chosen")))
+        parts.extend(_blocks(_with_headers([u for u in shown if u.obligation == index], shown), split_by_source=mode in ("model-free", "model-chosen")))
     parts.extend(completion.gaps)
     if not_shown:
         parts.append(not_shown)
