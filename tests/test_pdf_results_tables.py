@@ -172,3 +172,46 @@ def test_a_groups_label_under_the_column_headers_keeps_the_headers_on_the_table(
     assert [row[0] for row in tables[0].rows[1:]] == [label for label, _ in rows]
     assert [row[0] for row in tables[1].rows] == ["BM25", "Contriever", "HyDE"]
     assert "The scores below are averages." in [e.text for e in elements if e.kind != "table"]
+
+
+def test_a_small_table_beside_a_column_of_prose_leaves_the_prose_out(tmp_path: Path) -> None:
+    """Dense X Retrieval's Table 1 stands in the right column of a two-column page, level with the left column's
+    lines. The aligned-column finder took each pair for a row: "concept of proposition and how a passage can be |
+    | # units | Avg. # words", cutting the paragraph and filling the table with its lines. A column of prose set
+    justified (five words or more a line, one right edge) is no table column; the table keeps its own columns and the
+    paragraph reads whole."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    path = tmp_path / "two-columns.pdf"
+    pdf = canvas.Canvas(str(path), pagesize=(595, HEIGHT))
+    words = ("We demonstrate the concept of proposition and how a passage can be split into its set of propositions by "
+             "an example on the left side of the figure, where the passage contains three propositions, each of which "
+             "corresponds to a distinct factoid about the tower and its angle before the restoration.").split()
+    lines, line = [], []
+    for word in words:
+        if line and stringWidth(" ".join([*line, word]), "Times-Roman", 10) > 218:
+            lines.append(line)
+            line = []
+        line.append(word)
+    lines.append(line)
+    for index, line in enumerate(lines):
+        text = pdf.beginText(71, HEIGHT - 100 - 13 * index)
+        text.setFont("Times-Roman", 10)
+        if index < len(lines) - 1:  # justified: each line but the paragraph's last ends at the column's right edge
+            text.setWordSpace((218 - stringWidth(" ".join(line), "Times-Roman", 10)) / (len(line) - 1))
+        text.textLine(" ".join(line))
+        pdf.drawText(text)
+    rows = [("", "# units", "Avg. # words"), ("Passage", "41,393,528", "58.5"), ("Sentence", "114,219,127", "21.0"),
+            ("Proposition", "256,885,003", "11.2")]
+    pdf.setFont("Times-Roman", 9)
+    for index, (label, units, average) in enumerate(rows):
+        y = HEIGHT - 113 - 13 * index
+        pdf.drawString(336, y, label)
+        pdf.drawRightString(440, y, units)
+        pdf.drawRightString(500, y, average)
+    pdf.save()
+    elements = read_text_layer(path, ReadOptions()).elements
+    tables = [e for e in elements if e.kind == "table"]
+    assert len(tables) == 1 and [row[0] for row in tables[0].rows] == ["", "Passage", "Sentence", "Proposition"], \
+        [(e.kind, e.text[:60], getattr(e, "rows", None)) for e in elements]
+    assert " ".join(words) in [e.text for e in elements if e.kind == "paragraph"]

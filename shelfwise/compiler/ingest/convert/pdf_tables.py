@@ -271,6 +271,27 @@ def _is_table(rows: list[list[list[dict]]], columns: list[tuple[float, float]]) 
     return words_per_cell <= 6
 
 
+def _beside_prose(rows: list[list[list[dict]]], columns: list[tuple[float, float]]) -> list[list[list[dict]]] | None:
+    """The rows without their first or last column when that column is running text set justified (most of its cells
+    hold five words or more and end at one right edge, within a type size: the lines of a column of prose, "concept of
+    proposition and how a passage can be", beside a small table in the page's other column); None otherwise. A table's
+    labels, however long, are set ragged."""
+    if len(columns) < 3:
+        return None
+    for index in (0, len(columns) - 1):
+        a, b = columns[index]
+        cells = [cell for row in rows for cell in row if a - 0.5 <= min(w["x0"] for w in cell) <= b + 0.5]
+        if len(cells) < _MIN_ROWS or sorted(len(c) for c in cells)[len(cells) // 2] < 5:
+            continue
+        right = max(w["x1"] for c in cells for w in c)
+        size = max(w["size"] for c in cells for w in c)
+        if sum(1 for c in cells if right - max(w["x1"] for w in c) <= size) < 2 / 3 * len(cells):
+            continue
+        kept = [[cell for cell in row if not a - 0.5 <= min(w["x0"] for w in cell) <= b + 0.5] for row in rows]
+        return [row for row in kept if row]
+    return None
+
+
 def text_tables(lines: list[list[dict]], mono: Callable[[dict], bool]) -> tuple[list[tuple[tuple[float, float, float, float], list[list[str]]]], set[int]]:
     """Tables drawn without ruling lines: runs of at least three lines whose words stand in the same columns.
 
@@ -286,6 +307,9 @@ def text_tables(lines: list[list[dict]], mono: Callable[[dict], bool]) -> tuple[
             if len(run) < _MIN_ROWS:
                 break
             columns = _columns(run)
+            if (beside := _beside_prose(run, columns)) is not None:
+                run = beside  # a table in one column of a two-column page, the other column's lines left to the text
+                columns = _columns(run)
             if _is_table(run, columns):
                 words = [w for row in run for cell in row for w in cell]
                 bbox = (min(w["x0"] for w in words), min(w["top"] for w in words), max(w["x1"] for w in words), max(w["bottom"] for w in words))
