@@ -215,3 +215,38 @@ def test_a_small_table_beside_a_column_of_prose_leaves_the_prose_out(tmp_path: P
     assert len(tables) == 1 and [row[0] for row in tables[0].rows] == ["", "Passage", "Sentence", "Proposition"], \
         [(e.kind, e.text[:60], getattr(e, "rows", None)) for e in elements]
     assert " ".join(words) in [e.text for e in elements if e.kind == "paragraph"]
+
+
+def test_one_date_centred_over_all_the_columns_names_each_of_them(tmp_path: Path) -> None:
+    """Apple's securities table sets its balance date once, centred over all its columns ("June 25, 2022" over
+    "Adjusted Cost", "Unrealized Gains", ...); it named the one column it stood over: "June 25, 2022 Fair Value"
+    beside a bare "Adjusted Cost". A piece centred on no group ("Nine Months Ended" over the last two of four columns)
+    names only what it stands over, never the first two."""
+    path = tmp_path / "securities.pdf"
+    pdf = canvas.Canvas(str(path), pagesize=(595, HEIGHT))
+    pdf.setFont("Helvetica", 8)
+    rights = [260, 340, 420, 500]
+    names = ["Adjusted Cost", "Unrealized Gains", "Unrealized Losses", "Fair Value"]
+    pdf.drawCentredString((rights[0] - 40 + rights[-1]) / 2, HEIGHT - 90, "June 25, 2022")
+    for right, name in zip(rights, names):
+        pdf.drawRightString(right, HEIGHT - 100, name)
+    rows = [("Money market funds", ["$ 1,234", "$ —", "$ —", "$ 1,234"]), ("U.S. Treasury securities", ["5,678", "12", "(45)", "5,645"]),
+            ("Corporate debt securities", ["9,012", "3", "(210)", "8,805"])]
+    for index, (label, figures) in enumerate(rows):
+        y = HEIGHT - 114 - 12 * index
+        pdf.drawString(60, y, label)
+        for right, figure in zip(rights, figures):
+            pdf.drawRightString(right, y, figure)
+    pdf.drawCentredString((rights[2] - 40 + rights[3]) / 2, HEIGHT - 190, "Nine Months Ended")
+    for right, name in zip(rights, ["Q1", "Q2", "Q3", "Q4"]):
+        pdf.drawRightString(right, HEIGHT - 200, name)
+    for index, (label, figures) in enumerate(rows):
+        y = HEIGHT - 214 - 12 * index
+        pdf.drawString(60, y, label)
+        for right, figure in zip(rights, figures):
+            pdf.drawRightString(right, y, figure)
+    pdf.save()
+    tables = [e for e in read_text_layer(path, ReadOptions()).elements if e.kind == "table"]
+    assert len(tables) == 2 and all(t.header_rows == 1 for t in tables)
+    assert tables[0].rows[0][1:] == [f"June 25, 2022 › {name}" for name in names], tables[0].rows[0]
+    assert tables[1].rows[0][1:3] == ["Q1", "Q2"] and "Nine Months Ended" in tables[1].rows[0][3], tables[1].rows[0]

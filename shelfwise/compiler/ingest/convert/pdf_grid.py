@@ -260,8 +260,9 @@ def _group_labels(body: list[list[dict]], value_left: float) -> bool:
 
 
 def _equal_groups(placed: list[tuple[str, list[int], float]], columns: list[list[float]]) -> list[tuple[str, list[int]]]:
-    """A header line's pieces (text, columns it stands over, its centre) with the columns they name: two pieces or
-    more that divide the columns into equal groups of two or more, each piece over columns of its own group only and
+    """A header line's pieces (text, columns it stands over, its centre) with the columns they name: pieces that
+    divide the columns into equal groups of two or more (one piece: one group of all the columns, Apple's "June 25,
+    2022" over a securities table's "Adjusted Cost" to "Fair Value"), each piece over columns of its own group only and
     centred on it (nearer the group's middle than any other column's centre: its middle column's, or the point between
     its two middle ones), name their whole groups: Apple's "Three Months Ended" centred over a quarter's two periods
     and their change, a results table's "FLAN-T5-XL (3B)" over its five measures, "DL19" over the gap between its two.
@@ -269,7 +270,7 @@ def _equal_groups(placed: list[tuple[str, list[int], float]], columns: list[list
     its amount, is no group's."""
     plain = [(text, over) for text, over, _ in placed]
     size = len(columns) // len(placed) if placed else 0
-    if len(placed) < 2 or size < 2 or len(columns) % len(placed):
+    if not placed or size < 2 or len(columns) % len(placed):
         return plain
     centres = [(a + b) / 2 for a, b in columns]
     for n, (_, over, centre) in enumerate(placed):
