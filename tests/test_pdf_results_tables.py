@@ -70,6 +70,15 @@ def test_a_third_column_of_labels_on_one_row_keeps_the_table_whole(tmp_path: Pat
     assert "37.17" not in " ".join(e.text for e in elements if e.kind != "table")
 
 
+def _statement_rows(pdf: canvas.Canvas, rows: list[tuple[str, list[str]]], rights: list[int], top: float) -> None:
+    """Rows of a label at the left margin and figures right-aligned at ``rights``, 12 points apart from ``top`` down."""
+    for index, (label, figures) in enumerate(rows):
+        y = top - 12 * index
+        pdf.drawString(60, y, label)
+        for right, figure in zip(rights, figures):
+            pdf.drawRightString(right, y, figure)
+
+
 def _text_columns(path: Path) -> None:
     """A table of two text columns and one of figures, both text cells filled on every row: no group labels."""
     pdf = canvas.Canvas(str(path), pagesize=(595, HEIGHT))
@@ -124,11 +133,7 @@ def test_a_header_piece_over_one_column_of_each_group_names_that_column_only(tmp
         pdf.drawRightString(rights[2 * pair + 1], HEIGHT - 110, "Revenue")
     rows = [("Net revenue", ["$ 14,158", "100.0%", "$ 15,338", "100.0%"]), ("Cost of sales", ["8,140", "57.5", "9,774", "63.7"]),
             ("Gross margin", ["6,018", "42.5", "5,564", "36.3"]), ("Research and development", ["3,870", "27.3", "4,302", "28.0"])]
-    for index, (label, figures) in enumerate(rows):
-        y = HEIGHT - 124 - 12 * index
-        pdf.drawString(60, y, label)
-        for right, figure in zip(rights, figures):
-            pdf.drawRightString(right, y, figure)
+    _statement_rows(pdf, rows, rights, HEIGHT - 124)
     pdf.save()
     tables = [e for e in read_text_layer(path, ReadOptions()).elements if e.kind == "table"]
     assert len(tables) == 1 and tables[0].header_rows == 1
@@ -232,19 +237,11 @@ def test_one_date_centred_over_all_the_columns_names_each_of_them(tmp_path: Path
         pdf.drawRightString(right, HEIGHT - 100, name)
     rows = [("Money market funds", ["$ 1,234", "$ —", "$ —", "$ 1,234"]), ("U.S. Treasury securities", ["5,678", "12", "(45)", "5,645"]),
             ("Corporate debt securities", ["9,012", "3", "(210)", "8,805"])]
-    for index, (label, figures) in enumerate(rows):
-        y = HEIGHT - 114 - 12 * index
-        pdf.drawString(60, y, label)
-        for right, figure in zip(rights, figures):
-            pdf.drawRightString(right, y, figure)
+    _statement_rows(pdf, rows, rights, HEIGHT - 114)
     pdf.drawCentredString((rights[2] - 40 + rights[3]) / 2, HEIGHT - 190, "Nine Months Ended")
     for right, name in zip(rights, ["Q1", "Q2", "Q3", "Q4"]):
         pdf.drawRightString(right, HEIGHT - 200, name)
-    for index, (label, figures) in enumerate(rows):
-        y = HEIGHT - 214 - 12 * index
-        pdf.drawString(60, y, label)
-        for right, figure in zip(rights, figures):
-            pdf.drawRightString(right, y, figure)
+    _statement_rows(pdf, rows, rights, HEIGHT - 214)
     pdf.save()
     tables = [e for e in read_text_layer(path, ReadOptions()).elements if e.kind == "table"]
     assert len(tables) == 2 and all(t.header_rows == 1 for t in tables)
