@@ -206,6 +206,7 @@ def find_tables(page: Any, chars: list[Char]) -> list[tuple[tuple[float, float, 
 _CELL_GAP = 1.0  # a gap between words wider than this many font sizes separates two cells of a borderless table
 _MIN_ROWS = 3
 _LEADER = re.compile(r"(\.\s?){4,}|…{2,}|\(cid:\d+\)")  # contents lines, and glyphs without text
+_PROSE_WORDS = 5  # a column whose median cell holds this many words or more is running text, not a table's cells
 _MARKER = re.compile(r"^([•◦▪●○■□‣⁃∙·*–—-]|\(?\d{1,2}[.)]|\(?[a-z][.)])$")
 
 
@@ -234,13 +235,18 @@ def _columns(rows: list[list[list[dict]]]) -> list[tuple[float, float]]:
     return [(a, b) for a, b in merged]
 
 
+def _in_column(x0: float, column: tuple[float, float]) -> bool:
+    """Whether a cell starting at ``x0`` stands in ``column`` (half a point of slack)."""
+    return column[0] - 0.5 <= x0 <= column[1] + 0.5
+
+
 def _grid(rows: list[list[list[dict]]], columns: list[tuple[float, float]]) -> list[list[str]]:
     grid = []
     for row in rows:
         cells = [""] * len(columns)
         for cell in row:
             x0 = min(w["x0"] for w in cell)
-            index = next(i for i, (a, b) in enumerate(columns) if a - 0.5 <= x0 <= b + 0.5)
+            index = next(i for i, column in enumerate(columns) if _in_column(x0, column))
             cells[index] = " ".join(filter(None, [cells[index], " ".join(w["text"] for w in cell)]))
         grid.append(cells)
     return grid
@@ -264,7 +270,7 @@ def _is_table(rows: list[list[list[dict]]], columns: list[tuple[float, float]]) 
     prose = 0
     for i in range(len(columns)):
         counts = sorted(len(row[i].split()) for row in grid if row[i])
-        prose += counts[len(counts) // 2] >= 5
+        prose += counts[len(counts) // 2] >= _PROSE_WORDS
     if prose >= 2:
         return False  # two columns of running text (with a figure or gutter between): a page, not a table
     words_per_cell = sum(len(cell) for row in rows for cell in row) / sum(len(row) for row in rows)
@@ -279,15 +285,14 @@ def _beside_prose(rows: list[list[list[dict]]], columns: list[tuple[float, float
     if len(columns) < 3:
         return None
     for index in (0, len(columns) - 1):
-        a, b = columns[index]
-        cells = [cell for row in rows for cell in row if a - 0.5 <= min(w["x0"] for w in cell) <= b + 0.5]
-        if len(cells) < _MIN_ROWS or sorted(len(c) for c in cells)[len(cells) // 2] < 5:
+        cells = [cell for row in rows for cell in row if _in_column(min(w["x0"] for w in cell), columns[index])]
+        if len(cells) < _MIN_ROWS or sorted(len(c) for c in cells)[len(cells) // 2] < _PROSE_WORDS:
             continue
         right = max(w["x1"] for c in cells for w in c)
         size = max(w["size"] for c in cells for w in c)
         if sum(1 for c in cells if right - max(w["x1"] for w in c) <= size) < 2 / 3 * len(cells):
             continue
-        kept = [[cell for cell in row if not a - 0.5 <= min(w["x0"] for w in cell) <= b + 0.5] for row in rows]
+        kept = [[cell for cell in row if not _in_column(min(w["x0"] for w in cell), columns[index])] for row in rows]
         return [row for row in kept if row]
     return None
 
